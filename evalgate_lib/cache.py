@@ -1,0 +1,167 @@
+"""Memoisation of every embedding and generation, keyed by the full input.
+
+Model calls dominate a run, and a before/after number must be reproducible, so
+each call goes through :class:`joblib.Memory`. The key is joblib's hash of every
+argument that can change the output: the backend identity (backend name, model
+names *and* weight digests), every decoding option, and the exact text. Change
+any of them and the call misses the cache; change none and a rerun makes zero
+model calls.
+
+joblib writes each entry atomically (temporary file, then rename), so a crash
+mid-write never leaves a half entry under the final name. On top of that each
+entry stores a SHA-256 of its value, checked on every read: an entry that fails
+to load or fails the check is reported (``corrupt_entries``) and recomputed,
+never silently used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+import joblib
+import numpy as np
+
+from evalgate_lib.backends.base import Backend, GenerationOptions
+from evalgate_lib.errors import CacheError
+
+log = logging.getLogger(__name__)
+
+#: The identity fields that enter cache keys.
+IDENTITY_KEYS = ("backend", "generator", "generator_digest", "embedder", "embedder_digest")
+
+
+def _digest(value: Any) -> str:
+    if isinstance(value, np.ndarray):
+        payload = str(value.dtype).encode() + str(value.shape).encode() + np.ascontiguousarray(value).tobytes()
+    else:
+        payload = str(value).encode("utf-8")
+    return hashlib.sha256(payload).hexdigest()
+
+
+class _Probe:
+    """Set by the memoised body when it really runs, i.e. on a cache miss (thread-safe: one per call)."""
+
+    executed = False
+
+
+def _embed_entry(probe: _Probe, backend: Backend, identity: dict[str, str], texts: tuple[str, ...]) -> dict:
+    probe.executed = True
+    vectors = np.asarray(backend.embed(list(texts)), dtype=np.float32)
+    if vectors.shape[0] != len(texts):
+        raise CacheError(f"backend returned {vectors.shape[0]} embeddings for {len(texts)} texts")
+    return {"value": vectors, "sha256": _digest(vectors)}
+
+
+def _generate_entry(
+    probe: _Probe, backend: Backend, identity: dict[str, str], options: dict[str, Any], prompt: str
+) -> dict:
+    probe.executed = True
+    text = backend.generate(prompt, GenerationOptions(**options))
+    return {"value": text, "sha256": _digest(text)}
+
+
+@dataclass
+class CacheStats:
+    """What a run cost: model calls made (misses), hits, and corrupt entries recomputed."""
+
+    embed_calls: int = 0
+    generate_calls: int = 0
+    hits: int = 0
+    corrupt_entries: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def add(self, kind: str, executed: bool, corrupt: bool) -> None:
+        with self._lock:
+            if corrupt:
+                self.corrupt_entries += 1
+            if executed:
+                setattr(self, f"{kind}_calls", getattr(self, f"{kind}_calls") + 1)
+            else:
+                self.hits += 1
+
+    def as_dict(self) -> dict[str, int]:
+        return {
+            "embed_calls": self.embed_calls,
+            "generate_calls": self.generate_calls,
+            "hits": self.hits,
+            "corrupt_entries": self.corrupt_entries,
+        }
+
+
+class ModelCache:
+    """A backend wrapped in joblib memoisation; the only way the pipeline reaches a model."""
+
+    def __init__(self, backend: Backend, location: str | Path, embed_batch_size: int = 64) -> None:
+        self.backend = backend
+        self.location = Path(location)
+        self.embed_batch_size = embed_batch_size
+        self.stats = CacheStats()
+        try:
+            self.memory = joblib.Memory(str(self.location), verbose=0)
+        except OSError as exc:
+            raise CacheError(f"cannot use cache folder {self.location}: {exc}") from None
+        self._embed = self.memory.cache(_embed_entry, ignore=["probe", "backend"])
+        self._generate = self.memory.cache(_generate_entry, ignore=["probe", "backend"])
+        self._identity: dict[str, str] | None = None
+
+    @property
+    def identity(self) -> dict[str, str]:
+        """The backend's model identity, asked once: it is part of every key.
+
+        Only the model-defining fields are kept; which host served a request does
+        not change the weights, so it must not split the cache.
+        """
+        if self._identity is None:
+            full = self.backend.identity()
+            self._identity = {k: str(full[k]) for k in IDENTITY_KEYS if k in full}
+        return self._identity
+
+    def _fetch(self, kind: str, func: Any, *args: Any) -> tuple[Any, bool, bool]:
+        """(value, whether the model was called, whether a corrupt entry was replaced)."""
+        probe = _Probe()
+        was_cached = func.check_call_in_cache(probe, self.backend, *args)
+        record = func(probe, self.backend, *args)
+        corrupt = was_cached and probe.executed  # joblib could not unpickle it and recomputed
+        if not _valid(record):
+            corrupt = True
+            probe = _Probe()
+            record, _ = func.call(probe, self.backend, *args)
+        if corrupt:
+            log.warning("corrupt %s cache entry under %s: recomputed it", kind, self.location)
+        return record["value"], probe.executed, corrupt
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Embeddings of ``texts``, one cache entry per batch of ``embed_batch_size`` texts."""
+        if not texts:
+            return np.zeros((0, 0), dtype=np.float32)
+        size = self.embed_batch_size
+        parts = []
+        for i in range(0, len(texts), size):
+            value, executed, corrupt = self._fetch("embed", self._embed, self.identity, tuple(texts[i : i + size]))
+            self.stats.add("embed", executed, corrupt)
+            parts.append(value)
+        return np.vstack(parts)
+
+    def generate(self, prompt: str, options: GenerationOptions) -> str:
+        """The answer to ``prompt`` under ``options``, from the cache when it is there."""
+        text, executed, corrupt = self.generate_with_status(prompt, options)
+        self.stats.add("generate", executed, corrupt)
+        return text
+
+    def generate_with_status(self, prompt: str, options: GenerationOptions) -> tuple[str, bool, bool]:
+        """Like :meth:`generate` but leaves counting to the caller (a joblib worker's parent)."""
+        return self._fetch("generate", self._generate, self.identity, options.as_dict(), prompt)
+
+
+def _valid(record: Any) -> bool:
+    return isinstance(record, dict) and "value" in record and record.get("sha256") == _digest(record["value"])
+
+
+def prompt_sha256(prompt: str) -> str:
+    """Short, stable id of a prompt, shown in result rows so a reader can match cache entries."""
+    return hashlib.sha256(prompt.encode("utf-8")).hexdigest()

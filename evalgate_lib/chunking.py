@@ -1,0 +1,151 @@
+"""Chunkers: how an article is cut into the passages the retriever can return.
+
+Chunking is one of the two things the configurations may differ in, so every
+chunker is a pure function of (article, parameters) and every chunk keeps where
+it came from: article id, position within the article, and the exact character
+span of the article body, so ``article.body[chunk.start:chunk.end] == chunk.text``.
+That span is what chunk-level retrieval metrics check evidence against.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping
+
+from evalgate_lib.corpus import Article
+from evalgate_lib.errors import InputError
+from evalgate_lib.text import sentence_spans
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A passage of one article, with its provenance."""
+
+    article_id: str
+    title: str
+    position: int
+    start: int
+    end: int
+    text: str
+
+    @property
+    def chunk_id(self) -> str:
+        """Stable id, unique within one chunking of a corpus."""
+        return f"{self.article_id}#{self.position}"
+
+
+def _make(article: Article, spans: Iterable[tuple[int, int]]) -> list[Chunk]:
+    chunks = []
+    for start, end in spans:
+        text = article.body[start:end]
+        if text.strip():
+            chunks.append(Chunk(article.id, article.title, len(chunks), start, end, text))
+    return chunks
+
+
+def fixed_size(article: Article, size: int = 200, overlap: int = 40) -> list[Chunk]:
+    """Windows of ``size`` words, each starting ``size - overlap`` words after the last.
+
+    Words are whitespace-separated runs; the span runs from the first word's first
+    character to the last word's last character, so a chunk never cuts a word but
+    freely cuts sentences, tables and sections, which is the point of the baseline.
+    """
+    if size <= 0 or not 0 <= overlap < size:
+        raise InputError(f"fixed chunker needs size > 0 and 0 <= overlap < size, got size={size} overlap={overlap}")
+    words = [(m.start(), m.end()) for m in re.finditer(r"\S+", article.body)]
+    step = size - overlap
+    spans = []
+    for first in range(0, len(words), step):
+        window = words[first : first + size]
+        spans.append((window[0][0], window[-1][1]))
+        if first + size >= len(words):
+            break
+    return _make(article, spans)
+
+
+_HEADING = re.compile(r"^(#{1,6})\s+\S.*$", re.MULTILINE)
+
+
+def markdown_sections(article: Article, max_words: int = 400) -> list[Chunk]:
+    """One chunk per Markdown section (a heading and the text up to the next heading).
+
+    A section longer than ``max_words`` words is split at blank lines (paragraph
+    boundaries) into pieces of at most ``max_words`` words where possible, so a
+    long section does not drown the embedding. Text before the first heading is
+    a section of its own.
+    """
+    if max_words <= 0:
+        raise InputError(f"markdown chunker needs max_words > 0, got {max_words}")
+    body = article.body
+    starts = sorted({0, *(m.start() for m in _HEADING.finditer(body))})
+    bounds = list(zip(starts, starts[1:] + [len(body)], strict=True))
+    spans: list[tuple[int, int]] = []
+    for start, end in bounds:
+        spans.extend(_split_long_section(body, start, end, max_words))
+    return _make(article, [_trim(body, s, e) for s, e in spans])
+
+
+def _split_long_section(body: str, start: int, end: int, max_words: int) -> list[tuple[int, int]]:
+    if len(body[start:end].split()) <= max_words:
+        return [(start, end)]
+    paragraphs = [(start + m.start(), start + m.end()) for m in re.finditer(r"(?:[^\n]|\n(?!\s*\n))+", body[start:end])]
+    pieces: list[tuple[int, int]] = []
+    piece_start, words = paragraphs[0][0], 0
+    for p_start, p_end in paragraphs:
+        n = len(body[p_start:p_end].split())
+        if words and words + n > max_words:
+            pieces.append((piece_start, p_start))
+            piece_start, words = p_start, 0
+        words += n
+    pieces.append((piece_start, end))
+    return pieces
+
+
+def _trim(body: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and body[start].isspace():
+        start += 1
+    while end > start and body[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def sentence_window(article: Article, window: int = 5, overlap: int = 1) -> list[Chunk]:
+    """Windows of ``window`` consecutive sentences, sharing ``overlap`` sentences with the previous one.
+
+    Sentences follow :func:`evalgate_lib.text.sentence_spans` (each line of a table
+    or list is a sentence), so a window never cuts a sentence in half.
+    """
+    if window <= 0 or not 0 <= overlap < window:
+        raise InputError(f"sentence chunker needs window > 0 and 0 <= overlap < window, got {window}/{overlap}")
+    sentences = sentence_spans(article.body)
+    step = window - overlap
+    spans = []
+    for first in range(0, len(sentences), step):
+        group = sentences[first : first + window]
+        spans.append((group[0][0], group[-1][1]))
+        if first + window >= len(sentences):
+            break
+    return _make(article, spans)
+
+
+CHUNKERS: dict[str, Callable[..., list[Chunk]]] = {
+    "fixed": fixed_size,
+    "markdown": markdown_sections,
+    "sentence": sentence_window,
+}
+
+
+def chunk_corpus(articles: Iterable[Article], spec: Mapping[str, Any]) -> list[Chunk]:
+    """Chunk every article with the chunker named by ``spec["method"]`` and the rest of ``spec`` as parameters."""
+    params = dict(spec)
+    method = params.pop("method", None)
+    if method not in CHUNKERS:
+        raise InputError(f"unknown chunking method {method!r}; choose one of {sorted(CHUNKERS)}")
+    chunker = CHUNKERS[method]
+    try:
+        inspect.signature(chunker).bind(None, **params)
+    except TypeError as exc:
+        raise InputError(f"bad parameters for the {method!r} chunker: {exc}") from None
+    return [chunk for article in articles for chunk in chunker(article, **params)]

@@ -1,0 +1,140 @@
+"""Run configurations and the fairness contract.
+
+A before/after comparison is only meaningful if the two runs differ in exactly
+what is being evaluated. A configuration file therefore has three parts:
+``[chunking]`` and ``[prompt]`` (free to differ), and ``[shared]`` (corpus, gold
+set, models, top-k, decoding options), which :func:`check_fairness` requires to
+be identical, key by key, naming every key that is not.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from evalgate_lib.backends.base import GenerationOptions
+from evalgate_lib.errors import FairnessError, InputError
+from evalgate_lib.prompts import validate_template
+
+#: Top-level keys (and tables) that may differ between the two configurations.
+VARIABLE_KEYS = ("name", "description", "chunking", "prompt")
+_REQUIRED_SHARED = ("corpus", "gold", "top_k")
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """One parsed configuration file."""
+
+    name: str
+    description: str
+    path: Path
+    sha256: str
+    corpus: Path
+    gold: Path
+    top_k: int
+    generation: GenerationOptions
+    models: dict[str, dict[str, str]]
+    chunking: dict[str, Any]
+    prompt_template: str
+    raw: dict[str, Any] = field(repr=False, default_factory=dict)
+
+
+def flatten(table: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """``{"a": {"b": 1}}`` → ``{"a.b": 1}``: the key names the fairness message uses."""
+    flat: dict[str, Any] = {}
+    for key, value in table.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            flat.update(flatten(value, name + "."))
+        else:
+            flat[name] = value
+    return flat
+
+
+def load_config(path: str | Path) -> RunConfig:
+    """Parse a TOML configuration; paths in ``[shared]`` are relative to the file's folder."""
+    file = Path(path)
+    if not file.is_file():
+        raise InputError(f"config file {file} does not exist")
+    data = file.read_bytes()
+    try:
+        raw = tomllib.loads(data.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise InputError(f"{file}: not valid TOML ({exc})") from None
+    unknown = set(raw) - {"name", "description", "shared", "chunking", "prompt"}
+    if unknown:
+        raise InputError(f"{file}: unknown top-level key(s) {sorted(unknown)}")
+    for table in ("shared", "chunking", "prompt"):
+        if not isinstance(raw.get(table), dict):
+            raise InputError(f"{file}: missing the [{table}] table")
+    shared = raw["shared"]
+    missing = [k for k in _REQUIRED_SHARED if k not in shared]
+    if missing:
+        raise InputError(f"{file}: [shared] is missing {missing}")
+    template = raw["prompt"].get("template")
+    if not isinstance(template, str):
+        raise InputError(f"{file}: [prompt] needs a 'template' string")
+    validate_template(template, str(file))
+    if "method" not in raw["chunking"]:
+        raise InputError(f"{file}: [chunking] needs a 'method' (fixed, markdown or sentence)")
+    base = file.parent
+    gen_keys = GenerationOptions.__dataclass_fields__
+    try:
+        generation = GenerationOptions(**{k: shared[k] for k in gen_keys if k in shared})
+        top_k = int(shared["top_k"])
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"{file}: bad [shared] value: {exc}") from None
+    if top_k < 1:
+        raise InputError(f"{file}: [shared] top_k must be at least 1, got {top_k}")
+    return RunConfig(
+        name=str(raw.get("name") or file.stem),
+        description=str(raw.get("description", "")),
+        path=file,
+        sha256=hashlib.sha256(data).hexdigest(),
+        corpus=(base / shared["corpus"]).resolve(),
+        gold=(base / shared["gold"]).resolve(),
+        top_k=top_k,
+        generation=generation,
+        models={k: dict(v) for k, v in shared.get("models", {}).items()},
+        chunking=dict(raw["chunking"]),
+        prompt_template=template,
+        raw=raw,
+    )
+
+
+def shared_settings(config: RunConfig) -> dict[str, Any]:
+    """The flattened ``[shared]`` table with paths resolved, i.e. what must be equal."""
+    flat = flatten(config.raw["shared"], "shared.")
+    flat["shared.corpus"] = str(config.corpus)
+    flat["shared.gold"] = str(config.gold)
+    return flat
+
+
+def differences(a: RunConfig, b: RunConfig) -> dict[str, tuple[Any, Any]]:
+    """Every flattened key whose value differs between the two configurations."""
+    fa, fb = flatten(a.raw), flatten(b.raw)
+    fa.update(shared_settings(a))
+    fb.update(shared_settings(b))
+    return {k: (fa.get(k), fb.get(k)) for k in sorted(set(fa) | set(fb)) if fa.get(k) != fb.get(k)}
+
+
+def check_fairness(a: RunConfig, b: RunConfig) -> dict[str, tuple[Any, Any]]:
+    """Refuse a pair that differs outside chunking and prompt; return the allowed differences.
+
+    The error names each offending key with both values, so the user sees at a
+    glance what to make equal.
+    """
+    diffs = differences(a, b)
+    unfair = {k: v for k, v in diffs.items() if k.split(".")[0] not in VARIABLE_KEYS}
+    if unfair:
+        lines = "\n".join(f"  {k}: {va!r} ({a.path.name}) vs {vb!r} ({b.path.name})" for k, (va, vb) in unfair.items())
+        raise FairnessError(
+            f"configs {a.path} and {b.path} may differ only in [chunking] and [prompt], "
+            f"but these shared keys differ:\n{lines}"
+        )
+    if a.name == b.name:
+        raise InputError(f"configs {a.path} and {b.path} have the same name {a.name!r}; names label the results")
+    return diffs

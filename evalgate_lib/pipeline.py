@@ -1,0 +1,173 @@
+"""Orchestration: both configurations over the same corpus, gold set and models.
+
+corpus → chunks → retrieval → generation → scores → flags. Embedding runs in
+the parent process in batches. Generation, the expensive per-question work,
+runs through :class:`joblib.Parallel`, so ``jobs`` concurrent requests can keep
+an Ollama server busy, and ``joblib_backend`` can name a Dask or Ray backend
+registered by the user. Every model call goes through :class:`ModelCache`:
+results come back in question order whatever the parallelism, so parallel and
+serial runs give identical rows.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+import joblib
+import numpy as np
+
+from evalgate_lib.backends import BackendSpec, GenerationOptions, resolve_backend
+from evalgate_lib.cache import ModelCache, prompt_sha256
+from evalgate_lib.chunking import Chunk, chunk_corpus
+from evalgate_lib.config import RunConfig, check_fairness, load_config
+from evalgate_lib.corpus import Article, load_corpus
+from evalgate_lib.evaluation import Retrieved, score_answer
+from evalgate_lib.gold import GoldQuestion, check_articles, load_gold
+from evalgate_lib.prompts import render_context, render_prompt
+from evalgate_lib.retrieval import VectorIndex
+
+
+@dataclass
+class RunOptions:
+    """How to run (never *what* is measured: that is the configs' job)."""
+
+    backend: str = "auto"
+    hosts: str | None = None
+    cache_dir: Path = Path("cache")
+    limit: int | None = None
+    jobs: int = 1
+    joblib_backend: str = "threading"
+    progress: bool = True
+
+
+@dataclass
+class Inputs:
+    """Everything loaded and validated before any model is called."""
+
+    baseline: RunConfig
+    candidate: RunConfig
+    differences: dict[str, tuple[Any, Any]]
+    articles: list[Article]
+    questions: list[GoldQuestion]
+    all_questions: int
+
+
+@dataclass
+class Comparison:
+    """The outcome of a two-config run."""
+
+    inputs: Inputs
+    backend: dict[str, str]
+    rows: list[dict[str, Any]]
+    chunk_counts: dict[str, int]
+    stats: dict[str, Any] = field(default_factory=dict)
+
+
+def select_questions(questions: Sequence[GoldQuestion], limit: int | None) -> list[GoldQuestion]:
+    """A deterministic slice for quick runs that keeps both question types.
+
+    Takes the first questions of each type in file order, in proportion to the
+    full set (at least one no-answer question when there are any and limit >= 2).
+    """
+    if limit is None or limit >= len(questions):
+        return list(questions)
+    if limit < 1:
+        raise ValueError(f"limit must be at least 1, got {limit}")
+    no_answer = [q for q in questions if not q.answerable]
+    share = round(limit * len(no_answer) / len(questions))
+    n_no = min(len(no_answer), max(share, 1 if no_answer and limit >= 2 else 0))
+    keep = {q.id for q in no_answer[:n_no]} | {q.id for q in [q for q in questions if q.answerable][: limit - n_no]}
+    return [q for q in questions if q.id in keep]
+
+
+def load_inputs(baseline: str | Path, candidate: str | Path, limit: int | None = None) -> Inputs:
+    """Load both configs, enforce the fairness contract, load and cross-check corpus and gold."""
+    a, b = load_config(baseline), load_config(candidate)
+    diffs = check_fairness(a, b)
+    articles = load_corpus(a.corpus)
+    questions = load_gold(a.gold)
+    check_articles(questions, [x.id for x in articles], str(a.gold))
+    return Inputs(a, b, diffs, articles, select_questions(questions, limit), len(questions))
+
+
+_caches: dict[tuple[BackendSpec, str], ModelCache] = {}
+_caches_lock = threading.Lock()
+
+
+def model_cache(spec: BackendSpec, cache_dir: str | Path) -> ModelCache:
+    """One :class:`ModelCache` per (backend, folder) and process; joblib workers build their own."""
+    key = (spec, str(cache_dir))
+    with _caches_lock:
+        if key not in _caches:
+            _caches[key] = ModelCache(spec.build(), cache_dir)
+        return _caches[key]
+
+
+def generate_task(spec: BackendSpec, cache_dir: str, options: GenerationOptions, prompt: str) -> tuple[str, bool, bool]:
+    """One question's generation, runnable in any joblib worker; returns (answer, was_model_call, was_corrupt)."""
+    return model_cache(spec, cache_dir).generate_with_status(prompt, options)
+
+
+def _progress(total: int, label: str, enabled: bool) -> Any:
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc=label, unit="q", disable=not enabled, leave=True)
+
+
+def run_config(
+    config: RunConfig,
+    inputs: Inputs,
+    spec: BackendSpec,
+    options: RunOptions,
+    question_vectors: np.ndarray,
+) -> tuple[list[dict[str, Any]], int]:
+    """All rows of one configuration, in gold order, and its chunk count."""
+    cache = model_cache(spec, options.cache_dir)
+    chunks: list[Chunk] = chunk_corpus(inputs.articles, config.chunking)
+    index = VectorIndex(cache.embed([f"{c.title}\n{c.text}" for c in chunks]))
+    prepared = []
+    for question, vector in zip(inputs.questions, question_vectors, strict=True):
+        ids, sims = index.search(vector, config.top_k)
+        retrieved = [Retrieved(rank, chunks[i], float(s)) for rank, (i, s) in enumerate(zip(ids, sims, strict=True), start=1)]
+        context = render_context([(r.chunk.title, r.chunk.text) for r in retrieved])
+        prompt = render_prompt(config.prompt_template, context, question.question)
+        prepared.append((question, retrieved, context, prompt))
+    parallel = joblib.Parallel(n_jobs=options.jobs, backend=options.joblib_backend, return_as="generator")
+    tasks = (
+        joblib.delayed(generate_task)(spec, str(options.cache_dir), config.generation, p[3]) for p in prepared
+    )
+    rows = []
+    with _progress(len(prepared), config.name, options.progress) as bar:
+        for (question, retrieved, context, prompt), (answer, executed, corrupt) in zip(prepared, parallel(tasks), strict=True):
+            cache.stats.add("generate", executed, corrupt)
+            rows.append(score_answer(config.name, question, retrieved, context, answer, prompt_sha256(prompt)))
+            bar.update(1)
+    return rows, len(chunks)
+
+
+def run_comparison(baseline: str | Path, candidate: str | Path, options: RunOptions) -> Comparison:
+    """Run both configurations and return every row (baseline rows first)."""
+    started = time.perf_counter()
+    inputs = load_inputs(baseline, candidate, options.limit)
+    spec = resolve_backend(options.backend, inputs.baseline.models, options.hosts)
+    cache = model_cache(spec, options.cache_dir)
+    before = cache.stats.as_dict()
+    identity = dict(cache.identity)
+    question_vectors = cache.embed([q.question for q in inputs.questions])
+    rows: list[dict[str, Any]] = []
+    chunk_counts = {}
+    for config in (inputs.baseline, inputs.candidate):
+        config_rows, chunk_counts[config.name] = run_config(config, inputs, spec, options, question_vectors)
+        rows.extend(config_rows)
+    after = cache.stats.as_dict()
+    stats = {
+        "model_calls": {k: after[k] - before[k] for k in after},
+        "wall_seconds": round(time.perf_counter() - started, 3),
+        "jobs": options.jobs,
+        "joblib_backend": options.joblib_backend,
+    }
+    return Comparison(inputs, identity, rows, chunk_counts, stats)

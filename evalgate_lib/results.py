@@ -1,0 +1,123 @@
+"""Writing a run's results folder: every row, the summary, and the manifest.
+
+Files written (all JSON with sorted keys, so a rerun with nothing changed is
+byte-identical; the one exception is ``run_stats.json``, which holds timings
+and cache counters and is *meant* to differ between a cold and a cached run):
+
+* ``results.jsonl``: one row per (config, question), misses included;
+* ``summary.json``: per-config metrics and deltas;
+* ``manifest.json``: hashes of corpus, gold and configs, the fairness contract,
+  model identities and digests, backend, package versions;
+* ``run_stats.json``: wall time, model calls, cache hits, corrupt entries.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import tempfile
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from evalgate_lib import __version__
+from evalgate_lib.config import shared_settings
+from evalgate_lib.corpus import corpus_digest
+from evalgate_lib.pipeline import Comparison
+
+#: Packages whose versions can change a number, recorded in the manifest.
+RECORDED_PACKAGES = (
+    "numpy", "pandas", "joblib", "httpx", "torch", "transformers", "sentence-transformers", "gguf", "scipy",
+)
+
+
+def _sha256_file(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def package_versions() -> dict[str, str | None]:
+    """Installed versions of :data:`RECORDED_PACKAGES` (``None`` if absent)."""
+    versions: dict[str, str | None] = {}
+    for name in RECORDED_PACKAGES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = None
+    return versions
+
+
+def build_manifest(comparison: Comparison) -> dict[str, Any]:
+    """Everything needed to tell whether two runs measured the same thing."""
+    inputs = comparison.inputs
+    configs = {}
+    for config in (inputs.baseline, inputs.candidate):
+        configs[config.name] = {
+            "path": str(config.path),
+            "sha256": config.sha256,
+            "chunking": config.chunking,
+            "prompt_sha256": hashlib.sha256(config.prompt_template.encode()).hexdigest(),
+            "chunks": comparison.chunk_counts.get(config.name),
+        }
+    return {
+        "evalgate_version": __version__,
+        "baseline": inputs.baseline.name,
+        "candidate": inputs.candidate.name,
+        "configs": configs,
+        "fairness": {
+            "differs": sorted(inputs.differences),
+            "shared": {k: v for k, v in shared_settings(inputs.baseline).items()},
+        },
+        "corpus": {
+            "path": str(inputs.baseline.corpus),
+            "sha256": corpus_digest(inputs.articles),
+            "articles": len(inputs.articles),
+        },
+        "gold": {
+            "path": str(inputs.baseline.gold),
+            "sha256": _sha256_file(inputs.baseline.gold),
+            "questions_in_file": inputs.all_questions,
+            "questions_run": len(inputs.questions),
+            "question_ids": [q.id for q in inputs.questions],
+        },
+        "backend": comparison.backend,
+        "generation": inputs.baseline.generation.as_dict(),
+        "top_k": inputs.baseline.top_k,
+        "packages": package_versions(),
+        "python": platform.python_version(),
+    }
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, ensure_ascii=False, indent=2) + "\n"
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write via a temporary file and rename, so a reader never sees half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_results(comparison: Comparison, summary: dict[str, Any], out_dir: str | Path) -> Path:
+    """Write the results folder and return its path."""
+    folder = Path(out_dir)
+    rows = "".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in comparison.rows)
+    atomic_write(folder / "results.jsonl", rows)
+    atomic_write(folder / "summary.json", _dumps(summary))
+    atomic_write(folder / "manifest.json", _dumps(build_manifest(comparison)))
+    atomic_write(folder / "run_stats.json", _dumps(comparison.stats))
+    return folder
+
+
+def load_rows(folder: str | Path) -> list[dict[str, Any]]:
+    """Read ``results.jsonl`` back (for notebooks, the report and the gate)."""
+    path = Path(folder) / "results.jsonl"
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]

@@ -1,0 +1,169 @@
+"""Retrieval metrics as pure functions of ranked lists.
+
+Two granularities, because they answer different questions:
+
+* **article level** (:func:`recall_at_k`, :func:`reciprocal_rank`, ...): did the
+  retriever find the gold article at all, and how high? Cheap, needs only the
+  ``article_id`` of each retrieved chunk in rank order.
+* **evidence level** (:func:`evidence_hit`, :func:`evidence_coverage`): did the
+  retrieved chunks contain the *passage* that holds the answer? An article can be
+  retrieved through an irrelevant chunk; only evidence spans catch that. Spans
+  are character offsets ``(start, end)``, end exclusive, in the gold article body
+  (text after the front matter), the same coordinates as ``Chunk.start/end`` and
+  the ``retrieved`` entries of a result row.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from evalgate_lib.errors import InputError
+
+
+def first_relevant_rank(retrieved_articles: Sequence[str], gold_article: str) -> int | None:
+    """1-based rank of the first retrieved chunk from ``gold_article``; ``None`` if absent.
+
+    Several chunks of one article may be retrieved; only the first counts, since
+    the question is how soon the reader meets the right source.
+    """
+    for rank, article in enumerate(retrieved_articles, start=1):
+        if article == gold_article:
+            return rank
+    return None
+
+
+def recall_at_k(retrieved_articles: Sequence[str], gold_article: str, k: int) -> bool:
+    """True when ``gold_article`` is among the first ``k`` retrieved chunks.
+
+    With a single gold article per question, recall@k is this hit indicator;
+    averaged over questions it is the usual recall@k / hit-rate@k.
+    """
+    if k < 1:
+        raise ValueError(f"k must be at least 1, got {k}")
+    rank = first_relevant_rank(retrieved_articles, gold_article)
+    return rank is not None and rank <= k
+
+
+def reciprocal_rank(retrieved_articles: Sequence[str], gold_article: str) -> float:
+    """``1 / first_relevant_rank``, or 0.0 when the gold article was not retrieved."""
+    rank = first_relevant_rank(retrieved_articles, gold_article)
+    return 0.0 if rank is None else 1.0 / rank
+
+
+def mean_reciprocal_rank(ranks: Sequence[int | None]) -> float:
+    """Mean of ``1/rank`` over questions, a missing rank (``None``) counting 0.
+
+    Takes ranks rather than lists so the per-question ranks stored in a results
+    file can be re-aggregated without the retrieval output. Raises ``ValueError``
+    on an empty sequence (the mean of nothing is undefined, and 0.0 would read as
+    "retrieval always failed") and on a rank below 1.
+    """
+    if len(ranks) == 0:
+        raise ValueError("mean_reciprocal_rank needs at least one rank")
+    total = 0.0
+    for i, rank in enumerate(ranks):
+        if rank is None:
+            continue
+        if rank < 1:
+            raise ValueError(f"ranks are 1-based; ranks[{i}] = {rank}")
+        total += 1.0 / rank
+    return total / len(ranks)
+
+
+def _check_span(start: int, end: int, what: str) -> None:
+    if start < 0 or end <= start:
+        raise ValueError(f"{what} ({start}, {end}) is not a non-empty span with 0 <= start < end")
+
+
+def _gold_chunks(retrieved_spans: Sequence[tuple[str, int, int]], gold_article: str) -> list[tuple[int, int]]:
+    chunks: list[tuple[int, int]] = []
+    for article, start, end in retrieved_spans:
+        if article == gold_article:
+            if start < 0 or end < start:
+                raise ValueError(f"retrieved chunk span ({start}, {end}) of {article!r} is invalid")
+            chunks.append((start, end))
+    return chunks
+
+
+def _checked_evidence(evidence_spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    if len(evidence_spans) == 0:
+        raise ValueError("evidence metrics need at least one evidence span")
+    for start, end in evidence_spans:
+        _check_span(start, end, "evidence span")
+    return [(start, end) for start, end in evidence_spans]
+
+
+def _merge(spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Union of half-open intervals as sorted, disjoint, non-adjacent intervals."""
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if start >= end:
+            continue
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def evidence_hit(
+    retrieved_spans: Sequence[tuple[str, int, int]],
+    gold_article: str,
+    evidence_spans: Sequence[tuple[int, int]],
+) -> bool:
+    """True when every evidence span lies fully inside one retrieved chunk of the gold article.
+
+    ``retrieved_spans`` are ``(article_id, start, end)`` of the retrieved chunks;
+    chunks of other articles are ignored. The test is deliberately strict: a span
+    that straddles two retrieved chunks is *not* a hit, because the model then
+    sees the fact cut in two (possibly in different places of the context). Such
+    a span still counts as fully covered in :func:`evidence_coverage`. A fact whose
+    text is not contiguous in the article is given as two evidence spans (see the
+    gold schema); each must then be inside some chunk, not necessarily the same one.
+    """
+    evidence = _checked_evidence(evidence_spans)
+    chunks = _gold_chunks(retrieved_spans, gold_article)
+    return all(any(cs <= es and ee <= ce for cs, ce in chunks) for es, ee in evidence)
+
+
+def evidence_coverage(
+    retrieved_spans: Sequence[tuple[str, int, int]],
+    gold_article: str,
+    evidence_spans: Sequence[tuple[int, int]],
+) -> float:
+    """Fraction of evidence characters covered by the union of retrieved gold-article chunks.
+
+    Overlapping evidence spans are counted once (union), and chunks may overlap
+    (sentence windows do), so both sides are merged first. 1.0 means the model
+    saw all of the evidence text, even if split across chunks; a graded score is
+    more informative than :func:`evidence_hit` when chunks cut facts in half.
+    """
+    evidence = _merge(_checked_evidence(evidence_spans))
+    chunks = _merge(_gold_chunks(retrieved_spans, gold_article))
+    total = sum(end - start for start, end in evidence)
+    covered = 0
+    for es, ee in evidence:
+        for cs, ce in chunks:
+            covered += max(0, min(ee, ce) - max(es, cs))
+    return covered / total
+
+
+def locate_evidence(body: str, evidence: Sequence[str], *, where: str = "") -> list[tuple[int, int]]:
+    """Character spans ``(start, end)`` of each evidence string in ``body`` (exact substring).
+
+    The first occurrence is used; evidence strings should be long enough to be
+    unique in their article. A missing or empty string raises :class:`InputError`
+    naming the string (and ``where``, e.g. ``"gold/questions.jsonl:12 (q012)"``),
+    because it means the gold file and the corpus disagree and every evidence
+    metric for that question would be meaningless.
+    """
+    location = f" ({where})" if where else ""
+    spans: list[tuple[int, int]] = []
+    for text in evidence:
+        if not text:
+            raise InputError(f"empty evidence string{location}")
+        start = body.find(text)
+        if start < 0:
+            raise InputError(f"evidence string not found in the gold article body{location}: {text!r}")
+        spans.append((start, start + len(text)))
+    return spans

@@ -1,0 +1,87 @@
+"""Sentence splitting and tokenisation shared by the chunkers and the scorers.
+
+These rules are deliberately simple and written out, so that every coverage
+number can be recomputed by hand from the strings alone:
+
+* text is lower-cased and curly quotes become straight ones;
+* a token is a run of letters (with inner apostrophes, ``don't``) or a number
+  (``2.5``, ``1,000``; thousands separators are dropped so ``1,000`` == ``1000``);
+  ``$12`` and ``12%`` both give the token ``12``;
+* content tokens are tokens that are not in :data:`evalgate_lib.stopwords.STOPWORDS`;
+  numbers are always content;
+* a sentence ends at ``.``, ``!`` or ``?`` followed by whitespace and an upper-case
+  letter, a digit or an opening quote/bracket; every line break also ends one
+  (Markdown headings, list items and table rows are sentences of their own).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from evalgate_lib.stopwords import STOPWORDS
+
+_TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[a-z]+(?:'[a-z]+)*")
+_LINE = re.compile(r"[^\n]+")
+_SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*(?=\s+[A-Z0-9\"'(\[*])")
+_CURLY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
+
+
+def _normalise_number(token: str) -> str:
+    """Drop thousands separators: ``1,000`` → ``1000`` but ``2.5`` stays ``2.5``."""
+    if token[0].isdigit() and "," in token:
+        return token.replace(",", "")
+    return token
+
+
+def tokenize(text: str) -> list[str]:
+    """All tokens of ``text`` in order (lower-cased, numbers normalised)."""
+    lowered = text.translate(_CURLY).lower()
+    return [_normalise_number(t) for t in _TOKEN.findall(lowered)]
+
+
+def content_token_list(text: str) -> list[str]:
+    """Content tokens of ``text`` in first-seen order, without repeats."""
+    seen: dict[str, None] = {}
+    for token in tokenize(text):
+        if token not in STOPWORDS:
+            seen.setdefault(token, None)
+    return list(seen)
+
+
+@lru_cache(maxsize=65536)
+def content_tokens(text: str) -> frozenset[str]:
+    """Set of content tokens of ``text``.
+
+    Cached because the same retrieved chunks form the context of many answers;
+    scoring throughput is dominated by tokenising contexts.
+    """
+    return frozenset(content_token_list(text))
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Character spans ``(start, end)`` of the sentences of ``text``, whitespace trimmed."""
+    spans: list[tuple[int, int]] = []
+    for line in _LINE.finditer(text):
+        start = line.start()
+        pieces = [m.end() for m in _SENTENCE_END.finditer(line.group())]
+        cursor = start
+        for cut in pieces + [len(line.group())]:
+            end = start + cut
+            _append_trimmed(text, cursor, end, spans)
+            cursor = end
+    return spans
+
+
+def _append_trimmed(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> None:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if end > start:
+        spans.append((start, end))
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of ``text`` (see the module docstring for the rule)."""
+    return [text[s:e] for s, e in sentence_spans(text)]

@@ -1,0 +1,103 @@
+"""Tests for evalgate_lib.normalise (opt-in answer normalisation)."""
+
+from __future__ import annotations
+
+import pytest
+
+from evalgate_lib.normalise import MatchResult, match_answer, normalise_text
+
+
+def test_number_word_answer_raw_miss_normalised_hit() -> None:
+    raw = match_answer("The Starter plan includes three seats.", ["3 seats"], normalise=False)
+    assert raw == MatchResult(correct=False, matched=None, mode="raw")
+    norm = match_answer("The Starter plan includes three seats.", ["3 seats"], normalise=True)
+    assert norm == MatchResult(correct=True, matched="3 seats", mode="normalised")
+
+
+def test_price_with_cents_matches_whole_dollars() -> None:
+    assert match_answer("It costs $12.00 per user per month.", ["$12"], normalise=True).correct
+    assert normalise_text("$12.00 per user") == "$12 per user"
+    # Raw containment already matches here ("$12" is a substring of "$12.00").
+    assert match_answer("$12.00 per user", ["$12"], normalise=False).correct
+
+
+def test_glued_unit_matches_spaced_unit() -> None:
+    assert normalise_text("5GB") == normalise_text("5 GB") == "5 gb"
+    assert not match_answer("You get 5GB of storage.", ["5 GB"], normalise=False).correct
+    assert match_answer("You get 5GB of storage.", ["5 GB"], normalise=True).matched == "5 GB"
+
+
+def test_token_boundaries_prevent_partial_number_matches() -> None:
+    assert match_answer("Pro includes 13 seats.", ["3 seats"], normalise=False).correct  # the raw rule's flaw
+    assert not match_answer("Pro includes 13 seats.", ["3 seats"], normalise=True).correct
+    assert not match_answer("Pro includes thirteen seats.", ["3 seats"], normalise=True).correct
+    assert not match_answer("3.5 seats", ["5 seats"], normalise=True).correct
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("twenty-five", "25"),
+        ("Twenty\u2011Five", "25"),  # non-breaking hyphen
+        ("twenty five", "25"),
+        ("one hundred", "100"),
+        ("one hundred and five", "105"),
+        ("two thousand five hundred", "2500"),
+        ("a thousand users", "a 1000 user"),
+        ("ninety", "90"),
+        ("zero", "0"),
+        ("one, two, three", "1 2 3"),  # separate numbers are not summed
+        ("1,000 users", "1000 user"),
+        ("$12.00", "$12"),
+        ("5.0 TB", "5 tb"),
+        ("2.50 GB", "2.50 gb"),  # only an all-zero fraction is dropped
+        ("version 1.0.3", "version 1.0.3"),
+        ("It costs $12.00.", "it costs $12"),
+        ("$12/user", "$12 per user"),
+        ("twelve dollars", "$12"),
+        ("20 percent", "20%"),
+        ("20 per cent", "20%"),
+        ("20 %", "20%"),
+        ("30 Days", "30 day"),
+        ("1 day", "1 day"),
+        ("24 hrs", "24 hour"),
+        ("24h", "24 hour"),
+        ("90 mins", "90 minute"),
+        ("30 secs", "30 second"),
+        ("2 gigabytes", "2 gb"),
+        ("1 terabyte", "1 tb"),
+        ("500 MB", "500 mb"),
+        ("10 Users", "10 user"),
+        ("min 5 users", "min 5 user"),  # "min" is only a unit after a number
+        ("the 1st plan", "the 1st plan"),
+        ("\u201cUnlimited\u201d \u2014 really", "unlimited really"),
+        ("\uff15\uff27\uff22", "5 gb"),  # full-width, NFKC
+        ("  many   spaces\n\there ", "many spaces here"),
+        ("users' seats", "user seat"),
+    ],
+)
+def test_normalise_text_rules(text: str, expected: str) -> None:
+    assert normalise_text(text) == expected
+
+
+def test_first_matching_accept_string_wins_and_is_reported_verbatim() -> None:
+    result = match_answer("Refunds take five days.", ["1 week", "5 Days", "five days"], normalise=True)
+    assert result.matched == "5 Days"
+    result = match_answer("Five business days.", ["5 business days", "five"], normalise=False)
+    assert result.matched == "five"
+
+
+def test_raw_mode_is_case_insensitive_containment() -> None:
+    assert match_answer("SSO is on the ENTERPRISE plan", ["enterprise plan"], normalise=False).correct
+    assert match_answer("enterprise-grade", ["enterprise"], normalise=False).correct  # no boundaries
+
+
+def test_empty_accept_never_matches() -> None:
+    assert match_answer("anything", [], normalise=False) == MatchResult(False, None, "raw")
+    assert not match_answer("anything", [""], normalise=False).correct
+    assert not match_answer("anything", ["!!"], normalise=True).correct
+
+
+def test_dollar_is_a_left_boundary() -> None:
+    assert match_answer("It is $12 a month", ["12"], normalise=True).correct
+    assert not match_answer("It is 20% off", ["20"], normalise=True).correct

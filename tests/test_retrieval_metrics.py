@@ -1,0 +1,128 @@
+"""Tests for evalgate_lib.retrieval_metrics, with hand-computed expected values."""
+
+from __future__ import annotations
+
+import pytest
+
+from evalgate_lib.errors import InputError
+from evalgate_lib.retrieval_metrics import (
+    evidence_coverage,
+    evidence_hit,
+    first_relevant_rank,
+    locate_evidence,
+    mean_reciprocal_rank,
+    recall_at_k,
+    reciprocal_rank,
+)
+
+# Gold article "plans" first appears at rank 4 (and again at 7).
+RANKED = ["billing", "security", "billing", "plans", "sso", "api", "plans", "faq", "limits", "export"]
+
+
+def test_first_relevant_rank() -> None:
+    assert first_relevant_rank(RANKED, "plans") == 4
+    assert first_relevant_rank(RANKED, "billing") == 1
+    assert first_relevant_rank(RANKED, "missing") is None
+    assert first_relevant_rank([], "plans") is None
+
+
+@pytest.mark.parametrize(("k", "expected"), [(1, False), (3, False), (4, True), (5, True), (10, True)])
+def test_recall_at_k(k: int, expected: bool) -> None:
+    assert recall_at_k(RANKED, "plans", k) is expected
+
+
+def test_recall_at_k_first_rank_and_absent() -> None:
+    for k in (1, 3, 5, 10):
+        assert recall_at_k(RANKED, "billing", k) is True
+        assert recall_at_k(RANKED, "missing", k) is False
+    assert recall_at_k(["a", "b"], "b", 10) is True  # k beyond the list is fine
+
+
+def test_recall_at_k_rejects_k_below_one() -> None:
+    with pytest.raises(ValueError):
+        recall_at_k(RANKED, "plans", 0)
+
+
+def test_reciprocal_rank() -> None:
+    assert reciprocal_rank(RANKED, "plans") == 0.25
+    assert reciprocal_rank(RANKED, "security") == 0.5
+    assert reciprocal_rank(RANKED, "missing") == 0.0
+
+
+def test_mean_reciprocal_rank() -> None:
+    assert mean_reciprocal_rank([1, 2, None, 4]) == pytest.approx(0.4375)  # (1 + .5 + 0 + .25) / 4
+    assert mean_reciprocal_rank([None, None]) == 0.0
+    with pytest.raises(ValueError):
+        mean_reciprocal_rank([])
+    with pytest.raises(ValueError, match="1-based"):
+        mean_reciprocal_rank([0])
+
+
+# Gold article "plans"; retrieved chunks: plans [0, 100), other [0, 500), plans [100, 200).
+CHUNKS = [("plans", 0, 100), ("other", 0, 500), ("plans", 100, 200)]
+
+
+def test_evidence_inside_one_chunk_is_a_hit() -> None:
+    assert evidence_hit(CHUNKS, "plans", [(10, 40)]) is True
+    assert evidence_coverage(CHUNKS, "plans", [(10, 40)]) == 1.0
+    assert evidence_hit(CHUNKS, "plans", [(0, 100)]) is True  # end exclusive: exactly the chunk
+
+
+def test_every_span_must_be_inside_some_chunk() -> None:
+    assert evidence_hit(CHUNKS, "plans", [(10, 40), (150, 190)]) is True
+    # Second span (300, 320) is not retrieved: miss; coverage 30 of 50 characters.
+    assert evidence_hit(CHUNKS, "plans", [(10, 40), (300, 320)]) is False
+    assert evidence_coverage(CHUNKS, "plans", [(10, 40), (300, 320)]) == pytest.approx(30 / 50)
+
+
+def test_span_straddling_two_chunks() -> None:
+    # (90, 110) crosses the boundary at 100: inside no single chunk, but both halves retrieved.
+    assert evidence_hit(CHUNKS, "plans", [(90, 110)]) is False
+    assert evidence_coverage(CHUNKS, "plans", [(90, 110)]) == 1.0
+    # With only the first chunk retrieved, 10 of the 20 characters are covered.
+    assert evidence_coverage([("plans", 0, 100)], "plans", [(90, 110)]) == 0.5
+
+
+def test_other_articles_do_not_count() -> None:
+    # "other" [0, 500) spans the same offsets but is a different article.
+    assert evidence_hit([("other", 0, 500)], "plans", [(10, 40)]) is False
+    assert evidence_coverage([("other", 0, 500)], "plans", [(10, 40)]) == 0.0
+    assert evidence_coverage([], "plans", [(10, 40)]) == 0.0
+
+
+def test_overlaps_are_counted_once() -> None:
+    # Overlapping chunks [0, 60) and [40, 100); evidence [50, 70) and [60, 120) → union [50, 120),
+    # 70 characters, of which [50, 100) = 50 are covered.
+    chunks = [("plans", 0, 60), ("plans", 40, 100)]
+    assert evidence_coverage(chunks, "plans", [(50, 70), (60, 120)]) == pytest.approx(50 / 70)
+    assert evidence_hit(chunks, "plans", [(50, 70)]) is True  # inside [40, 100)
+
+
+def test_evidence_spans_are_validated() -> None:
+    with pytest.raises(ValueError):
+        evidence_hit(CHUNKS, "plans", [])
+    with pytest.raises(ValueError):
+        evidence_coverage(CHUNKS, "plans", [(5, 5)])
+
+
+def test_locate_evidence() -> None:
+    body = "# Plans\nStarter includes 3 seats. Pro includes 10 seats."
+    spans = locate_evidence(body, ["Starter includes 3 seats", "Pro includes 10 seats"])
+    assert spans == [(8, 32), (34, 55)]
+    assert [body[s:e] for s, e in spans] == ["Starter includes 3 seats", "Pro includes 10 seats"]
+
+
+def test_locate_evidence_missing_string_names_it() -> None:
+    with pytest.raises(InputError, match="Enterprise includes 50 seats") as info:
+        locate_evidence("Starter includes 3 seats.", ["Enterprise includes 50 seats"], where="q007")
+    assert "q007" in str(info.value)
+    with pytest.raises(InputError, match="empty"):
+        locate_evidence("abc", [""])
+
+
+def test_located_spans_feed_the_span_metrics() -> None:
+    body = "A" * 95 + "Starter includes 3 seats" + "B" * 81  # evidence at [95, 119)
+    spans = locate_evidence(body, ["Starter includes 3 seats"])
+    assert spans == [(95, 119)]
+    assert evidence_hit(CHUNKS, "plans", spans) is False
+    assert evidence_coverage(CHUNKS, "plans", spans) == 1.0
