@@ -27,15 +27,23 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     """Options shared by every subcommand that (re)runs the evaluation."""
     parser.add_argument("--baseline", default="configs/baseline.toml", help="baseline config (TOML)")
     parser.add_argument("--candidate", default="configs/candidate.toml", help="candidate config (TOML)")
-    parser.add_argument("--backend", choices=BACKEND_CHOICES, default="auto",
-                        help="auto: Ollama if a server answers at OLLAMA_HOST, else the embedded local models")
-    parser.add_argument("--hosts", default=None,
-                        help="Ollama host(s), comma-separated (default: $OLLAMA_HOST or 127.0.0.1:11434)")
+    parser.add_argument(
+        "--backend",
+        choices=BACKEND_CHOICES,
+        default="auto",
+        help="auto: Ollama if a server answers at OLLAMA_HOST, else the embedded local models",
+    )
+    parser.add_argument(
+        "--hosts", default=None, help="Ollama host(s), comma-separated (default: $OLLAMA_HOST or 127.0.0.1:11434)"
+    )
     parser.add_argument("--cache-dir", default="cache", type=Path, help="joblib cache folder")
     parser.add_argument("--limit", type=int, default=None, help="run only a slice of N gold questions")
     parser.add_argument("--jobs", type=int, default=1, help="concurrent generation requests")
-    parser.add_argument("--joblib-backend", default="threading",
-                        help="joblib backend for per-question work (threading, loky, dask, ray, ...)")
+    parser.add_argument(
+        "--joblib-backend",
+        default="threading",
+        help="joblib backend for per-question work (threading, loky, dask, ray, ...)",
+    )
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
 
@@ -67,14 +75,18 @@ def cmd_run(args: argparse.Namespace) -> int:
     summary = compare(comparison.rows, inputs.baseline.name, inputs.candidate.name)
     folder = write_results(comparison, summary, args.out)
     calls = comparison.stats["model_calls"]
-    print(f"backend: {comparison.backend['backend']} "
-          f"(generator {comparison.backend['generator']}, embedder {comparison.backend['embedder']})")
+    print(
+        f"backend: {comparison.backend['backend']} "
+        f"(generator {comparison.backend['generator']}, embedder {comparison.backend['embedder']})"
+    )
     print(f"differs: {', '.join(sorted(inputs.differences))}")
     print()
     print(format_table(summary))
     print()
-    print(f"model calls: {calls['generate_calls']} generations, {calls['embed_calls']} embedding batches; "
-          f"cache hits: {calls['hits']}; wall time {comparison.stats['wall_seconds']:.1f} s")
+    print(
+        f"model calls: {calls['generate_calls']} generations, {calls['embed_calls']} embedding batches; "
+        f"cache hits: {calls['hits']}; wall time {comparison.stats['wall_seconds']:.1f} s"
+    )
     print(f"results: {folder.resolve()}/results.jsonl (+ summary.json, manifest.json)")
     return 0
 
@@ -82,8 +94,12 @@ def cmd_run(args: argparse.Namespace) -> int:
 COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = {}
 
 
-def register(name: str, help_text: str, configure: Callable[[argparse.ArgumentParser], None],
-             handler: Callable[[argparse.Namespace], int]) -> None:
+def register(
+    name: str,
+    help_text: str,
+    configure: Callable[[argparse.ArgumentParser], None],
+    handler: Callable[[argparse.Namespace], int],
+) -> None:
     """Add a subcommand (the report and gate modules register theirs)."""
     COMMANDS[name] = (help_text, configure, handler)
 
@@ -123,16 +139,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``evalgate`` console script."""
     _load_plugins()
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        format="evalgate: %(levelname)s: %(message)s")
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING, format="evalgate: %(levelname)s: %(message)s"
+    )
     try:
         return args.handler(args)
     except EvalGateError as exc:
         print(f"evalgate: error: {exc}", file=sys.stderr)
         return EXIT_INPUT
     except KeyboardInterrupt:
-        print("evalgate: interrupted; everything computed so far is in the cache, rerun to resume",
-              file=sys.stderr)
+        print("evalgate: interrupted; everything computed so far is in the cache, rerun to resume", file=sys.stderr)
         return EXIT_INTERRUPTED
 
 

@@ -75,8 +75,7 @@ def format_table(comparison: dict[str, Any]) -> str:
     b, c, d = comparison["configs"][base], comparison["configs"][cand], comparison["delta"]
     header = ("metric", base, cand, "delta")
     lines = [header] + [
-        (label, _fmt(b[key], kind), _fmt(c[key], kind), _fmt(d[key], kind, signed=True))
-        for key, label, kind in METRICS
+        (label, _fmt(b[key], kind), _fmt(c[key], kind), _fmt(d[key], kind, signed=True)) for key, label, kind in METRICS
     ]
     widths = [max(len(row[i]) for row in lines) for i in range(4)]
     out = [

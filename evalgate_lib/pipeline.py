@@ -132,17 +132,19 @@ def run_config(
     prepared = []
     for question, vector in zip(inputs.questions, question_vectors, strict=True):
         ids, sims = index.search(vector, config.top_k)
-        retrieved = [Retrieved(rank, chunks[i], float(s)) for rank, (i, s) in enumerate(zip(ids, sims, strict=True), start=1)]
+        retrieved = [
+            Retrieved(rank, chunks[i], float(s)) for rank, (i, s) in enumerate(zip(ids, sims, strict=True), start=1)
+        ]
         context = render_context([(r.chunk.title, r.chunk.text) for r in retrieved])
         prompt = render_prompt(config.prompt_template, context, question.question)
         prepared.append((question, retrieved, context, prompt))
     parallel = joblib.Parallel(n_jobs=options.jobs, backend=options.joblib_backend, return_as="generator")
-    tasks = (
-        joblib.delayed(generate_task)(spec, str(options.cache_dir), config.generation, p[3]) for p in prepared
-    )
+    tasks = (joblib.delayed(generate_task)(spec, str(options.cache_dir), config.generation, p[3]) for p in prepared)
     rows = []
     with _progress(len(prepared), config.name, options.progress) as bar:
-        for (question, retrieved, context, prompt), (answer, executed, corrupt) in zip(prepared, parallel(tasks), strict=True):
+        for (question, retrieved, context, prompt), (answer, executed, corrupt) in zip(
+            prepared, parallel(tasks), strict=True
+        ):
             cache.stats.add("generate", executed, corrupt)
             rows.append(score_answer(config.name, question, retrieved, context, answer, prompt_sha256(prompt)))
             bar.update(1)

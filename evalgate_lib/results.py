@@ -29,7 +29,15 @@ from evalgate_lib.pipeline import Comparison
 
 #: Packages whose versions can change a number, recorded in the manifest.
 RECORDED_PACKAGES = (
-    "numpy", "pandas", "joblib", "httpx", "torch", "transformers", "sentence-transformers", "gguf", "scipy",
+    "numpy",
+    "pandas",
+    "joblib",
+    "httpx",
+    "torch",
+    "transformers",
+    "sentence-transformers",
+    "gguf",
+    "scipy",
 )
 
 
