@@ -22,6 +22,9 @@ from evalgate_lib.prompts import validate_template
 #: Top-level keys (and tables) that may differ between the two configurations.
 VARIABLE_KEYS = ("name", "description", "chunking", "prompt")
 _REQUIRED_SHARED = ("corpus", "gold", "top_k")
+#: ``raw``: the methodology's literal containment decides ``correct``; ``normalised``:
+#: the opt-in normalised containment does (both verdicts are always recorded).
+ANSWER_MATCHING = ("raw", "normalised")
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,7 @@ class RunConfig:
     models: dict[str, dict[str, str]]
     chunking: dict[str, Any]
     prompt_template: str
+    answer_matching: str = "raw"
     raw: dict[str, Any] = field(repr=False, default_factory=dict)
 
 
@@ -89,6 +93,9 @@ def load_config(path: str | Path) -> RunConfig:
         raise InputError(f"{file}: bad [shared] value: {exc}") from None
     if top_k < 1:
         raise InputError(f"{file}: [shared] top_k must be at least 1, got {top_k}")
+    matching = shared.get("answer_matching", "raw")
+    if matching not in ANSWER_MATCHING:
+        raise InputError(f"{file}: [shared] answer_matching must be one of {ANSWER_MATCHING}, got {matching!r}")
     return RunConfig(
         name=str(raw.get("name") or file.stem),
         description=str(raw.get("description", "")),
@@ -101,6 +108,7 @@ def load_config(path: str | Path) -> RunConfig:
         models={k: dict(v) for k, v in shared.get("models", {}).items()},
         chunking=dict(raw["chunking"]),
         prompt_template=template,
+        answer_matching=matching,
         raw=raw,
     )
 

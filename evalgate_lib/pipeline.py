@@ -29,6 +29,10 @@ from evalgate_lib.evaluation import Retrieved, score_answer
 from evalgate_lib.gold import GoldQuestion, check_articles, load_gold
 from evalgate_lib.prompts import render_context, render_prompt
 from evalgate_lib.retrieval import VectorIndex
+from evalgate_lib.retrieval_metrics import locate_evidence
+
+#: Rank metrics look this deep (recall@10), whatever top-k the prompt uses.
+RANKING_DEPTH = 10
 
 
 @dataclass
@@ -54,6 +58,7 @@ class Inputs:
     articles: list[Article]
     questions: list[GoldQuestion]
     all_questions: int
+    evidence: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
 
 
 @dataclass
@@ -91,7 +96,13 @@ def load_inputs(baseline: str | Path, candidate: str | Path, limit: int | None =
     articles = load_corpus(a.corpus)
     questions = load_gold(a.gold)
     check_articles(questions, [x.id for x in articles], str(a.gold))
-    return Inputs(a, b, diffs, articles, select_questions(questions, limit), len(questions))
+    bodies = {x.id: x.body for x in articles}
+    evidence = {
+        q.id: locate_evidence(bodies[q.article], q.evidence, where=f"{a.gold}: question {q.id}")
+        for q in questions
+        if q.evidence and q.article
+    }
+    return Inputs(a, b, diffs, articles, select_questions(questions, limit), len(questions), evidence)
 
 
 _caches: dict[tuple[BackendSpec, str], ModelCache] = {}
@@ -131,22 +142,32 @@ def run_config(
     index = VectorIndex(cache.embed([f"{c.title}\n{c.text}" for c in chunks]))
     prepared = []
     for question, vector in zip(inputs.questions, question_vectors, strict=True):
-        ids, sims = index.search(vector, config.top_k)
-        retrieved = [
-            Retrieved(rank, chunks[i], float(s)) for rank, (i, s) in enumerate(zip(ids, sims, strict=True), start=1)
-        ]
+        ids, sims = index.search(vector, max(config.top_k, RANKING_DEPTH))
+        ranking = [Retrieved(rank, chunks[i], float(s)) for rank, (i, s) in enumerate(zip(ids, sims, strict=True), 1)]
+        retrieved = ranking[: config.top_k]
         context = render_context([(r.chunk.title, r.chunk.text) for r in retrieved])
         prompt = render_prompt(config.prompt_template, context, question.question)
-        prepared.append((question, retrieved, context, prompt))
+        prepared.append((question, retrieved, context, prompt, ranking))
     parallel = joblib.Parallel(n_jobs=options.jobs, backend=options.joblib_backend, return_as="generator")
     tasks = (joblib.delayed(generate_task)(spec, str(options.cache_dir), config.generation, p[3]) for p in prepared)
     rows = []
     with _progress(len(prepared), config.name, options.progress) as bar:
-        for (question, retrieved, context, prompt), (answer, executed, corrupt) in zip(
+        for (question, retrieved, context, prompt, ranking), (answer, executed, corrupt) in zip(
             prepared, parallel(tasks), strict=True
         ):
             cache.stats.add("generate", executed, corrupt)
-            rows.append(score_answer(config.name, question, retrieved, context, answer, prompt_sha256(prompt)))
+            row = score_answer(
+                config.name,
+                question,
+                retrieved,
+                context,
+                answer,
+                prompt_sha256(prompt),
+                ranking=ranking,
+                evidence_spans=inputs.evidence.get(question.id),
+                normalised_matching=config.answer_matching == "normalised",
+            )
+            rows.append(row)
             bar.update(1)
     return rows, len(chunks)
 
