@@ -148,4 +148,7 @@ def chunk_corpus(articles: Iterable[Article], spec: Mapping[str, Any]) -> list[C
         inspect.signature(chunker).bind(None, **params)
     except TypeError as exc:
         raise InputError(f"bad parameters for the {method!r} chunker: {exc}") from None
+    for name, value in params.items():
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise InputError(f"the {method!r} chunker's {name} must be a whole number, got {value!r}")
     return [chunk for article in articles for chunk in chunker(article, **params)]

@@ -8,6 +8,7 @@ the report can show how well the no-gold signal catches the gold-known misses.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from evalgate_lib.scoring import Groundedness
@@ -42,7 +43,9 @@ def review_reasons(grounded: Groundedness, confidence: float) -> tuple[str, ...]
     if grounded.unsupported:
         reasons.append(f"{grounded.unsupported} sentence(s) under the coverage floor")
     if confidence < REVIEW_CONFIDENCE:
-        reasons.append(f"confidence {confidence:.2f} < {REVIEW_CONFIDENCE:.2f}")
+        # rounded down, so a value just under the threshold never prints as equal to it
+        shown = math.floor(confidence * 1000) / 1000
+        reasons.append(f"confidence {shown:.3f} < {REVIEW_CONFIDENCE:.2f}")
     return tuple(reasons)
 
 

@@ -27,7 +27,7 @@ from evalgate_lib.config import RunConfig, check_fairness, load_config
 from evalgate_lib.corpus import Article, load_corpus
 from evalgate_lib.evaluation import Retrieved, score_answer
 from evalgate_lib.gold import GoldQuestion, check_articles, load_gold
-from evalgate_lib.prompts import render_context, render_prompt
+from evalgate_lib.prompts import context_text, render_context, render_prompt
 from evalgate_lib.retrieval import VectorIndex
 from evalgate_lib.retrieval_metrics import locate_evidence
 
@@ -145,9 +145,9 @@ def run_config(
         ids, sims = index.search(vector, max(config.top_k, RANKING_DEPTH))
         ranking = [Retrieved(rank, chunks[i], float(s)) for rank, (i, s) in enumerate(zip(ids, sims, strict=True), 1)]
         retrieved = ranking[: config.top_k]
-        context = render_context([(r.chunk.title, r.chunk.text) for r in retrieved])
-        prompt = render_prompt(config.prompt_template, context, question.question)
-        prepared.append((question, retrieved, context, prompt, ranking))
+        passages = [(r.chunk.title, r.chunk.text) for r in retrieved]
+        prompt = render_prompt(config.prompt_template, render_context(passages), question.question)
+        prepared.append((question, retrieved, context_text(passages), prompt, ranking))
     parallel = joblib.Parallel(n_jobs=options.jobs, backend=options.joblib_backend, return_as="generator")
     tasks = (joblib.delayed(generate_task)(spec, str(options.cache_dir), config.generation, p[3]) for p in prepared)
     rows = []

@@ -28,10 +28,21 @@ def validate_template(template: str, source: str = "prompt template") -> None:
 def render_context(passages: Sequence[tuple[str, str]]) -> str:
     """Context block from ``(title, text)`` pairs, numbered in retrieval order.
 
-    The groundedness scorer checks answers against exactly this string, so what
-    the model saw and what it is judged against cannot drift apart.
+    The groundedness scorer checks answers against the same passages
+    (:func:`context_text`), so what the model saw and what it is judged against
+    cannot drift apart.
     """
     return "\n\n".join(f"[{i}] {title}\n{text}" for i, (title, text) in enumerate(passages, start=1))
+
+
+def context_text(passages: Sequence[tuple[str, str]]) -> str:
+    """What an answer is checked against: the passages (titles and texts) of :func:`render_context`.
+
+    The ``[1]``..``[k]`` labels are left out on purpose: they are layout, not
+    evidence, and would otherwise let any small number in an answer count as
+    supported.
+    """
+    return "\n\n".join(f"{title}\n{text}" for title, text in passages)
 
 
 def render_prompt(template: str, context: str, question: str) -> str:

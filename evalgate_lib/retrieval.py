@@ -31,13 +31,18 @@ class VectorIndex:
     def search(self, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         """Indices and similarities of the ``k`` nearest chunks, best first.
 
-        ``argpartition`` finds the top k in linear time; only those k are sorted,
-        by (-similarity, index) so equal scores keep chunk order.
+        ``partition`` finds the k-th best score in linear time; only the chunks at
+        or above it are sorted, by (-similarity, index), so equal scores keep chunk
+        order even when a tie straddles the k-th place.
         """
         q = normalise_rows(np.atleast_2d(query))[0]
         sims = self.matrix @ q
         k = min(k, len(sims))
-        top = np.argpartition(-sims, k - 1)[:k] if k < len(sims) else np.arange(len(sims))
-        order = np.lexsort((top, -sims[top]))
-        best = top[order]
+        if k < len(sims):
+            # every chunk scoring at least the k-th best, so a tie across the cut keeps chunk order
+            kth = np.partition(sims, len(sims) - k)[len(sims) - k]
+            top = np.flatnonzero(sims >= kth)
+        else:
+            top = np.arange(len(sims))
+        best = top[np.lexsort((top, -sims[top]))][:k]
         return best, sims[best]

@@ -18,14 +18,20 @@ COVERAGE_FLOOR = 0.70
 
 #: The refusal rule. A sentence is a refusal when any of these matches it (lower-cased,
 #: straight quotes). Kept as a visible list so a reader can see why an answer counted
-#: as "I don't know"; the default prompts ask the model to answer exactly "I don't know".
+#: as "I don't know"; the candidate prompt asks the model to answer exactly "I don't know".
+#: Negations are refusals only when they are about the *context* ("the context does not
+#: mention ..."): a factual negative ("the Free plan does not include API access") is a
+#: claim, and is checked against the context like any other sentence.
 REFUSAL_PATTERNS: tuple[str, ...] = (
     r"\bi (?:do not|don't|dont) know\b",
-    r"\b(?:cannot|can't|can not|unable to|not able to) (?:answer|find|determine|tell|say|provide|help)\b",
-    r"\b(?:does|do|did) not (?:mention|say|state|contain|provide|specify|include|cover|give)\b",
-    r"\bnot (?:mentioned|stated|provided|specified|covered|included|given|available) in\b",
-    r"\b(?:no|not enough|insufficient) (?:information|mention|details?|data)\b",
-    r"\bthere is no (?:answer|information)\b",
+    r"\b(?:cannot|can't|can not|unable to|not able to) (?:answer|determine)\b",
+    r"\b(?:cannot|can't|can not|unable to|not able to) find (?:the|an|any) (?:answer|information)\b",
+    r"\b(?:context|documents?|articles?|passages?|texts?|sources?|information provided|provided information) "
+    r"(?:does|do|did) not (?:mention|say|state|contain|provide|specify|include|cover|give)\b",
+    r"\bnot (?:mentioned|stated|provided|specified|covered|included|given|available) in the "
+    r"(?:context|documents?|articles?|passages?|texts?|sources?|information)\b",
+    r"\b(?:no|not enough|insufficient) (?:information|details?)\b",
+    r"\bthere is no answer\b",
 )
 _REFUSAL = re.compile("|".join(REFUSAL_PATTERNS))
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'"})

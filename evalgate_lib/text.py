@@ -23,7 +23,7 @@ from evalgate_lib.stopwords import STOPWORDS
 
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[a-z]+(?:'[a-z]+)*")
 _LINE = re.compile(r"[^\n]+")
-_SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*(?=\s+[A-Z0-9\"'(\[*])")
+_SENTENCE_END = re.compile(r"[.!?]+[\"')\]\u201d\u2019]*(?=\s+[A-Z0-9\"'(\[*\u201c\u2018])")
 _CURLY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
 
 

@@ -23,9 +23,10 @@ import hashlib
 import importlib.util
 import os
 import threading
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 
@@ -81,6 +82,20 @@ def _offline() -> None:
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 
+@contextmanager
+def _quiet_loading() -> Iterator[None]:
+    """Silence the loaders' own tqdm bars (GGUF de-quantising, weight loading), which tear through ours."""
+    previous = os.environ.get("TQDM_DISABLE")
+    os.environ["TQDM_DISABLE"] = "1"
+    try:
+        yield
+    finally:
+        if previous is None:
+            os.environ.pop("TQDM_DISABLE", None)
+        else:
+            os.environ["TQDM_DISABLE"] = previous
+
+
 class LocalBackend:
     """SmolLM2 generator + MiniLM embedder, loaded from installed packages, greedy and deterministic."""
 
@@ -115,17 +130,9 @@ class LocalBackend:
         hf_logging.disable_progress_bar()
         hf_logging.set_verbosity_error()
         folder, name = str(self._gen_path.parent), self._gen_path.name
-        # The GGUF de-quantiser draws its own tqdm bar, which would tear through ours.
-        previous = os.environ.get("TQDM_DISABLE")
-        os.environ["TQDM_DISABLE"] = "1"
-        try:
+        with _quiet_loading():
             self._tokenizer = AutoTokenizer.from_pretrained(folder, gguf_file=name)
             self._model = AutoModelForCausalLM.from_pretrained(folder, gguf_file=name, dtype=torch.float32)
-        finally:
-            if previous is None:
-                os.environ.pop("TQDM_DISABLE", None)
-            else:
-                os.environ["TQDM_DISABLE"] = previous
         self._model.eval()
 
     def _load_embedder(self) -> None:
@@ -134,7 +141,8 @@ class LocalBackend:
         _offline()
         from sentence_transformers import SentenceTransformer
 
-        self._embedder = SentenceTransformer(str(self._emb_path), device="cpu")
+        with _quiet_loading():
+            self._embedder = SentenceTransformer(str(self._emb_path), device="cpu")
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         with self._lock:

@@ -1,0 +1,412 @@
+"""Tables and charts the notebooks and the report show.
+
+Every function here takes plain data (articles, gold questions, result rows,
+the summary dict of :func:`evalgate_lib.metrics.compare`) and returns a pandas
+DataFrame, an HTML string, or draws on a matplotlib ``Axes``, so the notebooks
+stay thin and the tests can call the same code without a kernel.
+
+matplotlib is imported lazily: importing this module never picks a backend.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections import Counter
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+
+from evalgate_lib.chunking import chunk_corpus
+from evalgate_lib.corpus import Article
+from evalgate_lib.gold import GoldQuestion
+from evalgate_lib.metrics import METRICS
+from evalgate_lib.scoring import COVERAGE_FLOOR
+from evalgate_lib.stopwords import STOPWORDS
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+_TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[a-z]+(?:'[a-z]+)*")
+_CURLY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
+_HEADING = re.compile(r"^#{1,6}\s+\S", re.MULTILINE)
+
+
+# --------------------------------------------------------------------------- corpus inspection
+
+
+def word_count(text: str) -> int:
+    """Whitespace-separated words, the unit the chunkers count in."""
+    return len(text.split())
+
+
+def article_table(articles: Sequence[Article]) -> pd.DataFrame:
+    """One row per article: id, title, characters, words, Markdown headings."""
+    import pandas as pd
+
+    return pd.DataFrame(
+        [
+            {
+                "article": a.id,
+                "title": a.title,
+                "chars": len(a.body),
+                "words": word_count(a.body),
+                "headings": len(_HEADING.findall(a.body)),
+            }
+            for a in articles
+        ]
+    )
+
+
+def chunk_lengths(articles: Sequence[Article], chunking: Mapping[str, Any]) -> list[int]:
+    """Word count of every chunk the chunker ``chunking`` (a config's ``[chunking]`` table) makes."""
+    return [word_count(c.text) for c in chunk_corpus(articles, chunking)]
+
+
+def chunk_table(articles: Sequence[Article], chunkings: Mapping[str, Mapping[str, Any]]) -> pd.DataFrame:
+    """Chunks per article for each named chunking: columns are the chunking names."""
+    import pandas as pd
+
+    counts = {name: Counter(c.article_id for c in chunk_corpus(articles, spec)) for name, spec in chunkings.items()}
+    frame = pd.DataFrame({name: [counts[name].get(a.id, 0) for a in articles] for name in chunkings})
+    frame.insert(0, "article", [a.id for a in articles])
+    return frame
+
+
+def chunk_summary(articles: Sequence[Article], chunkings: Mapping[str, Mapping[str, Any]]) -> pd.DataFrame:
+    """Per chunking: method, number of chunks, and chunk length statistics in words."""
+    import pandas as pd
+
+    records = []
+    for name, spec in chunkings.items():
+        lengths = chunk_lengths(articles, spec)
+        series = pd.Series(lengths, dtype=float)
+        records.append(
+            {
+                "config": name,
+                "method": spec.get("method"),
+                "parameters": ", ".join(f"{k}={v}" for k, v in spec.items() if k != "method"),
+                "chunks": len(lengths),
+                "min words": int(series.min()) if lengths else 0,
+                "median words": float(series.median()) if lengths else 0.0,
+                "mean words": round(float(series.mean()), 1) if lengths else 0.0,
+                "max words": int(series.max()) if lengths else 0,
+            }
+        )
+    return pd.DataFrame(records)
+
+
+def chunk_length_histograms(
+    articles: Sequence[Article], chunkings: Mapping[str, Mapping[str, Any]], axes: Sequence[Axes] | None = None
+) -> Figure:
+    """One histogram of chunk lengths (words) per chunking, side by side, sharing the x axis."""
+    import matplotlib.pyplot as plt
+
+    if axes is None:
+        fig, created = plt.subplots(1, len(chunkings), figsize=(5 * len(chunkings), 3.2), sharex=True, squeeze=False)
+        axes = list(created[0])
+    fig = axes[0].figure
+    for ax, (name, spec) in zip(axes, chunkings.items(), strict=True):
+        lengths = chunk_lengths(articles, spec)
+        ax.hist(lengths, bins=20, color="#4c72b0", edgecolor="white")
+        ax.set_title(f"{name}: {spec.get('method')} ({len(lengths)} chunks)")
+        ax.set_xlabel("chunk length (words)")
+        ax.set_ylabel("chunks")
+    fig.tight_layout()
+    return fig
+
+
+def gold_composition(questions: Sequence[GoldQuestion]) -> pd.DataFrame:
+    """Questions per gold article and type; no-answer questions appear under ``(no answer)``."""
+    import pandas as pd
+
+    frame = pd.DataFrame(
+        [{"article": q.article if q.article is not None else "(no answer)", "type": q.type} for q in questions]
+    )
+    if frame.empty:
+        return pd.DataFrame(columns=["article", "answerable", "no_answer", "total"])
+    table = frame.pivot_table(index="article", columns="type", aggfunc="size", fill_value=0)
+    for column in ("answerable", "no_answer"):
+        if column not in table:
+            table[column] = 0
+    table = table[["answerable", "no_answer"]]
+    table["total"] = table.sum(axis=1)
+    return table.sort_values("total", ascending=False).reset_index()
+
+
+def missing_gold_articles(questions: Iterable[GoldQuestion], articles: Iterable[Article]) -> list[tuple[str, str]]:
+    """``(question id, article id)`` for every gold question whose article is not in the corpus."""
+    known = {a.id for a in articles}
+    return [(q.id, q.article) for q in questions if q.article is not None and q.article not in known]
+
+
+# --------------------------------------------------------------------------- headline
+
+
+def delta_frame(summary: Mapping[str, Any]) -> pd.DataFrame:
+    """Metrics side by side: one row per metric, both configs, the delta, and the unit."""
+    import pandas as pd
+
+    base, cand = summary["baseline"], summary["candidate"]
+    b, c, d = summary["configs"][base], summary["configs"][cand], summary["delta"]
+    return pd.DataFrame(
+        [
+            {"metric": label, "key": key, "kind": kind, base: b[key], cand: c[key], "delta": d[key]}
+            for key, label, kind in METRICS
+        ]
+    )
+
+
+def delta_bar_chart(summary: Mapping[str, Any], axes: Sequence[Axes] | None = None) -> Figure:
+    """Candidate-minus-baseline deltas as bars: rates and groundedness in points (left), flag counts (right).
+
+    Green is better, red is worse: a rise in a rate is good, a rise in a flag count is bad.
+    """
+    import matplotlib.pyplot as plt
+
+    if axes is None:
+        fig, created = plt.subplots(1, 2, figsize=(11, 3.6), gridspec_kw={"width_ratios": [5, 4]})
+        axes = list(created)
+    fig = axes[0].figure
+    delta = summary["delta"]
+    panels = (
+        ([m for m in METRICS if m[2] != "count"], "delta (percentage points; groundedness × 100)", 100.0, True),
+        ([m for m in METRICS if m[2] == "count"], "delta (number of answers)", 1.0, False),
+    )
+    for ax, (metrics, ylabel, scale, higher_is_better) in zip(axes, panels, strict=True):
+        labels = [label for _, label, _ in metrics]
+        values = [0.0 if delta[key] is None else delta[key] * scale for key, _, _ in metrics]
+        colors = [
+            "#9e9e9e" if v == 0 else ("#2e7d32" if (v > 0) == higher_is_better else "#c62828") for v in values
+        ]
+        bars = ax.barh(labels, values, color=colors)
+        for bar, (key, _, kind), value in zip(bars, metrics, values, strict=True):
+            text = "n/a" if delta[key] is None else (f"{value:+.0f}" if kind == "count" else f"{value:+.1f}")
+            ax.annotate(
+                text,
+                (bar.get_width(), bar.get_y() + bar.get_height() / 2),
+                xytext=(4 if value >= 0 else -4, 0),
+                textcoords="offset points",
+                ha="left" if value >= 0 else "right",
+                va="center",
+                fontsize=9,
+            )
+        ax.axvline(0, color="black", linewidth=0.8)
+        ax.invert_yaxis()
+        ax.set_xlabel(ylabel)
+        lo, hi = min(values + [0.0]), max(values + [0.0])
+        pad = max(hi - lo, 1.0) * 0.25
+        ax.set_xlim(lo - pad, hi + pad)
+    axes[0].set_title(f"{summary['candidate']} − {summary['baseline']}: rates")
+    axes[1].set_title("flag counts (lower is better)")
+    fig.tight_layout()
+    return fig
+
+
+# --------------------------------------------------------------------------- coverage
+
+
+def _short(text: str, width: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def coverage_heatmap(row: Mapping[str, Any], ax: Axes | None = None, width: int = 60) -> Axes:
+    """Each answer sentence's coverage as one heatmap cell, coloured against the 0.70 floor.
+
+    Red below :data:`~evalgate_lib.scoring.COVERAGE_FLOOR`, green at or above it; a
+    sentence that claims nothing (a refusal, only stopwords) is grey and reads ``n/a``.
+    """
+    import matplotlib.pyplot as plt
+    import numpy as np
+    from matplotlib.colors import TwoSlopeNorm
+
+    sentences = row.get("sentences") or []
+    if ax is None:
+        _, ax = plt.subplots(figsize=(8, 0.45 * max(len(sentences), 1) + 1.1))
+    values = np.array([[np.nan if s["coverage"] is None else s["coverage"]] for s in sentences] or [[np.nan]])
+    cmap = plt.get_cmap("RdYlGn").copy()
+    cmap.set_bad("#d9d9d9")
+    image = ax.imshow(
+        np.ma.masked_invalid(values), cmap=cmap, norm=TwoSlopeNorm(vmin=0.0, vcenter=COVERAGE_FLOOR, vmax=1.0),
+        aspect="auto",
+    )
+    for i, s in enumerate(sentences):
+        cov = s["coverage"]
+        label = "n/a (refusal)" if s.get("refusal") else ("n/a" if cov is None else f"{cov:.2f}")
+        mark = "" if cov is None else ("  ✓" if cov >= COVERAGE_FLOOR else "  ✗ under floor")
+        ax.text(0, i, label + mark, ha="center", va="center", fontsize=9)
+    ax.set_yticks(range(len(sentences)) if sentences else [0])
+    ax.set_yticklabels([_short(s["text"], width) for s in sentences] or ["(empty answer)"], fontsize=8)
+    ax.set_xticks([])
+    colorbar = ax.figure.colorbar(image, ax=ax, fraction=0.05, pad=0.02)
+    colorbar.ax.axhline(COVERAGE_FLOOR, color="black", linewidth=1.5)
+    colorbar.set_label(f"coverage (floor {COVERAGE_FLOOR:.2f})", fontsize=8)
+    ax.set_title(f"{row['config']} · {row['question_id']}: {_short(row['question'], 70)}", fontsize=9)
+    return ax
+
+
+def coverage_matrix_heatmap(rows: Sequence[Mapping[str, Any]], ax: Axes | None = None, max_sentences: int = 6) -> Axes:
+    """Several answers at once: one heatmap row per answer, one column per sentence (up to ``max_sentences``)."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+    from matplotlib.colors import TwoSlopeNorm
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(1.1 * max_sentences + 3, 0.35 * max(len(rows), 1) + 1.2))
+    values = np.full((max(len(rows), 1), max_sentences), np.nan)
+    for i, row in enumerate(rows):
+        for j, s in enumerate((row.get("sentences") or [])[:max_sentences]):
+            if s["coverage"] is not None:
+                values[i, j] = s["coverage"]
+    cmap = plt.get_cmap("RdYlGn").copy()
+    cmap.set_bad("#f0f0f0")
+    image = ax.imshow(
+        np.ma.masked_invalid(values), cmap=cmap, norm=TwoSlopeNorm(vmin=0.0, vcenter=COVERAGE_FLOOR, vmax=1.0),
+        aspect="auto",
+    )
+    for (i, j), v in np.ndenumerate(values):
+        if not np.isnan(v):
+            ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=7)
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels([f"{r['config']} {r['question_id']}" for r in rows], fontsize=8)
+    ax.set_xticks(range(max_sentences))
+    ax.set_xticklabels([f"s{j + 1}" for j in range(max_sentences)], fontsize=8)
+    ax.set_xlabel("answer sentence (grey: no sentence, or nothing claimed)")
+    colorbar = ax.figure.colorbar(image, ax=ax, fraction=0.05, pad=0.02)
+    colorbar.ax.axhline(COVERAGE_FLOOR, color="black", linewidth=1.5)
+    colorbar.set_label(f"coverage (floor {COVERAGE_FLOOR:.2f})", fontsize=8)
+    return ax
+
+
+def sentence_coverages(rows: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+    """Long table of every scored sentence: config, question id, coverage, supported."""
+    import pandas as pd
+
+    return pd.DataFrame(
+        [
+            {
+                "config": r["config"],
+                "question_id": r["question_id"],
+                "sentence": i + 1,
+                "coverage": s["coverage"],
+                "supported": s["supported"],
+            }
+            for r in rows
+            for i, s in enumerate(r.get("sentences") or [])
+            if s["coverage"] is not None
+        ],
+        columns=["config", "question_id", "sentence", "coverage", "supported"],
+    )
+
+
+def coverage_distribution(rows: Sequence[Mapping[str, Any]], ax: Axes | None = None) -> Axes:
+    """Histogram of sentence coverage per config, with the floor as a vertical line."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(8, 3.4))
+    frame = sentence_coverages(rows)
+    configs = list(dict.fromkeys(r["config"] for r in rows))
+    bins = np.linspace(0, 1, 21)
+    for name in configs:
+        values = frame.loc[frame["config"] == name, "coverage"].to_numpy(dtype=float)
+        under = int((values < COVERAGE_FLOOR).sum())
+        ax.hist(values, bins=bins, alpha=0.55, label=f"{name} ({len(values)} sentences, {under} under floor)")
+    ax.axvline(COVERAGE_FLOOR, color="black", linestyle="--", linewidth=1.2)
+    ax.text(COVERAGE_FLOOR, ax.get_ylim()[1] * 0.95, f" floor {COVERAGE_FLOOR:.2f}", va="top", fontsize=8)
+    ax.set_xlabel("sentence coverage (share of content tokens found in the context)")
+    ax.set_ylabel("sentences")
+    ax.legend(fontsize=8)
+    return ax
+
+
+def token_marks_html(sentence: Mapping[str, Any]) -> str:
+    """A sentence with each content token marked found (green) or not found (red, struck) in the context.
+
+    ``sentence`` is one entry of a row's ``sentences`` list. Stopwords and
+    punctuation stay unmarked. Every piece of text is HTML-escaped: answers are model output.
+    """
+    text = sentence["text"]
+    missing = set(sentence.get("missing") or [])
+    claims = sentence.get("coverage") is not None
+    lowered = text.translate(_CURLY).lower()
+    if len(lowered) != len(text):  # exotic case mapping changed lengths: fall back to a token list
+        return " ".join(_mark(t, t in missing, claims) for t in sentence.get("tokens") or []) or html.escape(text)
+    out, cursor = [], 0
+    for match in _TOKEN.finditer(lowered):
+        out.append(html.escape(text[cursor : match.start()]))
+        token = match.group()
+        if token[0].isdigit() and "," in token:
+            token = token.replace(",", "")
+        piece = text[match.start() : match.end()]
+        if token in STOPWORDS and not token[0].isdigit():
+            out.append(html.escape(piece))
+        else:
+            out.append(_mark(piece, token in missing, claims))
+        cursor = match.end()
+    out.append(html.escape(text[cursor:]))
+    return "".join(out)
+
+
+def _mark(piece: str, is_missing: bool, claims: bool) -> str:
+    if not claims:
+        return f'<span class="eg-tok eg-tok-na" title="not scored">{html.escape(piece)}</span>'
+    if is_missing:
+        return (
+            '<span class="eg-tok eg-tok-missing" title="not found in the context" '
+            'style="background:#ffcdd2;text-decoration:line-through">'
+            f"{html.escape(piece)}</span>"
+        )
+    return (
+        '<span class="eg-tok eg-tok-found" title="found in the context" style="background:#c8e6c9">'
+        f"{html.escape(piece)}</span>"
+    )
+
+
+def sentences_html(row: Mapping[str, Any]) -> str:
+    """Table of an answer's sentences: coverage, verdict, and the tokens marked found / not found."""
+    lines = [
+        '<table class="eg-sentences"><thead><tr><th>#</th><th>coverage</th><th>verdict</th>'
+        "<th>sentence (green: found in context, red: not found)</th></tr></thead><tbody>"
+    ]
+    for i, s in enumerate(row.get("sentences") or [], start=1):
+        cov = s["coverage"]
+        if cov is None:
+            verdict, shown = ("refusal" if s.get("refusal") else "no claim"), "n/a"
+        else:
+            verdict = "supported" if cov >= COVERAGE_FLOOR else f"under the {COVERAGE_FLOOR:.2f} floor"
+            shown = f"{cov:.2f}"
+        lines.append(f"<tr><td>{i}</td><td>{shown}</td><td>{html.escape(verdict)}</td><td>{token_marks_html(s)}</td></tr>")
+    if not row.get("sentences"):
+        lines.append('<tr><td colspan="4">(empty answer)</td></tr>')
+    lines.append("</tbody></table>")
+    return "".join(lines)
+
+
+def pick_examples(
+    rows: Sequence[Mapping[str, Any]], question_ids: Sequence[str] | None = None, n: int = 4
+) -> list[Mapping[str, Any]]:
+    """Answers worth a heatmap: the rows of ``question_ids`` (every config), else up to ``n`` chosen ones.
+
+    Without ids: hallucination-flagged answers first, then review-queue ones, then any
+    answer with a scored sentence, alternating between configs so both are shown.
+    """
+    if question_ids:
+        wanted = list(question_ids)
+        return sorted((r for r in rows if r["question_id"] in wanted), key=lambda r: wanted.index(r["question_id"]))
+
+    def rank(row: Mapping[str, Any]) -> int:
+        flags = row["flags"]
+        return 0 if flags["hallucination"] else 1 if flags["review"] else 2
+
+    scored = [r for r in rows if any(s.get("coverage") is not None for s in r.get("sentences") or [])]
+    configs = list(dict.fromkeys(r["config"] for r in rows))
+    queues = {c: sorted((r for r in scored if r["config"] == c), key=rank) for c in configs}
+    picked: list[Mapping[str, Any]] = []
+    while len(picked) < n and any(queues.values()):
+        for c in configs:
+            if queues[c] and len(picked) < n:
+                picked.append(queues[c].pop(0))
+    return picked

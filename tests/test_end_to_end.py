@@ -1,0 +1,117 @@
+"""End to end on the real embedded backend: the command, the results folder, the cache.
+
+These load the real SmolLM2 and MiniLM models from their PyPI packages, on a
+slice of the gold set (``--limit``), so they take about a minute cold.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from evalgate_lib.metrics import compare
+from evalgate_lib.results import load_rows
+
+ROOT = Path(__file__).resolve().parents[1]
+LIMIT = 6
+
+pytestmark = pytest.mark.slow
+
+
+def _evalgate(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, HF_HUB_OFFLINE="1")
+    return subprocess.run(
+        [sys.executable, "-m", "evalgate_lib.cli", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=1800
+    )
+
+
+@pytest.fixture(scope="module")
+def two_runs(tmp_path_factory):
+    """The same slice run twice against one fresh cache folder."""
+    base = tmp_path_factory.mktemp("e2e")
+    cache = base / "cache"
+    runs = []
+    for name in ("cold", "warm"):
+        out = base / name
+        proc = _evalgate("run", "--backend", "local", "--limit", str(LIMIT), "--cache-dir", str(cache),
+                         "--out", str(out), "--no-progress")
+        assert proc.returncode == 0, proc.stderr
+        runs.append((out, proc))
+    return runs
+
+
+def test_run_prints_summary_and_results_path(two_runs):
+    out, proc = two_runs[0]
+    assert "backend: local (generator SmolLM2-135M-Instruct.Q4_1, embedder all-MiniLM-L6-v2)" in proc.stdout
+    assert "differs: chunking.max_words, chunking.method" in proc.stdout
+    for label in ("retrieval recall@top-k (doc)", "accuracy on answerable", "refusal accuracy on no-answer",
+                  "mean groundedness", "hallucination flags", "grounded-but-wrong flags", "review queue"):
+        assert label in proc.stdout
+    assert f"results: {out.resolve()}/results.jsonl" in proc.stdout
+    assert "model calls: 12 generations" in proc.stdout  # 6 questions x 2 configs, all cold
+
+
+def test_every_question_is_published_for_both_configs(two_runs):
+    out, _ = two_runs[0]
+    rows = load_rows(out)
+    manifest = json.loads((out / "manifest.json").read_text())
+    ids = manifest["gold"]["question_ids"]
+    assert len(ids) == LIMIT and len(rows) == 2 * LIMIT
+    assert [r["question_id"] for r in rows] == ids + ids
+    assert {r["config"] for r in rows} == {"baseline", "candidate"}
+    assert {r["type"] for r in rows} == {"answerable", "no_answer"}  # the slice keeps both kinds
+    for row in rows:
+        assert isinstance(row["answer"], str)
+        assert len(row["retrieved"]) == 4
+        assert row["flags"]["hallucination"] <= row["flags"]["wrong"]
+
+
+def test_summary_file_matches_rows(two_runs):
+    out, _ = two_runs[0]
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary == json.loads(json.dumps(compare(load_rows(out), "baseline", "candidate")))
+
+
+def test_manifest_records_models_inputs_and_fairness(two_runs):
+    out, _ = two_runs[0]
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["backend"]["backend"] == "local"
+    assert manifest["backend"]["generator_digest"].startswith("sha256:")
+    assert manifest["backend"]["embedder_digest"].startswith("sha256:")
+    assert len(manifest["corpus"]["sha256"]) == 64 and manifest["corpus"]["articles"] == 18
+    assert len(manifest["gold"]["sha256"]) == 64
+    assert set(manifest["configs"]) == {"baseline", "candidate"}
+    assert "chunking.method" in manifest["fairness"]["differs"]
+    assert manifest["fairness"]["shared"]["shared.top_k"] == 4
+    assert manifest["packages"]["transformers"]
+
+
+def test_rerun_makes_no_model_calls_and_is_byte_identical(two_runs):
+    (cold, _), (warm, proc) = two_runs
+    stats = json.loads((warm / "run_stats.json").read_text())
+    assert stats["model_calls"]["generate_calls"] == 0
+    assert stats["model_calls"]["embed_calls"] == 0
+    assert "model calls: 0 generations, 0 embedding batches" in proc.stdout
+    for name in ("results.jsonl", "summary.json", "manifest.json"):
+        assert (cold / name).read_bytes() == (warm / name).read_bytes(), name
+
+
+def test_bad_input_exits_non_zero_with_message(tmp_path):
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text('{"id": "q1", "question": "x?", "type": "answerable", "article": "plans-and-pricing-2026", '
+                    '"accept": ["$18"]}\n{"id": "q2", "question": oops}\n')
+    for name in ("baseline", "candidate"):
+        text = (ROOT / "configs" / f"{name}.toml").read_text()
+        text = text.replace('"../corpus"', json.dumps(str(ROOT / "corpus")))
+        text = text.replace('"../gold/questions.jsonl"', json.dumps(str(gold)))
+        (tmp_path / f"{name}.toml").write_text(text)
+    proc = _evalgate("run", "--backend", "local", "--baseline", str(tmp_path / "baseline.toml"),
+                     "--candidate", str(tmp_path / "candidate.toml"), "--cache-dir", str(tmp_path / "c"),
+                     "--out", str(tmp_path / "o"))
+    assert proc.returncode == 2
+    assert f"{gold}:2: not valid JSON" in proc.stderr

@@ -1,0 +1,96 @@
+"""The CI gate: verdicts from a summary, thresholds validation, exit codes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from evalgate_lib.cli import main
+from evalgate_lib.errors import InputError
+from evalgate_lib.gate import GateConfig, Rule, format_verdict, judge, load_gate
+from evalgate_lib.metrics import compare
+
+
+def _row(config: str, qid: str, qtype: str, correct: bool, hallucination: bool = False) -> dict:
+    return {
+        "config": config, "question_id": qid, "type": qtype, "correct": correct, "groundedness": 0.9,
+        "retrieval_hit": True if qtype == "answerable" else None, "retrieval_metrics": None, "matching": None,
+        "flags": {"wrong": not correct, "hallucination": hallucination, "grounded_but_wrong": False, "review": False},
+    }
+
+
+def _summary(base_correct: list[bool], cand_correct: list[bool], cand_halluc: int = 0) -> dict:
+    rows = [_row("base", f"q{i}", "answerable", c) for i, c in enumerate(base_correct)]
+    rows += [_row("cand", f"q{i}", "answerable", c, hallucination=i < cand_halluc) for i, c in enumerate(cand_correct)]
+    return compare(rows, "base", "cand")
+
+
+def test_passes_when_within_thresholds():
+    # 10 questions, baseline 8 right, candidate 8 right (different ones): delta 0
+    summary = _summary([True] * 8 + [False] * 2, [False] * 2 + [True] * 8)
+    gate = GateConfig((Rule("accuracy_answerable", max_drop=0.05), Rule("hallucination", max_increase=0)))
+    verdicts = judge(summary, gate)
+    assert not any(v.failed for v in verdicts)
+    assert "PASS" in format_verdict(summary, gate, verdicts)
+
+
+def test_fails_naming_metric_and_interval():
+    # baseline 10/10, candidate 5/10: delta -50 pts, breaching a 5-point max drop
+    summary = _summary([True] * 10, [True] * 5 + [False] * 5, cand_halluc=2)
+    gate = GateConfig((Rule("accuracy_answerable", max_drop=0.05), Rule("hallucination", max_increase=0)))
+    verdicts = judge(summary, gate)
+    assert [v.failed for v in verdicts] == [True, True]
+    text = format_verdict(summary, gate, verdicts)
+    assert "FAIL: candidate regresses on accuracy_answerable, hallucination" in text
+    assert "accuracy on answerable: delta -50.0 pts 95% CI [" in text
+    # McNemar: b = 5 discordant (base right, cand wrong), c = 0 -> p = 2 * 0.5**5 = 0.0625
+    assert "McNemar p=0.062" in text
+
+
+def test_significant_mode_lets_a_noisy_breach_through():
+    # delta -50 pts, but only 5 discordant pairs: p = 0.0625 >= 0.05, so not significant
+    summary = _summary([True] * 10, [True] * 5 + [False] * 5)
+    gate = GateConfig((Rule("accuracy_answerable", max_drop=0.05),), mode="significant", alpha=0.05)
+    (verdict,) = judge(summary, gate)
+    assert verdict.breached and verdict.significant is False and not verdict.failed
+    # 20 questions, 10 discordant: p = 2 * 0.5**10 = 0.00195 < 0.05 -> fails
+    summary = _summary([True] * 20, [True] * 10 + [False] * 10)
+    (verdict,) = judge(summary, gate)
+    assert verdict.failed
+
+
+def test_load_gate_validates(tmp_path):
+    good = tmp_path / "g.toml"
+    good.write_text('[[rule]]\nmetric = "accuracy_answerable"\nmax_drop = 0.05\n')
+    assert load_gate(good).rules == (Rule("accuracy_answerable", 0.05, None),)
+    bad = tmp_path / "b.toml"
+    bad.write_text('[[rule]]\nmetric = "accuracy"\nmax_drop = 0.05\n')
+    with pytest.raises(InputError, match="rule 1 names unknown metric 'accuracy'"):
+        load_gate(bad)
+    both = tmp_path / "c.toml"
+    both.write_text('[[rule]]\nmetric = "wrong"\nmax_drop = 1\nmax_increase = 1\n')
+    with pytest.raises(InputError, match="exactly one of max_drop or max_increase"):
+        load_gate(both)
+    empty = tmp_path / "d.toml"
+    empty.write_text('mode = "point"\n')
+    with pytest.raises(InputError, match="no \\[\\[rule\\]\\]"):
+        load_gate(empty)
+
+
+def test_shipped_thresholds_parse():
+    gate = load_gate("configs/gate.toml")
+    assert {r.metric for r in gate.rules} >= {"accuracy_answerable", "hallucination"}
+
+
+def test_gate_command_on_results_folder(tmp_path, capsys):
+    folder = tmp_path / "res"
+    folder.mkdir()
+    (folder / "summary.json").write_text(json.dumps(_summary([True] * 10, [True] * 5 + [False] * 5)))
+    thresholds = tmp_path / "g.toml"
+    thresholds.write_text('[[rule]]\nmetric = "accuracy_answerable"\nmax_drop = 0.05\n')
+    assert main(["gate", "--results", str(folder), "--thresholds", str(thresholds)]) == 1
+    assert "FAIL" in capsys.readouterr().out
+    (folder / "summary.json").write_text(json.dumps(_summary([True] * 10, [True] * 10)))
+    assert main(["gate", "--results", str(folder), "--thresholds", str(thresholds)]) == 0
+    assert main(["gate", "--results", str(tmp_path / "nope"), "--thresholds", str(thresholds)]) == 2

@@ -1,0 +1,272 @@
+"""Tests for evalgate_lib.scoring: every scorer against hand-computed values."""
+
+from __future__ import annotations
+
+import pytest
+
+from evalgate_lib.scoring import (
+    COVERAGE_FLOOR,
+    Correctness,
+    answer_refuses,
+    confidence,
+    correctness,
+    groundedness,
+    is_refusal,
+    matched_accept,
+    retrieval_hit,
+    sentence_coverage,
+)
+from evalgate_lib.text import content_tokens
+
+# content tokens: starter, costs, 36, month, annual, billing ("per", "with" are stopwords)
+CONTEXT = "Starter costs $36 per month with annual billing."
+CTX = content_tokens(CONTEXT)
+
+
+def test_context_tokens_as_commented() -> None:
+    assert CTX == {"starter", "costs", "36", "month", "annual", "billing"}
+    assert COVERAGE_FLOOR == 0.70
+
+
+# --------------------------------------------------------------------------- retrieval_hit
+
+
+def test_retrieval_hit() -> None:
+    assert retrieval_hit(["refunds", "plans-and-pricing-2026"], "plans-and-pricing-2026") is True
+    assert retrieval_hit(["refunds", "plans-and-pricing-2024"], "plans-and-pricing-2026") is False
+    assert retrieval_hit([], "refunds") is False
+    assert retrieval_hit(["refunds"], None) is None  # no-answer question: nothing to find
+
+
+# --------------------------------------------------------------------------- refusal
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I don't know.",
+        "I don\u2019t know.",  # curly apostrophe
+        "I DO NOT KNOW",
+        "i dont know",
+        "Sorry, I cannot answer that from the context.",
+        "I am unable to determine the price.",
+        "The context does not mention a lifetime licence.",
+        "This is not stated in the articles.",
+        "There is not enough information.",
+        "There is no information about that.",
+        "No details are given.",
+    ],
+)
+def test_is_refusal_true(text: str) -> None:
+    assert is_refusal(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Starter costs $36.",
+        "I know the answer: 3 seats.",
+        "You can find it in the admin console.",
+        "No, Nimbus is not FedRAMP authorized.",
+        "",
+    ],
+)
+def test_is_refusal_false(text: str) -> None:
+    assert not is_refusal(text)
+
+
+def test_answer_refuses_looks_at_first_sentence_only() -> None:
+    assert answer_refuses("I don't know. Starter might cost $36.")
+    assert not answer_refuses("Starter costs $36. I don't know about Business.")
+    assert not answer_refuses("")
+    assert answer_refuses("\n\nI don't know")  # leading blank lines are not a sentence
+
+
+@pytest.mark.xfail(
+    reason="BUG: REFUSAL_PATTERNS match plain factual negatives ('does not include', 'does not provide', "
+    "'not available in'). Such a sentence gets coverage None, so a hallucinated negative claim is never "
+    "checked against the context, and as the first sentence it makes a no-answer question count as a "
+    "correct refusal",
+    strict=True,
+)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The Free plan does not include API access.",
+        "Monthly billing is not available in the Enterprise plan.",
+        "The Zoom integration does not provide transcripts.",
+    ],
+)
+def test_factual_negative_is_not_a_refusal(text: str) -> None:
+    assert not is_refusal(text)
+
+
+# --------------------------------------------------------------------------- correctness
+
+
+def test_matched_accept_case_insensitive_first_in_list_order() -> None:
+    assert matched_accept("Business costs $18 PER USER.", ["$18 per user", "$18"]) == "$18 per user"
+    assert matched_accept("Business costs $18.", ["$18 per user", "$18"]) == "$18"
+    assert matched_accept("the OWNER can do it", ["Owner"]) == "Owner"
+    assert matched_accept("Business costs $22.", ["$18"]) is None
+    assert matched_accept("anything", []) is None
+
+
+def test_paraphrase_is_missed_by_containment_documented_limit() -> None:
+    # "three seats" does not contain "3 seats": the answer is right but scored wrong (documented limit)
+    verdict = correctness("The Starter plan includes three seats.", True, ["3 seats"])
+    assert verdict == Correctness(correct=False, refused=False, matched=None)
+    # and "1000 downloads" does not contain "1,000 downloads"
+    assert not correctness("Up to 1000 downloads.", True, ["1,000 downloads"]).correct
+
+
+def test_containment_accepts_superstring_documented_flaw() -> None:
+    # "13 seats" contains "3 seats": raw containment's known flaw (normalise.py addresses it)
+    assert correctness("Pro includes 13 seats.", True, ["3 seats"]).correct
+
+
+def test_correctness_answerable() -> None:
+    assert correctness("Starter includes 3 seats.", True, ["3 seats"]) == Correctness(True, False, "3 seats")
+    assert correctness("Starter includes 5 seats.", True, ["3 seats"]) == Correctness(False, False, None)
+
+
+def test_refusal_on_answerable_question_is_wrong() -> None:
+    assert correctness("I don't know.", True, ["3 seats"]) == Correctness(correct=False, refused=True, matched=None)
+
+
+def test_correctness_no_answer() -> None:
+    assert correctness("I don't know.", False, []) == Correctness(correct=True, refused=True, matched=None)
+    # any attempted answer to a no-answer question is wrong
+    assert correctness("Yes, a lifetime licence costs $999.", False, []) == Correctness(False, False, None)
+    assert correctness("", False, []) == Correctness(False, False, None)
+
+
+# --------------------------------------------------------------------------- sentence coverage
+
+
+def test_sentence_fully_covered() -> None:
+    # content tokens: starter, costs, 36 → 3 of 3 in context → 1.0
+    s = sentence_coverage("Starter costs $36.", CTX)
+    assert s.tokens == ("starter", "costs", "36")
+    assert s.missing == ()
+    assert s.coverage == 1.0
+    assert s.supported is True
+    assert s.refusal is False
+
+
+def test_hallucinated_number_collapses_coverage() -> None:
+    # context says $36, answer says $63. content tokens: starter, costs, 63 → 2 of 3 → 0.667 < 0.70
+    s = sentence_coverage("Starter costs $63.", CTX)
+    assert s.missing == ("63",)
+    assert s.coverage == pytest.approx(2 / 3)
+    assert s.coverage < COVERAGE_FLOOR
+    assert s.supported is False
+
+
+def test_two_missing_tokens() -> None:
+    # content tokens: starter, plan, costs, 63, month → plan, 63 missing → 3 of 5 → 0.6
+    s = sentence_coverage("The Starter plan costs $63 per month.", CTX)
+    assert s.tokens == ("starter", "plan", "costs", "63", "month")
+    assert s.missing == ("plan", "63")
+    assert s.coverage == pytest.approx(0.6)
+    assert s.supported is False
+
+
+def test_wrong_number_in_long_sentence_stays_above_floor_documented_limit() -> None:
+    # context tokens: starter, plan, costs, 36, month. Answer: starter, plan, costs, 63, month
+    # → 4 of 5 = 0.8 >= 0.70: one wrong number in a 5-token sentence is NOT caught by coverage
+    ctx = content_tokens("The Starter plan costs $36 per month.")
+    s = sentence_coverage("The Starter plan costs $63 per month.", ctx)
+    assert s.missing == ("63",)
+    assert s.coverage == pytest.approx(0.8)
+    assert s.supported is True
+
+
+def test_coverage_exactly_at_floor_is_supported() -> None:
+    # 10 content tokens, 7 in context → 7/10 = 0.70 → supported (>=)
+    ctx = content_tokens("alpha beta gamma delta epsilon zeta eta")
+    s = sentence_coverage("alpha beta gamma delta epsilon zeta eta theta iota kappa", ctx)
+    assert s.missing == ("theta", "iota", "kappa")
+    assert s.coverage == 0.7
+    assert s.supported is True
+
+
+def test_repeated_tokens_count_once() -> None:
+    # content tokens (deduplicated): starter, 63 → 1 of 2 → 0.5
+    s = sentence_coverage("Starter, starter: $63, $63!", CTX)
+    assert s.tokens == ("starter", "63")
+    assert s.coverage == 0.5
+
+
+def test_number_normalisation_in_coverage() -> None:
+    # "1,000" in context and "1000" in answer are the same token → 2 of 2
+    ctx = content_tokens("Links allow 1,000 downloads.")
+    assert sentence_coverage("1000 downloads.", ctx).coverage == 1.0
+
+
+def test_stopword_only_sentence_claims_nothing() -> None:
+    s = sentence_coverage("It is what it is.", CTX)
+    assert s.tokens == () and s.coverage is None and s.supported is None and s.refusal is False
+
+
+def test_refusal_sentence_is_not_scored() -> None:
+    # "i", "don't" are stopwords → tokens ("know",) but a refusal claims nothing → coverage None
+    s = sentence_coverage("I don't know.", CTX)
+    assert s.refusal is True
+    assert s.tokens == ("know",)
+    assert s.missing == ()
+    assert s.coverage is None and s.supported is None
+
+
+# --------------------------------------------------------------------------- groundedness
+
+
+def test_groundedness_is_mean_over_sentences() -> None:
+    # context tokens: starter, costs, 36, month, business, 18, user
+    # s1 "Starter costs $36." → 3/3 = 1.0; s2 "Business costs $99." → business, costs, 99 → 2/3
+    # mean = (1 + 2/3) / 2 = 5/6 ≈ 0.8333; one sentence under the floor
+    g = groundedness("Starter costs $36. Business costs $99.", "Starter costs $36 per month. Business costs $18 per user.")
+    assert [s.coverage for s in g.sentences] == [1.0, pytest.approx(2 / 3)]
+    assert g.score == pytest.approx(5 / 6)
+    assert g.unsupported == 1
+
+
+def test_groundedness_skips_unscored_sentences_in_mean() -> None:
+    # s1 refusal (None), s2 "Starter costs $36." 1.0, s3 "It is." (None) → mean over [1.0] = 1.0
+    g = groundedness("I don't know. Starter costs $36. It is.", CONTEXT)
+    assert [s.coverage for s in g.sentences] == [None, 1.0, None]
+    assert g.score == 1.0
+    assert g.unsupported == 0
+
+
+def test_groundedness_none_for_refusal_and_empty_answer() -> None:
+    assert groundedness("I don't know.", CONTEXT).score is None
+    empty = groundedness("", CONTEXT)
+    assert empty.sentences == () and empty.score is None and empty.unsupported == 0
+
+
+def test_groundedness_against_empty_context() -> None:
+    # nothing retrieved: every content token is missing → 0/2 = 0.0
+    g = groundedness("Starter costs.", "")
+    assert g.score == 0.0 and g.unsupported == 1
+
+
+def test_groundedness_multiline_answer() -> None:
+    # list items are sentences: "- Starter: $36" → starter, 36 → 1.0; "- Business: $99" → business, 99 → 0/2
+    g = groundedness("- Starter: $36\n- Business: $99", CONTEXT)
+    assert [s.coverage for s in g.sentences] == [1.0, 0.0]
+    assert g.score == 0.5
+
+
+# --------------------------------------------------------------------------- confidence
+
+
+def test_confidence_is_min_of_similarity_and_groundedness() -> None:
+    assert confidence(0.8, 0.6) == 0.6
+    assert confidence(0.4, 0.9) == 0.4
+    assert confidence(0.7, 1.0) == 0.7
+
+
+def test_confidence_without_groundedness_is_top_similarity() -> None:
+    assert confidence(0.61234, None) == 0.61234
+    assert confidence(0.0, None) == 0.0
