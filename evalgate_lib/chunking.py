@@ -141,7 +141,7 @@ def chunk_corpus(articles: Iterable[Article], spec: Mapping[str, Any]) -> list[C
     """Chunk every article with the chunker named by ``spec["method"]`` and the rest of ``spec`` as parameters."""
     params = dict(spec)
     method = params.pop("method", None)
-    if method not in CHUNKERS:
+    if not isinstance(method, str) or method not in CHUNKERS:
         raise InputError(f"unknown chunking method {method!r}; choose one of {sorted(CHUNKERS)}")
     chunker = CHUNKERS[method]
     try:

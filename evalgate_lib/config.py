@@ -22,6 +22,14 @@ from evalgate_lib.prompts import validate_template
 #: Top-level keys (and tables) that may differ between the two configurations.
 VARIABLE_KEYS = ("name", "description", "chunking", "prompt")
 _REQUIRED_SHARED = ("corpus", "gold", "top_k")
+#: Types of the numeric [shared] settings (TOML gives int or float; bools are refused).
+_SHARED_TYPES: dict[str, type | tuple[type, ...]] = {
+    "top_k": int,
+    "seed": int,
+    "max_tokens": int,
+    "num_ctx": int,
+    "temperature": (int, float),
+}
 #: ``raw``: the methodology's literal containment decides ``correct``; ``normalised``:
 #: the opt-in normalised containment does (both verdicts are always recorded).
 ANSWER_MATCHING = ("raw", "normalised")
@@ -85,14 +93,18 @@ def load_config(path: str | Path) -> RunConfig:
     if "method" not in raw["chunking"]:
         raise InputError(f"{file}: [chunking] needs a 'method' (fixed, markdown or sentence)")
     base = file.parent
+    for key, kinds in _SHARED_TYPES.items():
+        value = shared.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, kinds)):
+            raise InputError(f"{file}: [shared] {key} must be a number, got {value!r}")
+    for key in ("top_k", "max_tokens", "num_ctx"):
+        if key in shared and shared[key] < 1:
+            raise InputError(f"{file}: [shared] {key} must be at least 1, got {shared[key]}")
+    if shared.get("temperature", 0) < 0:
+        raise InputError(f"{file}: [shared] temperature must be >= 0, got {shared['temperature']}")
     gen_keys = GenerationOptions.__dataclass_fields__
-    try:
-        generation = GenerationOptions(**{k: shared[k] for k in gen_keys if k in shared})
-        top_k = int(shared["top_k"])
-    except (TypeError, ValueError) as exc:
-        raise InputError(f"{file}: bad [shared] value: {exc}") from None
-    if top_k < 1:
-        raise InputError(f"{file}: [shared] top_k must be at least 1, got {top_k}")
+    generation = GenerationOptions(**{k: shared[k] for k in gen_keys if k in shared})
+    top_k = shared["top_k"]
     matching = shared.get("answer_matching", "raw")
     if matching not in ANSWER_MATCHING:
         raise InputError(f"{file}: [shared] answer_matching must be one of {ANSWER_MATCHING}, got {matching!r}")

@@ -79,7 +79,12 @@ def load_gold(path: str | Path, article_ids: Iterable[str] | None = None) -> lis
         raise InputError(f"gold file {file} does not exist")
     questions: list[GoldQuestion] = []
     seen: dict[str, int] = {}
-    for number, line in enumerate(file.read_text(encoding="utf-8").splitlines(), start=1):
+    try:
+        text = file.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{file}: not UTF-8 text ({exc})") from None
+    # split on "\n" only: JSON strings may hold U+2028 and friends, which str.splitlines() breaks on
+    for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         where = f"{file}:{number}"

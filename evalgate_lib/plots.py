@@ -151,8 +151,8 @@ def delta_frame(summary: Mapping[str, Any]) -> pd.DataFrame:
     b, c, d = summary["configs"][base], summary["configs"][cand], summary["delta"]
     return pd.DataFrame(
         [
-            {"metric": label, "key": key, "kind": kind, base: b[key], cand: c[key], "delta": d[key]}
-            for key, label, kind in METRICS
+            {"metric": m.label, "key": m.key, "kind": m.kind, base: b[m.key], cand: c[m.key], "delta": d[m.key]}
+            for m in METRICS
         ]
     )
 
@@ -165,23 +165,24 @@ def delta_bar_chart(summary: Mapping[str, Any], axes: Sequence[Axes] | None = No
     import matplotlib.pyplot as plt
 
     if axes is None:
-        fig, created = plt.subplots(1, 2, figsize=(11, 3.6), gridspec_kw={"width_ratios": [5, 4]})
+        rates = sum(1 for m in METRICS if m.kind != "count")
+        fig, created = plt.subplots(1, 2, figsize=(12, 0.3 * rates + 1.4), gridspec_kw={"width_ratios": [5, 4]})
         axes = list(created)
     fig = axes[0].figure
     delta = summary["delta"]
     panels = (
-        ([m for m in METRICS if m[2] != "count"], "delta (percentage points; groundedness × 100)", 100.0, True),
-        ([m for m in METRICS if m[2] == "count"], "delta (number of answers)", 1.0, False),
+        ([m for m in METRICS if m.kind != "count"], "delta (percentage points; scores × 100)", 100.0, True),
+        ([m for m in METRICS if m.kind == "count"], "delta (number of answers)", 1.0, False),
     )
     for ax, (metrics, ylabel, scale, higher_is_better) in zip(axes, panels, strict=True):
-        labels = [label for _, label, _ in metrics]
-        values = [0.0 if delta[key] is None else delta[key] * scale for key, _, _ in metrics]
+        labels = [m.label for m in metrics]
+        values = [0.0 if delta.get(m.key) is None else delta[m.key] * scale for m in metrics]
         colors = [
             "#9e9e9e" if v == 0 else ("#2e7d32" if (v > 0) == higher_is_better else "#c62828") for v in values
         ]
         bars = ax.barh(labels, values, color=colors)
-        for bar, (key, _, kind), value in zip(bars, metrics, values, strict=True):
-            text = "n/a" if delta[key] is None else (f"{value:+.0f}" if kind == "count" else f"{value:+.1f}")
+        for bar, m, value in zip(bars, metrics, values, strict=True):
+            text = "n/a" if delta.get(m.key) is None else (f"{value:+.0f}" if m.kind == "count" else f"{value:+.1f}")
             ax.annotate(
                 text,
                 (bar.get_width(), bar.get_y() + bar.get_height() / 2),

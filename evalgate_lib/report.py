@@ -30,7 +30,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from evalgate_lib.cli import add_run_arguments, register
 from evalgate_lib.errors import EvalGateError, InputError
 from evalgate_lib.flags import FLAG_NAMES, REVIEW_CONFIDENCE
-from evalgate_lib.metrics import METRICS, _fmt
+from evalgate_lib.metrics import METRICS, format_interval, format_value
 from evalgate_lib.scoring import COVERAGE_FLOOR, REFUSAL_PATTERNS
 
 #: The notebooks, in execution order; ``02`` is skipped when results are given.
@@ -198,9 +198,10 @@ def quiet_model_loading() -> None:
 _CSS = """
 .eg-report { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; font-size: 14px; }
 .eg-report table { border-collapse: collapse; margin: 0.5em 0 1em; }
-.eg-report th, .eg-report td { border: 1px solid #ccc; padding: 4px 8px; vertical-align: top; text-align: left; }
+.eg-report th, .eg-report td { border: 1px solid #ccc; padding: 4px 8px; vertical-align: top;
+  text-align: left !important; }
 .eg-report th { background: #f3f3f3; }
-.eg-report td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.eg-report td.num { text-align: right !important; font-variant-numeric: tabular-nums; }
 .eg-report .better { color: #1b5e20; font-weight: 600; }
 .eg-report .worse { color: #b71c1c; font-weight: 600; }
 .eg-controls { display: flex; gap: 1.2em; align-items: center; flex-wrap: wrap; margin: 0.6em 0;
@@ -360,7 +361,15 @@ def results_table_html(rows: Sequence[Mapping[str, Any]], root_id: str = "eg-res
     )
 
 
-def _delta_class(key: str, kind: str, value: float | None) -> str:
+def table_page_html(rows: Sequence[Mapping[str, Any]], title: str = "EvalGate results") -> str:
+    """A standalone HTML page holding only :func:`results_table_html` (no notebook, no kernel)."""
+    return (
+        f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title></head>'
+        f"<body><h1>{e(title)}</h1>{results_table_html(rows)}</body></html>"
+    )
+
+
+def _delta_class(kind: str, value: float | None) -> str:
     if not value:
         return ""
     better = value > 0 if kind != "count" else value < 0
@@ -368,32 +377,46 @@ def _delta_class(key: str, kind: str, value: float | None) -> str:
 
 
 def headline_html(summary: Mapping[str, Any]) -> str:
-    """Per-config metrics side by side with the delta; each cell carries its exact value in ``data-value``."""
+    """Per-config metrics side by side with the delta, its 95% paired-bootstrap interval and McNemar p.
+
+    Each number cell carries its exact value in ``data-value`` (``data-metric``,
+    ``data-config`` = a config name or ``delta``), so a test or a script can read
+    the numbers back without parsing the formatting.
+    """
     base, cand = summary["baseline"], summary["candidate"]
     b, c, d = summary["configs"][base], summary["configs"][cand], summary["delta"]
+    sig = summary.get("significance") or {}
 
     def cell(key: str, kind: str, config: str, value: float | None, signed: bool = False, cls: str = "") -> str:
         raw = "" if value is None else repr(value)
         return (
             f'<td class="num {cls}" data-metric="{e(key)}" data-config="{e(config)}" data-value="{raw}">'
-            f"{e(_fmt(value, kind, signed=signed))}</td>"
+            f"{e(format_value(value, kind, signed=signed))}</td>"
         )
 
     lines = [
         f'<div class="eg-report"><style>{_CSS}</style><table class="eg-headline" id="eg-headline">'
         f"<thead><tr><th>metric</th><th>{e(base)}</th><th>{e(cand)}</th><th>delta ({e(cand)} − {e(base)})</th>"
-        "</tr></thead><tbody>"
+        "<th>95% CI of the delta (paired bootstrap)</th><th>McNemar p</th></tr></thead><tbody>"
     ]
-    for key, label, kind in METRICS:
+    for m in METRICS:
+        s = sig.get(m.key) or {}
+        p = s.get("p_value")
         lines.append(
-            f"<tr><td>{e(label)}</td>{cell(key, kind, base, b[key])}{cell(key, kind, cand, c[key])}"
-            f"{cell(key, kind, 'delta', d[key], signed=True, cls=_delta_class(key, kind, d[key]))}</tr>"
+            f"<tr><td>{e(m.label)}</td>{cell(m.key, m.kind, base, b[m.key])}{cell(m.key, m.kind, cand, c[m.key])}"
+            f"{cell(m.key, m.kind, 'delta', d[m.key], signed=True, cls=_delta_class(m.kind, d[m.key]))}"
+            f'<td class="num">{e(format_interval(s, m.kind)) if s else "n/a"}</td>'
+            f'<td class="num">{"" if p is None else f"{p:.3f}"}</td></tr>'
         )
     lines.append("</tbody></table>")
+    boot = summary.get("bootstrap") or {}
     lines.append(
         f"<p>Questions per config: <b>{b['questions']}</b> ({b['answerable']} answerable, "
         f"{b['no_answer']} no-answer). Rates are shares of the questions they name; flag counts are numbers of "
-        "answers (lower is better). Green: the candidate is better, red: worse.</p></div>"
+        "answers (lower is better). Green: the candidate is better, red: worse. An interval that contains 0 "
+        "means the difference is within noise at this sample size"
+        + (f" (bootstrap seed {e(str(boot.get('seed')))}, paired by question id)" if boot else "")
+        + ".</p></div>"
     )
     return "".join(lines)
 
@@ -611,6 +634,14 @@ def notebook_parameters(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def declared(notebook: str | Path, parameters: Mapping[str, Any]) -> dict[str, Any]:
+    """The subset of ``parameters`` that ``notebook``'s tagged parameters cell declares."""
+    import papermill as pm
+
+    known = pm.inspect_notebook(str(notebook))
+    return {k: v for k, v in parameters.items() if k in known}
+
+
 def build_report(args: argparse.Namespace, log: Any = print) -> Path:
     """Execute the notebooks and render ``<out>/index.html``; returns its path."""
     out = Path(args.out).resolve()
@@ -631,16 +662,18 @@ def build_report(args: argparse.Namespace, log: Any = print) -> Path:
         started = time.perf_counter()
         nb_params = dict(params, out_dir=str(results if name == "02_two_config_run" else executed))
         log(f"executing {name}.ipynb ...")
-        execute_notebook(nb_dir / f"{name}.ipynb", executed / f"{name}.ipynb", nb_params, cwd=nb_dir)
+        source = nb_dir / f"{name}.ipynb"
+        execute_notebook(source, executed / f"{name}.ipynb", declared(source, nb_params), cwd=nb_dir)
         render_html(executed / f"{name}.ipynb", executed / f"{name}.html", title=name)
         timings[name] = round(time.perf_counter() - started, 1)
     started = time.perf_counter()
     appendices = [f"notebooks/{n}.html" for n in names]
     log(f"executing {REPORT_NOTEBOOK}.ipynb ...")
+    source = nb_dir / f"{REPORT_NOTEBOOK}.ipynb"
     execute_notebook(
-        nb_dir / f"{REPORT_NOTEBOOK}.ipynb",
+        source,
         executed / f"{REPORT_NOTEBOOK}.ipynb",
-        dict(params, out_dir=str(out), appendices=appendices),
+        declared(source, dict(params, out_dir=str(out), appendices=appendices)),
         cwd=nb_dir,
     )
     index = render_html(executed / f"{REPORT_NOTEBOOK}.ipynb", out / "index.html", title="EvalGate report")

@@ -35,6 +35,8 @@ class VectorIndex:
         or above it are sorted, by (-similarity, index), so equal scores keep chunk
         order even when a tie straddles the k-th place.
         """
+        if k < 1:
+            raise ValueError(f"k must be at least 1, got {k}")
         q = normalise_rows(np.atleast_2d(query))[0]
         sims = self.matrix @ q
         k = min(k, len(sims))

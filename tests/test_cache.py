@@ -22,8 +22,14 @@ class CountingBackend:
         self.calls: Counter[str] = Counter()
 
     def identity(self) -> dict[str, str]:
-        return {"backend": "fake", "generator": "g", "generator_digest": self.digest,
-                "embedder": "e", "embedder_digest": self.digest, "host": "ignored"}
+        return {
+            "backend": "fake",
+            "generator": "g",
+            "generator_digest": self.digest,
+            "embedder": "e",
+            "embedder_digest": self.digest,
+            "host": "ignored",
+        }
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         self.calls["embed"] += 1

@@ -51,8 +51,15 @@ def assert_invariants(article: Article, chunks: list[Chunk]) -> None:
 def test_md_body_offsets_are_as_commented() -> None:
     # guards the hand-computed offsets used throughout this file
     assert len(MD_BODY) == 102
-    for text, start in [("Intro text.", 0), ("# Plans", 13), ("Starter costs $36.", 22), ("## Seats", 42),
-                        ("One two three.", 52), ("Four five six seven.", 68), ("Eight nine.", 90)]:
+    for text, start in [
+        ("Intro text.", 0),
+        ("# Plans", 13),
+        ("Starter costs $36.", 22),
+        ("## Seats", 42),
+        ("One two three.", 52),
+        ("Four five six seven.", 68),
+        ("Eight nine.", 90),
+    ]:
         assert MD_BODY.index(text) == start
     assert [m.start() for m in re.finditer(r"\S+", WORDS_BODY)] == [0, 6, 11, 18, 24, 32, 37]
 
@@ -284,22 +291,20 @@ def test_chunk_corpus_bad_value_is_input_error() -> None:
         chunk_corpus([MD], {"method": "fixed", "size": 3, "overlap": 3})
 
 
-@pytest.mark.xfail(
-    reason="BUG: chunk_corpus checks parameter names but not types; a non-integer value from a config "
-    "(size = \"120\", max_words = \"x\", size = 2.5) raises a raw TypeError instead of InputError",
-    strict=True,
-)
 @pytest.mark.parametrize(
-    "spec",
+    ("spec", "name"),
     [
-        {"method": "fixed", "size": "120"},
-        {"method": "fixed", "size": 2.5, "overlap": 1},
-        {"method": "markdown", "max_words": "x"},
-        {"method": "sentence", "window": "2"},
+        ({"method": "fixed", "size": "120"}, "size"),
+        ({"method": "fixed", "size": 2.5, "overlap": 1}, "size"),
+        ({"method": "fixed", "size": 3, "overlap": 1.0}, "overlap"),
+        ({"method": "fixed", "size": True, "overlap": 0}, "size"),
+        ({"method": "markdown", "max_words": "x"}, "max_words"),
+        ({"method": "sentence", "window": "2"}, "window"),
     ],
 )
-def test_chunk_corpus_non_integer_parameter_is_input_error(spec: dict) -> None:
-    with pytest.raises(InputError):
+def test_chunk_corpus_non_integer_parameter_is_input_error(spec: dict, name: str) -> None:
+    # regression: a non-integer value from a config used to raise a raw TypeError
+    with pytest.raises(InputError, match=f"{spec['method']}'? chunker's {name} must be a whole number"):
         chunk_corpus([MD], spec)
 
 
@@ -334,7 +339,7 @@ def _config_specs() -> list[dict]:
 SPECS = _config_specs()
 
 
-def test_shipped_configs_cover_fixed_and_markdown() -> None:
+def test_real_corpus_specs_cover_all_three_chunkers() -> None:
     methods = {s["method"] for s in SPECS}
     assert methods == {"fixed", "markdown", "sentence"}
 

@@ -26,7 +26,12 @@ pytestmark = pytest.mark.slow
 def _evalgate(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, HF_HUB_OFFLINE="1")
     return subprocess.run(
-        [sys.executable, "-m", "evalgate_lib.cli", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=1800
+        [sys.executable, "-m", "evalgate_lib.cli", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
     )
 
 
@@ -38,8 +43,18 @@ def two_runs(tmp_path_factory):
     runs = []
     for name in ("cold", "warm"):
         out = base / name
-        proc = _evalgate("run", "--backend", "local", "--limit", str(LIMIT), "--cache-dir", str(cache),
-                         "--out", str(out), "--no-progress")
+        proc = _evalgate(
+            "run",
+            "--backend",
+            "local",
+            "--limit",
+            str(LIMIT),
+            "--cache-dir",
+            str(cache),
+            "--out",
+            str(out),
+            "--no-progress",
+        )
         assert proc.returncode == 0, proc.stderr
         runs.append((out, proc))
     return runs
@@ -49,8 +64,15 @@ def test_run_prints_summary_and_results_path(two_runs):
     out, proc = two_runs[0]
     assert "backend: local (generator SmolLM2-135M-Instruct.Q4_1, embedder all-MiniLM-L6-v2)" in proc.stdout
     assert "differs: chunking.max_words, chunking.method" in proc.stdout
-    for label in ("retrieval recall@top-k (doc)", "accuracy on answerable", "refusal accuracy on no-answer",
-                  "mean groundedness", "hallucination flags", "grounded-but-wrong flags", "review queue"):
+    for label in (
+        "retrieval recall@top-k (doc)",
+        "accuracy on answerable",
+        "refusal accuracy on no-answer",
+        "mean groundedness",
+        "hallucination flags",
+        "grounded-but-wrong flags",
+        "review queue",
+    ):
         assert label in proc.stdout
     assert f"results: {out.resolve()}/results.jsonl" in proc.stdout
     assert "model calls: 12 generations" in proc.stdout  # 6 questions x 2 configs, all cold
@@ -103,15 +125,27 @@ def test_rerun_makes_no_model_calls_and_is_byte_identical(two_runs):
 
 def test_bad_input_exits_non_zero_with_message(tmp_path):
     gold = tmp_path / "gold.jsonl"
-    gold.write_text('{"id": "q1", "question": "x?", "type": "answerable", "article": "plans-and-pricing-2026", '
-                    '"accept": ["$18"]}\n{"id": "q2", "question": oops}\n')
+    gold.write_text(
+        '{"id": "q1", "question": "x?", "type": "answerable", "article": "plans-and-pricing-2026", '
+        '"accept": ["$18"]}\n{"id": "q2", "question": oops}\n'
+    )
     for name in ("baseline", "candidate"):
         text = (ROOT / "configs" / f"{name}.toml").read_text()
         text = text.replace('"../corpus"', json.dumps(str(ROOT / "corpus")))
         text = text.replace('"../gold/questions.jsonl"', json.dumps(str(gold)))
         (tmp_path / f"{name}.toml").write_text(text)
-    proc = _evalgate("run", "--backend", "local", "--baseline", str(tmp_path / "baseline.toml"),
-                     "--candidate", str(tmp_path / "candidate.toml"), "--cache-dir", str(tmp_path / "c"),
-                     "--out", str(tmp_path / "o"))
+    proc = _evalgate(
+        "run",
+        "--backend",
+        "local",
+        "--baseline",
+        str(tmp_path / "baseline.toml"),
+        "--candidate",
+        str(tmp_path / "candidate.toml"),
+        "--cache-dir",
+        str(tmp_path / "c"),
+        "--out",
+        str(tmp_path / "o"),
+    )
     assert proc.returncode == 2
     assert f"{gold}:2: not valid JSON" in proc.stderr

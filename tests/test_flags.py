@@ -31,12 +31,16 @@ def test_correct_and_grounded_raises_nothing() -> None:
 
 def test_wrong_and_unsupported_is_hallucination() -> None:
     flags = flag_answer(False, UNSUPPORTED, 0.8)
-    assert flags == Flags(wrong=True, hallucination=True, grounded_but_wrong=False, review=True, review_reasons=(UNDER,))
+    assert flags == Flags(
+        wrong=True, hallucination=True, grounded_but_wrong=False, review=True, review_reasons=(UNDER,)
+    )
 
 
 def test_correct_but_unsupported_is_not_hallucination_but_is_reviewed() -> None:
     flags = flag_answer(True, UNSUPPORTED, 0.8)
-    assert flags == Flags(wrong=False, hallucination=False, grounded_but_wrong=False, review=True, review_reasons=(UNDER,))
+    assert flags == Flags(
+        wrong=False, hallucination=False, grounded_but_wrong=False, review=True, review_reasons=(UNDER,)
+    )
 
 
 def test_grounded_but_wrong() -> None:
@@ -55,10 +59,10 @@ def test_correct_refusal_raises_nothing() -> None:
 
 
 def test_low_confidence_triggers_review() -> None:
-    assert review_reasons(SUPPORTED, 0.49) == ("confidence 0.49 < 0.50",)
-    assert review_reasons(SUPPORTED, 0.0) == ("confidence 0.00 < 0.50",)
+    assert review_reasons(SUPPORTED, 0.49) == ("confidence 0.490 < 0.50",)
+    assert review_reasons(SUPPORTED, 0.0) == ("confidence 0.000 < 0.50",)
     flags = flag_answer(True, SUPPORTED, 0.42)
-    assert flags.review and flags.review_reasons == ("confidence 0.42 < 0.50",)
+    assert flags.review and flags.review_reasons == ("confidence 0.420 < 0.50",)
     assert not flags.wrong
 
 
@@ -68,7 +72,7 @@ def test_confidence_at_threshold_does_not_trigger_review() -> None:
 
 
 def test_both_review_reasons_in_order() -> None:
-    assert review_reasons(UNSUPPORTED, 0.3) == (UNDER, "confidence 0.30 < 0.50")
+    assert review_reasons(UNSUPPORTED, 0.3) == (UNDER, "confidence 0.300 < 0.50")
 
 
 def test_review_counts_unsupported_sentences() -> None:
@@ -96,16 +100,13 @@ def test_as_dict() -> None:
         "hallucination": True,
         "grounded_but_wrong": False,
         "review": True,
-        "review_reasons": [UNDER, "confidence 0.30 < 0.50"],
+        "review_reasons": [UNDER, "confidence 0.300 < 0.50"],
     }
     assert list(flags.as_dict())[:4] == list(FLAG_NAMES)
 
 
-@pytest.mark.xfail(
-    reason="BUG (cosmetic): review_reasons formats confidence with :.2f, so 0.4996 (which does trigger "
-    "review) prints as 'confidence 0.50 < 0.50'",
-    strict=True,
-)
 def test_review_reason_text_is_not_self_contradictory() -> None:
-    (reason,) = review_reasons(SUPPORTED, 0.4996)
-    assert reason != "confidence 0.50 < 0.50"
+    # regression: 0.4996 used to print as "confidence 0.50 < 0.50"; it is now rounded down to 3 places
+    assert review_reasons(SUPPORTED, 0.4996) == ("confidence 0.499 < 0.50",)
+    assert review_reasons(SUPPORTED, 0.499999) == ("confidence 0.499 < 0.50",)
+    assert review_reasons(SUPPORTED, 0.285) == ("confidence 0.285 < 0.50",)

@@ -14,8 +14,14 @@ from evalgate_lib.metrics import compare
 
 def _row(config: str, qid: str, qtype: str, correct: bool, hallucination: bool = False) -> dict:
     return {
-        "config": config, "question_id": qid, "type": qtype, "correct": correct, "groundedness": 0.9,
-        "retrieval_hit": True if qtype == "answerable" else None, "retrieval_metrics": None, "matching": None,
+        "config": config,
+        "question_id": qid,
+        "type": qtype,
+        "correct": correct,
+        "groundedness": 0.9,
+        "retrieval_hit": True if qtype == "answerable" else None,
+        "retrieval_metrics": None,
+        "matching": None,
         "flags": {"wrong": not correct, "hallucination": hallucination, "grounded_but_wrong": False, "review": False},
     }
 

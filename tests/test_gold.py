@@ -61,7 +61,9 @@ def test_load_valid_file(tmp_path: Path) -> None:
 
 def test_optional_fields_may_be_omitted(tmp_path: Path) -> None:
     # evidence and note are optional; a no_answer question may omit article/accept/evidence
-    q = load_gold(write(tmp_path, with_(GOOD, evidence=..., note=...), {"id": "q2", "question": "?", "type": "no_answer"}))
+    q = load_gold(
+        write(tmp_path, with_(GOOD, evidence=..., note=...), {"id": "q2", "question": "?", "type": "no_answer"})
+    )
     assert q[0].evidence is None and q[0].note is None
     assert q[1].article is None and q[1].accept == ()
 
@@ -181,11 +183,6 @@ def test_missing_file(tmp_path: Path) -> None:
         load_gold(tmp_path / "nope.jsonl")
 
 
-@pytest.mark.xfail(
-    reason="BUG: load_gold reads with read_text(encoding='utf-8') without catching UnicodeDecodeError, so a "
-    "non-UTF-8 gold file raises a raw UnicodeDecodeError instead of an InputError naming the file",
-    strict=True,
-)
 def test_non_utf8_gold_file_is_input_error(tmp_path: Path) -> None:
     path = tmp_path / "latin1.jsonl"
     path.write_bytes(json.dumps(with_(NA, question="Caf\u00e9?")).encode("latin-1").replace(b"\\u00e9", b"\xe9"))
@@ -193,12 +190,6 @@ def test_non_utf8_gold_file_is_input_error(tmp_path: Path) -> None:
         load_gold(path)
 
 
-@pytest.mark.xfail(
-    reason="BUG: load_gold splits the file with str.splitlines(), which also breaks on U+2028/U+2029/U+0085 "
-    "(legal unescaped inside JSON strings); a valid line holding one is reported as invalid JSON and later "
-    "line numbers drift. Split on '\\n' instead",
-    strict=True,
-)
 def test_unicode_line_separator_inside_a_string(tmp_path: Path) -> None:
     path = tmp_path / "q.jsonl"
     path.write_text(json.dumps(with_(NA, question="Line\u2028separator?"), ensure_ascii=False) + "\n", "utf-8")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from evalgate_lib.errors import InputError
-from evalgate_lib.prompts import PLACEHOLDERS, render_context, render_prompt, validate_template
+from evalgate_lib.prompts import PLACEHOLDERS, context_text, render_context, render_prompt, validate_template
 
 TEMPLATE = "Context:\n{context}\n\nQuestion: {question}\nAnswer:"
 
@@ -51,8 +51,18 @@ def test_render_context_numbers_passages_in_order() -> None:
     assert render_context([]) == ""
 
 
+def test_context_text_is_render_context_without_labels() -> None:
+    # what answers are scored against: the same titles and texts, minus the "[i] " layout labels
+    passages = [("Refunds", "Refunds take 7 days."), ("Billing", "Invoices are in USD.")]
+    assert context_text(passages) == "Refunds\nRefunds take 7 days.\n\nBilling\nInvoices are in USD."
+    assert render_context(passages).replace("[1] ", "").replace("[2] ", "") == context_text(passages)
+    assert context_text([]) == ""
+
+
 def test_render_prompt_substitutes_both() -> None:
-    assert render_prompt(TEMPLATE, "[1] T\nText.", "How long?") == "Context:\n[1] T\nText.\n\nQuestion: How long?\nAnswer:"
+    assert (
+        render_prompt(TEMPLATE, "[1] T\nText.", "How long?") == "Context:\n[1] T\nText.\n\nQuestion: How long?\nAnswer:"
+    )
 
 
 def test_braces_elsewhere_in_template_are_left_alone() -> None:

@@ -82,23 +82,43 @@ def test_answer_refuses_looks_at_first_sentence_only() -> None:
     assert answer_refuses("\n\nI don't know")  # leading blank lines are not a sentence
 
 
-@pytest.mark.xfail(
-    reason="BUG: REFUSAL_PATTERNS match plain factual negatives ('does not include', 'does not provide', "
-    "'not available in'). Such a sentence gets coverage None, so a hallucinated negative claim is never "
-    "checked against the context, and as the first sentence it makes a no-answer question count as a "
-    "correct refusal",
-    strict=True,
-)
 @pytest.mark.parametrize(
     "text",
     [
         "The Free plan does not include API access.",
         "Monthly billing is not available in the Enterprise plan.",
         "The Zoom integration does not provide transcripts.",
+        "You cannot find deleted files after 30 days.",
     ],
 )
 def test_factual_negative_is_not_a_refusal(text: str) -> None:
+    # regression: these used to match the refusal patterns and so escaped coverage scoring
     assert not is_refusal(text)
+
+
+def test_factual_negative_is_scored_against_the_context() -> None:
+    # "The Zoom integration does not provide transcripts." → zoom, integration, provide, transcripts
+    # ("the", "does", "not" are stopwords); context has zoom, integration only → 2 of 4 = 0.5
+    ctx = content_tokens("The Zoom integration copies cloud recordings into Nimbus.")
+    s = sentence_coverage("The Zoom integration does not provide transcripts.", ctx)
+    assert s.refusal is False
+    assert s.tokens == ("zoom", "integration", "provide", "transcripts")
+    assert s.coverage == 0.5 and s.supported is False
+    # as an answer to a no-answer question it is an attempt, hence wrong
+    assert correctness("The Zoom integration does not provide transcripts.", False, []).correct is False
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The context does not mention transcripts.",
+        "The provided documents do not say.",
+        "That is not covered in the articles.",
+        "I cannot find the answer in the context.",
+    ],
+)
+def test_negation_about_the_context_is_a_refusal(text: str) -> None:
+    assert is_refusal(text)
 
 
 # --------------------------------------------------------------------------- correctness
@@ -225,7 +245,9 @@ def test_groundedness_is_mean_over_sentences() -> None:
     # context tokens: starter, costs, 36, month, business, 18, user
     # s1 "Starter costs $36." → 3/3 = 1.0; s2 "Business costs $99." → business, costs, 99 → 2/3
     # mean = (1 + 2/3) / 2 = 5/6 ≈ 0.8333; one sentence under the floor
-    g = groundedness("Starter costs $36. Business costs $99.", "Starter costs $36 per month. Business costs $18 per user.")
+    g = groundedness(
+        "Starter costs $36. Business costs $99.", "Starter costs $36 per month. Business costs $18 per user."
+    )
     assert [s.coverage for s in g.sentences] == [1.0, pytest.approx(2 / 3)]
     assert g.score == pytest.approx(5 / 6)
     assert g.unsupported == 1

@@ -204,10 +204,11 @@ def test_empty_and_blank_text_have_no_sentences() -> None:
     assert split_sentences("  \n\n \t ") == []
 
 
-@pytest.mark.xfail(
-    reason="BUG: _SENTENCE_END lookahead only accepts straight quotes, so a sentence followed by a curly "
-    "opening quote (U+201C) is not split, contrary to the docstring's 'an opening quote' rule",
-    strict=True,
-)
-def test_curly_opening_quote_starts_a_sentence() -> None:
+def test_curly_quotes_split_like_straight_ones() -> None:
+    # regression: a curly opening quote (U+201C / U+2018) starts a sentence, a curly closing quote ends one
     assert split_sentences("It costs $5. \u201cGreat\u201d deal.") == ["It costs $5.", "\u201cGreat\u201d deal."]
+    assert split_sentences("He said \u201cGo.\u201d Then he left.") == ["He said \u201cGo.\u201d", "Then he left."]
+    assert split_sentences("It\u2019s \u2018fine.\u2019 \u2018Yes\u2019 it is.") == [
+        "It\u2019s \u2018fine.\u2019",
+        "\u2018Yes\u2019 it is.",
+    ]

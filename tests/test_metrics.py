@@ -1,0 +1,219 @@
+"""Tests for evalgate_lib.metrics: summaries, deltas and the printed table on hand-made rows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from evalgate_lib.metrics import METRIC_KEYS, compare, format_table, format_value, summarise
+
+NO_FLAGS = {"wrong": False, "hallucination": False, "grounded_but_wrong": False, "review": False}
+
+
+def rm(r1: bool, r3: bool, r5: bool, r10: bool, rr: float, ev_hit: bool | None, ev_rr: float | None) -> dict:
+    return {
+        "recall@1": r1, "recall@3": r3, "recall@5": r5, "recall@10": r10, "reciprocal_rank": rr,
+        "evidence_hit": ev_hit, "evidence_reciprocal_rank": ev_rr,
+    }  # fmt: skip
+
+
+def make(config: str, qid: str, qtype: str, hit: bool | None, retrieval: dict | None, correct: bool,
+         normalised: bool | None, grounded: float | None, **flags: bool) -> dict[str, Any]:  # fmt: skip
+    return {
+        "config": config,
+        "question_id": qid,
+        "type": qtype,
+        "retrieval_hit": hit,
+        "retrieval_metrics": retrieval,
+        "correct": correct,
+        "matching": {
+            "mode": "raw",
+            "raw": {"correct": correct},
+            "normalised": None if normalised is None else {"correct": normalised},
+        },
+        "groundedness": grounded,
+        "flags": {**NO_FLAGS, **flags, "review_reasons": []},
+    }
+
+
+BASE = [
+    make("baseline", "q1", "answerable", True, rm(True, True, True, True, 1.0, True, 1.0), True, True, 1.0),
+    make("baseline", "q2", "answerable", False, rm(False, False, True, True, 0.2, False, 0.0), False, True, 0.5,
+         wrong=True, hallucination=True, review=True),
+    make("baseline", "q3", "answerable", True, rm(False, True, True, True, 0.5, None, None), False, False, 1.0,
+         wrong=True, grounded_but_wrong=True),
+    make("baseline", "q4", "no_answer", None, None, True, None, None),
+]  # fmt: skip
+CAND = [
+    make("candidate", "q1", "answerable", True, rm(True, True, True, True, 1.0, True, 1.0), True, True, 1.0),
+    make("candidate", "q2", "answerable", True, rm(False, True, True, True, 0.5, True, 0.5), True, True, 0.8,
+         review=True),
+    make("candidate", "q3", "answerable", True, rm(True, True, True, True, 1.0, None, None), False, False, None,
+         wrong=True),
+    make("candidate", "q4", "no_answer", None, None, False, None, 0.25, wrong=True, hallucination=True, review=True),
+]  # fmt: skip
+
+
+def test_summarise_baseline_by_hand() -> None:
+    s = summarise(BASE)
+    assert s == {
+        "questions": 4,
+        "answerable": 3,
+        "no_answer": 1,
+        "retrieval_recall": 0.666667,  # hits T, F, T → 2/3
+        "recall@1": 0.333333,  # T, F, F → 1/3
+        "recall@3": 0.666667,  # T, F, T → 2/3
+        "recall@5": 1.0,
+        "recall@10": 1.0,
+        "mrr": 0.566667,  # (1 + 0.2 + 0.5) / 3 = 1.7 / 3
+        "evidence_hit": 0.5,  # T, F, (None skipped) → 1/2
+        "evidence_mrr": 0.5,  # (1.0 + 0.0) / 2
+        "accuracy_answerable": 0.333333,  # T, F, F → 1/3
+        "accuracy_normalised": 0.666667,  # T, T, F → 2/3
+        "refusal_accuracy": 1.0,  # q4 refused correctly
+        "accuracy_overall": 0.5,  # T, F, F, T → 2/4
+        "mean_groundedness": 0.833333,  # (1 + 0.5 + 1) / 3, q4's None skipped
+        "wrong": 2,
+        "hallucination": 1,
+        "grounded_but_wrong": 1,
+        "review": 1,
+    }
+
+
+def test_summarise_candidate_by_hand() -> None:
+    s = summarise(CAND)
+    assert s["retrieval_recall"] == 1.0  # T, T, T
+    assert s["recall@1"] == 0.666667  # T, F, T
+    assert s["mrr"] == 0.833333  # (1 + 0.5 + 1) / 3
+    assert s["evidence_hit"] == 1.0  # T, T, (None)
+    assert s["evidence_mrr"] == 0.75  # (1 + 0.5) / 2
+    assert s["accuracy_answerable"] == 0.666667  # T, T, F
+    assert s["accuracy_normalised"] == 0.666667
+    assert s["refusal_accuracy"] == 0.0
+    assert s["accuracy_overall"] == 0.5  # T, T, F, F
+    assert s["mean_groundedness"] == 0.683333  # (1 + 0.8 + 0.25) / 3, q3's None skipped
+    assert (s["wrong"], s["hallucination"], s["grounded_but_wrong"], s["review"]) == (2, 1, 0, 2)
+
+
+def test_summarise_empty_and_missing_populations() -> None:
+    s = summarise([])
+    assert s["questions"] == 0
+    assert all(s[k] is None for k in METRIC_KEYS if k not in ("wrong", "hallucination", "grounded_but_wrong", "review"))
+    assert (s["wrong"], s["review"]) == (0, 0)
+    only_no_answer = summarise([BASE[3]])
+    assert only_no_answer["accuracy_answerable"] is None and only_no_answer["retrieval_recall"] is None
+    assert only_no_answer["refusal_accuracy"] == 1.0
+
+
+def test_rows_without_retrieval_metrics_or_matching() -> None:
+    # older rows (only the docs/DESIGN.md keys): rank metrics are n/a, the rest still computes
+    row = {k: v for k, v in BASE[0].items() if k not in ("retrieval_metrics", "matching")}
+    s = summarise([row])
+    assert s["recall@1"] is None and s["mrr"] is None and s["accuracy_normalised"] is None
+    assert s["accuracy_answerable"] == 1.0 and s["retrieval_recall"] == 1.0
+
+
+def test_compare_deltas_by_hand() -> None:
+    comparison = compare(BASE + CAND, "baseline", "candidate")
+    assert comparison["baseline"] == "baseline" and comparison["candidate"] == "candidate"
+    assert comparison["configs"]["baseline"] == summarise(BASE)
+    assert comparison["configs"]["candidate"] == summarise(CAND)
+    assert comparison["delta"] == {
+        "retrieval_recall": 0.333333,  # 1.0 - 0.666667
+        "recall@1": 0.333334,  # 0.666667 - 0.333333 (means are rounded before subtracting)
+        "recall@3": 0.333333,
+        "recall@5": 0.0,
+        "recall@10": 0.0,
+        "mrr": 0.266666,  # 0.833333 - 0.566667
+        "evidence_hit": 0.5,
+        "evidence_mrr": 0.25,
+        "accuracy_answerable": 0.333334,
+        "accuracy_normalised": 0.0,
+        "refusal_accuracy": -1.0,
+        "accuracy_overall": 0.0,
+        "mean_groundedness": -0.15,  # 0.683333 - 0.833333
+        "wrong": 0,
+        "hallucination": 0,
+        "grounded_but_wrong": -1,
+        "review": 1,
+    }
+
+
+def test_compare_ignores_other_configs_and_row_order() -> None:
+    other = [dict(r, config="other") for r in CAND]
+    assert (
+        compare(list(reversed(CAND)) + other + BASE, "baseline", "candidate")["delta"]
+        == compare(BASE + CAND, "baseline", "candidate")["delta"]
+    )
+
+
+def test_compare_significance_is_paired_by_question() -> None:
+    sig = compare(BASE + CAND, "baseline", "candidate")["significance"]
+    assert set(sig) == set(METRIC_KEYS)
+    assert sig["accuracy_answerable"]["n"] == 3  # answerable questions only
+    assert sig["accuracy_answerable"]["delta"] == pytest.approx(1 / 3, abs=1e-6)
+    assert sig["refusal_accuracy"]["n"] == 1
+    # counts are scaled back to questions: gbw per-question diffs 0, 0, -1, 0 → mean -1/4 × 4 = -1
+    assert sig["grounded_but_wrong"]["delta"] == -1.0
+    assert "p_value" in sig["wrong"] and "p_value" not in sig["mrr"]
+
+
+def test_delta_is_none_when_one_side_is_undefined() -> None:
+    base = [BASE[3]]  # no answerable rows → accuracy_answerable None
+    cand = [CAND[0], CAND[3]]
+    delta = compare(base + cand, "baseline", "candidate")["delta"]
+    assert delta["accuracy_answerable"] is None
+    assert delta["refusal_accuracy"] == -1.0
+
+
+@pytest.mark.parametrize(
+    ("value", "kind", "signed", "text"),
+    [
+        (0.666667, "rate", False, "66.7%"),
+        (0.333334, "rate", True, "+33.3 pts"),
+        (-1.0, "rate", True, "-100.0 pts"),
+        (0.0, "rate", True, "+0.0 pts"),
+        (0.833333, "score", False, "0.833"),
+        (-0.15, "score", True, "-0.150"),
+        (2, "count", False, "2"),
+        (-1, "count", True, "-1"),
+        (0, "count", True, "+0"),
+        (None, "rate", True, "n/a"),
+    ],
+)
+def test_format_value(value: float | None, kind: str, signed: bool, text: str) -> None:
+    assert format_value(value, kind, signed) == text
+
+
+def test_format_table_contains_values_and_deltas() -> None:
+    table = format_table(compare(BASE + CAND, "baseline", "candidate"))
+    lines = table.splitlines()
+    assert lines[0].split()[:4] == ["metric", "baseline", "candidate", "delta"]
+    assert set(lines[1].replace(" ", "")) == {"-"}
+
+    def line(label: str) -> str:
+        (found,) = [x for x in lines if x.startswith(label + " ")]
+        return found
+
+    assert "33.3%" in line("accuracy on answerable") and "66.7%" in line("accuracy on answerable")
+    assert "+33.3 pts" in line("accuracy on answerable")
+    assert "-100.0 pts" in line("refusal accuracy on no-answer")
+    assert "+0.0 pts" in line("accuracy overall")
+    assert "0.833" in line("mean groundedness") and "0.683" in line("mean groundedness")
+    assert "-0.150" in line("mean groundedness")
+    assert "+0.267" in line("MRR (doc)")
+    assert "+1" in line("review queue")
+    assert "-1" in line("grounded-but-wrong flags")
+    assert " +0 " in line("wrong") + " "
+    assert lines[-1] == "questions: 4 (3 answerable, 1 no-answer)"
+    # one row per metric, plus header, rule and the counts line
+    assert len(lines) == len(METRIC_KEYS) + 3
+
+
+def test_format_table_without_significance_and_with_none() -> None:
+    comparison = compare([BASE[3], CAND[3]], "baseline", "candidate")
+    comparison.pop("significance")
+    table = format_table(comparison)
+    assert "n/a" in table  # accuracy on answerable: no answerable rows
+    assert table.splitlines()[-1] == "questions: 1 (0 answerable, 1 no-answer)"
