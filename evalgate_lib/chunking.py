@@ -45,6 +45,18 @@ def _make(article: Article, spans: Iterable[tuple[int, int]]) -> list[Chunk]:
     return chunks
 
 
+def _windows(units: list[tuple[int, int]], size: int, overlap: int) -> list[tuple[int, int]]:
+    """Spans covering ``size`` consecutive units (words or sentences), each ``size - overlap`` units
+    after the previous; the last window ends at the last unit, so nothing is dropped."""
+    spans = []
+    for first in range(0, len(units), size - overlap):
+        group = units[first : first + size]
+        spans.append((group[0][0], group[-1][1]))
+        if first + size >= len(units):
+            break
+    return spans
+
+
 def fixed_size(article: Article, size: int = 200, overlap: int = 40) -> list[Chunk]:
     """Windows of ``size`` words, each starting ``size - overlap`` words after the last.
 
@@ -55,14 +67,7 @@ def fixed_size(article: Article, size: int = 200, overlap: int = 40) -> list[Chu
     if size <= 0 or not 0 <= overlap < size:
         raise InputError(f"fixed chunker needs size > 0 and 0 <= overlap < size, got size={size} overlap={overlap}")
     words = [(m.start(), m.end()) for m in re.finditer(r"\S+", article.body)]
-    step = size - overlap
-    spans = []
-    for first in range(0, len(words), step):
-        window = words[first : first + size]
-        spans.append((window[0][0], window[-1][1]))
-        if first + size >= len(words):
-            break
-    return _make(article, spans)
+    return _make(article, _windows(words, size, overlap))
 
 
 _HEADING = re.compile(r"^(#{1,6})\s+\S.*$", re.MULTILINE)
@@ -119,15 +124,7 @@ def sentence_window(article: Article, window: int = 5, overlap: int = 1) -> list
     """
     if window <= 0 or not 0 <= overlap < window:
         raise InputError(f"sentence chunker needs window > 0 and 0 <= overlap < window, got {window}/{overlap}")
-    sentences = sentence_spans(article.body)
-    step = window - overlap
-    spans = []
-    for first in range(0, len(sentences), step):
-        group = sentences[first : first + window]
-        spans.append((group[0][0], group[-1][1]))
-        if first + window >= len(sentences):
-            break
-    return _make(article, spans)
+    return _make(article, _windows(sentence_spans(article.body), window, overlap))
 
 
 CHUNKERS: dict[str, Callable[..., list[Chunk]]] = {

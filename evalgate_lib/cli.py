@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from evalgate_lib.backends import BACKEND_CHOICES
-from evalgate_lib.errors import EvalGateError
+from evalgate_lib.errors import BackendError, CacheError, EvalGateError
 
 EXIT_INPUT = 2
 EXIT_INTERRUPTED = 130
@@ -87,6 +87,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         f"model calls: {calls['generate_calls']} generations, {calls['embed_calls']} embedding batches; "
         f"cache hits: {calls['hits']}; wall time {comparison.stats['wall_seconds']:.1f} s"
     )
+    if calls["corrupt_entries"]:
+        print(f"corrupt cache entries detected and recomputed: {calls['corrupt_entries']}")
     print(f"results: {folder.resolve()}/results.jsonl (+ summary.json, manifest.json)")
     return 0
 
@@ -146,6 +148,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.handler(args)
     except EvalGateError as exc:
         print(f"evalgate: error: {exc}", file=sys.stderr)
+        for note in getattr(exc, "__notes__", ()):
+            print(f"evalgate: {note}", file=sys.stderr)
+        if isinstance(exc, (BackendError, CacheError)) and getattr(args, "cache_dir", None) is not None:
+            print(
+                f"evalgate: everything computed so far is in the cache ({args.cache_dir}); "
+                "rerun the same command to resume",
+                file=sys.stderr,
+            )
         return EXIT_INPUT
     except KeyboardInterrupt:
         print("evalgate: interrupted; everything computed so far is in the cache, rerun to resume", file=sys.stderr)

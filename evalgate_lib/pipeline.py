@@ -11,6 +11,7 @@ serial runs give identical rows.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from evalgate_lib.cache import ModelCache, prompt_sha256
 from evalgate_lib.chunking import Chunk, chunk_corpus
 from evalgate_lib.config import RunConfig, check_fairness, load_config
 from evalgate_lib.corpus import Article, load_corpus
+from evalgate_lib.errors import BackendError, InputError
 from evalgate_lib.evaluation import Retrieved, score_answer
 from evalgate_lib.gold import GoldQuestion, check_articles, load_gold
 from evalgate_lib.prompts import context_text, render_context, render_prompt
@@ -123,6 +125,51 @@ def generate_task(spec: BackendSpec, cache_dir: str, options: GenerationOptions,
     return model_cache(spec, cache_dir).generate_with_status(prompt, options)
 
 
+def check_joblib_backend(name: str) -> None:
+    """Make sure ``name`` is a usable joblib backend before any model call, or say how to get it.
+
+    ``threading`` (the default), ``loky``, ``multiprocessing`` and ``sequential`` ship
+    with joblib. ``dask`` is registered on first use if ``dask.distributed`` is installed;
+    it needs a cluster: an existing ``distributed.Client`` (Python API) or
+    ``DASK_SCHEDULER_ADDRESS`` (command line). ``ray`` is registered here with
+    ``ray.util.joblib.register_ray``; ``ray.init()`` then joins the cluster named by
+    ``RAY_ADDRESS``. Any other name must have been registered with
+    :func:`joblib.register_parallel_backend` by the caller.
+    """
+    from joblib.parallel import BACKENDS, EXTERNAL_BACKENDS
+
+    if name == "dask":
+        try:
+            if name not in BACKENDS:
+                EXTERNAL_BACKENDS[name]()
+            from distributed import Client, get_client
+        except ImportError:
+            raise InputError("--joblib-backend dask needs dask.distributed: pip install 'dask[distributed]'") from None
+        try:
+            get_client()
+        except ValueError:
+            address = os.environ.get("DASK_SCHEDULER_ADDRESS")
+            if not address:
+                raise InputError(
+                    "--joblib-backend dask needs a Dask cluster: set DASK_SCHEDULER_ADDRESS=tcp://<scheduler>:8786 "
+                    "(or create a distributed.Client before calling run_comparison)"
+                ) from None
+            Client(address)  # becomes the default client the joblib backend uses
+        return
+    if name == "ray" and name not in BACKENDS:
+        try:
+            from ray.util.joblib import register_ray
+        except ImportError:
+            raise InputError("--joblib-backend ray needs Ray: pip install 'ray[default]'") from None
+        register_ray()
+        return
+    if name not in BACKENDS:
+        raise InputError(
+            f"unknown joblib backend {name!r}: choose one of {sorted(BACKENDS)}, 'dask' or 'ray', "
+            "or register your own with joblib.register_parallel_backend"
+        )
+
+
 def _progress(total: int, label: str, enabled: bool) -> Any:
     from tqdm.auto import tqdm
 
@@ -150,25 +197,30 @@ def run_config(
         prepared.append((question, retrieved, context_text(passages), prompt, ranking))
     parallel = joblib.Parallel(n_jobs=options.jobs, backend=options.joblib_backend, return_as="generator")
     tasks = (joblib.delayed(generate_task)(spec, str(options.cache_dir), config.generation, p[3]) for p in prepared)
-    rows = []
+    rows: list[dict[str, Any]] = []
     with _progress(len(prepared), config.name, options.progress) as bar:
-        for (question, retrieved, context, prompt, ranking), (answer, executed, corrupt) in zip(
-            prepared, parallel(tasks), strict=True
-        ):
-            cache.stats.add("generate", executed, corrupt)
-            row = score_answer(
-                config.name,
-                question,
-                retrieved,
-                context,
-                answer,
-                prompt_sha256(prompt),
-                ranking=ranking,
-                evidence_spans=inputs.evidence.get(question.id),
-                normalised_matching=config.answer_matching == "normalised",
-            )
-            rows.append(row)
-            bar.update(1)
+        try:
+            for (question, retrieved, context, prompt, ranking), (answer, executed, corrupt) in zip(
+                prepared, parallel(tasks), strict=True
+            ):
+                cache.stats.add("generate", executed, corrupt)
+                row = score_answer(
+                    config.name,
+                    question,
+                    retrieved,
+                    context,
+                    answer,
+                    prompt_sha256(prompt),
+                    ranking=ranking,
+                    evidence_spans=inputs.evidence.get(question.id),
+                    normalised_matching=config.answer_matching == "normalised",
+                )
+                rows.append(row)
+                bar.update(1)
+        except BackendError as exc:
+            # Where the run stopped; every answer generated before this is already in the cache.
+            exc.add_note(f"config {config.name!r} stopped after {len(rows)} of {len(prepared)} answers")
+            raise
     return rows, len(chunks)
 
 
@@ -176,6 +228,7 @@ def run_comparison(baseline: str | Path, candidate: str | Path, options: RunOpti
     """Run both configurations and return every row (baseline rows first)."""
     started = time.perf_counter()
     inputs = load_inputs(baseline, candidate, options.limit)
+    check_joblib_backend(options.joblib_backend)
     spec = resolve_backend(options.backend, inputs.baseline.models, options.hosts)
     cache = model_cache(spec, options.cache_dir)
     before = cache.stats.as_dict()

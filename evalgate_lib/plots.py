@@ -177,9 +177,7 @@ def delta_bar_chart(summary: Mapping[str, Any], axes: Sequence[Axes] | None = No
     for ax, (metrics, ylabel, scale, higher_is_better) in zip(axes, panels, strict=True):
         labels = [m.label for m in metrics]
         values = [0.0 if delta.get(m.key) is None else delta[m.key] * scale for m in metrics]
-        colors = [
-            "#9e9e9e" if v == 0 else ("#2e7d32" if (v > 0) == higher_is_better else "#c62828") for v in values
-        ]
+        colors = ["#9e9e9e" if v == 0 else ("#2e7d32" if (v > 0) == higher_is_better else "#c62828") for v in values]
         bars = ax.barh(labels, values, color=colors)
         for bar, m, value in zip(bars, metrics, values, strict=True):
             text = "n/a" if delta.get(m.key) is None else (f"{value:+.0f}" if m.kind == "count" else f"{value:+.1f}")
@@ -229,7 +227,9 @@ def coverage_heatmap(row: Mapping[str, Any], ax: Axes | None = None, width: int 
     cmap = plt.get_cmap("RdYlGn").copy()
     cmap.set_bad("#d9d9d9")
     image = ax.imshow(
-        np.ma.masked_invalid(values), cmap=cmap, norm=TwoSlopeNorm(vmin=0.0, vcenter=COVERAGE_FLOOR, vmax=1.0),
+        np.ma.masked_invalid(values),
+        cmap=cmap,
+        norm=TwoSlopeNorm(vmin=0.0, vcenter=COVERAGE_FLOOR, vmax=1.0),
         aspect="auto",
     )
     for i, s in enumerate(sentences):
@@ -263,7 +263,9 @@ def coverage_matrix_heatmap(rows: Sequence[Mapping[str, Any]], ax: Axes | None =
     cmap = plt.get_cmap("RdYlGn").copy()
     cmap.set_bad("#f0f0f0")
     image = ax.imshow(
-        np.ma.masked_invalid(values), cmap=cmap, norm=TwoSlopeNorm(vmin=0.0, vcenter=COVERAGE_FLOOR, vmax=1.0),
+        np.ma.masked_invalid(values),
+        cmap=cmap,
+        norm=TwoSlopeNorm(vmin=0.0, vcenter=COVERAGE_FLOOR, vmax=1.0),
         aspect="auto",
     )
     for (i, j), v in np.ndenumerate(values):
@@ -379,7 +381,9 @@ def sentences_html(row: Mapping[str, Any]) -> str:
         else:
             verdict = "supported" if cov >= COVERAGE_FLOOR else f"under the {COVERAGE_FLOOR:.2f} floor"
             shown = f"{cov:.2f}"
-        lines.append(f"<tr><td>{i}</td><td>{shown}</td><td>{html.escape(verdict)}</td><td>{token_marks_html(s)}</td></tr>")
+        lines.append(
+            f"<tr><td>{i}</td><td>{shown}</td><td>{html.escape(verdict)}</td><td>{token_marks_html(s)}</td></tr>"
+        )
     if not row.get("sentences"):
         lines.append('<tr><td colspan="4">(empty answer)</td></tr>')
     lines.append("</tbody></table>")

@@ -84,7 +84,7 @@ def override_shared(config: str | Path, dest: str | Path, **values: Any) -> Path
     raw = tomllib.loads(text)
     shared = raw.get("shared", {})
     for key in ("corpus", "gold"):
-        if key in shared and key not in values:
+        if key in shared and values.get(key) is None:
             values[key] = str((source.parent / shared[key]).resolve())
     lines = text.splitlines()
     try:
@@ -207,9 +207,11 @@ _CSS = """
 .eg-controls { display: flex; gap: 1.2em; align-items: center; flex-wrap: wrap; margin: 0.6em 0;
   padding: 0.6em; background: #f7f7f7; border: 1px solid #ddd; }
 .eg-controls label { font-weight: 600; }
+.eg-report table { table-layout: auto !important; }
 .eg-results-table { width: 100%; font-size: 13px; }
-.eg-results-table td.answer { max-width: 34em; white-space: pre-wrap; word-break: break-word; }
-.eg-results-table td.question { max-width: 22em; }
+.eg-results-table td.answer { min-width: 24em; max-width: 40em; white-space: pre-wrap; word-break: break-word; }
+.eg-results-table td.question { min-width: 14em; max-width: 22em; }
+.eg-results-table td.nowrap { white-space: nowrap; }
 .eg-badge { display: inline-block; padding: 0 6px; margin: 1px; border-radius: 8px; font-size: 11px;
   color: white; white-space: nowrap; }
 .eg-badge-wrong { background: #757575; }
@@ -320,10 +322,11 @@ def results_table_html(rows: Sequence[Mapping[str, Any]], root_id: str = "eg-res
         hit = {True: "hit", False: "miss", None: "—"}[r.get("retrieval_hit")]
         body.append(
             f'<tr class="eg-row" data-config="{e(r["config"])}" data-question-id="{e(r["question_id"])}" {attrs}>'
-            f"<td>{e(r['config'])}</td><td>{e(r['question_id'])}</td><td>{e(r['type'])}</td>"
+            f"<td class='nowrap'>{e(r['config'])}</td><td class='nowrap'>{e(r['question_id'])}</td>"
+            f"<td class='nowrap'>{e(r['type'])}</td>"
             f'<td class="question">{e(r["question"])}</td>'
             f'<td class="answer">{e(r["answer"])}</td>'
-            f"<td>{accept}</td><td>{verdict}</td><td>{hit}</td>"
+            f"<td>{accept}</td><td class='nowrap'>{verdict}</td><td class='nowrap'>{hit}</td>"
             f'<td class="num">{_num(r.get("groundedness"))}</td><td class="num">{_num(r.get("confidence"))}</td>'
             f"<td>{_badges(r)}</td><td>{_detail(r)}</td></tr>"
         )
@@ -536,7 +539,9 @@ def report_intro_html(manifest: Mapping[str, Any], summary: Mapping[str, Any]) -
         verdict = f"<b>{e(cand)}</b> and <b>{e(base)}</b> have the same overall accuracy."
     else:
         word = "higher" if delta > 0 else "lower"
-        verdict = f"<b>{e(cand)}</b> scores <b>{abs(delta) * 100:.1f} points {word}</b> than <b>{e(base)}</b> on accuracy."
+        verdict = (
+            f"<b>{e(cand)}</b> scores <b>{abs(delta) * 100:.1f} points {word}</b> than <b>{e(base)}</b> on accuracy."
+        )
     gold = manifest["gold"]
     backend = manifest.get("backend", {})
     return (
@@ -583,8 +588,10 @@ def execute_notebook(
             execution_timeout=timeout,
         )
     except PapermillExecutionError as exc:
-        raise EvalGateError(f"notebook {src.name} failed in cell {exc.exec_count}: {exc.ename}: {exc.evalue} "
-                            f"(executed copy with the traceback: {out})") from None
+        raise EvalGateError(
+            f"notebook {src.name} failed in cell {exc.exec_count}: {exc.ename}: {exc.evalue} "
+            f"(executed copy with the traceback: {out})"
+        ) from None
     return out
 
 
@@ -592,7 +599,11 @@ def _strip_noise(nb: Any) -> Any:
     """Drop stderr streams (model-loading progress bars, warnings) and papermill's parameter-injection cells."""
     for cell in nb.cells:
         if cell.get("cell_type") == "code":
-            cell["outputs"] = [o for o in cell.get("outputs", []) if not (o.get("output_type") == "stream" and o.get("name") == "stderr")]
+            cell["outputs"] = [
+                o
+                for o in cell.get("outputs", [])
+                if not (o.get("output_type") == "stream" and o.get("name") == "stderr")
+            ]
     return nb
 
 
@@ -652,7 +663,9 @@ def build_report(args: argparse.Namespace, log: Any = print) -> Path:
     params = notebook_parameters(args)
     results = Path(args.results).resolve() if args.results else out / "results"
     if args.results and not has_results(results):
-        raise InputError(f"--results {args.results}: not a results folder (needs results.jsonl, summary.json, manifest.json)")
+        raise InputError(
+            f"--results {args.results}: not a results folder (needs results.jsonl, summary.json, manifest.json)"
+        )
     params["results_dir"] = str(results)
     timings: dict[str, float] = {}
     names = [n for n in NOTEBOOKS if not (n == "02_two_config_run" and args.results)]

@@ -158,7 +158,7 @@ def test_explorer_filters_and_explains(rows):
     assert "25" in flag_reasons(hall)["hallucination"]
     xss = next(r for r in rows if r["config"] == "candidate" and r["question_id"] == "q005")
     described = describe_row(xss, {"plans-and-pricing-2026": CONTEXT})
-    assert "<script>" not in described and "onerror=\"" not in described
+    assert "<script>" not in described and 'onerror="' not in described
     assert "Review queue" in described and "0.400" in described and "Starter plan includes" in described
     assert set(FLAG_CHOICES) >= {"Wrong", "Hallucination", "Grounded-but-wrong", "Review queue"}
 
@@ -181,7 +181,9 @@ def test_override_shared_keeps_both_configs_fair(tmp_path):
     assert sorted(check_fairness(ca, cb)) == sorted(
         check_fairness(load_config(ROOT / "configs/baseline.toml"), load_config(ROOT / "configs/candidate.toml"))
     )
-    assert tomllib.loads(a.read_text())["prompt"] == tomllib.loads((ROOT / "configs/baseline.toml").read_text())["prompt"]
+    assert (
+        tomllib.loads(a.read_text())["prompt"] == tomllib.loads((ROOT / "configs/baseline.toml").read_text())["prompt"]
+    )
 
 
 def test_fairness_manifest_methodology_html_from_a_manifest():
@@ -271,12 +273,17 @@ def test_report_is_self_contained_with_filter_and_sections(real_report):
     soup = BeautifulSoup(page, "html.parser")
     assert soup.select_one("select.eg-flag-filter") is not None
     assert soup.select_one("table.eg-headline") is not None
-    for heading in ("Headline metrics and deltas", "Fairness contract", "Methodology and honest limits",
-                    "Every answer, both configs", "Run manifest"):
-        assert soup.find(["h1", "h2"], string=re.compile(re.escape(heading))), heading
+    for heading in (
+        "Headline metrics and deltas",
+        "Fairness contract",
+        "Methodology and honest limits",
+        "Every answer, both configs",
+        "Run manifest",
+    ):
+        assert any(heading in h.get_text() for h in soup.find_all(["h1", "h2"])), heading
     assert "Honest limits" in page and "partial run" in page
     assert len(soup.select('img[src^="data:image/png;base64,"]')) >= 3  # delta chart, distribution, heatmaps
     assert not re.search(r"""<(script|link|img)[^>]+(src|href)=["']?(https?:)?//""", page)
-    assert not soup.select(".jp-InputArea") and "from evalgate_lib" not in page  # code is hidden
+    assert not soup.select(".jp-CodeCell .jp-InputArea") and "from evalgate_lib" not in page  # code hidden
     for name in ("01_corpus_inspection", "02_two_config_run", "03_coverage_heatmaps", "04_flag_explorer"):
         assert (real_report / "notebooks" / f"{name}.html").is_file()

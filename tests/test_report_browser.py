@@ -116,8 +116,11 @@ def fixture_page(tmp_path):
     """A table page built from hand-made rows whose flags are known (two hallucinations per config)."""
     from test_report import CASES, make_row
 
-    rows = [make_row(config, *case, similarity=sim) for config, sim in (("baseline", 0.8), ("candidate", 0.4))
-            for case in CASES]
+    rows = [
+        make_row(config, *case, similarity=sim)
+        for config, sim in (("baseline", 0.8), ("candidate", 0.4))
+        for case in CASES
+    ]
     page = tmp_path / "table.html"
     page.write_text(table_page_html(rows, "fixture"), encoding="utf-8")
     return page, rows
@@ -163,9 +166,7 @@ def test_real_report_filters_offline_and_screenshots(browser, tmp_path_factory):
     visible = _apply_filter(browser, "hallucination")
     assert len(visible) == sum(1 for r in rows if r["flags"]["hallucination"]) == _visible_count(browser)
     assert all(r.get_attribute("data-hallucination") == "1" for r in visible)
-    heatmap = browser.find_element(
-        By.XPATH, "//h2[starts-with(@id, 'Sentence-coverage')]/following::img[2]"
-    )
+    heatmap = browser.find_element(By.XPATH, "//h2[starts-with(@id, 'Sentence-coverage')]/following::img[2]")
     browser.execute_script("arguments[0].scrollIntoView();", heatmap)
     heatmap.screenshot(str(SCREENSHOTS / "heatmap.png"))
     assert (SCREENSHOTS / "heatmap.png").stat().st_size > 1000

@@ -69,6 +69,9 @@ def resolve_backend(choice: str, models: dict[str, dict[str, str]], hosts: str |
         "generator": ollama.get("generator", "qwen2.5:7b"),
         "embedder": ollama.get("embedder", "nomic-embed-text"),
     }
-    if hosts:
-        options["hosts"] = hosts
+    # Resolved here, in the parent, so that joblib workers on other machines (Dask, Ray)
+    # talk to the hosts this process chose, not to whatever their own OLLAMA_HOST says.
+    from evalgate_lib.backends.ollama import parse_hosts
+
+    options["hosts"] = ",".join(parse_hosts(hosts))
     return BackendSpec("ollama", tuple(sorted(options.items())))
