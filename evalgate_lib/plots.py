@@ -196,6 +196,9 @@ def delta_bar_chart(summary: Mapping[str, Any], axes: Sequence[Axes] | None = No
         lo, hi = min(values + [0.0]), max(values + [0.0])
         pad = max(hi - lo, 1.0) * 0.25
         ax.set_xlim(lo - pad, hi + pad)
+    from matplotlib.ticker import MaxNLocator
+
+    axes[1].xaxis.set_major_locator(MaxNLocator(integer=True))
     axes[0].set_title(f"{summary['candidate']} − {summary['baseline']}: rates")
     axes[1].set_title("flag counts (lower is better)")
     fig.tight_layout()

@@ -720,9 +720,4 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
-def flagged(rows: Iterable[Mapping[str, Any]], flag: str) -> list[Mapping[str, Any]]:
-    """Rows carrying ``flag`` (a key of ``row['flags']``)."""
-    return [r for r in rows if r["flags"][flag]]
-
-
 register("report", "render the stakeholder HTML report (executes the notebooks)", _configure_report, cmd_report)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
 from evalgate_lib.text import content_token_list, content_tokens, split_sentences
@@ -47,6 +48,7 @@ def retrieval_hit(retrieved_articles: Sequence[str], gold_article: str | None) -
     return gold_article in retrieved_articles
 
 
+@lru_cache(maxsize=65536)
 def is_refusal(text: str) -> bool:
     """True when ``text`` declines to answer, by the :data:`REFUSAL_PATTERNS` rule."""
     return bool(_REFUSAL.search(text.translate(_QUOTES).lower()))

@@ -163,6 +163,28 @@ def test_explorer_filters_and_explains(rows):
     assert set(FLAG_CHOICES) >= {"Wrong", "Hallucination", "Grounded-but-wrong", "Review queue"}
 
 
+def test_flag_explorer_widget_steps_through_flagged_rows(rows):
+    from evalgate_lib.explorer import flag_explorer
+
+    box = flag_explorer(rows, flag="Hallucination")
+    (config_box, flag_box), (prev_button, next_button, position), status, body = (
+        box.children[0].children,
+        box.children[1].children,
+        box.children[2],
+        box.children[3],
+    )
+    assert config_box.value == "baseline" and "of <b>2</b>" in status.value and "q002" in body.value
+    next_button.click()
+    assert "q005" in body.value and "&lt;script&gt;" in body.value
+    next_button.click()
+    assert "q002" in body.value  # wraps around
+    flag_box.value = "Grounded-but-wrong"
+    assert "of <b>1</b>" in status.value and "q003" in body.value
+    config_box.value = "candidate"
+    flag_box.value = "Wrong"
+    assert position.max == 2
+
+
 def test_pick_examples_prefers_hallucinations(rows):
     picked = pick_examples(rows, n=2)
     assert [r["config"] for r in picked] == ["baseline", "candidate"]

@@ -24,7 +24,7 @@ import importlib.util
 import os
 import threading
 from contextlib import contextmanager
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
@@ -84,16 +84,28 @@ def _offline() -> None:
 
 @contextmanager
 def _quiet_loading() -> Iterator[None]:
-    """Silence the loaders' own tqdm bars (GGUF de-quantising, weight loading), which tear through ours."""
-    previous = os.environ.get("TQDM_DISABLE")
-    os.environ["TQDM_DISABLE"] = "1"
+    """Silence the loaders' own progress bars (GGUF de-quantising, weight loading), which tear through ours.
+
+    transformers' bars obey ``disable_progress_bar``; the GGUF de-quantiser calls
+    tqdm directly, so its module-level ``tqdm`` is swapped for a disabled one
+    while loading (guarded: a transformers without that module is left alone).
+    """
+    from transformers.utils import logging as hf_logging
+
+    hf_logging.disable_progress_bar()
+    hf_logging.set_verbosity_error()
+    try:
+        import transformers.modeling_gguf_pytorch_utils as gguf_utils
+    except ImportError:
+        gguf_utils = None
+    original = getattr(gguf_utils, "tqdm", None)
+    if original is not None:
+        gguf_utils.tqdm = partial(original, disable=True)
     try:
         yield
     finally:
-        if previous is None:
-            os.environ.pop("TQDM_DISABLE", None)
-        else:
-            os.environ["TQDM_DISABLE"] = previous
+        if original is not None:
+            gguf_utils.tqdm = original
 
 
 class LocalBackend:
@@ -125,10 +137,7 @@ class LocalBackend:
         _offline()
         import torch
         from transformers import AutoModelForCausalLM, AutoTokenizer
-        from transformers.utils import logging as hf_logging
 
-        hf_logging.disable_progress_bar()
-        hf_logging.set_verbosity_error()
         folder, name = str(self._gen_path.parent), self._gen_path.name
         with _quiet_loading():
             self._tokenizer = AutoTokenizer.from_pretrained(folder, gguf_file=name)
