@@ -163,4 +163,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run as ``python -m evalgate_lib.cli`` this file is ``__main__``, a second module object;
+    # the report and gate modules register into ``evalgate_lib.cli``, so dispatch through that one.
+    from evalgate_lib.cli import main as _main
+
+    sys.exit(_main())

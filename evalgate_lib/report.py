@@ -25,7 +25,7 @@ import re
 import time
 import tomllib
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from evalgate_lib.cli import add_run_arguments, register
 from evalgate_lib.errors import EvalGateError, InputError
@@ -406,8 +406,9 @@ def headline_html(summary: Mapping[str, Any]) -> str:
         s = sig.get(m.key) or {}
         p = s.get("p_value")
         lines.append(
-            f"<tr><td>{e(m.label)}</td>{cell(m.key, m.kind, base, b[m.key])}{cell(m.key, m.kind, cand, c[m.key])}"
-            f"{cell(m.key, m.kind, 'delta', d[m.key], signed=True, cls=_delta_class(m.kind, d[m.key]))}"
+            f"<tr><td>{e(m.label)}</td>{cell(m.key, m.kind, base, b.get(m.key))}"
+            f"{cell(m.key, m.kind, cand, c.get(m.key))}"
+            f"{cell(m.key, m.kind, 'delta', d.get(m.key), signed=True, cls=_delta_class(m.kind, d.get(m.key)))}"
             f'<td class="num">{e(format_interval(s, m.kind)) if s else "n/a"}</td>'
             f'<td class="num">{"" if p is None else f"{p:.3f}"}</td></tr>'
         )

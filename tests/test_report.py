@@ -167,7 +167,7 @@ def test_flag_explorer_widget_steps_through_flagged_rows(rows):
     from evalgate_lib.explorer import flag_explorer
 
     box = flag_explorer(rows, flag="Hallucination")
-    (config_box, flag_box), (prev_button, next_button, position), status, body = (
+    (config_box, flag_box), (_, next_button, position), status, body = (
         box.children[0].children,
         box.children[1].children,
         box.children[2],

@@ -1,0 +1,114 @@
+"""The numbered notebooks: committed clean, and runnable top to bottom by papermill.
+
+Each notebook is executed on the embedded local backend with a small question
+limit, a temporary output folder, and the repository's shared ``cache/`` folder,
+so after the first run (or an ``evalgate run``) no model is called at all.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from evalgate_lib.report import NOTEBOOKS, REPORT_NOTEBOOK, execute_notebook, has_results
+
+ROOT = Path(__file__).resolve().parents[1]
+NB_DIR = ROOT / "notebooks"
+LIMIT = 4
+ALL = (*NOTEBOOKS, REPORT_NOTEBOOK)
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_notebook_is_committed_clean(name):
+    nb = nbformat.read(NB_DIR / f"{name}.ipynb", as_version=4)
+    nbformat.validate(nb)
+    assert nb.metadata["kernelspec"]["name"] == "python3"
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert all(c.outputs == [] and c.execution_count is None for c in code), "commit notebooks without outputs"
+    tagged = [c for c in code if "parameters" in c.metadata.get("tags", [])]
+    assert len(tagged) == 1 and tagged[0] is code[0]
+    for parameter in (
+        "baseline_config",
+        "candidate_config",
+        "corpus_dir",
+        "gold_path",
+        "backend",
+        "top_k",
+        "limit",
+        "cache_dir",
+        "out_dir",
+    ):
+        assert f"\n{parameter} = " in "\n" + tagged[0].source, parameter
+
+
+@pytest.fixture(scope="module")
+def executed(tmp_path_factory):
+    """Run 01..04 in order; 02 writes the results folder that 03 and 04 read."""
+    out = tmp_path_factory.mktemp("notebooks")
+    results = out / "results"
+    common = {"backend": "local", "limit": LIMIT, "cache_dir": str(ROOT / "cache")}
+    done = {}
+    for name in NOTEBOOKS:
+        params = dict(common, out_dir=str(results if name == "02_two_config_run" else out / name))
+        if name in ("03_coverage_heatmaps", "04_flag_explorer"):
+            params["results_dir"] = str(results)
+        done[name] = execute_notebook(NB_DIR / f"{name}.ipynb", out / f"{name}.ipynb", params, cwd=NB_DIR)
+    return out, done
+
+
+def _outputs(path: Path) -> list[dict]:
+    nb = nbformat.read(path, as_version=4)
+    return [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+
+
+def _text(path: Path) -> str:
+    parts = []
+    for o in _outputs(path):
+        parts.append(o.get("text", ""))
+        parts.extend(str(v) for k, v in o.get("data", {}).items() if k in ("text/html", "text/plain", "text/markdown"))
+    return "\n".join(parts)
+
+
+@pytest.mark.slow
+def test_notebooks_run_top_to_bottom(executed):
+    out, done = executed
+    assert has_results(out / "results")
+    for name, path in done.items():
+        outputs = _outputs(path)
+        assert outputs, name
+        assert not [o for o in outputs if o["output_type"] == "error"], name
+
+
+@pytest.mark.slow
+def test_notebook_contents(executed):
+    out, done = executed
+    corpus = _text(done["01_corpus_inspection"])
+    assert "all 18 gold articles exist" in corpus and "median words" in corpus
+    run = _text(done["02_two_config_run"])
+    assert 'data-metric="accuracy_overall"' in run and "Held constant" in run and "sha256" in run
+    heat = _text(done["03_coverage_heatmaps"])
+    assert "eg-tok-" in heat
+    images = sum(1 for o in _outputs(done["03_coverage_heatmaps"]) if "image/png" in o.get("data", {}))
+    assert images >= 3
+    explorer = _text(done["04_flag_explorer"])
+    assert "application/vnd.jupyter.widget-view+json" in str(_outputs(done["04_flag_explorer"]))
+    assert "Hallucination" in explorer
+
+
+@pytest.mark.slow
+def test_top_k_parameter_overrides_both_configs(tmp_path):
+    path = execute_notebook(
+        NB_DIR / "02_two_config_run.ipynb",
+        tmp_path / "02.ipynb",
+        {"backend": "local", "limit": 2, "cache_dir": str(ROOT / "cache"), "out_dir": str(tmp_path / "r"), "top_k": 2},
+        cwd=NB_DIR,
+    )
+    assert not [o for o in _outputs(path) if o["output_type"] == "error"]
+    import json
+
+    manifest = json.loads((tmp_path / "r" / "manifest.json").read_text())
+    assert manifest["top_k"] == 2
+    rows = [json.loads(line) for line in (tmp_path / "r" / "results.jsonl").read_text().splitlines()]
+    assert all(len(r["retrieved"]) == 2 for r in rows)
