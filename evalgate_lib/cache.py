@@ -8,10 +8,10 @@ any of them and the call misses the cache; change none and a rerun makes zero
 model calls.
 
 joblib writes each entry atomically (temporary file, then rename), so a crash
-mid-write never leaves a half entry under the final name. On top of that each
-entry stores a SHA-256 of its value, checked on every read: an entry that fails
-to load or fails the check is reported (``corrupt_entries``) and recomputed,
-never silently used.
+or Ctrl-C mid-write never leaves a half entry under the final name. On top of
+that each entry stores a SHA-256 of its value, checked on every read: an entry
+that fails to load or fails the check is reported (``corrupt_entries`` and a
+warning) and recomputed, never silently used.
 """
 
 from __future__ import annotations
@@ -122,18 +122,27 @@ class ModelCache:
         return self._identity
 
     def _fetch(self, kind: str, func: Any, *args: Any) -> tuple[Any, bool, bool]:
-        """(value, whether the model was called, whether a corrupt entry was replaced)."""
+        """(value, whether the model was called, whether a corrupt entry was replaced).
+
+        A cached entry is loaded here rather than by joblib's own call path, so an
+        entry that cannot be unpickled (truncated, garbage) and an entry whose value
+        fails its checksum are handled alike: one clear warning, then the model is
+        called and the entry overwritten. (joblib would log a traceback quoting the
+        whole prompt, and recompute only the first kind.)
+        """
         probe = _Probe()
-        was_cached = func.check_call_in_cache(probe, self.backend, *args)
-        record = func(probe, self.backend, *args)
-        corrupt = was_cached and probe.executed  # joblib could not unpickle it and recomputed
-        if not _valid(record):
+        corrupt = False
+        if func.check_call_in_cache(probe, self.backend, *args):
+            try:
+                record = func.call_and_shelve(probe, self.backend, *args).get()
+            except Exception:  # any unreadable entry is corrupt, whatever unpickling raised
+                record = None
+            if _valid(record):
+                return record["value"], False, False
             corrupt = True
-            probe = _Probe()
-            record, _ = func.call(probe, self.backend, *args)
-        if corrupt:
             log.warning("corrupt %s cache entry under %s: recomputed it", kind, self.location)
-        return record["value"], probe.executed, corrupt
+        record, _ = func.call(probe, self.backend, *args)
+        return record["value"], True, corrupt
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embeddings of ``texts``, one cache entry per batch of ``embed_batch_size`` texts."""

@@ -46,7 +46,8 @@ class RunOptions:
     cache_dir: Path = Path("cache")
     limit: int | None = None
     jobs: int = 1
-    joblib_backend: str = "threading"
+    #: ``None``: whatever ``joblib.parallel_config(backend=...)`` is active around the call.
+    joblib_backend: str | None = "threading"
     progress: bool = True
 
 
@@ -125,7 +126,7 @@ def generate_task(spec: BackendSpec, cache_dir: str, options: GenerationOptions,
     return model_cache(spec, cache_dir).generate_with_status(prompt, options)
 
 
-def check_joblib_backend(name: str) -> None:
+def check_joblib_backend(name: str | None) -> None:
     """Make sure ``name`` is a usable joblib backend before any model call, or say how to get it.
 
     ``threading`` (the default), ``loky``, ``multiprocessing`` and ``sequential`` ship
@@ -134,8 +135,11 @@ def check_joblib_backend(name: str) -> None:
     ``DASK_SCHEDULER_ADDRESS`` (command line). ``ray`` is registered here with
     ``ray.util.joblib.register_ray``; ``ray.init()`` then joins the cluster named by
     ``RAY_ADDRESS``. Any other name must have been registered with
-    :func:`joblib.register_parallel_backend` by the caller.
+    :func:`joblib.register_parallel_backend` by the caller. ``None`` defers to the
+    caller's ``joblib.parallel_config``.
     """
+    if name is None:
+        return
     from joblib.parallel import BACKENDS, EXTERNAL_BACKENDS
 
     if name == "dask":
