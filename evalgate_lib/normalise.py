@@ -44,7 +44,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal, Sequence
+
+from evalgate_lib.scoring import matched_accept
 
 _PUNCT_MAP = str.maketrans(
     {
@@ -249,8 +252,12 @@ def _canonical_units(words: list[str]) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=65536)
 def normalise_text(s: str) -> str:
-    """Normalised form of ``s`` for answer matching (rules in the module docstring)."""
+    """Normalised form of ``s`` for answer matching (rules in the module docstring).
+
+    Memoised: it is pure, and the same accept strings are normalised for every answer.
+    """
     text = unicodedata.normalize("NFKC", s).translate(_PUNCT_MAP).lower()
     text = _PER_SLASH.sub(" per ", text)
     text = _GROUPED.sub(lambda m: m.group().replace(",", ""), text)
@@ -307,8 +314,5 @@ def match_answer(answer: str, accept: Sequence[str], normalise: bool) -> MatchRe
             if norm and _contains_tokens(norm_answer, norm):
                 return MatchResult(True, candidate, "normalised")
         return MatchResult(False, None, "normalised")
-    folded = answer.casefold()
-    for candidate in accept:
-        if candidate and candidate.casefold() in folded:
-            return MatchResult(True, candidate, "raw")
-    return MatchResult(False, None, "raw")
+    matched = matched_accept(answer, accept)
+    return MatchResult(matched is not None, matched, "raw")

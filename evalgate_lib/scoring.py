@@ -61,10 +61,13 @@ def answer_refuses(answer: str) -> bool:
 
 
 def matched_accept(answer: str, accept: Sequence[str]) -> str | None:
-    """First accepted string contained in ``answer``, case-insensitively; ``None`` if none is."""
-    lowered = answer.lower()
+    """First accepted string contained in ``answer``, case-insensitively (``casefold``); ``None`` if none is.
+
+    An empty accept string never matches: it is contained in everything.
+    """
+    folded = answer.casefold()
     for candidate in accept:
-        if candidate.lower() in lowered:
+        if candidate and candidate.casefold() in folded:
             return candidate
     return None
 
