@@ -43,24 +43,16 @@ def _digest(value: Any) -> str:
     return hashlib.sha256(payload).hexdigest()
 
 
-class _Probe:
-    """Set by the memoised body when it really runs, i.e. on a cache miss (thread-safe: one per call)."""
-
-    executed = False
-
-
-def _embed_entry(probe: _Probe, backend: Backend, identity: dict[str, str], texts: tuple[str, ...]) -> dict:
-    probe.executed = True
+def _embed_entry(backend: Backend, identity: dict[str, str], texts: tuple[str, ...]) -> dict:
+    """Memoised body: runs only on a cache miss. ``backend`` is not hashed; ``identity`` stands for it."""
     vectors = np.asarray(backend.embed(list(texts)), dtype=np.float32)
     if vectors.shape[0] != len(texts):
         raise CacheError(f"backend returned {vectors.shape[0]} embeddings for {len(texts)} texts")
     return {"value": vectors, "sha256": _digest(vectors)}
 
 
-def _generate_entry(
-    probe: _Probe, backend: Backend, identity: dict[str, str], options: dict[str, Any], prompt: str
-) -> dict:
-    probe.executed = True
+def _generate_entry(backend: Backend, identity: dict[str, str], options: dict[str, Any], prompt: str) -> dict:
+    """Memoised body: runs only on a cache miss."""
     text = backend.generate(prompt, GenerationOptions(**options))
     return {"value": text, "sha256": _digest(text)}
 
@@ -105,8 +97,8 @@ class ModelCache:
             self.memory = joblib.Memory(str(self.location), verbose=0)
         except OSError as exc:
             raise CacheError(f"cannot use cache folder {self.location}: {exc}") from None
-        self._embed = self.memory.cache(_embed_entry, ignore=["probe", "backend"])
-        self._generate = self.memory.cache(_generate_entry, ignore=["probe", "backend"])
+        self._embed = self.memory.cache(_embed_entry, ignore=["backend"])
+        self._generate = self.memory.cache(_generate_entry, ignore=["backend"])
         self._identity: dict[str, str] | None = None
 
     @property
@@ -130,18 +122,17 @@ class ModelCache:
         called and the entry overwritten. (joblib would log a traceback quoting the
         whole prompt, and recompute only the first kind.)
         """
-        probe = _Probe()
         corrupt = False
-        if func.check_call_in_cache(probe, self.backend, *args):
+        if func.check_call_in_cache(self.backend, *args):
             try:
-                record = func.call_and_shelve(probe, self.backend, *args).get()
+                record = func.call_and_shelve(self.backend, *args).get()
             except Exception:  # any unreadable entry is corrupt, whatever unpickling raised
                 record = None
             if _valid(record):
                 return record["value"], False, False
             corrupt = True
             log.warning("corrupt %s cache entry under %s: recomputed it", kind, self.location)
-        record, _ = func.call(probe, self.backend, *args)
+        record, _ = func.call(self.backend, *args)
         return record["value"], True, corrupt
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
