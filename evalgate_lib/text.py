@@ -11,7 +11,8 @@ number can be recomputed by hand from the strings alone:
   numbers are always content;
 * a sentence ends at ``.``, ``!`` or ``?`` followed by whitespace and an upper-case
   letter, a digit or an opening quote/bracket; every line break also ends one
-  (Markdown headings, list items and table rows are sentences of their own).
+  (Markdown headings, list items and table rows are sentences of their own);
+  a list marker such as ``1.`` or ``b)`` at the start of a line is not a sentence.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from evalgate_lib.stopwords import STOPWORDS
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[a-z]+(?:'[a-z]+)*")
 _LINE = re.compile(r"[^\n]+")
 _SENTENCE_END = re.compile(r"[.!?]+[\"')\]\u201d\u2019]*(?=\s+[A-Z0-9\"'(\[*\u201c\u2018])")
+_LIST_MARKER = re.compile(r"(?:[-*+]\s*)?(?:\d+|[A-Za-z])[.)]")
 _CURLY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
 
 
@@ -74,10 +76,12 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     for line in _LINE.finditer(text):
         start = line.start()
-        pieces = [m.end() for m in _SENTENCE_END.finditer(line.group())]
+        body = line.group()
         cursor = start
-        for cut in pieces + [len(line.group())]:
+        for cut in [m.end() for m in _SENTENCE_END.finditer(body)] + [len(body)]:
             end = start + cut
+            if end < line.end() and _LIST_MARKER.fullmatch(text[cursor:end].strip()):
+                continue  # "1. Open the console": the number belongs to the sentence it numbers
             _append_trimmed(text, cursor, end, spans)
             cursor = end
     return spans

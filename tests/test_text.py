@@ -212,3 +212,14 @@ def test_curly_quotes_split_like_straight_ones() -> None:
         "It\u2019s \u2018fine.\u2019",
         "\u2018Yes\u2019 it is.",
     ]
+
+
+def test_a_list_marker_is_not_a_sentence_of_its_own() -> None:
+    # "1." followed by "Open" would end a sentence by the punctuation rule; at the
+    # start of a line it is a list marker, and stays with the sentence it numbers.
+    assert split_sentences("1. Open the console.\n2. Select Plan. Then save.\n- a) Pick one.") == [
+        "1. Open the console.",
+        "2. Select Plan.",
+        "Then save.",
+        "- a) Pick one.",
+    ]
