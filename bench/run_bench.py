@@ -122,7 +122,7 @@ def clear_scoring_memos() -> None:
     """Forget the scorers' per-process memos (context tokens per context and per line, refusal verdicts)."""
     from evalgate_lib import scoring, text
 
-    for memo in (content_tokens, getattr(text, "_line_content_tokens", None), scoring.is_refusal):
+    for memo in (content_tokens, getattr(text, "_line_content_tokens", None), text.sentences_of, scoring.is_refusal):
         if hasattr(memo, "cache_clear"):
             memo.cache_clear()
 

@@ -15,7 +15,7 @@ from evalgate_lib.chunking import Chunk
 from evalgate_lib.flags import flag_answer
 from evalgate_lib.gold import GoldQuestion
 from evalgate_lib.normalise import match_answer
-from evalgate_lib.retrieval_metrics import evidence_coverage, evidence_hit, first_relevant_rank
+from evalgate_lib.retrieval_metrics import evidence_coverage, first_relevant_rank
 from evalgate_lib.scoring import Correctness, confidence, correctness, groundedness, retrieval_hit
 
 #: The cut-offs at which chunk-level recall is reported.
@@ -40,13 +40,19 @@ def _round(value: float | None) -> float | None:
 
 
 def evidence_rank(ranking: Sequence[Retrieved], article: str, spans: Sequence[tuple[int, int]]) -> int | None:
-    """Smallest k such that the top-k chunks hold every evidence span whole; ``None`` if no k does."""
-    chunks: list[tuple[str, int, int]] = []
-    for r in ranking:
-        chunks.append((r.chunk.article_id, r.chunk.start, r.chunk.end))
-        if r.chunk.article_id == article and evidence_hit(chunks, article, spans):
-            return r.rank
-    return None
+    """Smallest k such that the top-k chunks hold every evidence span whole; ``None`` if no k does.
+
+    That is :func:`evidence_hit` on the top k, computed in one pass: each span's
+    first rank whose chunk (of the gold article) contains it, and the largest of those.
+    """
+    gold = [(r.rank, r.chunk.start, r.chunk.end) for r in ranking if r.chunk.article_id == article]
+    firsts = []
+    for start, end in spans:
+        rank = next((rank for rank, c_start, c_end in gold if c_start <= start and end <= c_end), None)
+        if rank is None:
+            return None
+        firsts.append(rank)
+    return max(firsts) if firsts else None
 
 
 def retrieval_metrics(

@@ -21,14 +21,13 @@ from evalgate_lib.gold import GoldQuestion
 from evalgate_lib.metrics import METRICS
 from evalgate_lib.scoring import COVERAGE_FLOOR
 from evalgate_lib.stopwords import STOPWORDS
+from evalgate_lib.text import token_spans
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-_TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[a-z]+(?:'[a-z]+)*")
-_CURLY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
 _HEADING = re.compile(r"^#{1,6}\s+\S", re.MULTILINE)
 
 
@@ -337,21 +336,18 @@ def token_marks_html(sentence: Mapping[str, Any]) -> str:
     text = sentence["text"]
     missing = set(sentence.get("missing") or [])
     claims = sentence.get("coverage") is not None
-    lowered = text.translate(_CURLY).lower()
-    if len(lowered) != len(text):  # exotic case mapping changed lengths: fall back to a token list
+    spans = token_spans(text)
+    if spans is None:  # exotic case mapping changed lengths: fall back to a token list
         return " ".join(_mark(t, t in missing, claims) for t in sentence.get("tokens") or []) or html.escape(text)
     out, cursor = [], 0
-    for match in _TOKEN.finditer(lowered):
-        out.append(html.escape(text[cursor : match.start()]))
-        token = match.group()
-        if token[0].isdigit() and "," in token:
-            token = token.replace(",", "")
-        piece = text[match.start() : match.end()]
-        if token in STOPWORDS and not token[0].isdigit():
+    for start, end, token in spans:
+        out.append(html.escape(text[cursor:start]))
+        piece = text[start:end]
+        if token in STOPWORDS:
             out.append(html.escape(piece))
         else:
             out.append(_mark(piece, token in missing, claims))
-        cursor = match.end()
+        cursor = end
     out.append(html.escape(text[cursor:]))
     return "".join(out)
 

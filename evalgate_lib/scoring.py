@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
 
-from evalgate_lib.text import content_token_list, content_tokens, split_sentences
+from evalgate_lib.text import content_token_list, content_tokens, fold, sentences_of
 
 #: A sentence whose coverage is below this is *unsupported* by the context.
 COVERAGE_FLOOR = 0.70
@@ -35,7 +35,6 @@ REFUSAL_PATTERNS: tuple[str, ...] = (
     r"\bthere is no answer\b",
 )
 _REFUSAL = re.compile("|".join(REFUSAL_PATTERNS))
-_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'"})
 
 
 def retrieval_hit(retrieved_articles: Sequence[str], gold_article: str | None) -> bool | None:
@@ -51,12 +50,12 @@ def retrieval_hit(retrieved_articles: Sequence[str], gold_article: str | None) -
 @lru_cache(maxsize=65536)
 def is_refusal(text: str) -> bool:
     """True when ``text`` declines to answer, by the :data:`REFUSAL_PATTERNS` rule."""
-    return bool(_REFUSAL.search(text.translate(_QUOTES).lower()))
+    return bool(_REFUSAL.search(fold(text)))
 
 
 def answer_refuses(answer: str) -> bool:
     """An answer is a refusal when its first sentence is one ("I don't know. ..." counts)."""
-    sentences = split_sentences(answer)
+    sentences = sentences_of(answer)
     return bool(sentences) and is_refusal(sentences[0])
 
 
@@ -140,7 +139,7 @@ def groundedness(answer: str, context: str) -> Groundedness:
     either way.
     """
     ctx = content_tokens(context)
-    scores = tuple(sentence_coverage(s, ctx) for s in split_sentences(answer))
+    scores = tuple(sentence_coverage(s, ctx) for s in sentences_of(answer))
     scored = [s.coverage for s in scores if s.coverage is not None]
     return Groundedness(scores, sum(scored) / len(scored) if scored else None)
 

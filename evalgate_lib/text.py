@@ -36,12 +36,30 @@ def _normalise_number(token: str) -> str:
     return token
 
 
+def fold(text: str) -> str:
+    """Lower-cased with curly quotes straightened (the ``translate`` is skipped for ASCII text, the common case)."""
+    return (text if text.isascii() else text.translate(_CURLY)).lower()
+
+
 def tokenize(text: str) -> list[str]:
     """All tokens of ``text`` in order (lower-cased, numbers normalised)."""
-    lowered = text.translate(_CURLY).lower()
+    lowered = fold(text)
     # Same as _normalise_number on every token, inlined (this is the scoring hot path):
     # only a number token can hold a comma, since word tokens are letters and apostrophes.
     return [t.replace(",", "") if "," in t else t for t in _TOKEN.findall(lowered)]
+
+
+def token_spans(text: str) -> list[tuple[int, int, str]] | None:
+    """Every token of ``text`` with its character span: ``(start, end, token)``, token as :func:`tokenize` gives it.
+
+    For marking tokens inside the original string (the report's found / not-found
+    view). ``None`` in the rare case where lower-casing changes the string's length
+    (some non-ASCII letters), since spans would then not line up.
+    """
+    lowered = fold(text)
+    if len(lowered) != len(text):
+        return None
+    return [(m.start(), m.end(), _normalise_number(m.group())) for m in _TOKEN.finditer(lowered)]
 
 
 def content_token_list(text: str) -> list[str]:
@@ -67,7 +85,7 @@ def content_tokens(text: str) -> frozenset[str]:
 @lru_cache(maxsize=262144)
 def _line_content_tokens(line: str) -> frozenset[str]:
     """Content tokens of one line: distinct raw tokens first, then numbers normalised, stopwords removed."""
-    distinct = set(_TOKEN.findall(line.translate(_CURLY).lower()))
+    distinct = set(_TOKEN.findall(fold(line)))
     return frozenset([t.replace(",", "") if "," in t else t for t in distinct]) - STOPWORDS
 
 
@@ -96,6 +114,13 @@ def _append_trimmed(text: str, start: int, end: int, spans: list[tuple[int, int]
         spans.append((start, end))
 
 
+@lru_cache(maxsize=16384)
+def sentences_of(text: str) -> tuple[str, ...]:
+    """Sentences of ``text`` as a tuple, memoised: scoring splits each answer twice
+    (the refusal rule reads its first sentence, groundedness reads all)."""
+    return tuple(text[s:e] for s, e in sentence_spans(text))
+
+
 def split_sentences(text: str) -> list[str]:
     """Sentences of ``text`` (see the module docstring for the rule)."""
-    return [text[s:e] for s, e in sentence_spans(text)]
+    return list(sentences_of(text))
