@@ -22,13 +22,13 @@ from evalgate_lib.evaluation import Retrieved, score_answer
 from evalgate_lib.explorer import FLAG_CHOICES, describe_row, filter_rows, flag_counts, flag_reasons
 from evalgate_lib.gold import GoldQuestion
 from evalgate_lib.metrics import METRICS, compare
+from evalgate_lib.notebook_support import override_shared
 from evalgate_lib.plots import pick_examples, sentences_html, token_marks_html
-from evalgate_lib.report import (
+from evalgate_lib.report_html import (
     fairness_html,
     headline_html,
     manifest_html,
     methodology_html,
-    override_shared,
     results_table_html,
     table_page_html,
 )

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from evalgate_lib.report import table_page_html
+from evalgate_lib.report_html import table_page_html
 from evalgate_lib.results import load_rows
 
 ROOT = Path(__file__).resolve().parents[1]
