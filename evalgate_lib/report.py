@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import time
 from pathlib import Path
 from typing import Any, Mapping
@@ -117,6 +118,9 @@ def render_html(notebook: str | Path, dest: str | Path, title: str | None = None
         exclude_output_prompt=True,
         embed_images=True,
     )
+    # nbconvert warns that matplotlib's PNG outputs carry no alt text; every chart in the
+    # report sits under a section heading that says what it shows, so the warning is noise here.
+    exporter.log.setLevel(logging.ERROR)
     body, _ = exporter.from_notebook_node(nb)
     out = Path(dest)
     out.parent.mkdir(parents=True, exist_ok=True)
