@@ -212,6 +212,18 @@ def _short(text: str, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def _coverage_image(ax: Axes, values: Any, missing_color: str) -> Any:
+    """Coverage values drawn red-to-green with the colour scale centred on the floor; NaN cells in ``missing_color``."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+    from matplotlib.colors import TwoSlopeNorm
+
+    cmap = plt.get_cmap("RdYlGn").copy()
+    cmap.set_bad(missing_color)
+    norm = TwoSlopeNorm(vmin=0.0, vcenter=COVERAGE_FLOOR, vmax=1.0)
+    return ax.imshow(np.ma.masked_invalid(values), cmap=cmap, norm=norm, aspect="auto")
+
+
 def coverage_heatmap(row: Mapping[str, Any], ax: Axes | None = None, width: int = 60) -> Axes:
     """Each answer sentence's coverage as one heatmap cell, coloured against the 0.70 floor.
 
@@ -220,20 +232,12 @@ def coverage_heatmap(row: Mapping[str, Any], ax: Axes | None = None, width: int 
     """
     import matplotlib.pyplot as plt
     import numpy as np
-    from matplotlib.colors import TwoSlopeNorm
 
     sentences = row.get("sentences") or []
     if ax is None:
         _, ax = plt.subplots(figsize=(8, 0.45 * max(len(sentences), 1) + 1.1))
     values = np.array([[np.nan if s["coverage"] is None else s["coverage"]] for s in sentences] or [[np.nan]])
-    cmap = plt.get_cmap("RdYlGn").copy()
-    cmap.set_bad("#d9d9d9")
-    image = ax.imshow(
-        np.ma.masked_invalid(values),
-        cmap=cmap,
-        norm=TwoSlopeNorm(vmin=0.0, vcenter=COVERAGE_FLOOR, vmax=1.0),
-        aspect="auto",
-    )
+    image = _coverage_image(ax, values, missing_color="#d9d9d9")
     for i, s in enumerate(sentences):
         cov = s["coverage"]
         label = "n/a (refusal)" if s.get("refusal") else ("n/a" if cov is None else f"{cov:.2f}")
@@ -253,7 +257,6 @@ def coverage_matrix_heatmap(rows: Sequence[Mapping[str, Any]], ax: Axes | None =
     """Several answers at once: one heatmap row per answer, one column per sentence (up to ``max_sentences``)."""
     import matplotlib.pyplot as plt
     import numpy as np
-    from matplotlib.colors import TwoSlopeNorm
 
     if ax is None:
         _, ax = plt.subplots(figsize=(1.1 * max_sentences + 3, 0.35 * max(len(rows), 1) + 1.2))
@@ -262,14 +265,7 @@ def coverage_matrix_heatmap(rows: Sequence[Mapping[str, Any]], ax: Axes | None =
         for j, s in enumerate((row.get("sentences") or [])[:max_sentences]):
             if s["coverage"] is not None:
                 values[i, j] = s["coverage"]
-    cmap = plt.get_cmap("RdYlGn").copy()
-    cmap.set_bad("#f0f0f0")
-    image = ax.imshow(
-        np.ma.masked_invalid(values),
-        cmap=cmap,
-        norm=TwoSlopeNorm(vmin=0.0, vcenter=COVERAGE_FLOOR, vmax=1.0),
-        aspect="auto",
-    )
+    image = _coverage_image(ax, values, missing_color="#f0f0f0")
     for (i, j), v in np.ndenumerate(values):
         if not np.isnan(v):
             ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=7)
