@@ -36,15 +36,13 @@ import numpy as np  # noqa: E402
 from evalgate_lib import pipeline  # noqa: E402
 from evalgate_lib.backends import resolve_backend  # noqa: E402
 from evalgate_lib.config import load_config  # noqa: E402
-from evalgate_lib.metrics import compare  # noqa: E402
-from evalgate_lib.pipeline import RANKING_DEPTH, RunOptions, run_comparison  # noqa: E402
-from evalgate_lib.results import write_results  # noqa: E402
+from evalgate_lib.pipeline import RANKING_DEPTH, RunOptions  # noqa: E402
+from evalgate_lib.results import PUBLISHED_FILES, evaluate_and_write  # noqa: E402
 from evalgate_lib.retrieval import VectorIndex  # noqa: E402
 from evalgate_lib.text import content_tokens  # noqa: E402
 
 BASELINE = ROOT / "configs" / "baseline.toml"
 CANDIDATE = ROOT / "configs" / "candidate.toml"
-PUBLISHED = ("results.jsonl", "summary.json", "manifest.json")
 
 # Goals from issue 5.
 GOAL_CACHE_SPEEDUP = 50.0
@@ -108,14 +106,12 @@ def recording_scores(calls: list[tuple[tuple, dict]]) -> Iterator[None]:
 def full_run(options: RunOptions, out: Path) -> tuple[float, dict[str, Any]]:
     """What ``evalgate run`` does (run both configs, summarise, write the folder); returns (seconds, stats)."""
     start = time.perf_counter()
-    comparison = run_comparison(BASELINE, CANDIDATE, options)
-    summary = compare(comparison.rows, comparison.inputs.baseline.name, comparison.inputs.candidate.name)
-    write_results(comparison, summary, out)
+    comparison, _, _ = evaluate_and_write(BASELINE, CANDIDATE, options, out)
     return time.perf_counter() - start, comparison.stats
 
 
 def identical(a: Path, b: Path) -> bool:
-    return all((a / name).read_bytes() == (b / name).read_bytes() for name in PUBLISHED)
+    return all((a / name).read_bytes() == (b / name).read_bytes() for name in PUBLISHED_FILES)
 
 
 def clear_scoring_memos() -> None:
@@ -188,7 +184,7 @@ def bench_cache(limit: int | None, work: Path) -> tuple[list[dict[str, Any]], li
                f">= {GOAL_CACHE_SPEEDUP:.0f}x", cold_s / cli_s >= GOAL_CACHE_SPEEDUP,
                f"{cli_s:.2f} s incl. interpreter start and imports"),
         figure("cached results byte-identical to cold", int(same), "bool", "identical", same,
-               ", ".join(PUBLISHED)),
+               ", ".join(PUBLISHED_FILES)),
         figure("harness overhead share of the cold run", round(100 * overhead, 2), "%",
                f"< {100 * GOAL_OVERHEAD:.0f}%", overhead < GOAL_OVERHEAD,
                f"(wall {cold_s:.1f} s - model {model_s:.1f} s) / wall"),

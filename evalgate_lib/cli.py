@@ -66,14 +66,11 @@ def run_options(args: argparse.Namespace):  # noqa: ANN201 - RunOptions, importe
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Run both configs, print the summary table, write the results folder."""
-    from evalgate_lib.metrics import compare, format_table
-    from evalgate_lib.pipeline import run_comparison
-    from evalgate_lib.results import write_results
+    from evalgate_lib.metrics import format_table
+    from evalgate_lib.results import evaluate_and_write
 
-    comparison = run_comparison(args.baseline, args.candidate, run_options(args))
+    comparison, summary, folder = evaluate_and_write(args.baseline, args.candidate, run_options(args), args.out)
     inputs = comparison.inputs
-    summary = compare(comparison.rows, inputs.baseline.name, inputs.candidate.name)
-    folder = write_results(comparison, summary, args.out)
     calls = comparison.stats["model_calls"]
     print(
         f"backend: {comparison.backend['backend']} "

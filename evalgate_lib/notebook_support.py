@@ -15,8 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from evalgate_lib.errors import InputError
-
-# --------------------------------------------------------------------------- paths and runs
+from evalgate_lib.results import evaluate_and_write, has_results, load_results
 
 
 def _toml_value(value: Any) -> str:
@@ -92,36 +91,12 @@ def resolve_configs(
     )
 
 
-def has_results(folder: str | Path) -> bool:
-    """True when ``folder`` holds a complete results folder."""
-    path = Path(folder)
-    return all((path / name).is_file() for name in ("results.jsonl", "summary.json", "manifest.json"))
-
-
 def run_and_write(
     baseline: str | Path, candidate: str | Path, options: Any, out_dir: str | Path
 ) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any]]:
     """Run both configs (cache-backed), write the results folder, return ``(rows, summary, manifest)``."""
-    from evalgate_lib.metrics import compare
-    from evalgate_lib.pipeline import run_comparison
-    from evalgate_lib.results import write_results
-
-    comparison = run_comparison(baseline, candidate, options)
-    summary = compare(comparison.rows, comparison.inputs.baseline.name, comparison.inputs.candidate.name)
-    folder = write_results(comparison, summary, out_dir)
+    _, _, folder = evaluate_and_write(baseline, candidate, options, out_dir)
     return load_results(folder)
-
-
-def load_results(folder: str | Path) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any]]:
-    """``(rows, summary, manifest)`` of a results folder."""
-    from evalgate_lib.results import load_rows
-
-    path = Path(folder)
-    if not has_results(path):
-        raise InputError(f"{path} is not a results folder (needs results.jsonl, summary.json, manifest.json)")
-    summary = json.loads((path / "summary.json").read_text(encoding="utf-8"))
-    manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
-    return load_rows(path), summary, manifest
 
 
 def ensure_results(

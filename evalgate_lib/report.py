@@ -23,7 +23,7 @@ from typing import Any, Mapping
 
 from evalgate_lib.cli import add_run_arguments, register
 from evalgate_lib.errors import EvalGateError, InputError
-from evalgate_lib.notebook_support import has_results
+from evalgate_lib.results import has_results
 
 #: The notebooks, in execution order; ``02`` is skipped when results are given.
 NOTEBOOKS = (

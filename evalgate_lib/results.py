@@ -25,7 +25,12 @@ from typing import Any
 from evalgate_lib import __version__
 from evalgate_lib.config import shared_settings
 from evalgate_lib.corpus import corpus_digest
-from evalgate_lib.pipeline import Comparison
+from evalgate_lib.errors import InputError
+from evalgate_lib.metrics import compare
+from evalgate_lib.pipeline import Comparison, RunOptions, run_comparison
+
+#: The files a rerun with nothing changed reproduces byte for byte (``run_stats.json`` is not one).
+PUBLISHED_FILES = ("results.jsonl", "summary.json", "manifest.json")
 
 #: Packages whose versions can change a number, recorded in the manifest.
 RECORDED_PACKAGES = (
@@ -123,6 +128,31 @@ def write_results(comparison: Comparison, summary: dict[str, Any], out_dir: str 
     atomic_write(folder / "manifest.json", _dumps(build_manifest(comparison)))
     atomic_write(folder / "run_stats.json", _dumps(comparison.stats))
     return folder
+
+
+def evaluate_and_write(
+    baseline: str | Path, candidate: str | Path, options: RunOptions, out_dir: str | Path
+) -> tuple[Comparison, dict[str, Any], Path]:
+    """What ``evalgate run`` does: run both configs, summarise, write the folder; returns all three."""
+    comparison = run_comparison(baseline, candidate, options)
+    summary = compare(comparison.rows, comparison.inputs.baseline.name, comparison.inputs.candidate.name)
+    return comparison, summary, write_results(comparison, summary, out_dir)
+
+
+def has_results(folder: str | Path) -> bool:
+    """True when ``folder`` holds every published file of a results folder."""
+    path = Path(folder)
+    return all((path / name).is_file() for name in PUBLISHED_FILES)
+
+
+def load_results(folder: str | Path) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any]]:
+    """``(rows, summary, manifest)`` of a results folder."""
+    path = Path(folder)
+    if not has_results(path):
+        raise InputError(f"{path} is not a results folder (needs {', '.join(PUBLISHED_FILES)})")
+    summary = json.loads((path / "summary.json").read_text(encoding="utf-8"))
+    manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+    return load_rows(path), summary, manifest
 
 
 def load_rows(folder: str | Path) -> list[dict[str, Any]]:

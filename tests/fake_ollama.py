@@ -320,7 +320,9 @@ def evalgate_run(
 
 def published(out: Path) -> dict[str, bytes]:
     """The byte contents of the files a rerun must reproduce exactly."""
-    return {name: (out / name).read_bytes() for name in ("results.jsonl", "summary.json", "manifest.json")}
+    from evalgate_lib.results import PUBLISHED_FILES
+
+    return {name: (out / name).read_bytes() for name in PUBLISHED_FILES}
 
 
 def run_stats(out: Path) -> dict[str, Any]:

@@ -29,9 +29,8 @@ from joblib._parallel_backends import ThreadingBackend
 from evalgate_lib import backends, pipeline
 from evalgate_lib.backends import BackendSpec
 from evalgate_lib.cli import main
-from evalgate_lib.metrics import compare
-from evalgate_lib.pipeline import RunOptions, run_comparison
-from evalgate_lib.results import write_results
+from evalgate_lib.pipeline import RunOptions
+from evalgate_lib.results import evaluate_and_write
 
 LIMIT = 24
 ROOT_CONFIGS = Path(__file__).resolve().parents[1] / "configs"
@@ -102,9 +101,7 @@ def _api_run(monkeypatch, tmp_path, joblib_backend: str, jobs: int, transport_na
         backend="ollama", cache_dir=tmp_path / "cache", limit=LIMIT, jobs=jobs, joblib_backend=joblib_backend,
         progress=False,
     )
-    comparison = run_comparison(ROOT_CONFIGS / "baseline.toml", ROOT_CONFIGS / "candidate.toml", options)
-    summary = compare(comparison.rows, "baseline", "candidate")
-    write_results(comparison, summary, tmp_path / "out")
+    evaluate_and_write(ROOT_CONFIGS / "baseline.toml", ROOT_CONFIGS / "candidate.toml", options, tmp_path / "out")
     return published(tmp_path / "out")
 
 
@@ -191,7 +188,6 @@ def test_joblib_backend_none_defers_to_parallel_config(tmp_path, serial):
     options = RunOptions(backend="ollama", hosts="http://a.test:11434", cache_dir=tmp_path / "cache", limit=LIMIT,
                          jobs=2, joblib_backend=None, progress=False)
     with serving(FakeOllama()), joblib.parallel_config(backend="evalgate-context"):
-        comparison = run_comparison(ROOT_CONFIGS / "baseline.toml", ROOT_CONFIGS / "candidate.toml", options)
-    write_results(comparison, compare(comparison.rows, "baseline", "candidate"), tmp_path / "out")
+        evaluate_and_write(ROOT_CONFIGS / "baseline.toml", ROOT_CONFIGS / "candidate.toml", options, tmp_path / "out")
     assert used
     assert published(tmp_path / "out") == serial
