@@ -33,13 +33,13 @@ sys.path.insert(1, str(ROOT / "tests"))  # the fake Ollama server lives with the
 
 import numpy as np  # noqa: E402
 
-from evalgate_lib import pipeline  # noqa: E402
-from evalgate_lib.backends import resolve_backend  # noqa: E402
-from evalgate_lib.config import load_config  # noqa: E402
-from evalgate_lib.pipeline import RANKING_DEPTH, RunOptions  # noqa: E402
-from evalgate_lib.results import PUBLISHED_FILES, evaluate_and_write  # noqa: E402
-from evalgate_lib.retrieval import VectorIndex  # noqa: E402
-from evalgate_lib.text import content_tokens  # noqa: E402
+from evalgate_lib.generation.backends import resolve_backend  # noqa: E402
+from evalgate_lib.inputs.config import load_config  # noqa: E402
+from evalgate_lib.retrieval.index import VectorIndex  # noqa: E402
+from evalgate_lib.run import pipeline  # noqa: E402
+from evalgate_lib.run.pipeline import RANKING_DEPTH, RunOptions  # noqa: E402
+from evalgate_lib.run.results import PUBLISHED_FILES, evaluate_and_write  # noqa: E402
+from evalgate_lib.text.tokens import content_tokens  # noqa: E402
 
 BASELINE = ROOT / "configs" / "baseline.toml"
 CANDIDATE = ROOT / "configs" / "candidate.toml"
@@ -116,7 +116,8 @@ def identical(a: Path, b: Path) -> bool:
 
 def clear_scoring_memos() -> None:
     """Forget the scorers' per-process memos (context tokens per context and per line, refusal verdicts)."""
-    from evalgate_lib import scoring, text
+    from evalgate_lib.judging import scoring
+    from evalgate_lib.text import tokens as text
 
     for memo in (content_tokens, getattr(text, "_line_content_tokens", None), text.sentences_of, scoring.is_refusal):
         if hasattr(memo, "cache_clear"):
@@ -157,8 +158,23 @@ def bench_cache(limit: int | None, work: Path) -> tuple[list[dict[str, Any]], li
     print(f"cached run: {cached_s:.2f} s: {cached_stats['model_calls']}", flush=True)
 
     # The same cached run as a user types it: a fresh interpreter, imports included.
-    cmd = [sys.executable, "-m", "evalgate_lib.cli", "run", "--backend", "local", "--cache-dir", str(cache),
-           "--out", str(work / "cli"), "--no-progress", "--baseline", str(BASELINE), "--candidate", str(CANDIDATE)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "evalgate_lib.cli",
+        "run",
+        "--backend",
+        "local",
+        "--cache-dir",
+        str(cache),
+        "--out",
+        str(work / "cli"),
+        "--no-progress",
+        "--baseline",
+        str(BASELINE),
+        "--candidate",
+        str(CANDIDATE),
+    ]
     if limit is not None:
         cmd += ["--limit", str(limit)]
     start = time.perf_counter()
@@ -174,26 +190,54 @@ def bench_cache(limit: int | None, work: Path) -> tuple[list[dict[str, Any]], li
     overhead = (cold_s - model_s) / cold_s
     questions = limit or "all"
     return [
-        figure("cold two-config run", round(cold_s, 2), "s", "", None,
-               f"{questions} questions x 2 configs, {cold_stats['model_calls']['generate_calls']} generations"),
-        figure("cached two-config run (in process)", round(cached_s, 3), "s", "", None,
-               "0 model calls" if zero else "MODEL CALLED"),
-        figure("cache speed-up (cold / cached)", round(speedup, 1), "x", f">= {GOAL_CACHE_SPEEDUP:.0f}x",
-               speedup >= GOAL_CACHE_SPEEDUP and zero),
-        figure("cache speed-up, cached run as a fresh CLI process", round(cold_s / cli_s, 1), "x",
-               f">= {GOAL_CACHE_SPEEDUP:.0f}x", cold_s / cli_s >= GOAL_CACHE_SPEEDUP,
-               f"{cli_s:.2f} s incl. interpreter start and imports"),
-        figure("cached results byte-identical to cold", int(same), "bool", "identical", same,
-               ", ".join(PUBLISHED_FILES)),
-        figure("harness overhead share of the cold run", round(100 * overhead, 2), "%",
-               f"< {100 * GOAL_OVERHEAD:.0f}%", overhead < GOAL_OVERHEAD,
-               f"(wall {cold_s:.1f} s - model {model_s:.1f} s) / wall"),
+        figure(
+            "cold two-config run",
+            round(cold_s, 2),
+            "s",
+            "",
+            None,
+            f"{questions} questions x 2 configs, {cold_stats['model_calls']['generate_calls']} generations",
+        ),
+        figure(
+            "cached two-config run (in process)",
+            round(cached_s, 3),
+            "s",
+            "",
+            None,
+            "0 model calls" if zero else "MODEL CALLED",
+        ),
+        figure(
+            "cache speed-up (cold / cached)",
+            round(speedup, 1),
+            "x",
+            f">= {GOAL_CACHE_SPEEDUP:.0f}x",
+            speedup >= GOAL_CACHE_SPEEDUP and zero,
+        ),
+        figure(
+            "cache speed-up, cached run as a fresh CLI process",
+            round(cold_s / cli_s, 1),
+            "x",
+            f">= {GOAL_CACHE_SPEEDUP:.0f}x",
+            cold_s / cli_s >= GOAL_CACHE_SPEEDUP,
+            f"{cli_s:.2f} s incl. interpreter start and imports",
+        ),
+        figure(
+            "cached results byte-identical to cold", int(same), "bool", "identical", same, ", ".join(PUBLISHED_FILES)
+        ),
+        figure(
+            "harness overhead share of the cold run",
+            round(100 * overhead, 2),
+            "%",
+            f"< {100 * GOAL_OVERHEAD:.0f}%",
+            overhead < GOAL_OVERHEAD,
+            f"(wall {cold_s:.1f} s - model {model_s:.1f} s) / wall",
+        ),
     ], calls
 
 
 def bench_scoring(calls: list[tuple[tuple, dict]], seconds: float) -> list[dict[str, Any]]:
     """Answers scored per second on one core, replaying the run's own ``score_answer`` calls."""
-    from evalgate_lib.evaluation import score_answer
+    from evalgate_lib.judging.evaluation import score_answer
 
     if not calls:
         return []
@@ -212,12 +256,23 @@ def bench_scoring(calls: list[tuple[tuple, dict]], seconds: float) -> list[dict[
     cold = rate(clear=True)
     warm = rate(clear=False)
     return [
-        figure("scoring throughput (fresh process)", round(cold), "answers/s",
-               f">= {GOAL_SCORING_RATE:,.0f}/s", cold >= GOAL_SCORING_RATE,
-               f"the run's {len(calls)} real score_answer calls replayed on one core, memos cleared before each "
-               "pass: the figure a run sees"),
-        figure("scoring throughput (memos warm)", round(warm), "answers/s", "", None,
-               "same rows again, every context already tokenised"),
+        figure(
+            "scoring throughput (fresh process)",
+            round(cold),
+            "answers/s",
+            f">= {GOAL_SCORING_RATE:,.0f}/s",
+            cold >= GOAL_SCORING_RATE,
+            f"the run's {len(calls)} real score_answer calls replayed on one core, memos cleared before each "
+            "pass: the figure a run sees",
+        ),
+        figure(
+            "scoring throughput (memos warm)",
+            round(warm),
+            "answers/s",
+            "",
+            None,
+            "same rows again, every context already tokenised",
+        ),
     ]
 
 
@@ -260,8 +315,7 @@ def bench_retrieval(queries: int, dim: int = 384, k: int = RANKING_DEPTH) -> lis
         note += f"; top-{k} of {dim}-d float32, {queries} queries"
         goal = f"< {GOAL_RETRIEVAL_MS:.0f} ms" if n == 100_000 else ""
         ok = median_ms < GOAL_RETRIEVAL_MS if n == 100_000 else None
-        out.append(figure(f"retrieval latency, {n:,} chunks", round(median_ms, 3), "ms/query (median)", goal, ok,
-                          note))
+        out.append(figure(f"retrieval latency, {n:,} chunks", round(median_ms, 3), "ms/query (median)", goal, ok, note))
     return out
 
 
@@ -273,8 +327,14 @@ def bench_server(limit: int, delay: float, jobs: int, work: Path) -> list[dict[s
     for n in (1, jobs):
         srv = FakeOllama(delay=delay)
         with serving(srv):
-            options = RunOptions(backend="ollama", hosts="bench-a.test,bench-b.test", cache_dir=work / f"srv{n}",
-                                 limit=limit, jobs=n, progress=False)
+            options = RunOptions(
+                backend="ollama",
+                hosts="bench-a.test,bench-b.test",
+                cache_dir=work / f"srv{n}",
+                limit=limit,
+                jobs=n,
+                progress=False,
+            )
             times[n], _ = full_run(options, work / f"srv{n}-out")
         folders[n] = work / f"srv{n}-out"
         counts = srv.counts()
@@ -283,11 +343,23 @@ def bench_server(limit: int, delay: float, jobs: int, work: Path) -> list[dict[s
     speedup = times[1] / times[jobs]
     generations = 2 * limit
     return [
-        figure(f"generation concurrency: --jobs {jobs} vs --jobs 1", round(speedup, 2), "x", "identical rows", same,
-               f"simulated server, {1000 * delay:.0f} ms/request, {generations} generations: "
-               f"{times[1]:.2f} s vs {times[jobs]:.2f} s; rows identical: {same}"),
-        figure("embedding requests (batched)", embeds[1], "requests", "", None,
-               f"all question and chunk texts of both configs in {embeds[1]} /api/embed requests"),
+        figure(
+            f"generation concurrency: --jobs {jobs} vs --jobs 1",
+            round(speedup, 2),
+            "x",
+            "identical rows",
+            same,
+            f"simulated server, {1000 * delay:.0f} ms/request, {generations} generations: "
+            f"{times[1]:.2f} s vs {times[jobs]:.2f} s; rows identical: {same}",
+        ),
+        figure(
+            "embedding requests (batched)",
+            embeds[1],
+            "requests",
+            "",
+            None,
+            f"all question and chunk texts of both configs in {embeds[1]} /api/embed requests",
+        ),
     ]
 
 
@@ -297,8 +369,13 @@ def bench_server(limit: int, delay: float, jobs: int, work: Path) -> list[dict[s
 def print_table(rows: list[dict[str, Any]]) -> None:
     header = ("figure", "value", "unit", "goal", "pass")
     cells = [header] + [
-        (r["figure"], f"{r['value']:,}" if isinstance(r["value"], (int, float)) else str(r["value"]), r["unit"],
-         r["goal"], "" if r["pass"] is None else ("PASS" if r["pass"] else "FAIL"))
+        (
+            r["figure"],
+            f"{r['value']:,}" if isinstance(r["value"], (int, float)) else str(r["value"]),
+            r["unit"],
+            r["goal"],
+            "" if r["pass"] is None else ("PASS" if r["pass"] else "FAIL"),
+        )
         for r in rows
     ]
     widths = [max(len(c[i]) for c in cells) for i in range(len(header))]
@@ -321,8 +398,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--server-delay", type=float, default=0.05, help="simulated seconds per server request")
     parser.add_argument("--jobs", type=int, default=4, help="concurrent requests for the server figure")
     parser.add_argument("--server-limit", type=int, default=40, help="gold questions for the server figure")
-    parser.add_argument("--skip-model-run", action="store_true",
-                        help="skip the embedded-backend run (no cache, scoring or overhead figures)")
+    parser.add_argument(
+        "--skip-model-run",
+        action="store_true",
+        help="skip the embedded-backend run (no cache, scoring or overhead figures)",
+    )
     args = parser.parse_args(argv)
 
     rows: list[dict[str, Any]] = []

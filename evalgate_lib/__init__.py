@@ -5,4 +5,4 @@ corpus → chunks → retrieval → generation → scores → flags → report;
 each step lives in its own module (see docs/DESIGN.md).
 """
 
-__version__ = "0.1.0"
+from evalgate_lib.version import __version__

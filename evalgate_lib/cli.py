@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 from typing import Callable, Sequence
 
-from evalgate_lib.backends import BACKEND_CHOICES
-from evalgate_lib.errors import BackendError, CacheError, EvalGateError
+from evalgate_lib.errors import BackendError, CacheError, EvalGateError, InputError
+from evalgate_lib.generation.backends import BACKEND_CHOICES
 
 EXIT_INPUT = 2
 EXIT_INTERRUPTED = 130
@@ -49,7 +49,7 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_options(args: argparse.Namespace):  # noqa: ANN201 - RunOptions, imported lazily
     """Build :class:`RunOptions` from parsed arguments."""
-    from evalgate_lib.pipeline import RunOptions
+    from evalgate_lib.run.pipeline import RunOptions
 
     if args.jobs < 1:
         raise EvalGateError(f"--jobs must be at least 1, got {args.jobs}")
@@ -66,8 +66,8 @@ def run_options(args: argparse.Namespace):  # noqa: ANN201 - RunOptions, importe
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Run both configs, print the summary table, write the results folder."""
-    from evalgate_lib.metrics import format_table
-    from evalgate_lib.results import evaluate_and_write
+    from evalgate_lib.run.results import evaluate_and_write
+    from evalgate_lib.statistics.metrics import format_table
 
     comparison, summary, folder = evaluate_and_write(args.baseline, args.candidate, run_options(args), args.out)
     inputs = comparison.inputs
@@ -90,17 +90,50 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = {}
+def cmd_gate(args: argparse.Namespace) -> int:
+    """Judge an existing results folder, or run the evaluation first; exit 1 on regression."""
+    import json
+
+    from evalgate_lib.statistics.gate import EXIT_REGRESSION, format_verdict, judge, load_gate
+
+    gate = load_gate(args.thresholds)
+    if args.results is not None:
+        path = Path(args.results) / "summary.json"
+        if not path.is_file():
+            raise InputError(f"{path} does not exist: run 'evalgate run --out {args.results}' first")
+        summary = json.loads(path.read_text(encoding="utf-8"))
+    else:
+        status = cmd_run(args)
+        if status:
+            return status
+        summary = json.loads((Path(args.out) / "summary.json").read_text(encoding="utf-8"))
+    verdicts = judge(summary, gate)
+    print(format_verdict(summary, gate, verdicts))
+    return EXIT_REGRESSION if any(v.failed for v in verdicts) else 0
 
 
-def register(
-    name: str,
-    help_text: str,
-    configure: Callable[[argparse.ArgumentParser], None],
-    handler: Callable[[argparse.Namespace], int],
-) -> None:
-    """Add a subcommand (the report and gate modules register theirs)."""
-    COMMANDS[name] = (help_text, configure, handler)
+def cmd_report(args: argparse.Namespace) -> int:
+    """Execute the notebooks and render the stakeholder report."""
+    import time
+
+    from evalgate_lib.reporting.report import build_report, notebook_parameters
+
+    if args.jobs < 1:
+        raise EvalGateError(f"--jobs must be at least 1, got {args.jobs}")
+    started = time.perf_counter()
+    parameters = notebook_parameters(
+        args.baseline, args.candidate, args.backend, args.hosts, args.cache_dir, args.limit, args.jobs
+    )
+    index = build_report(
+        args.out,
+        parameters,
+        results=args.results,
+        notebooks=args.notebooks,
+        no_appendices=args.no_appendices,
+        log=(lambda msg: None) if args.no_progress else (lambda msg: print(msg, flush=True)),
+    )
+    print(f"report: {index} ({time.perf_counter() - started:.1f} s); open it in a browser, no server needed")
+    return 0
 
 
 def _configure_run(parser: argparse.ArgumentParser) -> None:
@@ -108,7 +141,37 @@ def _configure_run(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default="results/latest", type=Path, help="results folder to write")
 
 
-register("run", "run both configs and write the results folder", _configure_run, cmd_run)
+def _configure_gate(parser: argparse.ArgumentParser) -> None:
+    add_run_arguments(parser)
+    parser.add_argument("--thresholds", default="configs/gate.toml", type=Path, help="gate thresholds (TOML)")
+    parser.add_argument(
+        "--results", default=None, type=Path, help="judge this results folder instead of running the evaluation"
+    )
+    parser.add_argument("--out", default="results/latest", type=Path, help="results folder when running")
+
+
+def _configure_report(parser: argparse.ArgumentParser) -> None:
+    add_run_arguments(parser)
+    parser.add_argument("--out", default=Path("report"), type=Path, help="report folder (index.html goes here)")
+    parser.add_argument(
+        "--results",
+        default=None,
+        type=Path,
+        help="an existing results folder (from `evalgate run`); default: run the evaluation into <out>/results",
+    )
+    parser.add_argument("--notebooks", default=None, type=Path, help="folder holding the numbered notebooks")
+    parser.add_argument(
+        "--no-appendices", action="store_true", help="skip notebooks 01, 03, 04 (only run 02 if needed, and the report)"
+    )
+
+
+#: Every subcommand: name → (help, argument setup, handler). The CLI owns them all; the
+#: library modules they call take plain parameters and know nothing of argparse.
+COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = {
+    "run": ("run both configs and write the results folder", _configure_run, cmd_run),
+    "report": ("render the stakeholder HTML report (executes the notebooks)", _configure_report, cmd_report),
+    "gate": ("fail (exit 1) when the candidate regresses beyond the thresholds", _configure_gate, cmd_gate),
+}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -122,21 +185,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _load_plugins() -> None:
-    """Import the modules that register the other subcommands."""
-    import importlib
-
-    for module in ("evalgate_lib.report", "evalgate_lib.gate"):
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``evalgate`` console script."""
-    _load_plugins()
     args = build_parser().parse_args(argv)
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING, format="evalgate: %(levelname)s: %(message)s"
@@ -160,8 +210,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    # Run as ``python -m evalgate_lib.cli`` this file is ``__main__``, a second module object;
-    # the report and gate modules register into ``evalgate_lib.cli``, so dispatch through that one.
-    from evalgate_lib.cli import main as _main
-
-    sys.exit(_main())
+    sys.exit(main())

@@ -20,7 +20,7 @@ raised inside request n, as if the user pressed Ctrl-C while it was in flight),
 (the next n chat requests wait for each other: proof that they were in flight together).
 
 :func:`fake_transport` returns a picklable transport bound to a named server, so a
-:class:`~evalgate_lib.backends.BackendSpec` that carries it can be shipped to joblib
+:class:`~evalgate_lib.generation.backends.BackendSpec` that carries it can be shipped to joblib
 process workers (``loky``), where it re-binds to that process's server of the same name.
 """
 
@@ -283,8 +283,9 @@ def serving(srv: FakeOllama, **backend_kwargs: Any) -> Iterator[FakeOllama]:
     in-process joblib backends (threading, sequential); process workers need a spec
     that carries a :class:`FakeTransport` instead.
     """
-    from evalgate_lib import backends, pipeline
-    from evalgate_lib.backends.ollama import OllamaBackend
+    from evalgate_lib.generation import backends
+    from evalgate_lib.generation.backends.ollama import OllamaBackend
+    from evalgate_lib.run import pipeline
 
     def construct(spec: Any) -> OllamaBackend:
         if spec.kind != "ollama":
@@ -309,8 +310,22 @@ def evalgate_run(
 ) -> int:
     """``evalgate run --backend ollama`` in this process (inside :func:`serving`); returns the exit code."""
     folder = configs or ROOT / "configs"
-    argv = ["run", "--backend", "ollama", "--hosts", hosts, "--cache-dir", str(cache), "--out", str(out),
-            "--baseline", str(folder / "baseline.toml"), "--candidate", str(folder / "candidate.toml"), "--no-progress"]
+    argv = [
+        "run",
+        "--backend",
+        "ollama",
+        "--hosts",
+        hosts,
+        "--cache-dir",
+        str(cache),
+        "--out",
+        str(out),
+        "--baseline",
+        str(folder / "baseline.toml"),
+        "--candidate",
+        str(folder / "candidate.toml"),
+        "--no-progress",
+    ]
     if limit is not None:
         argv += ["--limit", str(limit)]
     from evalgate_lib.cli import main
@@ -320,7 +335,7 @@ def evalgate_run(
 
 def published(out: Path) -> dict[str, bytes]:
     """The byte contents of the files a rerun must reproduce exactly."""
-    from evalgate_lib.results import PUBLISHED_FILES
+    from evalgate_lib.run.results import PUBLISHED_FILES
 
     return {name: (out / name).read_bytes() for name in PUBLISHED_FILES}
 

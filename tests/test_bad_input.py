@@ -15,10 +15,21 @@ from fake_ollama import ROOT, FakeOllama, evalgate_run, serving
 
 ARTICLES = ("plans-and-pricing-2026.md", "refunds.md", "two-factor-authentication.md")
 GOOD = [
-    {"id": "q1", "question": "How many seats does the Starter plan include?", "type": "answerable",
-     "article": "plans-and-pricing-2026", "accept": ["3 seats"], "evidence": ["Starter includes 3 seats"]},
-    {"id": "q2", "question": "Does Nimbus offer a lifetime licence?", "type": "no_answer", "article": None,
-     "accept": []},
+    {
+        "id": "q1",
+        "question": "How many seats does the Starter plan include?",
+        "type": "answerable",
+        "article": "plans-and-pricing-2026",
+        "accept": ["3 seats"],
+        "evidence": ["Starter includes 3 seats"],
+    },
+    {
+        "id": "q2",
+        "question": "Does Nimbus offer a lifetime licence?",
+        "type": "no_answer",
+        "article": None,
+        "accept": [],
+    },
 ]
 
 

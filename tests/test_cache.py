@@ -8,8 +8,8 @@ from typing import Sequence
 import numpy as np
 import pytest
 
-from evalgate_lib.backends.base import GenerationOptions
-from evalgate_lib.cache import ModelCache
+from evalgate_lib.generation.cache import ModelCache
+from evalgate_lib.inputs.options import GenerationOptions
 
 
 class CountingBackend:

@@ -1,4 +1,4 @@
-"""Tests for evalgate_lib.chunking against hand-computed chunk texts, positions and spans."""
+"""Tests for evalgate_lib.chunks.chunking against hand-computed chunk texts, positions and spans."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from evalgate_lib.chunking import CHUNKERS, Chunk, chunk_corpus, fixed_size, markdown_sections, sentence_window
-from evalgate_lib.config import load_config
-from evalgate_lib.corpus import Article, load_corpus
+from evalgate_lib.chunks.chunking import CHUNKERS, Chunk, chunk_corpus, fixed_size, markdown_sections, sentence_window
 from evalgate_lib.errors import InputError
+from evalgate_lib.inputs.config import load_config
+from evalgate_lib.inputs.corpus import Article, load_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
 

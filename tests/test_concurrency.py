@@ -26,11 +26,12 @@ from fake_ollama import (
 )
 from joblib._parallel_backends import ThreadingBackend
 
-from evalgate_lib import backends, pipeline
-from evalgate_lib.backends import BackendSpec
 from evalgate_lib.cli import main
-from evalgate_lib.pipeline import RunOptions
-from evalgate_lib.results import evaluate_and_write
+from evalgate_lib.generation import backends
+from evalgate_lib.generation.backends import BackendSpec
+from evalgate_lib.run import pipeline
+from evalgate_lib.run.pipeline import RunOptions
+from evalgate_lib.run.results import evaluate_and_write
 
 LIMIT = 24
 ROOT_CONFIGS = Path(__file__).resolve().parents[1] / "configs"
@@ -98,7 +99,11 @@ def _api_run(monkeypatch, tmp_path, joblib_backend: str, jobs: int, transport_na
     monkeypatch.setattr(pipeline, "_caches", {})
     monkeypatch.setattr(pipeline, "resolve_backend", lambda *args, **kwargs: _fake_spec(transport_name))
     options = RunOptions(
-        backend="ollama", cache_dir=tmp_path / "cache", limit=LIMIT, jobs=jobs, joblib_backend=joblib_backend,
+        backend="ollama",
+        cache_dir=tmp_path / "cache",
+        limit=LIMIT,
+        jobs=jobs,
+        joblib_backend=joblib_backend,
         progress=False,
     )
     evaluate_and_write(ROOT_CONFIGS / "baseline.toml", ROOT_CONFIGS / "candidate.toml", options, tmp_path / "out")
@@ -130,8 +135,9 @@ def test_a_registered_joblib_backend_is_used_by_name(monkeypatch, tmp_path, seri
 
     joblib.register_parallel_backend("evalgate-test", RecordingBackend)
     with serving(FakeOllama()):
-        rc = evalgate_run(tmp_path / "cache", tmp_path / "out", "--jobs", "2", "--joblib-backend", "evalgate-test",
-                          limit=LIMIT)
+        rc = evalgate_run(
+            tmp_path / "cache", tmp_path / "out", "--jobs", "2", "--joblib-backend", "evalgate-test", limit=LIMIT
+        )
     assert rc == 0 and used
     assert published(tmp_path / "out") == serial
 
@@ -169,8 +175,19 @@ def test_unusable_joblib_backend_fails_before_any_model_call(tmp_path, capsys, n
 
 def test_jobs_must_be_positive(tmp_path, capsys):
     with serving(FakeOllama()):
-        rc = main(["run", "--backend", "ollama", "--jobs", "0", "--cache-dir", str(tmp_path / "c"),
-                   "--out", str(tmp_path / "o")])
+        rc = main(
+            [
+                "run",
+                "--backend",
+                "ollama",
+                "--jobs",
+                "0",
+                "--cache-dir",
+                str(tmp_path / "c"),
+                "--out",
+                str(tmp_path / "o"),
+            ]
+        )
     assert rc == 2
     assert "--jobs must be at least 1, got 0" in capsys.readouterr().err
 
@@ -185,8 +202,15 @@ def test_joblib_backend_none_defers_to_parallel_config(tmp_path, serial):
             return super().configure(*args, **kwargs)
 
     joblib.register_parallel_backend("evalgate-context", RecordingBackend)
-    options = RunOptions(backend="ollama", hosts="http://a.test:11434", cache_dir=tmp_path / "cache", limit=LIMIT,
-                         jobs=2, joblib_backend=None, progress=False)
+    options = RunOptions(
+        backend="ollama",
+        hosts="http://a.test:11434",
+        cache_dir=tmp_path / "cache",
+        limit=LIMIT,
+        jobs=2,
+        joblib_backend=None,
+        progress=False,
+    )
     with serving(FakeOllama()), joblib.parallel_config(backend="evalgate-context"):
         evaluate_and_write(ROOT_CONFIGS / "baseline.toml", ROOT_CONFIGS / "candidate.toml", options, tmp_path / "out")
     assert used

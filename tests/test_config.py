@@ -1,4 +1,4 @@
-"""Tests for evalgate_lib.config: loading run configurations and the fairness contract."""
+"""Tests for evalgate_lib.inputs.config: loading run configurations and the fairness contract."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from evalgate_lib.config import VARIABLE_KEYS, check_fairness, differences, flatten, load_config
 from evalgate_lib.errors import FairnessError, InputError
+from evalgate_lib.inputs.config import VARIABLE_KEYS, check_fairness, differences, flatten, load_config
 
 ROOT = Path(__file__).resolve().parents[1]
 BASELINE = (ROOT / "configs" / "baseline.toml").read_text("utf-8")
@@ -55,8 +55,8 @@ def test_load_shipped_baseline() -> None:
 
 
 def test_shipped_configs_chunk_the_shipped_corpus() -> None:
-    from evalgate_lib.chunking import chunk_corpus
-    from evalgate_lib.corpus import load_corpus
+    from evalgate_lib.chunks.chunking import chunk_corpus
+    from evalgate_lib.inputs.corpus import load_corpus
 
     articles = load_corpus(ROOT / "corpus")
     for name in ("baseline", "candidate"):

@@ -1,4 +1,4 @@
-"""Tests for evalgate_lib.corpus: parsing articles and refusing a broken knowledge base."""
+"""Tests for evalgate_lib.inputs.corpus: parsing articles and refusing a broken knowledge base."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from evalgate_lib.corpus import Article, corpus_digest, load_corpus, parse_article
 from evalgate_lib.errors import InputError
+from evalgate_lib.inputs.corpus import Article, corpus_digest, load_corpus, parse_article
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from evalgate_lib.metrics import compare
-from evalgate_lib.results import load_rows
+from evalgate_lib.run.results import load_rows
+from evalgate_lib.statistics.metrics import compare
 
 ROOT = Path(__file__).resolve().parents[1]
 LIMIT = 6

@@ -1,4 +1,4 @@
-"""Tests for evalgate_lib.entailment (pluggable sentence scorers); no model is loaded."""
+"""Tests for evalgate_lib.judging.sentence_scorers (pluggable sentence scorers); no model is loaded."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from evalgate_lib.entailment import (
+from evalgate_lib.errors import BackendError, InputError
+from evalgate_lib.judging.sentence_scorers import (
     LexicalCoverageScorer,
     SentenceScorer,
     TransformersNLIScorer,
@@ -17,7 +18,6 @@ from evalgate_lib.entailment import (
     get_scorer,
     register_scorer,
 )
-from evalgate_lib.errors import BackendError, InputError
 
 
 def test_lexical_is_the_default_and_satisfies_the_protocol() -> None:
@@ -41,7 +41,7 @@ def test_lexical_coverage_full_partial_none() -> None:
 
 
 def test_lexical_coverage_matches_the_formula() -> None:
-    from evalgate_lib.text import content_tokens
+    from evalgate_lib.text.tokens import content_tokens
 
     sentence = "Pro costs $12 per user and includes SSO."
     context = "Pro is priced at $12 per user per month."
@@ -75,7 +75,7 @@ def test_registry_register_get_and_duplicates() -> None:
         register_scorer("constant-test", lambda: Constant(0.75), replace=True)
         assert get_scorer("constant-test").score("a", "b") == 0.75
     finally:
-        from evalgate_lib import entailment
+        from evalgate_lib.judging import sentence_scorers as entailment
 
         entailment._REGISTRY.pop("constant-test", None)
 

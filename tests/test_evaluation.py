@@ -1,4 +1,4 @@
-"""Tests for evalgate_lib.evaluation.score_answer: whole result rows for hand-made answers, no model."""
+"""Tests for evalgate_lib.judging.evaluation.score_answer: whole result rows for hand-made answers, no model."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
-from evalgate_lib.chunking import Chunk
-from evalgate_lib.evaluation import Retrieved, score_answer
-from evalgate_lib.gold import GoldQuestion
-from evalgate_lib.prompts import context_text, render_context
-from evalgate_lib.text import content_tokens
+from evalgate_lib.chunks.chunking import Chunk
+from evalgate_lib.inputs.gold import GoldQuestion
+from evalgate_lib.inputs.prompts import context_text, render_context
+from evalgate_lib.judging.evaluation import Retrieved, score_answer
+from evalgate_lib.text.tokens import content_tokens
 
 P1_TEXT = "Starter costs $36 per month with annual billing. Starter includes 3 seats in its flat price."
 P1 = Chunk("plans-and-pricing-2026", "Nimbus plans", 2, 100, 100 + len(P1_TEXT), P1_TEXT)

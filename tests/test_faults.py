@@ -18,9 +18,9 @@ import numpy as np
 import pytest
 from fake_ollama import FakeOllama, evalgate_run, published, run_stats, serving
 
-from evalgate_lib import pipeline, results
-from evalgate_lib.backends.base import GenerationOptions
-from evalgate_lib.cache import ModelCache, _digest
+from evalgate_lib.generation.cache import ModelCache, _digest
+from evalgate_lib.inputs.options import GenerationOptions
+from evalgate_lib.run import pipeline, results
 
 LIMIT = 20
 ANSWERS = 2 * LIMIT  # generations in a full two-config run
@@ -204,7 +204,10 @@ def test_truncated_and_tampered_cache_entries_are_detected_and_recomputed(tmp_pa
     with serving(FakeOllama()):
         assert evalgate_run(tmp_path / "cache", tmp_path / "third", limit=LIMIT) == 0
     assert run_stats(tmp_path / "third")["model_calls"] == {
-        "embed_calls": 0, "generate_calls": 0, "hits": calls["hits"] + 4, "corrupt_entries": 0,
+        "embed_calls": 0,
+        "generate_calls": 0,
+        "hits": calls["hits"] + 4,
+        "corrupt_entries": 0,
     }
 
 
@@ -217,7 +220,7 @@ def test_corrupt_entries_are_counted_on_the_command_line(tmp_path, capsys, caplo
         assert evalgate_run(tmp_path / "cache", tmp_path / "b", limit=4) == 0
     captured = capsys.readouterr()
     assert "corrupt cache entries detected and recomputed: 1" in captured.out
-    assert [r.getMessage() for r in caplog.records if r.name == "evalgate_lib.cache"] == [
+    assert [r.getMessage() for r in caplog.records if r.name == "evalgate_lib.generation.cache"] == [
         f"corrupt generate cache entry under {tmp_path / 'cache'}: recomputed it"
     ]
     assert "Traceback" not in captured.err  # no joblib traceback quoting the prompt
@@ -287,7 +290,10 @@ def test_results_are_replaced_atomically_or_not_at_all(tmp_path, monkeypatch):
         results.atomic_write(tmp_path / "out" / "results.jsonl", '{"half": ')
     assert published(tmp_path / "out") == before
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
-        "manifest.json", "results.jsonl", "run_stats.json", "summary.json",
+        "manifest.json",
+        "results.jsonl",
+        "run_stats.json",
+        "summary.json",
     ]  # the temporary file is gone too
     rows = [json.loads(line) for line in before["results.jsonl"].decode().splitlines()]
     assert len(rows) == 8

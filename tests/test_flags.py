@@ -1,4 +1,4 @@
-"""Tests for evalgate_lib.flags: hallucination, grounded-but-wrong and the no-gold review queue."""
+"""Tests for evalgate_lib.judging.flags: hallucination, grounded-but-wrong and the no-gold review queue."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import inspect
 
 import pytest
 
-from evalgate_lib.flags import FLAG_NAMES, REVIEW_CONFIDENCE, Flags, flag_answer, review_reasons
-from evalgate_lib.scoring import groundedness
+from evalgate_lib.judging.flags import FLAG_NAMES, REVIEW_CONFIDENCE, Flags, flag_answer, review_reasons
+from evalgate_lib.judging.scoring import groundedness
 
 # content tokens: starter, costs, 36, month, annual, billing
 CONTEXT = "Starter costs $36 per month with annual billing."

@@ -8,8 +8,8 @@ import pytest
 
 from evalgate_lib.cli import main
 from evalgate_lib.errors import InputError
-from evalgate_lib.gate import GateConfig, Rule, format_verdict, judge, load_gate
-from evalgate_lib.metrics import compare
+from evalgate_lib.statistics.gate import GateConfig, Rule, format_verdict, judge, load_gate
+from evalgate_lib.statistics.metrics import compare
 
 
 def _row(config: str, qid: str, qtype: str, correct: bool, hallucination: bool = False) -> dict:

@@ -1,4 +1,4 @@
-"""Tests for evalgate_lib.gold: schema validation with file:line messages, and the shipped gold set."""
+"""Tests for evalgate_lib.inputs.gold: schema validation with file:line messages, and the shipped gold set."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from evalgate_lib.corpus import load_corpus
 from evalgate_lib.errors import InputError
-from evalgate_lib.gold import GoldQuestion, check_articles, load_gold, parse_question
+from evalgate_lib.inputs.corpus import load_corpus
+from evalgate_lib.inputs.gold import GoldQuestion, check_articles, load_gold, parse_question
 
 ROOT = Path(__file__).resolve().parents[1]
 

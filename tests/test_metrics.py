@@ -1,4 +1,4 @@
-"""Tests for evalgate_lib.metrics: summaries, deltas and the printed table on hand-made rows."""
+"""Tests for evalgate_lib.statistics.metrics: summaries, deltas and the printed table on hand-made rows."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from evalgate_lib.metrics import METRIC_KEYS, compare, format_table, format_value, summarise
+from evalgate_lib.statistics.metrics import METRIC_KEYS, compare, format_table, format_value, summarise
 
 NO_FLAGS = {"wrong": False, "hallucination": False, "grounded_but_wrong": False, "review": False}
 

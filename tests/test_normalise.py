@@ -1,10 +1,10 @@
-"""Tests for evalgate_lib.normalise (opt-in answer normalisation)."""
+"""Tests for evalgate_lib.judging.normalise (opt-in answer normalisation)."""
 
 from __future__ import annotations
 
 import pytest
 
-from evalgate_lib.normalise import MatchResult, match_answer, normalise_text
+from evalgate_lib.judging.normalise import MatchResult, match_answer, normalise_text
 
 
 def test_number_word_answer_raw_miss_normalised_hit() -> None:

@@ -12,8 +12,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from evalgate_lib.report import NOTEBOOKS, REPORT_NOTEBOOK, execute_notebook
-from evalgate_lib.results import has_results
+from evalgate_lib.reporting.report import NOTEBOOKS, REPORT_NOTEBOOK, execute_notebook
+from evalgate_lib.run.results import has_results
 
 ROOT = Path(__file__).resolve().parents[1]
 NB_DIR = ROOT / "notebooks"

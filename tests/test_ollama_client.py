@@ -17,15 +17,16 @@ import httpx
 import numpy as np
 import pytest
 
-from evalgate_lib.backends.base import Backend, GenerationOptions
-from evalgate_lib.backends.ollama import (
+from evalgate_lib.errors import BackendError
+from evalgate_lib.generation.backends.base import Backend
+from evalgate_lib.generation.backends.ollama import (
     DEFAULT_HOST,
     OllamaBackend,
     normalize_host,
     ollama_reachable,
     parse_hosts,
 )
-from evalgate_lib.errors import BackendError
+from evalgate_lib.inputs.options import GenerationOptions
 
 HOST_A = "http://a.test:11434"
 HOST_B = "http://b.test:11434"
@@ -62,16 +63,12 @@ def make_backend(
 ) -> tuple[OllamaBackend, Recorder, list[float]]:
     recorder = Recorder(respond)
     sleeps: list[float] = []
-    backend = OllamaBackend(
-        hosts=hosts, transport=httpx.MockTransport(recorder), sleep=sleeps.append, **kwargs
-    )
+    backend = OllamaBackend(hosts=hosts, transport=httpx.MockTransport(recorder), sleep=sleeps.append, **kwargs)
     return backend, recorder, sleeps
 
 
 def chat_ok(request: httpx.Request) -> httpx.Response:
-    return httpx.Response(
-        200, json={"message": {"role": "assistant", "content": "  Three seats.\n"}, "done": True}
-    )
+    return httpx.Response(200, json={"message": {"role": "assistant", "content": "  Three seats.\n"}, "done": True})
 
 
 def fake_embed(request: httpx.Request) -> httpx.Response:
@@ -103,9 +100,7 @@ def server(
             status = show_status.get(model, 200)
             if status != 200:
                 return httpx.Response(status, json={"error": f"model '{model}' not found"})
-            return httpx.Response(
-                200, json={"modelfile": "FROM x", "details": {"format": "gguf"}, "model_info": {}}
-            )
+            return httpx.Response(200, json={"modelfile": "FROM x", "details": {"format": "gguf"}, "model_info": {}})
         if path == "/api/tags":
             return tags_response(*tags)
         if path == "/api/chat":
@@ -206,9 +201,7 @@ def test_embed_non_finite_values_rejected() -> None:
 
 def test_embed_dimension_change_between_batches() -> None:
     calls = iter([[[1.0, 2.0]], [[1.0, 2.0, 3.0]]])
-    backend, _, _ = make_backend(
-        lambda r: httpx.Response(200, json={"embeddings": next(calls)}), embed_batch_size=1
-    )
+    backend, _, _ = make_backend(lambda r: httpx.Response(200, json={"embeddings": next(calls)}), embed_batch_size=1)
     with pytest.raises(BackendError, match="dimension changed from 2 to 3"):
         backend.embed(["a", "b"])
 

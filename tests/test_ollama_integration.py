@@ -13,9 +13,9 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from evalgate_lib.backends.base import GenerationOptions
-from evalgate_lib.backends.ollama import OllamaBackend, ollama_reachable, parse_hosts
 from evalgate_lib.errors import BackendError
+from evalgate_lib.generation.backends.ollama import OllamaBackend, ollama_reachable, parse_hosts
+from evalgate_lib.inputs.options import GenerationOptions
 
 pytestmark = [
     pytest.mark.integration,

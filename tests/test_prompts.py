@@ -1,11 +1,11 @@
-"""Tests for evalgate_lib.prompts: template validation, context rendering, placeholder substitution."""
+"""Tests for evalgate_lib.inputs.prompts: template validation, context rendering, placeholder substitution."""
 
 from __future__ import annotations
 
 import pytest
 
 from evalgate_lib.errors import InputError
-from evalgate_lib.prompts import PLACEHOLDERS, context_text, render_context, render_prompt, validate_template
+from evalgate_lib.inputs.prompts import PLACEHOLDERS, context_text, render_context, render_prompt, validate_template
 
 TEMPLATE = "Context:\n{context}\n\nQuestion: {question}\nAnswer:"
 

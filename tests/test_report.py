@@ -17,14 +17,13 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from evalgate_lib.chunking import Chunk
-from evalgate_lib.evaluation import Retrieved, score_answer
-from evalgate_lib.explorer import FLAG_CHOICES, describe_row, filter_rows, flag_counts, flag_reasons
-from evalgate_lib.gold import GoldQuestion
-from evalgate_lib.metrics import METRICS, compare
-from evalgate_lib.notebook_support import override_shared
-from evalgate_lib.plots import pick_examples, sentences_html, token_marks_html
-from evalgate_lib.report_html import (
+from evalgate_lib.chunks.chunking import Chunk
+from evalgate_lib.inputs.gold import GoldQuestion
+from evalgate_lib.judging.evaluation import Retrieved, score_answer
+from evalgate_lib.reporting.explorer import FLAG_CHOICES, describe_row, filter_rows, flag_counts, flag_reasons
+from evalgate_lib.reporting.notebook_support import override_shared
+from evalgate_lib.reporting.plots import pick_examples, sentences_html, token_marks_html
+from evalgate_lib.reporting.report_html import (
     fairness_html,
     headline_html,
     manifest_html,
@@ -32,7 +31,8 @@ from evalgate_lib.report_html import (
     results_table_html,
     table_page_html,
 )
-from evalgate_lib.results import load_rows
+from evalgate_lib.run.results import load_rows
+from evalgate_lib.statistics.metrics import METRICS, compare
 
 ROOT = Path(__file__).resolve().parents[1]
 LIMIT = 4
@@ -164,7 +164,7 @@ def test_explorer_filters_and_explains(rows):
 
 
 def test_flag_explorer_widget_steps_through_flagged_rows(rows):
-    from evalgate_lib.explorer import flag_explorer
+    from evalgate_lib.reporting.explorer import flag_explorer
 
     box = flag_explorer(rows, flag="Hallucination")
     (config_box, flag_box), (_, next_button, position), status, body = (
@@ -193,7 +193,7 @@ def test_pick_examples_prefers_hallucinations(rows):
 
 
 def test_override_shared_keeps_both_configs_fair(tmp_path):
-    from evalgate_lib.config import check_fairness, load_config
+    from evalgate_lib.inputs.config import check_fairness, load_config
 
     a = override_shared(ROOT / "configs/baseline.toml", tmp_path / "a.toml", top_k=2)
     b = override_shared(ROOT / "configs/candidate.toml", tmp_path / "b.toml", top_k=2)

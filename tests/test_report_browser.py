@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from evalgate_lib.report_html import table_page_html
-from evalgate_lib.results import load_rows
+from evalgate_lib.reporting.report_html import table_page_html
+from evalgate_lib.run.results import load_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"

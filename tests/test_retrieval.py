@@ -1,4 +1,4 @@
-"""Tests for evalgate_lib.retrieval: exact cosine top-k on hand-made vectors."""
+"""Tests for evalgate_lib.retrieval.index: exact cosine top-k on hand-made vectors."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from evalgate_lib.retrieval import VectorIndex, normalise_rows
+from evalgate_lib.retrieval.index import VectorIndex, normalise_rows
 
 R = 1 / math.sqrt(2)  # cos 45°
 

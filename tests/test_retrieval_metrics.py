@@ -1,11 +1,11 @@
-"""Tests for evalgate_lib.retrieval_metrics, with hand-computed expected values."""
+"""Tests for evalgate_lib.retrieval.metrics, with hand-computed expected values."""
 
 from __future__ import annotations
 
 import pytest
 
 from evalgate_lib.errors import InputError
-from evalgate_lib.retrieval_metrics import (
+from evalgate_lib.retrieval.metrics import (
     evidence_coverage,
     evidence_hit,
     first_relevant_rank,

@@ -1,10 +1,10 @@
-"""Tests for evalgate_lib.scoring: every scorer against hand-computed values."""
+"""Tests for evalgate_lib.judging.scoring: every scorer against hand-computed values."""
 
 from __future__ import annotations
 
 import pytest
 
-from evalgate_lib.scoring import (
+from evalgate_lib.judging.scoring import (
     COVERAGE_FLOOR,
     Correctness,
     answer_refuses,
@@ -16,7 +16,7 @@ from evalgate_lib.scoring import (
     retrieval_hit,
     sentence_coverage,
 )
-from evalgate_lib.text import content_tokens
+from evalgate_lib.text.tokens import content_tokens
 
 # content tokens: starter, costs, 36, month, annual, billing ("per", "with" are stopwords)
 CONTEXT = "Starter costs $36 per month with annual billing."

@@ -1,11 +1,11 @@
-"""Tests for evalgate_lib.text (sentence splitting, tokenisation) and evalgate_lib.stopwords."""
+"""Tests for evalgate_lib.text.tokens (sentence splitting, tokenisation) and evalgate_lib.text.stopwords."""
 
 from __future__ import annotations
 
 import pytest
 
-from evalgate_lib.stopwords import STOPWORDS
-from evalgate_lib.text import content_token_list, content_tokens, sentence_spans, split_sentences, tokenize
+from evalgate_lib.text.stopwords import STOPWORDS
+from evalgate_lib.text.tokens import content_token_list, content_tokens, sentence_spans, split_sentences, tokenize
 
 # --------------------------------------------------------------------------- tokenize
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from evalgate_lib.stopwords import STOPWORDS
-from evalgate_lib.text import _CURLY, _TOKEN, _normalise_number, content_token_list, content_tokens, tokenize
+from evalgate_lib.text.stopwords import STOPWORDS
+from evalgate_lib.text.tokens import _CURLY, _TOKEN, _normalise_number, content_token_list, content_tokens, tokenize
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -22,12 +22,12 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from evalgate_lib import __version__
-from evalgate_lib.config import shared_settings
-from evalgate_lib.corpus import corpus_digest
 from evalgate_lib.errors import InputError
-from evalgate_lib.metrics import compare
-from evalgate_lib.pipeline import Comparison, RunOptions, run_comparison
+from evalgate_lib.inputs.config import shared_settings
+from evalgate_lib.inputs.corpus import corpus_digest
+from evalgate_lib.run.pipeline import Comparison, RunOptions, run_comparison
+from evalgate_lib.statistics.metrics import compare
+from evalgate_lib.version import __version__
 
 #: The files a rerun with nothing changed reproduces byte for byte (``run_stats.json`` is not one).
 PUBLISHED_FILES = ("results.jsonl", "summary.json", "manifest.json")

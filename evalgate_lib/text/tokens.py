@@ -7,7 +7,7 @@ number can be recomputed by hand from the strings alone:
 * a token is a run of letters (with inner apostrophes, ``don't``) or a number
   (``2.5``, ``1,000``; thousands separators are dropped so ``1,000`` == ``1000``);
   ``$12`` and ``12%`` both give the token ``12``;
-* content tokens are tokens that are not in :data:`evalgate_lib.stopwords.STOPWORDS`;
+* content tokens are tokens that are not in :data:`evalgate_lib.text.stopwords.STOPWORDS`;
   numbers are always content;
 * a sentence ends at ``.``, ``!`` or ``?`` followed by whitespace and an upper-case
   letter, a digit or an opening quote/bracket; every line break also ends one
@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from evalgate_lib.stopwords import STOPWORDS
+from evalgate_lib.text.stopwords import STOPWORDS
 
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[a-z]+(?:'[a-z]+)*")
 _LINE = re.compile(r"[^\n]+")

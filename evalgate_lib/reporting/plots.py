@@ -1,7 +1,7 @@
 """Tables and charts the notebooks and the report show.
 
 Every function here takes plain data (articles, gold questions, result rows,
-the summary dict of :func:`evalgate_lib.metrics.compare`) and returns a pandas
+the summary dict of :func:`evalgate_lib.statistics.metrics.compare`) and returns a pandas
 DataFrame, an HTML string, or draws on a matplotlib ``Axes``, so the notebooks
 stay thin and the tests can call the same code without a kernel.
 
@@ -15,13 +15,13 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-from evalgate_lib.chunking import chunk_corpus
-from evalgate_lib.corpus import Article
-from evalgate_lib.gold import GoldQuestion
-from evalgate_lib.metrics import METRICS
-from evalgate_lib.scoring import COVERAGE_FLOOR
-from evalgate_lib.stopwords import STOPWORDS
-from evalgate_lib.text import token_spans
+from evalgate_lib.chunks.chunking import chunk_corpus
+from evalgate_lib.inputs.corpus import Article
+from evalgate_lib.inputs.gold import GoldQuestion
+from evalgate_lib.judging.scoring import COVERAGE_FLOOR
+from evalgate_lib.statistics.metrics import METRICS
+from evalgate_lib.text.stopwords import STOPWORDS
+from evalgate_lib.text.tokens import token_spans
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -227,7 +227,7 @@ def _coverage_image(ax: Axes, values: Any, missing_color: str) -> Any:
 def coverage_heatmap(row: Mapping[str, Any], ax: Axes | None = None, width: int = 60) -> Axes:
     """Each answer sentence's coverage as one heatmap cell, coloured against the 0.70 floor.
 
-    Red below :data:`~evalgate_lib.scoring.COVERAGE_FLOOR`, green at or above it; a
+    Red below :data:`~evalgate_lib.judging.scoring.COVERAGE_FLOOR`, green at or above it; a
     sentence that claims nothing (a refusal, only stopwords) is grey and reads ``n/a``.
     """
     import matplotlib.pyplot as plt

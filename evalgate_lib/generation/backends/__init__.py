@@ -11,8 +11,9 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from evalgate_lib.backends.base import Backend, GenerationOptions
 from evalgate_lib.errors import InputError
+from evalgate_lib.generation.backends.base import Backend
+from evalgate_lib.inputs.options import GenerationOptions
 
 __all__ = ["Backend", "BackendSpec", "GenerationOptions", "resolve_backend", "BACKEND_CHOICES"]
 
@@ -40,11 +41,11 @@ class BackendSpec:
     def _construct(self) -> Backend:
         kwargs = dict(self.options)
         if self.kind == "ollama":
-            from evalgate_lib.backends.ollama import OllamaBackend
+            from evalgate_lib.generation.backends.ollama import OllamaBackend
 
             return OllamaBackend(**kwargs)
         if self.kind == "local":
-            from evalgate_lib.backends.local import LocalBackend
+            from evalgate_lib.generation.backends.local import LocalBackend
 
             return LocalBackend(**kwargs)
         raise InputError(f"unknown backend {self.kind!r}; choose one of {BACKEND_CHOICES}")
@@ -59,7 +60,7 @@ def resolve_backend(choice: str, models: dict[str, dict[str, str]], hosts: str |
     if choice not in BACKEND_CHOICES:
         raise InputError(f"unknown backend {choice!r}; choose one of {BACKEND_CHOICES}")
     if choice == "auto":
-        from evalgate_lib.backends.ollama import ollama_reachable
+        from evalgate_lib.generation.backends.ollama import ollama_reachable
 
         choice = "ollama" if ollama_reachable(hosts) else "local"
     if choice == "local":
@@ -71,7 +72,7 @@ def resolve_backend(choice: str, models: dict[str, dict[str, str]], hosts: str |
     }
     # Resolved here, in the parent, so that joblib workers on other machines (Dask, Ray)
     # talk to the hosts this process chose, not to whatever their own OLLAMA_HOST says.
-    from evalgate_lib.backends.ollama import parse_hosts
+    from evalgate_lib.generation.backends.ollama import parse_hosts
 
     options["hosts"] = ",".join(parse_hosts(hosts))
     return BackendSpec("ollama", tuple(sorted(options.items())))

@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, Sequence
 
-from evalgate_lib.scoring import matched_accept
+from evalgate_lib.judging.scoring import matched_accept
 
 _PUNCT_MAP = str.maketrans(
     {

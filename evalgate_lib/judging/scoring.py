@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
 
-from evalgate_lib.text import content_token_list, content_tokens, fold, sentences_of
+from evalgate_lib.text.tokens import content_token_list, content_tokens, fold, sentences_of
 
 #: A sentence whose coverage is below this is *unsupported* by the context.
 COVERAGE_FLOOR = 0.70
@@ -82,7 +82,7 @@ def correctness(answer: str, answerable: bool, accept: Sequence[str]) -> Correct
     """Answerable: correct iff an accepted string is contained. No-answer: correct iff the model refused.
 
     Containment is literal: "three seats" does not contain "3 seats". That limit is
-    documented and visible; opt-in normalisation lives in :mod:`evalgate_lib.normalise`.
+    documented and visible; opt-in normalisation lives in :mod:`evalgate_lib.judging.normalise`.
     """
     refused = answer_refuses(answer)
     if answerable:

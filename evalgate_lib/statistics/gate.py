@@ -23,16 +23,13 @@ verdict names each metric, its delta and its 95% interval either way.
 
 from __future__ import annotations
 
-import argparse
-import json
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evalgate_lib.cli import add_run_arguments, register
 from evalgate_lib.errors import InputError
-from evalgate_lib.metrics import METRICS, format_interval, format_value
+from evalgate_lib.statistics.metrics import METRICS, format_interval, format_value
 
 EXIT_REGRESSION = 1
 _KINDS = {m.key: m for m in METRICS}
@@ -136,35 +133,3 @@ def format_verdict(summary: dict[str, Any], gate: GateConfig, verdicts: list[Rul
     failed = [v.rule.metric for v in verdicts if v.failed]
     tail = f"FAIL: candidate regresses on {', '.join(failed)}" if failed else "PASS: no regression beyond thresholds"
     return "\n".join([head] + [v.message for v in verdicts] + [tail])
-
-
-def cmd_gate(args: argparse.Namespace) -> int:
-    """Judge an existing results folder, or run the evaluation first; exit 1 on regression."""
-    gate = load_gate(args.thresholds)
-    if args.results is not None:
-        path = Path(args.results) / "summary.json"
-        if not path.is_file():
-            raise InputError(f"{path} does not exist: run 'evalgate run --out {args.results}' first")
-        summary = json.loads(path.read_text(encoding="utf-8"))
-    else:
-        from evalgate_lib.cli import cmd_run
-
-        status = cmd_run(args)
-        if status:
-            return status
-        summary = json.loads((Path(args.out) / "summary.json").read_text(encoding="utf-8"))
-    verdicts = judge(summary, gate)
-    print(format_verdict(summary, gate, verdicts))
-    return EXIT_REGRESSION if any(v.failed for v in verdicts) else 0
-
-
-def _configure(parser: argparse.ArgumentParser) -> None:
-    add_run_arguments(parser)
-    parser.add_argument("--thresholds", default="configs/gate.toml", type=Path, help="gate thresholds (TOML)")
-    parser.add_argument(
-        "--results", default=None, type=Path, help="judge this results folder instead of running the evaluation"
-    )
-    parser.add_argument("--out", default="results/latest", type=Path, help="results folder when running")
-
-
-register("gate", "fail (exit 1) when the candidate regresses beyond the thresholds", _configure, cmd_gate)

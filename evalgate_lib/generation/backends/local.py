@@ -30,8 +30,8 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from evalgate_lib.backends.base import GenerationOptions
 from evalgate_lib.errors import BackendError
+from evalgate_lib.inputs.options import GenerationOptions
 
 GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 GENERATOR_NAME = "SmolLM2-135M-Instruct.Q4_1"

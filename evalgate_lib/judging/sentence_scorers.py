@@ -10,7 +10,7 @@ is used, and nothing here imports a model library at import time.
 
 Usage::
 
-    from evalgate_lib.entailment import get_scorer
+    from evalgate_lib.judging.sentence_scorers import get_scorer
     scorer = get_scorer("lexical")
     scorer.score("Starter includes 3 seats.", context)   # 0.0 .. 1.0
 
@@ -45,7 +45,7 @@ class SentenceScorer(Protocol):
 class LexicalCoverageScorer:
     """Default scorer: ``|content(sentence) ∩ content(context)| / |content(sentence)|``.
 
-    Content tokens come from :func:`evalgate_lib.text.content_tokens` (lower-cased
+    Content tokens come from :func:`evalgate_lib.text.tokens.content_tokens` (lower-cased
     tokens minus stopwords, numbers always kept), the same tokeniser the rest of
     the scoring uses, so a coverage value can be recomputed by hand from the
     ``tokens``/``missing`` lists in a result row. Stopwords in the context cannot
@@ -61,7 +61,7 @@ class LexicalCoverageScorer:
     def score(self, sentence: str, context: str) -> float:
         """Fraction of the sentence's content tokens that occur in the context."""
         # Imported here so this module (and the registry) can be imported on its own.
-        from evalgate_lib.text import content_tokens
+        from evalgate_lib.text.tokens import content_tokens
 
         claimed = content_tokens(sentence)
         if not claimed:

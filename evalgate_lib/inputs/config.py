@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evalgate_lib.backends.base import GenerationOptions
 from evalgate_lib.errors import FairnessError, InputError
-from evalgate_lib.prompts import validate_template
+from evalgate_lib.inputs.options import GenerationOptions
+from evalgate_lib.inputs.prompts import validate_template
 
 #: Top-level keys (and tables) that may differ between the two configurations.
 VARIABLE_KEYS = ("name", "description", "chunking", "prompt")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from evalgate_lib.scoring import Groundedness
+from evalgate_lib.judging.scoring import Groundedness
 
 #: An answer whose confidence is below this goes to the review queue.
 REVIEW_CONFIDENCE = 0.50

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from evalgate_lib.significance import DEFAULT_SEED, compare_metric
+from evalgate_lib.statistics.significance import DEFAULT_SEED, compare_metric
 
 Row = dict[str, Any]
 

@@ -1,4 +1,4 @@
-"""The stakeholder report: ``evalgate report``.
+"""The stakeholder report (what ``evalgate report`` runs).
 
 The command executes the numbered notebooks in ``notebooks/`` with papermill
 (``02`` runs the evaluation unless ``--results`` names a finished results
@@ -8,22 +8,20 @@ and limits, charts as embedded PNGs, and a table of every answer of both
 configs that a reader filters by flag in the browser with no kernel running.
 The executed notebooks land in ``<out>/notebooks/`` (``.ipynb`` and ``.html``).
 
-The HTML pieces are in :mod:`evalgate_lib.report_html`; the config overrides and
-run-or-load of results that the notebooks share are in :mod:`evalgate_lib.notebook_support`.
+The HTML pieces are in :mod:`evalgate_lib.reporting.report_html`; the config overrides and
+run-or-load of results that the notebooks share are in :mod:`evalgate_lib.reporting.notebook_support`.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import logging
 import time
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
-from evalgate_lib.cli import add_run_arguments, register
 from evalgate_lib.errors import EvalGateError, InputError
-from evalgate_lib.results import has_results
+from evalgate_lib.run.results import has_results
 
 #: The notebooks, in execution order; ``02`` is skipped when results are given.
 NOTEBOOKS = (
@@ -33,8 +31,6 @@ NOTEBOOKS = (
     "04_flag_explorer",
 )
 REPORT_NOTEBOOK = "05_report"
-
-
 
 
 def default_notebook_dir() -> Path:
@@ -128,16 +124,24 @@ def render_html(notebook: str | Path, dest: str | Path, title: str | None = None
     return out
 
 
-def notebook_parameters(args: argparse.Namespace) -> dict[str, Any]:
-    """The parameters every notebook accepts, from the command's options (paths made absolute)."""
+def notebook_parameters(
+    baseline: str | Path,
+    candidate: str | Path,
+    backend: str = "auto",
+    hosts: str | None = None,
+    cache_dir: str | Path = "cache",
+    limit: int | None = None,
+    jobs: int = 1,
+) -> dict[str, Any]:
+    """The parameters every notebook accepts (paths made absolute, so the notebooks' own folder does not matter)."""
     return {
-        "baseline_config": str(Path(args.baseline).resolve()),
-        "candidate_config": str(Path(args.candidate).resolve()),
-        "backend": args.backend,
-        "hosts": args.hosts,
-        "cache_dir": str(Path(args.cache_dir).resolve()),
-        "limit": args.limit,
-        "jobs": args.jobs,
+        "baseline_config": str(Path(baseline).resolve()),
+        "candidate_config": str(Path(candidate).resolve()),
+        "backend": backend,
+        "hosts": hosts,
+        "cache_dir": str(Path(cache_dir).resolve()),
+        "limit": limit,
+        "jobs": jobs,
     }
 
 
@@ -149,27 +153,39 @@ def declared(notebook: str | Path, parameters: Mapping[str, Any]) -> dict[str, A
     return {k: v for k, v in parameters.items() if k in known}
 
 
-def build_report(args: argparse.Namespace, log: Any = print) -> Path:
-    """Execute the notebooks and render ``<out>/index.html``; returns its path."""
-    out = Path(args.out).resolve()
-    nb_dir = Path(args.notebooks).resolve() if args.notebooks else default_notebook_dir()
+def build_report(
+    out: str | Path,
+    parameters: Mapping[str, Any],
+    results: str | Path | None = None,
+    notebooks: str | Path | None = None,
+    no_appendices: bool = False,
+    log: Callable[[str], Any] = print,
+) -> Path:
+    """Execute the notebooks and render ``<out>/index.html``; returns its path.
+
+    ``parameters`` come from :func:`notebook_parameters`. With ``results`` (a finished
+    results folder) notebook 02 is skipped; without, it runs the evaluation into
+    ``<out>/results``. ``no_appendices`` skips notebooks 01, 03 and 04.
+    """
+    out = Path(out).resolve()
+    nb_dir = Path(notebooks).resolve() if notebooks else default_notebook_dir()
     if not (nb_dir / f"{REPORT_NOTEBOOK}.ipynb").is_file():
         raise InputError(f"notebook folder {nb_dir} has no {REPORT_NOTEBOOK}.ipynb (use --notebooks)")
     executed = out / "notebooks"
-    params = notebook_parameters(args)
-    results = Path(args.results).resolve() if args.results else out / "results"
-    if args.results and not has_results(results):
+    params = dict(parameters)
+    results_dir = Path(results).resolve() if results else out / "results"
+    if results and not has_results(results_dir):
         raise InputError(
-            f"--results {args.results}: not a results folder (needs results.jsonl, summary.json, manifest.json)"
+            f"--results {results}: not a results folder (needs results.jsonl, summary.json, manifest.json)"
         )
-    params["results_dir"] = str(results)
+    params["results_dir"] = str(results_dir)
     timings: dict[str, float] = {}
-    names = [n for n in NOTEBOOKS if not (n == "02_two_config_run" and args.results)]
-    if args.no_appendices:
+    names = [n for n in NOTEBOOKS if not (n == "02_two_config_run" and results)]
+    if no_appendices:
         names = [n for n in names if n == "02_two_config_run"]
     for name in names:
         started = time.perf_counter()
-        nb_params = dict(params, out_dir=str(results if name == "02_two_config_run" else executed))
+        nb_params = dict(params, out_dir=str(results_dir if name == "02_two_config_run" else executed))
         log(f"executing {name}.ipynb ...")
         source = nb_dir / f"{name}.ipynb"
         execute_notebook(source, executed / f"{name}.ipynb", declared(source, nb_params), cwd=nb_dir)
@@ -189,31 +205,3 @@ def build_report(args: argparse.Namespace, log: Any = print) -> Path:
     timings[REPORT_NOTEBOOK] = round(time.perf_counter() - started, 1)
     (executed / "timings.json").write_text(json.dumps(timings, indent=2) + "\n", encoding="utf-8")
     return index
-
-
-def _configure_report(parser: argparse.ArgumentParser) -> None:
-    add_run_arguments(parser)
-    parser.add_argument("--out", default=Path("report"), type=Path, help="report folder (index.html goes here)")
-    parser.add_argument(
-        "--results",
-        default=None,
-        type=Path,
-        help="an existing results folder (from `evalgate run`); default: run the evaluation into <out>/results",
-    )
-    parser.add_argument("--notebooks", default=None, type=Path, help="folder holding the numbered notebooks")
-    parser.add_argument(
-        "--no-appendices", action="store_true", help="skip notebooks 01, 03, 04 (only run 02 if needed, and the report)"
-    )
-
-
-def cmd_report(args: argparse.Namespace) -> int:
-    """Execute the notebooks and render the stakeholder report."""
-    if args.jobs < 1:
-        raise EvalGateError(f"--jobs must be at least 1, got {args.jobs}")
-    started = time.perf_counter()
-    index = build_report(args, log=(lambda msg: None) if args.no_progress else (lambda msg: print(msg, flush=True)))
-    print(f"report: {index} ({time.perf_counter() - started:.1f} s); open it in a browser, no server needed")
-    return 0
-
-
-register("report", "render the stakeholder HTML report (executes the notebooks)", _configure_report, cmd_report)

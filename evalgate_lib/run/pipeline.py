@@ -21,17 +21,17 @@ from typing import Any, Sequence
 import joblib
 import numpy as np
 
-from evalgate_lib.backends import BackendSpec, GenerationOptions, resolve_backend
-from evalgate_lib.cache import ModelCache, prompt_sha256
-from evalgate_lib.chunking import Chunk, chunk_corpus
-from evalgate_lib.config import RunConfig, check_fairness, load_config
-from evalgate_lib.corpus import Article, load_corpus
+from evalgate_lib.chunks.chunking import Chunk, chunk_corpus
 from evalgate_lib.errors import BackendError, InputError
-from evalgate_lib.evaluation import Retrieved, score_answer
-from evalgate_lib.gold import GoldQuestion, check_articles, load_gold
-from evalgate_lib.prompts import context_text, render_context, render_prompt
-from evalgate_lib.retrieval import VectorIndex
-from evalgate_lib.retrieval_metrics import locate_evidence
+from evalgate_lib.generation.backends import BackendSpec, GenerationOptions, resolve_backend
+from evalgate_lib.generation.cache import ModelCache, prompt_sha256
+from evalgate_lib.inputs.config import RunConfig, check_fairness, load_config
+from evalgate_lib.inputs.corpus import Article, load_corpus
+from evalgate_lib.inputs.gold import GoldQuestion, check_articles, load_gold
+from evalgate_lib.inputs.prompts import context_text, render_context, render_prompt
+from evalgate_lib.judging.evaluation import Retrieved, score_answer
+from evalgate_lib.retrieval.index import VectorIndex
+from evalgate_lib.retrieval.metrics import locate_evidence
 
 #: Rank metrics look this deep (recall@10), whatever top-k the prompt uses.
 RANKING_DEPTH = 10

@@ -14,10 +14,10 @@ import html
 import json
 from typing import Any, Mapping, Sequence
 
-from evalgate_lib.explorer import FLAG_LABELS
-from evalgate_lib.flags import FLAG_NAMES, REVIEW_CONFIDENCE
-from evalgate_lib.metrics import METRICS, format_interval, format_value
-from evalgate_lib.scoring import COVERAGE_FLOOR, REFUSAL_PATTERNS
+from evalgate_lib.judging.flags import FLAG_NAMES, REVIEW_CONFIDENCE
+from evalgate_lib.judging.scoring import COVERAGE_FLOOR, REFUSAL_PATTERNS
+from evalgate_lib.reporting.explorer import FLAG_LABELS
+from evalgate_lib.statistics.metrics import METRICS, format_interval, format_value
 
 #: Flag key → label in the filter control (the order the control lists them).
 FILTER_LABELS = FLAG_LABELS
@@ -112,7 +112,7 @@ def _flag_title(row: Mapping[str, Any], key: str) -> str:
 
 
 def _detail(row: Mapping[str, Any]) -> str:
-    from evalgate_lib.plots import sentences_html
+    from evalgate_lib.reporting.plots import sentences_html
 
     retrieved = "".join(
         f"<li>{r['rank']}. {e(r['chunk_id'])} (similarity {r['similarity']:.3f})"
@@ -383,5 +383,3 @@ def report_intro_html(manifest: Mapping[str, Any], summary: Mapping[str, Any]) -
         f"{manifest['corpus']['articles']} knowledge-base articles, backend "
         f"<code>{e(str(backend.get('backend')))}</code>.</p></div>"
     )
-
-

@@ -10,10 +10,10 @@ from __future__ import annotations
 import html
 from typing import Any, Iterable, Mapping, Sequence
 
-from evalgate_lib.corpus import Article
-from evalgate_lib.flags import REVIEW_CONFIDENCE
-from evalgate_lib.plots import sentences_html
-from evalgate_lib.scoring import COVERAGE_FLOOR
+from evalgate_lib.inputs.corpus import Article
+from evalgate_lib.judging.flags import REVIEW_CONFIDENCE
+from evalgate_lib.judging.scoring import COVERAGE_FLOOR
+from evalgate_lib.reporting.plots import sentences_html
 
 #: Display label → flag key in a row's ``flags``; ``None`` means every row.
 FLAG_CHOICES: dict[str, str | None] = {

@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from evalgate_lib.chunking import Chunk
-from evalgate_lib.flags import flag_answer
-from evalgate_lib.gold import GoldQuestion
-from evalgate_lib.normalise import match_answer
-from evalgate_lib.retrieval_metrics import evidence_coverage, first_relevant_rank
-from evalgate_lib.scoring import Correctness, confidence, correctness, groundedness, retrieval_hit
+from evalgate_lib.chunks.chunking import Chunk
+from evalgate_lib.inputs.gold import GoldQuestion
+from evalgate_lib.judging.flags import flag_answer
+from evalgate_lib.judging.normalise import match_answer
+from evalgate_lib.judging.scoring import Correctness, confidence, correctness, groundedness, retrieval_hit
+from evalgate_lib.retrieval.metrics import evidence_coverage, first_relevant_rank
 
 #: The cut-offs at which chunk-level recall is reported.
 RECALL_KS = (1, 3, 5, 10)

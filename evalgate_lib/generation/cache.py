@@ -26,8 +26,9 @@ from typing import Any, Sequence
 import joblib
 import numpy as np
 
-from evalgate_lib.backends.base import Backend, GenerationOptions
 from evalgate_lib.errors import CacheError
+from evalgate_lib.generation.backends.base import Backend
+from evalgate_lib.inputs.options import GenerationOptions
 
 log = logging.getLogger(__name__)
 

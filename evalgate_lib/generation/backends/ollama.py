@@ -35,8 +35,8 @@ from typing import Any, Self
 import httpx
 import numpy as np
 
-from evalgate_lib.backends.base import GenerationOptions
 from evalgate_lib.errors import BackendError
+from evalgate_lib.inputs.options import GenerationOptions
 
 __all__ = [
     "DEFAULT_HOST",
@@ -92,9 +92,7 @@ def normalize_host(value: str) -> str:
         elif scheme == "https":
             default_port = "443"
         else:
-            raise BackendError(
-                f"invalid Ollama host {value!r}: unsupported scheme {scheme!r}, use http:// or https://"
-            )
+            raise BackendError(f"invalid Ollama host {value!r}: unsupported scheme {scheme!r}, use http:// or https://")
     else:
         scheme, hostport = "http", text
 
@@ -149,7 +147,7 @@ def parse_hosts(hosts: str | Sequence[str] | None = None) -> list[str]:
 
 
 class OllamaBackend:
-    """:class:`~evalgate_lib.backends.base.Backend` implemented on Ollama's HTTP API.
+    """:class:`~evalgate_lib.generation.backends.base.Backend` implemented on Ollama's HTTP API.
 
     Safe to share between threads: ``httpx.Client`` is thread-safe, and the
     round-robin counter and the identity cache are guarded by locks.
@@ -217,9 +215,7 @@ class OllamaBackend:
         self.close()
 
     def __repr__(self) -> str:
-        return (
-            f"OllamaBackend(generator={self.generator!r}, embedder={self.embedder!r}, hosts={self.hosts!r})"
-        )
+        return f"OllamaBackend(generator={self.generator!r}, embedder={self.embedder!r}, hosts={self.hosts!r})"
 
     # -- Backend protocol
 
@@ -325,9 +321,7 @@ class OllamaBackend:
             self._rr_next = (index + 1) % len(self._clients)
         return index
 
-    def _request(
-        self, method: str, path: str, json: Any = None, host_index: int | None = None
-    ) -> tuple[Any, str]:
+    def _request(self, method: str, path: str, json: Any = None, host_index: int | None = None) -> tuple[Any, str]:
         """Send one request with retries; return ``(parsed JSON body, full URL)``.
 
         ``host_index`` pins a host (identity checks each one); otherwise the next
@@ -374,16 +368,12 @@ class OllamaBackend:
         if not isinstance(embeddings, list):
             raise BackendError(f"malformed response from {url}: no 'embeddings' list in the body")
         if len(embeddings) != expected:
-            raise BackendError(
-                f"malformed response from {url}: asked for {expected} embeddings, got {len(embeddings)}"
-            )
+            raise BackendError(f"malformed response from {url}: asked for {expected} embeddings, got {len(embeddings)}")
         if not all(isinstance(vec, list) and vec for vec in embeddings):
             raise BackendError(f"malformed response from {url}: every embedding must be a non-empty list")
         dims = {len(vec) for vec in embeddings}
         if len(dims) != 1:
-            raise BackendError(
-                f"malformed response from {url}: embeddings have differing dimensions {sorted(dims)}"
-            )
+            raise BackendError(f"malformed response from {url}: embeddings have differing dimensions {sorted(dims)}")
         if not all(
             isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
             for vec in embeddings
@@ -466,9 +456,7 @@ def _describe(exc: BaseException) -> str:
 
 def _client_error_message(url: str, response: httpx.Response, model: object) -> str:
     """Message for a non-retryable 4xx, quoting Ollama's ``error`` text and, for 404, the pull command."""
-    message = (
-        f"Ollama at {url} rejected the request with HTTP {response.status_code}: {_error_text(response)}"
-    )
+    message = f"Ollama at {url} rejected the request with HTTP {response.status_code}: {_error_text(response)}"
     if response.status_code == 404 and isinstance(model, str):
         message += f"; if the model is missing, run 'ollama pull {model}'"
     return message

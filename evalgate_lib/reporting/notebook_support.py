@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from evalgate_lib.errors import InputError
-from evalgate_lib.results import evaluate_and_write, has_results, load_results
+from evalgate_lib.run.results import evaluate_and_write, has_results, load_results
 
 
 def _toml_value(value: Any) -> str:

@@ -14,9 +14,9 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
-from evalgate_lib.corpus import Article
 from evalgate_lib.errors import InputError
-from evalgate_lib.text import sentence_spans
+from evalgate_lib.inputs.corpus import Article
+from evalgate_lib.text.tokens import sentence_spans
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,7 @@ def _trim(body: str, start: int, end: int) -> tuple[int, int]:
 def sentence_window(article: Article, window: int = 5, overlap: int = 1) -> list[Chunk]:
     """Windows of ``window`` consecutive sentences, sharing ``overlap`` sentences with the previous one.
 
-    Sentences follow :func:`evalgate_lib.text.sentence_spans` (each line of a table
+    Sentences follow :func:`evalgate_lib.text.tokens.sentence_spans` (each line of a table
     or list is a sentence), so a window never cuts a sentence in half.
     """
     if window <= 0 or not 0 <= overlap < window:

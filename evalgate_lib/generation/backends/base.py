@@ -8,24 +8,11 @@ model, or the same name with different weights, can never reuse a cached result.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
 from typing import Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
-
-@dataclass(frozen=True)
-class GenerationOptions:
-    """Decoding options shared by both configurations (the fairness contract holds them fixed)."""
-
-    temperature: float = 0.0
-    seed: int = 42
-    max_tokens: int = 128
-    num_ctx: int = 4096
-
-    def as_dict(self) -> dict[str, float | int]:
-        """Plain dict, used in cache keys and in the manifest."""
-        return asdict(self)
+from evalgate_lib.inputs.options import GenerationOptions
 
 
 @runtime_checkable
