@@ -9,6 +9,9 @@ Every figure is a ratio or a rate measured within this one run, so it compares
 like with like on whatever machine runs it. It prints a table (figure, value,
 goal, pass/fail) and writes the same table as JSON to ``bench/out/bench.json``.
 See bench/README.md for what each figure measures.
+
+Throughput against Ollama-like servers over real HTTP (answers/s for --jobs 1, 2, 4, 8 and
+two hosts, against the ideal jobs / delay) is measured by bench/bench_throughput.py.
 """
 
 from __future__ import annotations

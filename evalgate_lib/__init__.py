@@ -1,8 +1,64 @@
 """EvalGate: auditable, reproducible before/after evaluation of a RAG pipeline.
 
-The library is organised along the data flow
-corpus → chunks → retrieval → generation → scores → flags → report;
-each step lives in its own module (see docs/DESIGN.md).
+The public API, in the spirit of httpx: everything a notebook or script needs is
+importable from here, and only what is in ``__all__`` is promised to stay::
+
+    import evalgate_lib as eg
+
+    results = eg.run_comparison("configs/baseline.toml", "configs/candidate.toml", eg.RunOptions(backend="local"))
+    print(results.table())
+    results.frame.groupby("config")["hallucination"].sum()
+
+    verdict = eg.judge_answer(
+        question="How many seats does Starter include?",
+        answer="Starter includes 3 seats.",
+        passages=[("Plans", "The Starter plan includes 3 seats.")],
+        accept=["3 seats"],
+    )
+    verdict.correct, verdict.unsupported_sentences, verdict.reasons
+
+The library is organised in layers along the data flow, one folder each (see
+docs/DESIGN.md): text → inputs → chunks → retrieval → generation → judging →
+statistics → run → reporting, with this API and the command line on top.
 """
 
+from evalgate_lib.api import Inputs, Results, load_inputs, load_results, prepare_configs, results_or_run, run_comparison
+from evalgate_lib.errors import BackendError, CacheError, EvalGateError, FairnessError, InputError
+from evalgate_lib.judging.answer import Judgement, judge_answer
+from evalgate_lib.judging.rows import Flags, ResultRow, SentenceVerdict
+from evalgate_lib.judging.sentence_scorers import (
+    ScoringContext,
+    SentenceScorer,
+    available_scorers,
+    get_scorer,
+    register_scorer,
+)
+from evalgate_lib.run.pipeline import RunOptions
 from evalgate_lib.version import __version__
+
+__all__ = [
+    "BackendError",
+    "CacheError",
+    "EvalGateError",
+    "FairnessError",
+    "Flags",
+    "InputError",
+    "Inputs",
+    "Judgement",
+    "ResultRow",
+    "Results",
+    "RunOptions",
+    "ScoringContext",
+    "SentenceScorer",
+    "SentenceVerdict",
+    "__version__",
+    "available_scorers",
+    "get_scorer",
+    "judge_answer",
+    "load_inputs",
+    "load_results",
+    "prepare_configs",
+    "register_scorer",
+    "results_or_run",
+    "run_comparison",
+]

@@ -44,6 +44,12 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         default="threading",
         help="joblib backend for per-question work (threading, loky, dask, ray, ...)",
     )
+    parser.add_argument(
+        "--dtype",
+        choices=("bfloat16", "float32"),
+        default=None,
+        help="dtype of the embedded generator (default bfloat16; float32 is the 0.1 path, for comparison)",
+    )
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
 
@@ -61,6 +67,7 @@ def run_options(args: argparse.Namespace):  # noqa: ANN201 - RunOptions, importe
         jobs=args.jobs,
         joblib_backend=args.joblib_backend,
         progress=not args.no_progress,
+        local_dtype=args.dtype,
     )
 
 
@@ -77,6 +84,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         f"(generator {comparison.backend['generator']}, embedder {comparison.backend['embedder']})"
     )
     print(f"differs: {', '.join(sorted(inputs.differences))}")
+    for path, reason in inputs.skipped:
+        print(f"skipped corpus file {path}: {reason}")
     print()
     print(format_table(summary))
     print()
@@ -136,6 +145,51 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_agreement(args: argparse.Namespace) -> int:
+    """Measure every automatic judgement of a results folder against reviewers' labels."""
+    import json
+
+    from evalgate_lib.inputs.config import ANSWER_MATCHING
+    from evalgate_lib.inputs.corpus import load_corpus
+    from evalgate_lib.inputs.labels import load_labels
+    from evalgate_lib.run.results import atomic_write, load_results
+    from evalgate_lib.statistics.label_agreement import format_report, measure, report_json
+
+    rows, _, manifest = load_results(args.results)
+    labels = [label for path in args.labels for label in load_labels(path)]
+    if not labels:
+        raise InputError(f"no labels in {', '.join(map(str, args.labels))}")
+    judging = manifest.get("judging", {})
+    run_scorer = str(judging.get("sentence_scorer", "lexical@1")).split("@")[0]
+    scorers = list(dict.fromkeys([run_scorer, *(args.scorer or ["lexical", "span"])]))
+    report = measure(
+        rows,
+        labels,
+        load_corpus(manifest["corpus"]["path"]),
+        scorers=scorers,
+        matchings=ANSWER_MATCHING,
+        matching=str(judging.get("answer_matching", "raw")),
+        resamples=args.resamples,
+    )
+    print(format_report(report), end="")
+    if args.json is not None:
+        atomic_write(args.json, json.dumps(report_json(report), indent=2, sort_keys=True) + "\n")
+        print(f"agreement: {args.json}")
+    return 0
+
+
+def _configure_agreement(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--results", default=Path("results/latest"), type=Path, help="results folder to measure")
+    parser.add_argument(
+        "--labels", required=True, type=Path, action="append", help="reviewer labels (JSONL); repeat for several files"
+    )
+    parser.add_argument(
+        "--scorer", action="append", default=None, help="sentence scorer(s) to compare (default: lexical and span)"
+    )
+    parser.add_argument("--resamples", type=int, default=10000, help="bootstrap resamples for the intervals")
+    parser.add_argument("--json", type=Path, default=None, help="also write the figures to this JSON file")
+
+
 def _configure_run(parser: argparse.ArgumentParser) -> None:
     add_run_arguments(parser)
     parser.add_argument("--out", default="results/latest", type=Path, help="results folder to write")
@@ -171,6 +225,11 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callab
     "run": ("run both configs and write the results folder", _configure_run, cmd_run),
     "report": ("render the stakeholder HTML report (executes the notebooks)", _configure_report, cmd_report),
     "gate": ("fail (exit 1) when the candidate regresses beyond the thresholds", _configure_gate, cmd_gate),
+    "agreement": (
+        "measure every automatic judgement against reviewers' labels (Cohen's kappa, PPI)",
+        _configure_agreement,
+        cmd_agreement,
+    ),
 }
 
 

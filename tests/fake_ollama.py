@@ -18,6 +18,12 @@ Faults (all counted over *model* requests, i.e. ``/api/embed`` and ``/api/chat``
 raised inside request n, as if the user pressed Ctrl-C while it was in flight),
 ``delay`` (seconds slept per model request) and :meth:`FakeOllama.rendezvous`
 (the next n chat requests wait for each other: proof that they were in flight together).
+Standing faults, for long runs and the command-line server: :meth:`FakeOllama.fail_every`
+(every n-th model request gets an HTTP status) and :meth:`FakeOllama.hang_after` (every
+model request after the n-th times out).
+
+tests/fake_ollama_server.py serves the same handler over real HTTP on loopback, where a
+timeout becomes a request that never answers and "down" a closed listening socket.
 
 :func:`fake_transport` returns a picklable transport bound to a named server, so a
 :class:`~evalgate_lib.generation.backends.BackendSpec` that carries it can be shipped to joblib
@@ -43,7 +49,7 @@ import numpy as np
 
 GENERATOR = "qwen2.5:7b"
 EMBEDDER = "nomic-embed-text"
-DIGESTS = {GENERATOR: "sha256:" + "1" * 64, EMBEDDER: "sha256:" + "2" * 64}
+DIGESTS = {GENERATOR: "1" * 64, EMBEDDER: "2" * 64}  # /api/tags lists bare hex digests
 DIM = 64
 MODEL_PATHS = ("/api/embed", "/api/chat")
 
@@ -94,13 +100,19 @@ class FakeOllama:
     requests is cleared by the first two attempts, whichever calls they belong to.
     """
 
-    def __init__(self, delay: float = 0.0, dim: int = DIM) -> None:
+    def __init__(self, delay: float = 0.0, dim: int = DIM, parallel: int | None = None) -> None:
+        """``parallel`` caps model requests served at once, like ``OLLAMA_NUM_PARALLEL`` (others queue)."""
         self.delay = delay
         self.dim = dim
+        self.parallel = parallel
+        self._slots = threading.BoundedSemaphore(parallel) if parallel else None
         self._lock = threading.Lock()
         self.requests: list[tuple[str, str]] = []  # (host, path) of every request answered normally
+        # (method, path, request JSON, status, response JSON) of the same requests, for wire-format checks
+        self.exchanges: list[tuple[str, str, Any, int, Any]] = []
         self.seen: Counter[str] = Counter()  # model requests received per path, faulty ones included
         self._faults: list[tuple[str | None, int, Any]] = []  # (path, request number on that path, fault)
+        self._standing: list[tuple[str | None, int, int, Any]] = []  # (path, first number, period, fault)
         self._down_at: tuple[str | None, int] | None = None
         self._down = False
         self._barrier: threading.Barrier | None = None
@@ -125,6 +137,18 @@ class FakeOllama:
     def time_out(self, times: int = 1, path: str | None = None) -> None:
         """Raise ``httpx.ReadTimeout`` for the next ``times`` model requests."""
         self._schedule("timeout", times, path)
+
+    def fail_every(self, every: int, status: int = 500, path: str | None = None) -> None:
+        """Answer every ``every``-th model request from now on with HTTP ``status`` (a flaky server)."""
+        if every < 1:
+            raise ValueError("every must be >= 1")
+        with self._lock:
+            self._standing.append((path, self._count(path) + every, every, status))
+
+    def hang_after(self, after: int = 0, path: str | None = None) -> None:
+        """Serve ``after`` more model requests normally, then time out every one (a wedged server)."""
+        with self._lock:
+            self._standing.append((path, self._count(path) + after + 1, 1, "timeout"))
 
     def interrupt_on(self, n: int, path: str | None = None) -> None:
         """Raise ``KeyboardInterrupt`` inside the ``n``-th model request from now (1-based)."""
@@ -173,6 +197,10 @@ class FakeOllama:
                 if (fpath == path and self.seen[path] == number) or (fpath is None and self._count(None) == number):
                     del self._faults[i]
                     return fault
+            for fpath, first, period, fault in self._standing:
+                number = self._count(fpath)
+                if fpath in (None, path) and number >= first and (number - first) % period == 0:
+                    return fault
             return None
 
     def __call__(self, request: httpx.Request) -> httpx.Response:
@@ -202,35 +230,109 @@ class FakeOllama:
                     barrier = self._barrier
             if barrier is not None:
                 barrier.wait()  # BrokenBarrierError after the timeout: the requests were not concurrent
-            if self.delay:
-                time.sleep(self.delay)
-            return self._answer(request, path)
+            with self._slots or contextlib.nullcontext():
+                if self.delay:
+                    time.sleep(self.delay)
+                return self._answer(request, path)
         finally:
             with self._lock:
                 self.in_flight -= 1
 
     def _answer(self, request: httpx.Request, path: str) -> httpx.Response:
+        body: Any = json.loads(request.content) if request.content else None
+        response = self._respond(path, body)
         with self._lock:
             self.requests.append((request.url.host, path))
-        body: Any = json.loads(request.content) if request.content else {}
+            self.exchanges.append((request.method, path, body, response.status_code, json.loads(response.content)))
+        return response
+
+    def _respond(self, path: str, body: Any) -> httpx.Response:
+        """Ollama's answer, with the fields a real server sends (tests/test_ollama_fidelity.py parses them).
+
+        Durations and timestamps are fixed so every answer is a pure function of the request.
+        """
         if path == "/api/version":
             return httpx.Response(200, json={"version": "0.6.8"})
         if path == "/api/tags":
-            models = [{"name": m if ":" in m else f"{m}:latest", "model": m, "digest": d} for m, d in DIGESTS.items()]
+            models = [
+                {
+                    "name": _tagged(m),
+                    "model": _tagged(m),
+                    "modified_at": _MODIFIED_AT,
+                    "size": 4_683_087_332 if m == GENERATOR else 274_302_450,
+                    "digest": d,
+                    "details": _details(m),
+                }
+                for m, d in DIGESTS.items()
+            ]
             return httpx.Response(200, json={"models": models})
         model = body.get("model") if isinstance(body, dict) else None
         if path in ("/api/show", "/api/embed", "/api/chat") and model not in DIGESTS:
             return httpx.Response(404, json={"error": f"model '{model}' not found"})
         if path == "/api/show":
-            return httpx.Response(200, json={"details": {"family": "fake"}, "modelfile": "# fake"})
+            show = {
+                "license": "fake",
+                "modelfile": "# fake",
+                "parameters": "temperature 0.7",
+                "template": "{{ .Prompt }}",
+                "details": _details(model),
+                "model_info": {"general.architecture": _details(model)["family"]},
+                "capabilities": ["completion"] if model == GENERATOR else ["embedding"],
+                "modified_at": _MODIFIED_AT,
+            }
+            return httpx.Response(200, json=show)
         if path == "/api/embed":
             texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
-            return httpx.Response(200, json={"model": model, "embeddings": [embed_text(t, self.dim) for t in texts]})
+            embeddings = [embed_text(t, self.dim) for t in texts]
+            return httpx.Response(
+                200,
+                json={
+                    "model": model,
+                    "embeddings": embeddings,
+                    "total_duration": 1_000_000 * len(texts),
+                    "load_duration": 1_000,
+                    "prompt_eval_count": sum(len(t.split()) for t in texts),
+                },
+            )
         if path == "/api/chat":
             prompt = body["messages"][-1]["content"]
-            message = {"role": "assistant", "content": answer_prompt(prompt)}
-            return httpx.Response(200, json={"model": model, "message": message, "done": True})
-        return httpx.Response(404, text="404 page not found")
+            answer = answer_prompt(prompt)
+            chat = {
+                "model": model,
+                "created_at": _CREATED_AT,
+                "message": {"role": "assistant", "content": answer},
+                "done_reason": "stop",
+                "done": True,
+                "total_duration": 2_000_000,
+                "load_duration": 1_000,
+                "prompt_eval_count": len(prompt.split()),
+                "prompt_eval_duration": 1_000_000,
+                "eval_count": len(answer.split()),
+                "eval_duration": 1_000_000,
+            }
+            return httpx.Response(200, json=chat)
+        return httpx.Response(404, json={"error": f"unknown endpoint {path}"})
+
+
+_MODIFIED_AT = "2025-01-01T00:00:00.000000000Z"
+_CREATED_AT = "2025-01-01T00:00:00.000000000Z"
+
+
+def _tagged(model: str) -> str:
+    """Ollama lists every model with its tag: ``nomic-embed-text`` appears as ``nomic-embed-text:latest``."""
+    return model if ":" in model.rsplit("/", 1)[-1] else f"{model}:latest"
+
+
+def _details(model: str) -> dict[str, Any]:
+    family = "qwen2" if model == GENERATOR else "nomic-bert"
+    return {
+        "parent_model": "",
+        "format": "gguf",
+        "family": family,
+        "families": [family],
+        "parameter_size": "7.6B" if model == GENERATOR else "137M",
+        "quantization_level": "Q4_K_M" if model == GENERATOR else "F16",
+    }
 
 
 # ------------------------------------------------------------------ named servers
@@ -275,10 +377,13 @@ def no_sleep(seconds: float) -> None:
 
 
 @contextlib.contextmanager
-def serving(srv: FakeOllama, **backend_kwargs: Any) -> Iterator[FakeOllama]:
+def serving(srv: Any, **backend_kwargs: Any) -> Iterator[Any]:
     """Within the block, ``--backend ollama`` talks to ``srv`` (retries never really sleep).
 
-    Patches :meth:`BackendSpec._construct` and empties the per-process backend and
+    ``srv`` is either an in-process :class:`FakeOllama` (plugged in as the transport, any
+    ``--hosts`` value works) or anything else, e.g. a real HTTP server from
+    tests/fake_ollama_server.py or ``None`` for one in another process (real sockets;
+    pass its URL as ``--hosts``). Patches :meth:`BackendSpec._construct` and empties the per-process backend and
     cache registries, so nothing built against another server is reused. Only for
     in-process joblib backends (threading, sequential); process workers need a spec
     that carries a :class:`FakeTransport` instead.
@@ -290,7 +395,8 @@ def serving(srv: FakeOllama, **backend_kwargs: Any) -> Iterator[FakeOllama]:
     def construct(spec: Any) -> OllamaBackend:
         if spec.kind != "ollama":
             raise AssertionError(f"only --backend ollama is served by the fake, not {spec.kind!r}")
-        kwargs = {"transport": srv.transport, "sleep": no_sleep, "backoff": 0.0, **backend_kwargs}
+        transport = srv.transport if isinstance(srv, FakeOllama) else None
+        kwargs = {"transport": transport, "sleep": no_sleep, "backoff": 0.0, **backend_kwargs}
         return OllamaBackend(**{**kwargs, **dict(spec.options)})
 
     with (

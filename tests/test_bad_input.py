@@ -147,14 +147,15 @@ def test_empty_corpus_folder(ws, capsys):
     for path in ws.corpus.iterdir():
         path.unlink()
     rc, err = run(ws, capsys)
-    assert rc == 2 and f"corpus folder {ws.corpus} holds no *.md articles" in err
+    assert rc == 2
+    assert f"corpus folder {ws.corpus} holds no readable documents (.md, .markdown, .txt, .rst, .html, .htm)" in err
 
 
 def test_empty_corpus_file(ws, capsys):
     (ws.corpus / "empty.md").write_bytes(b"")
     rc, err = run(ws, capsys)
     assert rc == 2
-    assert f"{ws.corpus / 'empty.md'}: an article must start with a '---' front-matter block" in err
+    assert f"{ws.corpus / 'empty.md'}: the article body is empty" in err  # front matter is optional
 
 
 def test_article_with_an_empty_body(ws, capsys):
@@ -167,7 +168,7 @@ def test_binary_corpus_file(ws, capsys):
     (ws.corpus / "logo.md").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
     rc, err = run(ws, capsys)
     assert rc == 2
-    assert f"{ws.corpus / 'logo.md'}: looks like a binary file (NUL bytes), not a Markdown article" in err
+    assert f"{ws.corpus / 'logo.md'}: looks like a binary file (NUL bytes), not a text document" in err
 
 
 def test_corpus_file_that_is_not_utf8(ws, capsys):
@@ -221,9 +222,52 @@ def test_config_that_is_not_toml(ws, capsys):
 
 
 def test_config_missing_a_shared_key(ws, capsys):
-    path = ws.edit_config("baseline", ('gold = "', 'gold_file = "'))
+    path = ws.edit_config("baseline", (f"gold = {json.dumps(str(ws.gold))}\n", ""))
     rc, err = run(ws, capsys)
     assert rc == 2 and f"{path}: [shared] is missing ['gold']" in err
+
+
+# ----------------------------------------------------------------- config typos (strict keys)
+
+
+@pytest.mark.parametrize(
+    ("name", "old", "new", "message"),
+    [
+        # a typo must never run silently with the default ("raw" matching here)
+        (
+            "candidate",
+            "num_ctx = 4096\n",
+            'num_ctx = 4096\nanswer_matchng = "normalised"\n',
+            "unknown key 'answer_matchng' in [shared]; did you mean 'answer_matching'?",
+        ),
+        ("baseline", 'gold = "', 'gold_file = "', "unknown key 'gold_file' in [shared]; did you mean 'gold'?"),
+        (
+            "baseline",
+            "overlap = 20",
+            "overlp = 20",
+            "[chunking]: unknown key 'overlp' for the 'fixed' chunker; did you mean 'overlap'?",
+        ),
+        (
+            "candidate",
+            'embedder = "nomic-embed-text"',
+            'embeder = "nomic-embed-text"',
+            "unknown key 'embeder' in [shared.models.ollama]; did you mean 'embedder'?",
+        ),
+        (
+            "baseline",
+            "[shared.models.ollama]",
+            "[shared.model.ollama]",
+            "unknown key 'model' in [shared]; did you mean 'models'?",
+        ),
+    ],
+    ids=["shared", "shared-required", "chunking", "models-ollama", "shared-table"],
+)
+def test_config_typo_is_refused_naming_file_key_and_nearest(ws, capsys, name, old, new, message):
+    path = ws.edit_config(name, (old, new))
+    rc, err = run(ws, capsys)
+    assert rc == 2
+    assert f"evalgate: error: {path}: {message}" in err
+    assert len(err.strip().splitlines()) == 1  # one message, no traceback
 
 
 def test_missing_config_file(ws, capsys):

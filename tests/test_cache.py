@@ -2,42 +2,12 @@
 
 from __future__ import annotations
 
-from collections import Counter
-from typing import Sequence
-
 import numpy as np
 import pytest
+from conftest import CountingBackend
 
 from evalgate_lib.generation.cache import ModelCache
 from evalgate_lib.inputs.options import GenerationOptions
-
-
-class CountingBackend:
-    """A deterministic fake backend that counts the calls it really receives."""
-
-    name = "fake"
-
-    def __init__(self, digest: str = "sha256:aaa") -> None:
-        self.digest = digest
-        self.calls: Counter[str] = Counter()
-
-    def identity(self) -> dict[str, str]:
-        return {
-            "backend": "fake",
-            "generator": "g",
-            "generator_digest": self.digest,
-            "embedder": "e",
-            "embedder_digest": self.digest,
-            "host": "ignored",
-        }
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        self.calls["embed"] += 1
-        return np.array([[len(t), t.count("a"), 1.0] for t in texts], dtype=np.float32)
-
-    def generate(self, prompt: str, options: GenerationOptions) -> str:
-        self.calls["generate"] += 1
-        return f"answer to {prompt} at t={options.temperature}"
 
 
 def test_second_identical_call_makes_no_model_call(tmp_path):

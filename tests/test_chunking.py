@@ -8,7 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from evalgate_lib.chunks.chunking import CHUNKERS, Chunk, chunk_corpus, fixed_size, markdown_sections, sentence_window
+from evalgate_lib.chunks.chunking import (
+    CHUNKERS,
+    Chunk,
+    check_chunking,
+    chunk_corpus,
+    fixed_size,
+    markdown_sections,
+    sentence_window,
+)
 from evalgate_lib.errors import InputError
 from evalgate_lib.inputs.config import load_config
 from evalgate_lib.inputs.corpus import Article, load_corpus
@@ -158,17 +166,16 @@ def test_markdown_sections_split_into_three_pieces() -> None:
 def test_markdown_sections_single_paragraph_longer_than_max_kept_whole() -> None:
     # max 3: Plans 5 > 3 → "# Plans" (2) | "Starter costs $36." (3).
     # Seats: 2 | 3 | "Four five six seven." is 4 > 3 words but one paragraph: kept whole | 2
+    # A heading-only piece carries no text: it is merged into the piece after it (13..40, 42..66).
     chunks = markdown_sections(MD, max_words=3)
     assert [c.text for c in chunks] == [
         "Intro text.",
-        "# Plans",
-        "Starter costs $36.",
-        "## Seats",
-        "One two three.",
+        "# Plans\n\nStarter costs $36.",
+        "## Seats\n\nOne two three.",
         "Four five six seven.",
         "Eight nine.",
     ]
-    assert [(c.start, c.end) for c in chunks] == [(0, 11), (13, 20), (22, 40), (42, 50), (52, 66), (68, 88), (90, 101)]
+    assert [(c.start, c.end) for c in chunks] == [(0, 11), (13, 40), (42, 66), (68, 88), (90, 101)]
     assert_invariants(MD, chunks)
 
 
@@ -280,10 +287,26 @@ def test_chunk_corpus_missing_method() -> None:
 
 
 def test_chunk_corpus_unknown_parameter_names_chunker() -> None:
-    with pytest.raises(InputError, match="'fixed' chunker.*sise"):
+    with pytest.raises(InputError) as info:
         chunk_corpus([MD], {"method": "fixed", "sise": 3})
+    assert str(info.value) == "[chunking]: unknown key 'sise' for the 'fixed' chunker; did you mean 'size'?"
     with pytest.raises(InputError, match="'markdown' chunker"):
         chunk_corpus([MD], {"method": "markdown", "size": 3})
+
+
+def test_check_chunking_names_the_source_and_lists_valid_keys() -> None:
+    with pytest.raises(InputError) as info:
+        check_chunking({"method": "fixed", "overlp": 3}, "configs/x.toml: [chunking]")
+    assert str(info.value) == (
+        "configs/x.toml: [chunking]: unknown key 'overlp' for the 'fixed' chunker; did you mean 'overlap'?"
+    )
+    with pytest.raises(InputError, match="valid keys: method, size, overlap"):
+        check_chunking({"method": "fixed", "colour": 3})
+    with pytest.raises(InputError, match="did you mean 'fixed'"):
+        check_chunking({"method": "fixd"})
+    with pytest.raises(InputError, match="must be a whole number"):
+        check_chunking({"method": "fixed", "size": True})
+    check_chunking({"method": "sentence", "window": 4, "overlap": 1})  # valid: no error
 
 
 def test_chunk_corpus_bad_value_is_input_error() -> None:

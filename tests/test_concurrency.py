@@ -13,6 +13,7 @@ from pathlib import Path
 import joblib
 import pytest
 from fake_ollama import (
+    DIGESTS,
     EMBEDDER,
     GENERATOR,
     FakeOllama,
@@ -24,6 +25,7 @@ from fake_ollama import (
     server,
     serving,
 )
+from fake_ollama_server import FakeOllamaServer
 from joblib._parallel_backends import ThreadingBackend
 
 from evalgate_lib.cli import main
@@ -68,6 +70,21 @@ def test_several_hosts_share_the_load_and_give_identical_rows(tmp_path, serial):
     assert max(per_host.values()) - min(per_host.values()) <= 4  # round-robin, embed requests interleaved
     # identity (digests) is checked on every host, and the cache key ignores which host answered
     assert srv.hosts("/api/show") == {"a.test": 2, "b.test": 2, "c.test": 2}
+    assert published(tmp_path / "out") == serial
+
+
+def test_threads_over_two_real_http_servers_equal_serial(tmp_path, serial):
+    """The same, over real sockets: two loopback servers, keep-alive connection pools, four threads."""
+    fakes = [FakeOllama(delay=0.001), FakeOllama(delay=0.001)]
+    for fake in fakes:
+        fake.rendezvous(2)  # each server has two chat requests in flight together, or the run fails
+    with FakeOllamaServer(fakes[0]) as a, FakeOllamaServer(fakes[1]) as b, serving(None):
+        rc = evalgate_run(tmp_path / "cache", tmp_path / "out", "--jobs", "4", limit=LIMIT, hosts=f"{a.url},{b.url}")
+    assert rc == 0
+    chats = [fake.counts()["/api/chat"] for fake in fakes]
+    assert sum(chats) == 2 * LIMIT and min(chats) >= LIMIT - 4  # round-robin, embed requests interleaved
+    assert all(fake.max_in_flight >= 2 for fake in fakes)
+    assert all(fake.counts()["/api/show"] == len(DIGESTS) for fake in fakes)  # identity checked on each host
     assert published(tmp_path / "out") == serial
 
 
@@ -142,6 +159,21 @@ def test_a_registered_joblib_backend_is_used_by_name(monkeypatch, tmp_path, seri
     assert published(tmp_path / "out") == serial
 
 
+def test_a_backend_without_result_generators_gives_the_same_rows(tmp_path, serial):
+    """Ray's joblib backend cannot stream results (``return_as="generator"``); the run falls back to a list."""
+
+    class ListOnlyBackend(ThreadingBackend):
+        supports_return_generator = False
+
+    joblib.register_parallel_backend("evalgate-list-only", ListOnlyBackend)
+    with serving(FakeOllama()):
+        rc = evalgate_run(
+            tmp_path / "cache", tmp_path / "out", "--jobs", "2", "--joblib-backend", "evalgate-list-only", limit=LIMIT
+        )
+    assert rc == 0
+    assert published(tmp_path / "out") == serial
+
+
 @pytest.mark.parametrize(
     ("name", "message"),
     [
@@ -150,14 +182,20 @@ def test_a_registered_joblib_backend_is_used_by_name(monkeypatch, tmp_path, seri
         ("ray", "--joblib-backend ray needs"),
     ],
 )
-def test_unusable_joblib_backend_fails_before_any_model_call(tmp_path, capsys, name, message):
+def test_unusable_joblib_backend_fails_before_any_model_call(tmp_path, capsys, monkeypatch, name, message):
     if name == "dask":
+        monkeypatch.delenv("DASK_SCHEDULER_ADDRESS", raising=False)
         try:
-            import distributed  # noqa: F401
+            import distributed
         except ImportError:
             pass
         else:
-            pytest.skip("dask.distributed is installed; the message would ask for a scheduler instead")
+            try:
+                distributed.get_client()
+            except ValueError:
+                message = "--joblib-backend dask needs a Dask cluster: set DASK_SCHEDULER_ADDRESS"
+            else:
+                pytest.skip("a Dask client is active in this process")
     if name == "ray":
         try:
             import ray  # noqa: F401

@@ -83,15 +83,25 @@ def test_missing_file(tmp_path: Path) -> None:
     ("old", "new", "message"),
     [
         ("top_k = 4", "top_k = = 4", "not valid TOML"),
-        ('name = "baseline"', 'name = "baseline"\ncolour = "blue"', "unknown top-level key(s) ['colour']"),
-        ("\n[chunking]\n", "\n[chunkin]\n", "unknown top-level key(s) ['chunkin']"),
+        (
+            'name = "baseline"',
+            'name = "baseline"\ncolour = "blue"',
+            "unknown key 'colour' in the top level; valid keys: name, description, shared, chunking, prompt",
+        ),
+        ("\n[chunking]\n", "\n[chunkin]\n", "unknown key 'chunkin' in the top level; did you mean 'chunking'?"),
+        ("top_k = 4", "top_kk = 4", "unknown key 'top_kk' in [shared]; did you mean 'top_k'?"),
+        (
+            'generator = "qwen2.5:7b"',
+            'generater = "qwen2.5:7b"',
+            "unknown key 'generater' in [shared.models.ollama]; did you mean 'generator'?",
+        ),
         ('method = "fixed"', 'methd = "fixed"', "[chunking] needs a 'method'"),
         ("top_k = 4\n", "", "[shared] is missing ['top_k']"),
         ("top_k = 4", "top_k = 0", "top_k must be at least 1, got 0"),
         ("top_k = 4", 'top_k = "four"', "top_k must be a number"),
         ("Question: {question}", "Question:", "missing the placeholder {question}"),
         ("{context}", "{context} {context}", "appears 2 times the placeholder {context}"),
-        ("template = ", "text = ", "[prompt] needs a 'template' string"),
+        ("template = ", "text = ", "unknown key 'text' in [prompt]; valid keys: template"),
     ],
 )
 def test_load_config_errors(tmp_path: Path, old: str, new: str, message: str) -> None:
@@ -207,11 +217,31 @@ def test_fairness_error_is_an_input_error() -> None:
 
 
 def test_extra_model_backend_in_one_config_is_refused(tmp_path: Path) -> None:
-    # a table header names its full path, so [shared.models.local] may sit at the end of the file
+    # a table header names its full path, so [shared.models.local] may sit at the end of the file;
+    # only ollama takes model names from a config, so any other backend table is refused while loading
     text = CANDIDATE + '\n[shared.models.local]\ngenerator = "smollm2"\n'
+    path = write(tmp_path, "candidate.toml", text)
+    with pytest.raises(InputError) as info:
+        load_config(path)
+    assert str(info.value) == f"{path}: unknown key 'local' in [shared.models]; valid keys: ollama"
+
+
+def test_model_table_in_one_config_only_is_refused(tmp_path: Path) -> None:
+    text = replace_once(
+        CANDIDATE, '[shared.models.ollama]\ngenerator = "qwen2.5:7b"\nembedder = "nomic-embed-text"\n', ""
+    )
     a, b = pair(tmp_path, text)
-    with pytest.raises(FairnessError, match=r"shared\.models\.local\.generator"):
+    with pytest.raises(FairnessError, match=r"shared\.models\.ollama\.generator"):
         check_fairness(a, b)
+
+
+def test_non_string_template_is_refused(tmp_path: Path) -> None:
+    # [prompt] is the last table of the shipped config: cut its template and give a number instead
+    text = BASELINE[: BASELINE.index('template = """')] + "template = 3\n"
+    path = write(tmp_path, "bad.toml", text)
+    with pytest.raises(InputError) as info:
+        load_config(path)
+    assert str(info.value) == f"{path}: [prompt] needs a 'template' string"
 
 
 def test_same_resolved_paths_from_different_folders_are_fair(tmp_path: Path) -> None:

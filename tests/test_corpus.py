@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from evalgate_lib.errors import InputError
-from evalgate_lib.inputs.corpus import Article, corpus_digest, load_corpus, parse_article
+from evalgate_lib.inputs.corpus import Article, corpus_digest, load_corpus, parse_article, scan_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -35,9 +35,15 @@ def test_parse_article_extra_front_matter_and_non_string_values() -> None:
 
 def test_load_corpus_sorted_by_file_name(tmp_path: Path) -> None:
     folder = make_corpus(tmp_path / "kb", b=article_text("b-id", "B"), a=article_text("a-id", "A"))
-    (folder / "notes.txt").write_text("ignored", "utf-8")
+    (folder / "notes.bin").write_text("ignored", "utf-8")  # not a document type: skipped
     articles = load_corpus(folder)
     assert [a.id for a in articles] == ["a-id", "b-id"]
+    assert scan_corpus(folder).skipped == (
+        (
+            str(folder / "notes.bin"),
+            "not a document type EvalGate reads (.md, .markdown, .txt, .rst, .html, .htm, each optionally .gz)",
+        ),
+    )
     assert articles[0].path == str(folder / "a.md")
     assert articles[0].body == "# Heading\n\nSome text.\n"
 
@@ -54,17 +60,29 @@ def test_missing_folder(tmp_path: Path) -> None:
         load_corpus(tmp_path / "nope")
 
 
+NO_DOCUMENTS = r"holds no readable documents \(\.md, \.markdown, \.txt, \.rst, \.html, \.htm\)"
+
+
 def test_empty_folder(tmp_path: Path) -> None:
     (tmp_path / "kb").mkdir()
-    with pytest.raises(InputError, match=r"holds no \*\.md articles"):
+    with pytest.raises(InputError, match=NO_DOCUMENTS):
         load_corpus(tmp_path / "kb")
 
 
-def test_folder_without_markdown(tmp_path: Path) -> None:
+def test_folder_without_documents(tmp_path: Path) -> None:
     (tmp_path / "kb").mkdir()
-    (tmp_path / "kb" / "readme.txt").write_text("hi", "utf-8")
-    with pytest.raises(InputError, match=r"holds no \*\.md articles"):
+    (tmp_path / "kb" / "readme.bin").write_text("hi", "utf-8")
+    (tmp_path / "kb" / ".hidden.md").write_text(article_text("hidden"), "utf-8")
+    with pytest.raises(InputError, match=NO_DOCUMENTS):
         load_corpus(tmp_path / "kb")
+
+
+def test_plain_text_document_without_front_matter(tmp_path: Path) -> None:
+    (tmp_path / "kb" / "topics").mkdir(parents=True)
+    (tmp_path / "kb" / "topics" / "readme.txt").write_text("hi", "utf-8")
+    (article,) = load_corpus(tmp_path / "kb")
+    # id from the relative path without its suffix, title from the file name (no heading)
+    assert (article.id, article.title, article.body) == ("topics/readme", "readme", "hi")
 
 
 def test_file_instead_of_folder(tmp_path: Path) -> None:
@@ -90,14 +108,11 @@ def test_non_utf8_file_refused(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("# No front matter\n\nText.", "must start with a '---' front-matter block"),
-        ("\n---\nid: x\ntitle: X\n---\nBody", "must start with a '---' front-matter block"),
         ("---\nid: x\ntitle: X\nBody without closing line", "not closed by a '---' line"),
         ("---\nid: [x\ntitle: X\n---\nBody", "front matter is not valid YAML"),
-        ("---\n- id\n- title\n---\nBody", "front matter must set both 'id' and 'title'"),
-        ("---\nid: x\n---\nBody", "front matter must set both 'id' and 'title'"),
-        ("---\ntitle: X\n---\nBody", "front matter must set both 'id' and 'title'"),
-        ("---\nid: x\ntitle: ''\n---\nBody", "front matter must set both 'id' and 'title'"),
+        ("---\n- id\n- title\n---\nBody", "front matter must be a mapping (key: value lines)"),
+        ("---\nid: x\ntitle: ''\n---\nBody", "front matter 'title' must be a non-empty string"),
+        ("---\nid: ''\ntitle: X\n---\nBody", "front matter 'id' must be a non-empty string"),
         ("---\nid: x\ntitle: X\n---\n  \n\n", "the article body is empty"),
     ],
 )
@@ -107,6 +122,22 @@ def test_bad_front_matter(tmp_path: Path, text: str, message: str) -> None:
         load_corpus(folder)
     assert str(info.value).startswith(str(folder / "broken.md") + ": ")
     assert message in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # front matter is optional: the id comes from the path, the title from the first heading or the name
+        ("# No front matter\n\nText.", ("broken", "No front matter", "# No front matter\n\nText.")),
+        ("\n---\nid: x\ntitle: X\n---\nBody", ("broken", "broken", "\n---\nid: x\ntitle: X\n---\nBody")),
+        ("---\nid: x\n---\n# Head\nBody", ("x", "Head", "# Head\nBody")),
+        ("---\nid: x\n---\nBody", ("x", "broken", "Body")),
+        ("---\ntitle: X\n---\nBody", ("broken", "X", "Body")),
+    ],
+)
+def test_missing_front_matter_fields_default(tmp_path: Path, text: str, expected: tuple[str, str, str]) -> None:
+    (article,) = load_corpus(make_corpus(tmp_path / "kb", broken=text))
+    assert (article.id, article.title, article.body) == expected
 
 
 def test_duplicate_id_names_both_files(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow
 from evalgate_lib.run.results import load_rows
 from evalgate_lib.statistics.metrics import compare
 
@@ -84,13 +85,27 @@ def test_every_question_is_published_for_both_configs(two_runs):
     manifest = json.loads((out / "manifest.json").read_text())
     ids = manifest["gold"]["question_ids"]
     assert len(ids) == LIMIT and len(rows) == 2 * LIMIT
-    assert [r["question_id"] for r in rows] == ids + ids
-    assert {r["config"] for r in rows} == {"baseline", "candidate"}
-    assert {r["type"] for r in rows} == {"answerable", "no_answer"}  # the slice keeps both kinds
+    assert [r.question_id for r in rows] == ids + ids
+    assert {r.config for r in rows} == {"baseline", "candidate"}
+    assert {r.type for r in rows} == {"answerable", "no_answer"}  # the slice keeps both kinds
     for row in rows:
-        assert isinstance(row["answer"], str)
-        assert len(row["retrieved"]) == 4
-        assert row["flags"]["hallucination"] <= row["flags"]["wrong"]
+        assert isinstance(row.answer, str)
+        assert len(row.retrieved) == 4
+        assert row.flags.hallucination <= row.flags.wrong
+        assert set(row.flags.reasons) == {name for name in FLAG_NAMES if row.flags.fired(name)}
+        assert row.scorer == "lexical@1"
+
+
+def test_rows_read_back_equal_the_file(two_runs):
+    out, _ = two_runs[0]
+    lines = (out / "results.jsonl").read_text(encoding="utf-8").splitlines()
+    rows = load_rows(out)
+    assert len(lines) == len(rows)
+    for line, row in zip(lines, rows, strict=True):
+        data = json.loads(line)
+        assert data["schema"] == 2
+        assert ResultRow.from_json(data) == row
+        assert json.dumps(row.to_json(), sort_keys=True, ensure_ascii=False) == line
 
 
 def test_summary_file_matches_rows(two_runs):
@@ -111,6 +126,9 @@ def test_manifest_records_models_inputs_and_fairness(two_runs):
     assert "chunking.method" in manifest["fairness"]["differs"]
     assert manifest["fairness"]["shared"]["shared.top_k"] == 4
     assert manifest["packages"]["transformers"]
+    judging = manifest["judging"]
+    assert judging["row_schema"] == 2
+    assert judging["sentence_scorer"] == "lexical@1" and judging["answer_matching"] == "raw"
 
 
 def test_rerun_makes_no_model_calls_and_is_byte_identical(two_runs):

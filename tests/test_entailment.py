@@ -10,70 +10,101 @@ from typing import Any
 import pytest
 
 from evalgate_lib.errors import BackendError, InputError
+from evalgate_lib.judging.rows import SentenceVerdict
+from evalgate_lib.judging.scoring import sentence_coverage
 from evalgate_lib.judging.sentence_scorers import (
     LexicalCoverageScorer,
+    ScoringContext,
     SentenceScorer,
     TransformersNLIScorer,
     available_scorers,
     get_scorer,
+    judge_sentences,
     register_scorer,
+    scorer_id,
 )
+from evalgate_lib.text.tokens import content_tokens
+
+
+def context(text: str, title: str = "Plans") -> ScoringContext:
+    return ScoringContext("How many seats?", ((title, text),))
 
 
 def test_lexical_is_the_default_and_satisfies_the_protocol() -> None:
     scorer = get_scorer("lexical")
     assert isinstance(scorer, LexicalCoverageScorer)
     assert isinstance(scorer, SentenceScorer)
-    assert scorer.name == "lexical"
+    assert scorer.name == "lexical" and scorer.version == "1"
+    assert scorer_id(scorer) == "lexical@1"
     assert {"lexical", "transformers-nli"} <= set(available_scorers())
 
 
 def test_lexical_coverage_full_partial_none() -> None:
     scorer = LexicalCoverageScorer()
-    context = "The Starter plan includes 3 seats and 10 GB of storage."
+    ctx = context("The Starter plan includes 3 seats and 10 GB of storage.")
     # Content tokens {starter, plan, 3, seats} are all in the context.
-    assert scorer.score("The Starter plan has 3 seats.", context) == 1.0
-    assert scorer.score("Starter includes 3 seats", context) == 1.0
+    assert scorer.judge("The Starter plan has 3 seats.", ctx).coverage == 1.0
+    assert scorer.judge("Starter includes 3 seats", ctx).coverage == 1.0
     # {starter, 5, seats}: "5" is missing → 2/3 (numbers are always content).
-    assert scorer.score("Starter 5 seats", context) == pytest.approx(2 / 3)
+    partial = scorer.judge("Starter 5 seats", ctx)
+    assert partial.coverage == pytest.approx(2 / 3) and partial.supported is False and partial.missing == ("5",)
     # {lifetime, licence}: neither in context.
-    assert scorer.score("lifetime licence", context) == 0.0
+    assert scorer.judge("lifetime licence", ctx).coverage == 0.0
 
 
 def test_lexical_coverage_matches_the_formula() -> None:
-    from evalgate_lib.text.tokens import content_tokens
-
     sentence = "Pro costs $12 per user and includes SSO."
-    context = "Pro is priced at $12 per user per month."
+    ctx = context("Pro is priced at $12 per user per month.", title="Pricing")
     claimed = content_tokens(sentence)
-    expected = len(claimed & content_tokens(context)) / len(claimed)
-    assert LexicalCoverageScorer().score(sentence, context) == expected
+    expected = len(claimed & content_tokens(ctx.text)) / len(claimed)
+    assert LexicalCoverageScorer().judge(sentence, ctx).coverage == expected
     assert 0.0 < expected < 1.0
+    # the scorer is the coverage rule of scoring.py, applied to the context's tokens (one implementation)
+    assert LexicalCoverageScorer().judge(sentence, ctx) == sentence_coverage(sentence, ctx.tokens)
 
 
-def test_sentence_without_content_tokens_is_vacuously_supported() -> None:
-    assert LexicalCoverageScorer().score("", "anything") == 1.0
+def test_context_is_titles_and_texts_without_labels() -> None:
+    ctx = ScoringContext("q", (("Plans", "Starter includes 3 seats."), ("Legacy", "Business cost $15.")))
+    assert ctx.text == "Plans\nStarter includes 3 seats.\n\nLegacy\nBusiness cost $15."
+    assert ctx.tokens == content_tokens(ctx.text)
+
+
+def test_sentence_without_content_tokens_claims_nothing() -> None:
+    verdict = LexicalCoverageScorer().judge("", context("anything"))
+    assert verdict == SentenceVerdict("", (), (), None, None, reason="no content words: claims nothing")
+    assert not verdict.claims
+
+
+def test_judge_sentences_keeps_the_order() -> None:
+    ctx = context("Starter includes 3 seats.")
+    verdicts = judge_sentences(
+        ["I don't know.", "Starter includes 3 seats.", "Pro has 9 seats."], ctx, get_scorer("lexical")
+    )
+    assert [v.supported for v in verdicts] == [None, True, False]
+    assert [v.refusal for v in verdicts] == [True, False, False]
 
 
 def test_registry_register_get_and_duplicates() -> None:
     class Constant:
         name = "constant-test"
+        version = "0"
 
         def __init__(self, value: float = 0.5) -> None:
             self.value = value
 
-        def score(self, sentence: str, context: str) -> float:
-            return self.value
+        def judge(self, sentence: str, context: ScoringContext) -> SentenceVerdict:
+            return SentenceVerdict(sentence, (), (), self.value, self.value >= 0.7, reason="constant")
 
     register_scorer("constant-test", Constant)
     try:
         scorer = get_scorer("constant-test", value=0.25)
         assert isinstance(scorer, SentenceScorer)
-        assert scorer.score("a", "b") == 0.25
+        assert scorer.judge("a", context("b")).coverage == 0.25
+        assert scorer_id(scorer) == "constant-test@0"
         with pytest.raises(ValueError, match="already registered"):
             register_scorer("constant-test", Constant)
         register_scorer("constant-test", lambda: Constant(0.75), replace=True)
-        assert get_scorer("constant-test").score("a", "b") == 0.75
+        assert get_scorer("constant-test").judge("a", context("b")).coverage == 0.75
     finally:
         from evalgate_lib.judging import sentence_scorers as entailment
 
@@ -122,13 +153,22 @@ def test_nli_scorer_returns_entailment_probability(tmp_path: Path, monkeypatch: 
     created = _fake_transformers(monkeypatch, pipe)
     scorer = get_scorer("transformers-nli", model_path=tmp_path)
     assert isinstance(scorer, SentenceScorer)
-    assert scorer.score("Starter has 3 seats.", "Starter includes 3 seats.") == 0.7
+    verdict = scorer.judge("Starter has 3 seats.", context("Starter includes 3 seats."))
+    assert verdict.coverage == 0.7 and verdict.supported is True  # 0.7 >= the 0.70 floor
+    assert verdict.reason == "entailment probability 0.70 >= 0.70"
+    assert verdict.tokens == ("starter", "3", "seats")
     assert created[0][0] == "text-classification"
     assert created[0][1]["model"] == str(tmp_path)
     inputs, kwargs = pipe.calls[0]
-    # The context is the premise ("text"), the sentence the hypothesis ("text_pair").
-    assert inputs == {"text": "Starter includes 3 seats.", "text_pair": "Starter has 3 seats."}
+    # The context (titles and texts) is the premise ("text"), the sentence the hypothesis ("text_pair").
+    assert inputs == {"text": "Plans\nStarter includes 3 seats.", "text_pair": "Starter has 3 seats."}
     assert kwargs["top_k"] is None
+    assert scorer.entailment("Starter has 3 seats.", "Starter includes 3 seats.") == 0.7
+    # a refusal claims nothing and never reaches the model
+    calls = len(pipe.calls)
+    refusal = scorer.judge("I don't know.", context("Starter includes 3 seats."))
+    assert (refusal.coverage, refusal.supported, refusal.refusal) == (None, None, True)
+    assert len(pipe.calls) == calls
 
 
 def test_nli_scorer_needs_an_entailment_label(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -136,4 +176,7 @@ def test_nli_scorer_needs_an_entailment_label(tmp_path: Path, monkeypatch: pytes
     with pytest.raises(BackendError, match="LABEL_0"):
         TransformersNLIScorer(tmp_path)
     scorer = TransformersNLIScorer(tmp_path, entailment_label="label_1")
-    assert scorer.score("s", "c") == 0.6
+    assert scorer.entailment("s", "c") == 0.6
+    verdict = scorer.judge("Starter has 3 seats.", context("c"))
+    assert verdict.coverage == 0.6 and verdict.supported is False
+    assert verdict.reason == "entailment probability 0.60 < 0.70"

@@ -2,22 +2,35 @@
 
 The server is the fake Ollama (tests/fake_ollama.py): it fails with HTTP 500, times
 out, goes down, or raises KeyboardInterrupt inside a request, on the request we
-choose. Retries never really sleep. No assertion depends on timing.
+choose. The server faults run twice: in process (``httpx.MockTransport``) and over
+real HTTP on loopback (tests/fake_ollama_server.py), where a timeout is a request that
+never answers and "down" is a closed listening socket. The command-line server's
+fault options are tested at the end. Retries never really sleep. No assertion
+depends on timing.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import pickle
+import subprocess
+import sys
+import time
 from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
 import joblib
 import numpy as np
 import pytest
-from fake_ollama import FakeOllama, evalgate_run, published, run_stats, serving
+from fake_ollama import HOST, ROOT, FakeOllama, evalgate_run, published, run_stats, serving
+from fake_ollama_server import FakeOllamaServer
 
+from evalgate_lib.errors import BackendError
+from evalgate_lib.generation.backends.ollama import OllamaBackend
 from evalgate_lib.generation.cache import ModelCache, _digest
 from evalgate_lib.inputs.options import GenerationOptions
 from evalgate_lib.run import pipeline, results
@@ -35,6 +48,34 @@ def reference(tmp_path_factory):
     return published(base / "out"), run_stats(base / "out")["model_calls"]["embed_calls"]
 
 
+#: Read timeout against the real HTTP server: a hung request costs this long, a normal one takes milliseconds.
+HTTP_READ_TIMEOUT = 1.0
+
+
+@dataclass
+class Served:
+    """Where a run under test sends its requests, and how to bring a downed server back."""
+
+    hosts: str
+    come_up: Callable[[], None]
+
+
+@pytest.fixture(params=["in-process", "http"])
+def served(request) -> Callable[..., contextlib.AbstractContextManager[Served]]:
+    """``served(srv, **backend_kwargs)``: run EvalGate against ``srv``, in process or over real HTTP on loopback."""
+
+    @contextlib.contextmanager
+    def serve(srv: FakeOllama, **backend_kwargs) -> Iterator[Served]:
+        if request.param == "in-process":
+            with serving(srv, **backend_kwargs):
+                yield Served(HOST, srv.come_up)
+            return
+        with FakeOllamaServer(srv) as http, serving(http, **{"read_timeout": HTTP_READ_TIMEOUT, **backend_kwargs}):
+            yield Served(http.url, http.come_up)
+
+    return serve
+
+
 def _entries(cache: Path, kind: str) -> list[Path]:
     """The joblib output files of one memoised function (``_generate_entry`` or ``_embed_entry``)."""
     return sorted(cache.rglob(f"*{kind}_entry/*/output.pkl"))
@@ -43,24 +84,24 @@ def _entries(cache: Path, kind: str) -> list[Path]:
 # ------------------------------------------------------------------- server errors
 
 
-def test_http_500_is_retried_and_the_results_are_unchanged(tmp_path, reference):
+def test_http_500_is_retried_and_the_results_are_unchanged(tmp_path, reference, served):
     srv = FakeOllama()
     srv.fail(500, times=3, path="/api/chat")  # three failed attempts, the fourth succeeds
     srv.fail(503, times=1, path="/api/embed")
-    with serving(srv):
-        assert evalgate_run(tmp_path / "cache", tmp_path / "out", limit=LIMIT) == 0
+    with served(srv) as at:
+        assert evalgate_run(tmp_path / "cache", tmp_path / "out", limit=LIMIT, hosts=at.hosts) == 0
     assert srv.seen["/api/chat"] == ANSWERS + 3
     assert published(tmp_path / "out") == reference[0]
 
 
-def test_persistent_http_500_is_reported_with_url_status_and_fix(tmp_path, capsys):
+def test_persistent_http_500_is_reported_with_url_status_and_fix(tmp_path, capsys, served):
     srv = FakeOllama()
     srv.fail(500, times=100, path="/api/chat")
-    with serving(srv, max_retries=2):
-        rc = evalgate_run(tmp_path / "cache", tmp_path / "out", limit=LIMIT)
+    with served(srv, max_retries=2) as at:
+        rc = evalgate_run(tmp_path / "cache", tmp_path / "out", limit=LIMIT, hosts=at.hosts)
     err = capsys.readouterr().err
     assert rc == 2
-    assert "evalgate: error: Ollama request to http://a.test:11434/api/chat failed after 3 attempts" in err
+    assert f"evalgate: error: Ollama request to {at.hosts}/api/chat failed after 3 attempts" in err
     assert "HTTP 500: injected failure (HTTP 500)" in err
     assert "ollama serve" in err
     assert "config 'baseline' stopped after 0 of 20 answers" in err
@@ -68,39 +109,39 @@ def test_persistent_http_500_is_reported_with_url_status_and_fix(tmp_path, capsy
     assert not (tmp_path / "out").exists()  # nothing half-written
 
 
-def test_timeouts_are_retried(tmp_path, reference):
+def test_timeouts_are_retried(tmp_path, reference, served):
     srv = FakeOllama()
     srv.time_out(times=2, path="/api/chat")
-    with serving(srv):
-        assert evalgate_run(tmp_path / "cache", tmp_path / "out", limit=LIMIT) == 0
+    with served(srv) as at:
+        assert evalgate_run(tmp_path / "cache", tmp_path / "out", limit=LIMIT, hosts=at.hosts) == 0
     assert published(tmp_path / "out") == reference[0]
 
 
-def test_persistent_timeouts_are_reported(tmp_path, capsys):
+def test_persistent_timeouts_are_reported(tmp_path, capsys, served):
     srv = FakeOllama()
     srv.time_out(times=100, path="/api/embed")
-    with serving(srv, max_retries=1):
-        rc = evalgate_run(tmp_path / "cache", tmp_path / "out", limit=LIMIT)
+    with served(srv, max_retries=1) as at:
+        rc = evalgate_run(tmp_path / "cache", tmp_path / "out", limit=LIMIT, hosts=at.hosts)
     err = capsys.readouterr().err
     assert rc == 2
     assert "/api/embed failed after 2 attempts: timed out (ReadTimeout: timed out)" in err
 
 
-def test_server_down_mid_run_then_resume_makes_only_the_missing_calls(tmp_path, capsys, reference):
+def test_server_down_mid_run_then_resume_makes_only_the_missing_calls(tmp_path, capsys, reference, served):
     srv = FakeOllama()
     srv.go_down(after=LIMIT + 7, path="/api/chat")  # all baseline answers and 7 candidate ones get through
-    with serving(srv):
-        rc = evalgate_run(tmp_path / "cache", tmp_path / "out", limit=LIMIT)
+    with served(srv) as at:
+        rc = evalgate_run(tmp_path / "cache", tmp_path / "out", limit=LIMIT, hosts=at.hosts)
         err = capsys.readouterr().err
         assert rc == 2
-        assert "http://a.test:11434/api/chat failed after 4 attempts: could not connect" in err
+        assert f"{at.hosts}/api/chat failed after 4 attempts: could not connect" in err
         assert "Connection refused" in err
         assert "config 'candidate' stopped after 7 of 20 answers" in err
         assert "everything computed so far is in the cache" in err
         assert not (tmp_path / "out").exists()
 
-        srv.come_up()
-        assert evalgate_run(tmp_path / "cache", tmp_path / "out", limit=LIMIT) == 0
+        at.come_up()
+        assert evalgate_run(tmp_path / "cache", tmp_path / "out", limit=LIMIT, hosts=at.hosts) == 0
     calls = run_stats(tmp_path / "out")["model_calls"]
     assert calls["generate_calls"] == ANSWERS - (LIMIT + 7)  # only what the first run had not finished
     assert calls["embed_calls"] == 0  # every embedding was done before the server went down
@@ -108,13 +149,13 @@ def test_server_down_mid_run_then_resume_makes_only_the_missing_calls(tmp_path, 
     assert published(tmp_path / "out") == reference[0]
 
 
-def test_server_down_during_embedding_then_resume(tmp_path, reference):
+def test_server_down_during_embedding_then_resume(tmp_path, reference, served):
     srv = FakeOllama()
     srv.go_down(after=2, path="/api/embed")
-    with serving(srv):
-        assert evalgate_run(tmp_path / "cache", tmp_path / "out", limit=LIMIT) == 2
-        srv.come_up()
-        assert evalgate_run(tmp_path / "cache", tmp_path / "out", limit=LIMIT) == 0
+    with served(srv) as at:
+        assert evalgate_run(tmp_path / "cache", tmp_path / "out", limit=LIMIT, hosts=at.hosts) == 2
+        at.come_up()
+        assert evalgate_run(tmp_path / "cache", tmp_path / "out", limit=LIMIT, hosts=at.hosts) == 0
     calls = run_stats(tmp_path / "out")["model_calls"]
     assert 0 < calls["embed_calls"] < reference[1]  # the batches embedded before the failure were reused
     assert calls["generate_calls"] == ANSWERS
@@ -297,3 +338,73 @@ def test_results_are_replaced_atomically_or_not_at_all(tmp_path, monkeypatch):
     ]  # the temporary file is gone too
     rows = [json.loads(line) for line in before["results.jsonl"].decode().splitlines()]
     assert len(rows) == 8
+
+
+# ------------------------------------------------- the command-line fake server
+
+
+@contextlib.contextmanager
+def command_line_server(tmp_path: Path, *options: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """``python -m tests.fake_ollama_server --port 0 ...`` as its own process; yields (URL, process), always stopped."""
+    port_file = tmp_path / "port"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tests.fake_ollama_server", "--port", "0", "--port-file", str(port_file), *options],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        for _ in range(300):  # wait for the port (at most ~30 s), or for the process to fail
+            if port_file.exists() and port_file.read_text().strip() or proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        if proc.poll() is not None:
+            raise AssertionError(f"fake server exited with {proc.returncode}: {proc.stderr.read()}")
+        yield f"http://127.0.0.1:{int(port_file.read_text())}", proc
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        proc.stdout.close()
+        proc.stderr.close()
+
+
+def test_command_line_server_with_every_nth_request_failing_gives_the_same_results(tmp_path, reference):
+    with command_line_server(tmp_path, "--status-5xx-every", "5", "--status", "503") as (url, _), serving(None):
+        assert evalgate_run(tmp_path / "cache", tmp_path / "out", limit=LIMIT, hosts=url) == 0
+    assert published(tmp_path / "out") == reference[0]  # real HTTP, retried 503s: the in-process bytes
+
+
+def test_command_line_server_goes_down_after_n_requests(tmp_path, capsys):
+    with command_line_server(tmp_path, "--fail-after", "10") as (url, proc), serving(None):
+        rc = evalgate_run(tmp_path / "cache", tmp_path / "out", limit=LIMIT, hosts=url)
+        assert proc.wait(timeout=30) == 0  # the server process ends by itself once it is down
+        said = proc.stdout.read()
+    err = capsys.readouterr().err
+    assert rc == 2
+    assert f"{url}/api/" in err and "could not connect" in err and "Connection refused" in err
+    assert '"down": true' in said
+
+
+def test_command_line_server_hang_makes_the_client_time_out(tmp_path):
+    with command_line_server(tmp_path, "--hang") as (url, _):
+        with OllamaBackend(hosts=url, read_timeout=0.5, max_retries=1, sleep=lambda s: None) as backend:
+            assert backend.ping()  # liveness endpoints still answer: only model requests hang
+            with pytest.raises(BackendError, match=r"/api/chat failed after 2 attempts: timed out \(ReadTimeout"):
+                backend.generate("Question: anything?", GenerationOptions())
+
+
+def test_command_line_server_binds_loopback_only(tmp_path):
+    proc = subprocess.run(
+        [sys.executable, "-m", "tests.fake_ollama_server", "--host", "0.0.0.0", "--port", "0"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2 and "loopback addresses only" in proc.stderr

@@ -6,15 +6,44 @@ import inspect
 
 import pytest
 
-from evalgate_lib.judging.flags import FLAG_NAMES, REVIEW_CONFIDENCE, Flags, flag_answer, review_reasons
-from evalgate_lib.judging.scoring import groundedness
+from evalgate_lib.judging.flags import REVIEW_CONFIDENCE, flag_answer, review_reasons
+from evalgate_lib.judging.rows import FLAG_NAMES, Flags
+from evalgate_lib.judging.scoring import Correctness, Groundedness, mean_support, sentence_coverage
+from evalgate_lib.text.tokens import content_tokens, sentences_of
 
 # content tokens: starter, costs, 36, month, annual, billing
 CONTEXT = "Starter costs $36 per month with annual billing."
-SUPPORTED = groundedness("Starter costs $36.", CONTEXT)  # 3/3 = 1.0
-UNSUPPORTED = groundedness("Starter costs $63.", CONTEXT)  # starter, costs, 63 → 2/3 < 0.70
-NOTHING = groundedness("I don't know.", CONTEXT)  # refusal → score None
-UNDER = "1 sentence(s) under the coverage floor"
+
+
+def groundedness(answer: str, context: str = CONTEXT) -> Groundedness:
+    tokens = content_tokens(context)
+    sentences = tuple(sentence_coverage(s, tokens) for s in sentences_of(answer))
+    return Groundedness(sentences, mean_support(sentences))
+
+
+SUPPORTED = groundedness("Starter costs $36.")  # 3/3 = 1.0
+UNSUPPORTED = groundedness("Starter costs $63.")  # starter, costs, 63 → 2/3 < 0.70
+NOTHING = groundedness("I don't know.")  # refusal → score None
+UNDER = "1 sentence(s) judged unsupported by the context"
+WHY_CONFIDENCE = " (confidence = min(top similarity, groundedness))"
+
+RIGHT = Correctness(True, False, "$36", "the answer contains the accepted string '$36'")
+WRONG_REASON = "the answer contains none of the accepted strings ('$36'); containment is literal and case-insensitive"
+WRONG = Correctness(False, False, None, WRONG_REASON)
+HALLUCINATION = (
+    "wrong",
+    "1 sentence(s) judged unsupported; e.g. 'Starter costs $63.': "
+    "2/3 content tokens in the context = 0.67 < 0.70; missing: 63",
+)
+GROUNDED_BUT_WRONG = (
+    "wrong",
+    "every claiming sentence is supported by the context (groundedness 1.000): "
+    "the context itself misled the model, or the wrong passage was retrieved",
+)
+
+
+def conf(text: str) -> str:
+    return f"confidence {text} < 0.50{WHY_CONFIDENCE}"
 
 
 def test_fixtures_as_commented() -> None:
@@ -26,60 +55,94 @@ def test_fixtures_as_commented() -> None:
 
 
 def test_correct_and_grounded_raises_nothing() -> None:
-    assert flag_answer(True, SUPPORTED, 0.8) == Flags(False, False, False, False, ())
+    assert flag_answer(RIGHT, SUPPORTED, 0.8) == Flags(False, False, False, False, {})
 
 
 def test_wrong_and_unsupported_is_hallucination() -> None:
-    flags = flag_answer(False, UNSUPPORTED, 0.8)
+    flags = flag_answer(WRONG, UNSUPPORTED, 0.8)
     assert flags == Flags(
-        wrong=True, hallucination=True, grounded_but_wrong=False, review=True, review_reasons=(UNDER,)
+        wrong=True,
+        hallucination=True,
+        grounded_but_wrong=False,
+        review=True,
+        reasons={"wrong": (WRONG_REASON,), "hallucination": HALLUCINATION, "review": (UNDER,)},
     )
 
 
 def test_correct_but_unsupported_is_not_hallucination_but_is_reviewed() -> None:
-    flags = flag_answer(True, UNSUPPORTED, 0.8)
+    flags = flag_answer(RIGHT, UNSUPPORTED, 0.8)
     assert flags == Flags(
-        wrong=False, hallucination=False, grounded_but_wrong=False, review=True, review_reasons=(UNDER,)
+        wrong=False, hallucination=False, grounded_but_wrong=False, review=True, reasons={"review": (UNDER,)}
     )
 
 
 def test_grounded_but_wrong() -> None:
     # every sentence passes the floor, the answer is still wrong
-    flags = flag_answer(False, SUPPORTED, 0.8)
-    assert flags == Flags(wrong=True, hallucination=False, grounded_but_wrong=True, review=False)
+    flags = flag_answer(WRONG, SUPPORTED, 0.8)
+    assert flags == Flags(
+        wrong=True,
+        hallucination=False,
+        grounded_but_wrong=True,
+        review=False,
+        reasons={"wrong": (WRONG_REASON,), "grounded_but_wrong": GROUNDED_BUT_WRONG},
+    )
 
 
 def test_wrong_refusal_is_neither_hallucination_nor_grounded_but_wrong() -> None:
-    flags = flag_answer(False, NOTHING, 0.8)
-    assert flags == Flags(wrong=True, hallucination=False, grounded_but_wrong=False, review=False)
+    refused = Correctness(False, True, None, "the question is answerable, but the answer is a refusal")
+    flags = flag_answer(refused, NOTHING, 0.8)
+    assert flags == Flags(
+        wrong=True,
+        hallucination=False,
+        grounded_but_wrong=False,
+        review=False,
+        reasons={"wrong": ("the question is answerable, but the answer is a refusal",)},
+    )
 
 
 def test_correct_refusal_raises_nothing() -> None:
-    assert flag_answer(True, NOTHING, 0.61234) == Flags(False, False, False, False)
+    refused = Correctness(True, True, None, "a no-answer question, and the answer is a refusal")
+    assert flag_answer(refused, NOTHING, 0.61234) == Flags(False, False, False, False)
+
+
+def test_every_fired_flag_has_reasons_and_only_those() -> None:
+    for verdict in (RIGHT, WRONG):
+        for grounded in (SUPPORTED, UNSUPPORTED, NOTHING):
+            for confidence in (0.2, 0.5, 0.9):
+                flags = flag_answer(verdict, grounded, confidence)
+                assert set(flags.reasons) == {name for name in FLAG_NAMES if flags.fired(name)}
+                assert all(flags.reasons[name] and all(flags.reasons[name]) for name in flags.reasons)
 
 
 def test_low_confidence_triggers_review() -> None:
-    assert review_reasons(SUPPORTED, 0.49) == ("confidence 0.490 < 0.50",)
-    assert review_reasons(SUPPORTED, 0.0) == ("confidence 0.000 < 0.50",)
-    flags = flag_answer(True, SUPPORTED, 0.42)
-    assert flags.review and flags.review_reasons == ("confidence 0.420 < 0.50",)
+    assert review_reasons(SUPPORTED, 0.49) == (conf("0.490"),)
+    assert review_reasons(SUPPORTED, 0.0) == (conf("0.000"),)
+    flags = flag_answer(RIGHT, SUPPORTED, 0.42)
+    assert flags.review and flags.reasons["review"] == (conf("0.420"),)
     assert not flags.wrong
 
 
 def test_confidence_at_threshold_does_not_trigger_review() -> None:
     assert review_reasons(SUPPORTED, 0.50) == ()
-    assert not flag_answer(True, SUPPORTED, 0.50).review
+    assert not flag_answer(RIGHT, SUPPORTED, 0.50).review
+    assert "review" not in flag_answer(RIGHT, SUPPORTED, 0.50).reasons
 
 
 def test_both_review_reasons_in_order() -> None:
-    assert review_reasons(UNSUPPORTED, 0.3) == (UNDER, "confidence 0.300 < 0.50")
+    assert review_reasons(UNSUPPORTED, 0.3) == (UNDER, conf("0.300"))
 
 
 def test_review_counts_unsupported_sentences() -> None:
     # "Starter costs $63." 2/3, "Business costs $99." business ✗ costs ✓ 99 ✗ → 1/3: two under the floor
-    g = groundedness("Starter costs $63. Business costs $99.", CONTEXT)
+    g = groundedness("Starter costs $63. Business costs $99.")
     assert g.unsupported == 2
-    assert review_reasons(g, 0.9) == ("2 sentence(s) under the coverage floor",)
+    assert review_reasons(g, 0.9) == ("2 sentence(s) judged unsupported by the context",)
+    # the hallucination reason cites the worst sentence (lowest coverage) as its example
+    assert flag_answer(WRONG, g, 0.9).reasons["hallucination"] == (
+        "wrong",
+        "2 sentence(s) judged unsupported; e.g. 'Business costs $99.': "
+        "1/3 content tokens in the context = 0.33 < 0.70; missing: business, 99",
+    )
 
 
 def test_review_never_reads_gold() -> None:
@@ -88,25 +151,37 @@ def test_review_never_reads_gold() -> None:
     assert list(inspect.signature(review_reasons).parameters) == ["grounded", "confidence"]
     for grounded in (SUPPORTED, UNSUPPORTED, NOTHING):
         for conf in (0.2, 0.5, 0.9):
-            right, wrong = flag_answer(True, grounded, conf), flag_answer(False, grounded, conf)
+            right, wrong = flag_answer(RIGHT, grounded, conf), flag_answer(WRONG, grounded, conf)
             assert right.review == wrong.review
-            assert right.review_reasons == wrong.review_reasons == review_reasons(grounded, conf)
+            assert right.reasons.get("review", ()) == wrong.reasons.get("review", ()) == review_reasons(grounded, conf)
 
 
-def test_as_dict() -> None:
-    flags = flag_answer(False, UNSUPPORTED, 0.3)
-    assert flags.as_dict() == {
+def test_to_json_and_back() -> None:
+    flags = flag_answer(WRONG, UNSUPPORTED, 0.3)
+    assert flags.to_json() == {
         "wrong": True,
         "hallucination": True,
         "grounded_but_wrong": False,
         "review": True,
-        "review_reasons": [UNDER, "confidence 0.300 < 0.50"],
+        "reasons": {
+            "wrong": [WRONG_REASON],
+            "hallucination": list(HALLUCINATION),
+            "review": [UNDER, conf("0.300")],
+        },
     }
-    assert list(flags.as_dict())[:4] == list(FLAG_NAMES)
+    assert list(flags.to_json())[:4] == list(FLAG_NAMES)
+    assert Flags.from_json(flags.to_json()) == flags
+
+
+def test_fired_refuses_an_unknown_flag() -> None:
+    flags = flag_answer(WRONG, UNSUPPORTED, 0.3)
+    assert [flags.fired(name) for name in FLAG_NAMES] == [True, True, False, True]
+    with pytest.raises(ValueError, match="unknown flag 'review_reasons'"):
+        flags.fired("review_reasons")
 
 
 def test_review_reason_text_is_not_self_contradictory() -> None:
     # regression: 0.4996 used to print as "confidence 0.50 < 0.50"; it is now rounded down to 3 places
-    assert review_reasons(SUPPORTED, 0.4996) == ("confidence 0.499 < 0.50",)
-    assert review_reasons(SUPPORTED, 0.499999) == ("confidence 0.499 < 0.50",)
-    assert review_reasons(SUPPORTED, 0.285) == ("confidence 0.285 < 0.50",)
+    assert review_reasons(SUPPORTED, 0.4996) == (conf("0.499"),)
+    assert review_reasons(SUPPORTED, 0.499999) == (conf("0.499"),)
+    assert review_reasons(SUPPORTED, 0.285) == (conf("0.285"),)

@@ -5,25 +5,27 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import make_flags, make_matching, make_row
 
 from evalgate_lib.cli import main
 from evalgate_lib.errors import InputError
+from evalgate_lib.judging.rows import ResultRow
 from evalgate_lib.statistics.gate import GateConfig, Rule, format_verdict, judge, load_gate
 from evalgate_lib.statistics.metrics import compare
 
 
-def _row(config: str, qid: str, qtype: str, correct: bool, hallucination: bool = False) -> dict:
-    return {
-        "config": config,
-        "question_id": qid,
-        "type": qtype,
-        "correct": correct,
-        "groundedness": 0.9,
-        "retrieval_hit": True if qtype == "answerable" else None,
-        "retrieval_metrics": None,
-        "matching": None,
-        "flags": {"wrong": not correct, "hallucination": hallucination, "grounded_but_wrong": False, "review": False},
-    }
+def _row(config: str, qid: str, qtype: str, correct: bool, hallucination: bool = False) -> ResultRow:
+    return make_row(
+        config=config,
+        question_id=qid,
+        type=qtype,
+        correct=correct,
+        groundedness=0.9,
+        retrieval_hit=True if qtype == "answerable" else None,
+        retrieval_metrics=None,
+        matching=make_matching(correct),
+        flags=make_flags(wrong=not correct, hallucination=hallucination),
+    )
 
 
 def _summary(base_correct: list[bool], cand_correct: list[bool], cand_halluc: int = 0) -> dict:

@@ -2,39 +2,43 @@
 
 from __future__ import annotations
 
-from typing import Any
+import dataclasses
 
 import pytest
+from conftest import make_flags, make_matching, make_retrieval, make_row
 
-from evalgate_lib.statistics.metrics import METRIC_KEYS, compare, format_table, format_value, summarise
+from evalgate_lib.judging.rows import ResultRow, RetrievalScores
+from evalgate_lib.statistics.metrics import (
+    METRIC_KEYS,
+    aggregate,
+    compare,
+    format_table,
+    format_value,
+    in_population,
+    summarise,
+)
 
-NO_FLAGS = {"wrong": False, "hallucination": False, "grounded_but_wrong": False, "review": False}
+
+def rm(r1: bool, r3: bool, r5: bool, r10: bool, rr: float, ev_hit: bool | None, ev_rr: float | None) -> RetrievalScores:
+    scores = make_retrieval(recall={1: r1, 3: r3, 5: r5, 10: r10}, reciprocal_rank=rr)
+    if ev_hit is None:
+        return scores
+    return dataclasses.replace(scores, evidence_hit=ev_hit, evidence_reciprocal_rank=ev_rr)
 
 
-def rm(r1: bool, r3: bool, r5: bool, r10: bool, rr: float, ev_hit: bool | None, ev_rr: float | None) -> dict:
-    return {
-        "recall@1": r1, "recall@3": r3, "recall@5": r5, "recall@10": r10, "reciprocal_rank": rr,
-        "evidence_hit": ev_hit, "evidence_reciprocal_rank": ev_rr,
-    }  # fmt: skip
-
-
-def make(config: str, qid: str, qtype: str, hit: bool | None, retrieval: dict | None, correct: bool,
-         normalised: bool | None, grounded: float | None, **flags: bool) -> dict[str, Any]:  # fmt: skip
-    return {
-        "config": config,
-        "question_id": qid,
-        "type": qtype,
-        "retrieval_hit": hit,
-        "retrieval_metrics": retrieval,
-        "correct": correct,
-        "matching": {
-            "mode": "raw",
-            "raw": {"correct": correct},
-            "normalised": None if normalised is None else {"correct": normalised},
-        },
-        "groundedness": grounded,
-        "flags": {**NO_FLAGS, **flags, "review_reasons": []},
-    }
+def make(config: str, qid: str, qtype: str, hit: bool | None, retrieval: RetrievalScores | None, correct: bool,
+         normalised: bool | None, grounded: float | None, **flags: bool) -> ResultRow:  # fmt: skip
+    return make_row(
+        config=config,
+        question_id=qid,
+        type=qtype,
+        retrieval_hit=hit,
+        retrieval_metrics=retrieval,
+        correct=correct,
+        matching=make_matching(correct, normalised),
+        groundedness=grounded,
+        flags=make_flags(**flags),
+    )
 
 
 BASE = [
@@ -107,8 +111,8 @@ def test_summarise_empty_and_missing_populations() -> None:
 
 
 def test_rows_without_retrieval_metrics_or_matching() -> None:
-    # older rows (only the docs/DESIGN.md keys): rank metrics are n/a, the rest still computes
-    row = {k: v for k, v in BASE[0].items() if k not in ("retrieval_metrics", "matching")}
+    # a row without rank metrics or a normalised verdict: those are n/a, the rest still computes
+    row = dataclasses.replace(BASE[0], retrieval_metrics=None, matching=make_matching(True, None))
     s = summarise([row])
     assert s["recall@1"] is None and s["mrr"] is None and s["accuracy_normalised"] is None
     assert s["accuracy_answerable"] == 1.0 and s["retrieval_recall"] == 1.0
@@ -141,7 +145,7 @@ def test_compare_deltas_by_hand() -> None:
 
 
 def test_compare_ignores_other_configs_and_row_order() -> None:
-    other = [dict(r, config="other") for r in CAND]
+    other = [dataclasses.replace(r, config="other") for r in CAND]
     assert (
         compare(list(reversed(CAND)) + other + BASE, "baseline", "candidate")["delta"]
         == compare(BASE + CAND, "baseline", "candidate")["delta"]
@@ -217,3 +221,17 @@ def test_format_table_without_significance_and_with_none() -> None:
     table = format_table(comparison)
     assert "n/a" in table  # accuracy on answerable: no answerable rows
     assert table.splitlines()[-1] == "questions: 1 (0 answerable, 1 no-answer)"
+
+
+def test_aggregate_is_the_one_mean_and_count() -> None:
+    assert aggregate("count", [True, False, True, None]) == 2
+    assert aggregate("rate", [True, False, True, None]) == 0.666667  # None skipped: 2/3
+    # MRR is the mean of reciprocal ranks: (1 + 0.5 + 0 + 0.25) / 4 = 0.4375
+    assert aggregate("score", [1.0, 0.5, 0.0, 0.25]) == 0.4375
+    assert aggregate("score", []) is None and aggregate("rate", [None]) is None
+    assert aggregate("count", []) == 0
+
+
+def test_in_population() -> None:
+    assert in_population(BASE[0], "answerable") and not in_population(BASE[0], "no_answer")
+    assert in_population(BASE[3], "no_answer") and in_population(BASE[3], "all")

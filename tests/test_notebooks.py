@@ -12,8 +12,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from evalgate_lib.errors import EvalGateError
 from evalgate_lib.reporting.report import NOTEBOOKS, REPORT_NOTEBOOK, execute_notebook
-from evalgate_lib.run.results import has_results
+from evalgate_lib.run.results import has_results, load_results
 
 ROOT = Path(__file__).resolve().parents[1]
 NB_DIR = ROOT / "notebooks"
@@ -40,21 +41,25 @@ def test_notebook_is_committed_clean(name):
         "limit",
         "cache_dir",
         "out_dir",
+        "results_dir",
     ):
         assert f"\n{parameter} = " in "\n" + tagged[0].source, parameter
+    # the notebooks after the run only read results_dir, unless told to (re)run into it
+    if name not in NOTEBOOKS[:2]:
+        assert "\nrun = False " in "\n" + tagged[0].source, name
+    assert "import evalgate_lib as eg" in "\n".join(c.source for c in code)
+    assert "from evalgate_lib" not in "\n".join(c.source for c in code), "notebooks use only the public API"
 
 
 @pytest.fixture(scope="module")
 def executed(tmp_path_factory):
-    """Run 01..04 in order; 02 writes the results folder that 03 and 04 read."""
+    """Run 01..04 in order; 02 writes the results folder that 03 and 04 read (they do not run it again)."""
     out = tmp_path_factory.mktemp("notebooks")
     results = out / "results"
-    common = {"backend": "local", "limit": LIMIT, "cache_dir": str(ROOT / "cache")}
+    common = {"backend": "local", "limit": LIMIT, "cache_dir": str(ROOT / "cache"), "results_dir": str(results)}
     done = {}
     for name in NOTEBOOKS:
-        params = dict(common, out_dir=str(results if name == "02_two_config_run" else out / name))
-        if name in ("03_coverage_heatmaps", "04_flag_explorer"):
-            params["results_dir"] = str(results)
+        params = dict(common, out_dir=str(out / name))
         done[name] = execute_notebook(NB_DIR / f"{name}.ipynb", out / f"{name}.ipynb", params, cwd=NB_DIR)
     return out, done
 
@@ -100,16 +105,26 @@ def test_notebook_contents(executed):
 
 @pytest.mark.slow
 def test_top_k_parameter_overrides_both_configs(tmp_path):
-    path = execute_notebook(
-        NB_DIR / "02_two_config_run.ipynb",
-        tmp_path / "02.ipynb",
-        {"backend": "local", "limit": 2, "cache_dir": str(ROOT / "cache"), "out_dir": str(tmp_path / "r"), "top_k": 2},
-        cwd=NB_DIR,
-    )
+    params = {
+        "backend": "local",
+        "limit": 2,
+        "cache_dir": str(ROOT / "cache"),
+        "out_dir": str(tmp_path / "w"),
+        "results_dir": str(tmp_path / "r"),
+        "top_k": 2,
+    }
+    path = execute_notebook(NB_DIR / "02_two_config_run.ipynb", tmp_path / "02.ipynb", params, cwd=NB_DIR)
     assert not [o for o in _outputs(path) if o["output_type"] == "error"]
-    import json
-
-    manifest = json.loads((tmp_path / "r" / "manifest.json").read_text())
+    rows, _, manifest = load_results(tmp_path / "r")
     assert manifest["top_k"] == 2
-    rows = [json.loads(line) for line in (tmp_path / "r" / "results.jsonl").read_text().splitlines()]
-    assert all(len(r["retrieved"]) == 2 for r in rows)
+    assert rows and all(len(r.retrieved) == 2 for r in rows)
+
+
+@pytest.mark.slow
+def test_reading_notebook_refuses_a_missing_results_folder_without_running(tmp_path):
+    # run=False (the default) and no results: a clear error, never minutes of model calls
+    params = {"backend": "local", "limit": 2, "cache_dir": str(tmp_path / "cache"), "out_dir": str(tmp_path / "w")}
+    params["results_dir"] = str(tmp_path / "none")
+    with pytest.raises(EvalGateError, match="InputError: .*holds no results"):
+        execute_notebook(NB_DIR / "03_coverage_heatmaps.ipynb", tmp_path / "03.ipynb", params, cwd=NB_DIR)
+    assert not (tmp_path / "cache").exists() and not (tmp_path / "none").exists()

@@ -218,7 +218,7 @@ def test_non_json_body() -> None:
 
 def test_generate_wire_format() -> None:
     backend, rec, _ = make_backend(chat_ok, generator="qwen2.5:7b")
-    options = GenerationOptions(temperature=0.0, seed=7, max_tokens=64, num_ctx=2048)
+    options = GenerationOptions(temperature=0.0, seed=7, max_tokens=64, num_ctx=2048, stop=("\nQuestion:",))
     answer = backend.generate("How many seats?", options)
 
     assert answer == "Three seats."
@@ -230,7 +230,7 @@ def test_generate_wire_format() -> None:
         "model": "qwen2.5:7b",
         "messages": [{"role": "user", "content": "How many seats?"}],
         "stream": False,
-        "options": {"temperature": 0.0, "seed": 7, "num_predict": 64, "num_ctx": 2048},
+        "options": {"temperature": 0.0, "seed": 7, "num_predict": 64, "num_ctx": 2048, "stop": ["\nQuestion:"]},
     }
 
 

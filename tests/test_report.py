@@ -20,6 +20,8 @@ from bs4 import BeautifulSoup
 from evalgate_lib.chunks.chunking import Chunk
 from evalgate_lib.inputs.gold import GoldQuestion
 from evalgate_lib.judging.evaluation import Retrieved, score_answer
+from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow
+from evalgate_lib.judging.sentence_scorers import LexicalCoverageScorer
 from evalgate_lib.reporting.explorer import FLAG_CHOICES, describe_row, filter_rows, flag_counts, flag_reasons
 from evalgate_lib.reporting.notebook_support import override_shared
 from evalgate_lib.reporting.plots import pick_examples, sentences_html, token_marks_html
@@ -53,7 +55,9 @@ CASES = (
 )
 
 
-def make_row(config: str, qid: str, qtype: str, accept: list[str], answer: str, similarity: float = 0.8) -> dict:
+def crafted_row(
+    config: str, qid: str, qtype: str, accept: list[str], answer: str, similarity: float = 0.8
+) -> ResultRow:
     question = GoldQuestion(
         qid,
         f"Question {qid} <b>bold?</b>",
@@ -62,24 +66,26 @@ def make_row(config: str, qid: str, qtype: str, accept: list[str], answer: str, 
         tuple(accept),
     )
     chunk = Chunk("plans-and-pricing-2026", "Plans", 0, 0, len(CONTEXT), CONTEXT)
-    return score_answer(config, question, [Retrieved(1, chunk, similarity)], CONTEXT, answer, "0" * 64)
+    return score_answer(
+        config, question, [Retrieved(1, chunk, similarity)], answer, "0" * 64, scorer=LexicalCoverageScorer()
+    )
 
 
 @pytest.fixture
-def rows() -> list[dict]:
+def rows() -> list[ResultRow]:
     out = []
     for config, sim in (("baseline", 0.8), ("candidate", 0.4)):
-        out += [make_row(config, *case, similarity=sim) for case in CASES]
+        out += [crafted_row(config, *case, similarity=sim) for case in CASES]
     return out
 
 
 def test_crafted_rows_have_the_intended_flags(rows):
-    base = {r["question_id"]: r["flags"] for r in rows if r["config"] == "baseline"}
-    assert not base["q001"]["wrong"] and not base["q004"]["wrong"]
-    assert base["q002"]["hallucination"] and base["q005"]["hallucination"]
-    assert base["q003"]["grounded_but_wrong"] and not base["q003"]["hallucination"]
+    base = {r.question_id: r.flags for r in rows if r.config == "baseline"}
+    assert not base["q001"].wrong and not base["q004"].wrong
+    assert base["q002"].hallucination and base["q005"].hallucination
+    assert base["q003"].grounded_but_wrong and not base["q003"].hallucination
     # the candidate's low similarity sends everything to the review queue
-    assert all(r["flags"]["review"] for r in rows if r["config"] == "candidate")
+    assert all(r.flags.review for r in rows if r.config == "candidate")
 
 
 def test_table_escapes_model_output(rows):
@@ -106,9 +112,9 @@ def test_table_rows_carry_flags_and_filter_control(rows):
     trs = soup.select("tr.eg-row")
     assert len(trs) == len(rows)
     for tr, row in zip(trs, rows, strict=True):
-        assert tr["data-config"] == row["config"] and tr["data-question-id"] == row["question_id"]
-        for key in ("wrong", "hallucination", "grounded_but_wrong", "review"):
-            assert tr[f"data-{key.replace('_', '-')}"] == ("1" if row["flags"][key] else "0")
+        assert tr["data-config"] == row.config and tr["data-question-id"] == row.question_id
+        for key in FLAG_NAMES:
+            assert tr[f"data-{key.replace('_', '-')}"] == ("1" if row.flags.fired(key) else "0")
 
 
 def test_table_page_is_offline(rows):
@@ -132,31 +138,35 @@ def test_headline_numbers_are_the_library_numbers(rows):
 
 
 def test_token_marks_mark_missing_tokens_and_escape():
-    row = make_row("baseline", "q002", "answerable", ["$18"], "Business costs $25 <per> seat, billed weekly.")
-    sentence = row["sentences"][0]
+    row = crafted_row("baseline", "q002", "answerable", ["$18"], "Business costs $25 <per> seat, billed weekly.")
+    sentence = row.sentences[0]
     marked = token_marks_html(sentence)
-    assert "25" in sentence["missing"]
+    assert "25" in sentence.missing
     assert re.search(r'eg-tok-missing"[^>]*>25<', marked)
     assert re.search(r'eg-tok-found"[^>]*>Business<', marked)
     assert "&lt;" in marked and "<per>" not in marked
-    assert "under the 0.70 floor" in sentences_html(row)
+    # the scorer's own reason is shown: business, costs, 25, seat, billed, weekly → 2 of 6 found
+    assert sentence.reason == "2/6 content tokens in the context = 0.33 < 0.70; missing: 25, seat, billed, weekly"
+    assert html.escape(sentence.reason) in sentences_html(row)
 
 
 def test_explorer_filters_and_explains(rows):
-    assert {r["question_id"] for r in filter_rows(rows, "baseline", "Hallucination")} == {"q002", "q005"}
+    assert {r.question_id for r in filter_rows(rows, "baseline", "Hallucination")} == {"q002", "q005"}
     assert filter_rows(rows, "baseline", "hallucination") == filter_rows(rows, "baseline", "Hallucination")
     assert len(filter_rows(rows, None, "All answers")) == len(rows)
     assert flag_counts(rows)["baseline"]["grounded_but_wrong"] == 1
     with pytest.raises(ValueError):
         filter_rows(rows, None, "nonsense")
-    gbw = next(r for r in rows if r["config"] == "baseline" and r["question_id"] == "q003")
+    gbw = next(r for r in rows if r.config == "baseline" and r.question_id == "q003")
     reasons = flag_reasons(gbw)
     assert set(reasons) == {"wrong", "grounded_but_wrong"}
     assert "'30 days'" in reasons["wrong"]
-    hall = next(r for r in rows if r["config"] == "baseline" and r["question_id"] == "q002")
-    assert "coverage floor" in flag_reasons(hall)["hallucination"]
+    assert reasons["wrong"] == "; ".join(gbw.flags.reasons["wrong"])  # the explorer shows the row's own reasons
+    hall = next(r for r in rows if r.config == "baseline" and r.question_id == "q002")
+    assert "judged unsupported" in flag_reasons(hall)["hallucination"]
+    assert "< 0.70" in flag_reasons(hall)["hallucination"]
     assert "25" in flag_reasons(hall)["hallucination"]
-    xss = next(r for r in rows if r["config"] == "candidate" and r["question_id"] == "q005")
+    xss = next(r for r in rows if r.config == "candidate" and r.question_id == "q005")
     described = describe_row(xss, {"plans-and-pricing-2026": CONTEXT})
     assert "<script>" not in described and 'onerror="' not in described
     assert "Review queue" in described and "0.400" in described and "Starter plan includes" in described
@@ -187,9 +197,9 @@ def test_flag_explorer_widget_steps_through_flagged_rows(rows):
 
 def test_pick_examples_prefers_hallucinations(rows):
     picked = pick_examples(rows, n=2)
-    assert [r["config"] for r in picked] == ["baseline", "candidate"]
-    assert all(r["flags"]["hallucination"] for r in picked)
-    assert [r["question_id"] for r in pick_examples(rows, ["q003"])] == ["q003", "q003"]
+    assert [r.config for r in picked] == ["baseline", "candidate"]
+    assert all(r.flags.hallucination for r in picked)
+    assert [r.question_id for r in pick_examples(rows, ["q003"])] == ["q003", "q003"]
 
 
 def test_override_shared_keeps_both_configs_fair(tmp_path):
@@ -280,13 +290,13 @@ def test_report_headline_equals_library(real_report):
 @pytest.mark.slow
 def test_report_lists_every_question_of_both_configs(real_report):
     rows = load_rows(real_report / "results")
-    assert len({r["config"] for r in rows}) == 2 and len(rows) == 2 * LIMIT
+    assert len({r.config for r in rows}) == 2 and len(rows) == 2 * LIMIT
     soup = BeautifulSoup((real_report / "index.html").read_text(encoding="utf-8"), "html.parser")
     shown = {(tr["data-config"], tr["data-question-id"]) for tr in soup.select("tr.eg-row")}
-    assert shown == {(r["config"], r["question_id"]) for r in rows}
+    assert shown == {(r.config, r.question_id) for r in rows}
     for tr in soup.select("tr.eg-row"):
-        row = next(r for r in rows if (r["config"], r["question_id"]) == (tr["data-config"], tr["data-question-id"]))
-        assert tr.select_one("td.answer").get_text() == row["answer"]
+        row = next(r for r in rows if (r.config, r.question_id) == (tr["data-config"], tr["data-question-id"]))
+        assert tr.select_one("td.answer").get_text() == row.answer
 
 
 @pytest.mark.slow

@@ -7,13 +7,13 @@ import pytest
 from evalgate_lib.errors import InputError
 from evalgate_lib.retrieval.metrics import (
     evidence_coverage,
-    evidence_hit,
+    evidence_rank,
     first_relevant_rank,
+    hit_at_k,
     locate_evidence,
-    mean_reciprocal_rank,
-    recall_at_k,
     reciprocal_rank,
 )
+from evalgate_lib.statistics.metrics import aggregate
 
 # Gold article "plans" first appears at rank 4 (and again at 7).
 RANKED = ["billing", "security", "billing", "plans", "sso", "api", "plans", "faq", "limits", "export"]
@@ -26,36 +26,55 @@ def test_first_relevant_rank() -> None:
     assert first_relevant_rank([], "plans") is None
 
 
+def recall_at_k(ranked: list[str], gold: str, k: int) -> bool:
+    # recall@k of one question, as the pipeline computes it: the hit at k of the first relevant rank
+    return hit_at_k(first_relevant_rank(ranked, gold), k)
+
+
+def evidence_hit(chunks: list[tuple[str, int, int]], gold: str, spans: list[tuple[int, int]]) -> bool:
+    # "every evidence span inside some retrieved chunk" = the evidence rank is within the retrieved list
+    return hit_at_k(evidence_rank(chunks, gold, spans), max(len(chunks), 1))
+
+
 @pytest.mark.parametrize(("k", "expected"), [(1, False), (3, False), (4, True), (5, True), (10, True)])
 def test_recall_at_k(k: int, expected: bool) -> None:
     assert recall_at_k(RANKED, "plans", k) is expected
+    assert hit_at_k(4, k) is expected
 
 
 def test_recall_at_k_first_rank_and_absent() -> None:
     for k in (1, 3, 5, 10):
         assert recall_at_k(RANKED, "billing", k) is True
         assert recall_at_k(RANKED, "missing", k) is False
+        assert hit_at_k(None, k) is False
     assert recall_at_k(["a", "b"], "b", 10) is True  # k beyond the list is fine
 
 
 def test_recall_at_k_rejects_k_below_one() -> None:
     with pytest.raises(ValueError):
-        recall_at_k(RANKED, "plans", 0)
+        hit_at_k(4, 0)
+    with pytest.raises(ValueError):
+        hit_at_k(None, 0)
 
 
 def test_reciprocal_rank() -> None:
-    assert reciprocal_rank(RANKED, "plans") == 0.25
-    assert reciprocal_rank(RANKED, "security") == 0.5
-    assert reciprocal_rank(RANKED, "missing") == 0.0
+    assert reciprocal_rank(first_relevant_rank(RANKED, "plans")) == 0.25
+    assert reciprocal_rank(first_relevant_rank(RANKED, "security")) == 0.5
+    assert reciprocal_rank(first_relevant_rank(RANKED, "missing")) == 0.0
+    with pytest.raises(ValueError, match="1-based"):
+        reciprocal_rank(0)
 
 
 def test_mean_reciprocal_rank() -> None:
-    assert mean_reciprocal_rank([1, 2, None, 4]) == pytest.approx(0.4375)  # (1 + .5 + 0 + .25) / 4
-    assert mean_reciprocal_rank([None, None]) == 0.0
-    with pytest.raises(ValueError):
-        mean_reciprocal_rank([])
+    # MRR is the summary's mean of per-question reciprocal ranks
+    def mrr(ranks: list[int | None]) -> float | None:
+        return aggregate("score", [reciprocal_rank(r) for r in ranks])
+
+    assert mrr([1, 2, None, 4]) == pytest.approx(0.4375)  # (1 + .5 + 0 + .25) / 4
+    assert mrr([None, None]) == 0.0
+    assert mrr([]) is None  # the mean of nothing is undefined, not 0.0 ("retrieval always failed")
     with pytest.raises(ValueError, match="1-based"):
-        mean_reciprocal_rank([0])
+        mrr([0])
 
 
 # Gold article "plans"; retrieved chunks: plans [0, 100), other [0, 500), plans [100, 200).
@@ -63,6 +82,7 @@ CHUNKS = [("plans", 0, 100), ("other", 0, 500), ("plans", 100, 200)]
 
 
 def test_evidence_inside_one_chunk_is_a_hit() -> None:
+    assert evidence_rank(CHUNKS, "plans", [(10, 40)]) == 1
     assert evidence_hit(CHUNKS, "plans", [(10, 40)]) is True
     assert evidence_coverage(CHUNKS, "plans", [(10, 40)]) == 1.0
     assert evidence_hit(CHUNKS, "plans", [(0, 100)]) is True  # end exclusive: exactly the chunk
@@ -70,6 +90,9 @@ def test_evidence_inside_one_chunk_is_a_hit() -> None:
 
 def test_every_span_must_be_inside_some_chunk() -> None:
     assert evidence_hit(CHUNKS, "plans", [(10, 40), (150, 190)]) is True
+    assert evidence_rank(CHUNKS, "plans", [(10, 40), (150, 190)]) == 3  # the second span first appears at rank 3
+    assert hit_at_k(evidence_rank(CHUNKS, "plans", [(10, 40), (150, 190)]), 2) is False  # top 2 hold only one
+    assert evidence_rank(CHUNKS, "plans", [(10, 40), (300, 320)]) is None
     # Second span (300, 320) is not retrieved: miss; coverage 30 of 50 characters.
     assert evidence_hit(CHUNKS, "plans", [(10, 40), (300, 320)]) is False
     assert evidence_coverage(CHUNKS, "plans", [(10, 40), (300, 320)]) == pytest.approx(30 / 50)
@@ -78,6 +101,7 @@ def test_every_span_must_be_inside_some_chunk() -> None:
 def test_span_straddling_two_chunks() -> None:
     # (90, 110) crosses the boundary at 100: inside no single chunk, but both halves retrieved.
     assert evidence_hit(CHUNKS, "plans", [(90, 110)]) is False
+    assert evidence_rank(CHUNKS, "plans", [(90, 110)]) is None
     assert evidence_coverage(CHUNKS, "plans", [(90, 110)]) == 1.0
     # With only the first chunk retrieved, 10 of the 20 characters are covered.
     assert evidence_coverage([("plans", 0, 100)], "plans", [(90, 110)]) == 0.5
@@ -96,11 +120,14 @@ def test_overlaps_are_counted_once() -> None:
     chunks = [("plans", 0, 60), ("plans", 40, 100)]
     assert evidence_coverage(chunks, "plans", [(50, 70), (60, 120)]) == pytest.approx(50 / 70)
     assert evidence_hit(chunks, "plans", [(50, 70)]) is True  # inside [40, 100)
+    assert evidence_rank(chunks, "plans", [(50, 70)]) == 2
 
 
 def test_evidence_spans_are_validated() -> None:
     with pytest.raises(ValueError):
-        evidence_hit(CHUNKS, "plans", [])
+        evidence_rank(CHUNKS, "plans", [])
+    with pytest.raises(ValueError):
+        evidence_rank(CHUNKS, "plans", [(5, 5)])
     with pytest.raises(ValueError):
         evidence_coverage(CHUNKS, "plans", [(5, 5)])
 

@@ -7,20 +7,28 @@ import pytest
 from evalgate_lib.judging.scoring import (
     COVERAGE_FLOOR,
     Correctness,
+    Groundedness,
     answer_refuses,
     confidence,
     correctness,
-    groundedness,
     is_refusal,
     matched_accept,
-    retrieval_hit,
+    mean_support,
     sentence_coverage,
 )
-from evalgate_lib.text.tokens import content_tokens
+from evalgate_lib.retrieval.metrics import first_relevant_rank, hit_at_k
+from evalgate_lib.text.tokens import content_tokens, sentences_of
 
 # content tokens: starter, costs, 36, month, annual, billing ("per", "with" are stopwords)
 CONTEXT = "Starter costs $36 per month with annual billing."
 CTX = content_tokens(CONTEXT)
+
+
+def groundedness(answer: str, context: str) -> Groundedness:
+    """Every sentence of ``answer`` judged against ``context`` by the coverage rule, and their mean support."""
+    tokens = content_tokens(context)
+    sentences = tuple(sentence_coverage(s, tokens) for s in sentences_of(answer))
+    return Groundedness(sentences, mean_support(sentences))
 
 
 def test_context_tokens_as_commented() -> None:
@@ -28,14 +36,19 @@ def test_context_tokens_as_commented() -> None:
     assert COVERAGE_FLOOR == 0.70
 
 
-# --------------------------------------------------------------------------- retrieval_hit
+# --------------------------------------------------------------------------- retrieval hit
+
+
+def retrieval_hit(retrieved_articles: list[str], gold_article: str) -> bool:
+    # a row's retrieval_hit: the gold article is among the retrieved (top-k) chunks; the no-answer
+    # case (None) is checked on whole rows in test_evaluation.py
+    return hit_at_k(first_relevant_rank(retrieved_articles, gold_article), max(len(retrieved_articles), 1))
 
 
 def test_retrieval_hit() -> None:
     assert retrieval_hit(["refunds", "plans-and-pricing-2026"], "plans-and-pricing-2026") is True
     assert retrieval_hit(["refunds", "plans-and-pricing-2024"], "plans-and-pricing-2026") is False
     assert retrieval_hit([], "refunds") is False
-    assert retrieval_hit(["refunds"], None) is None  # no-answer question: nothing to find
 
 
 # --------------------------------------------------------------------------- refusal
@@ -123,6 +136,10 @@ def test_negation_about_the_context_is_a_refusal(text: str) -> None:
 
 # --------------------------------------------------------------------------- correctness
 
+NONE_OF_3_SEATS = (
+    "the answer contains none of the accepted strings ('3 seats'); containment is literal and case-insensitive"
+)
+
 
 def test_matched_accept_case_insensitive_first_in_list_order() -> None:
     assert matched_accept("Business costs $18 PER USER.", ["$18 per user", "$18"]) == "$18 per user"
@@ -135,7 +152,7 @@ def test_matched_accept_case_insensitive_first_in_list_order() -> None:
 def test_paraphrase_is_missed_by_containment_documented_limit() -> None:
     # "three seats" does not contain "3 seats": the answer is right but scored wrong (documented limit)
     verdict = correctness("The Starter plan includes three seats.", True, ["3 seats"])
-    assert verdict == Correctness(correct=False, refused=False, matched=None)
+    assert verdict == Correctness(correct=False, refused=False, matched=None, reason=NONE_OF_3_SEATS)
     # and "1000 downloads" does not contain "1,000 downloads"
     assert not correctness("Up to 1000 downloads.", True, ["1,000 downloads"]).correct
 
@@ -146,19 +163,34 @@ def test_containment_accepts_superstring_documented_flaw() -> None:
 
 
 def test_correctness_answerable() -> None:
-    assert correctness("Starter includes 3 seats.", True, ["3 seats"]) == Correctness(True, False, "3 seats")
-    assert correctness("Starter includes 5 seats.", True, ["3 seats"]) == Correctness(False, False, None)
+    assert correctness("Starter includes 3 seats.", True, ["3 seats"]) == Correctness(
+        True, False, "3 seats", "the answer contains the accepted string '3 seats'"
+    )
+    assert correctness("Starter includes 5 seats.", True, ["3 seats"]) == Correctness(
+        False, False, None, NONE_OF_3_SEATS
+    )
+    # several accept strings are all listed; an empty accept list says so
+    assert correctness("Business costs $22.", True, ["$18", "$18 per user"]).reason == (
+        "the answer contains none of the accepted strings ('$18', '$18 per user'); "
+        "containment is literal and case-insensitive"
+    )
+    assert "(none)" in correctness("anything", True, []).reason
 
 
 def test_refusal_on_answerable_question_is_wrong() -> None:
-    assert correctness("I don't know.", True, ["3 seats"]) == Correctness(correct=False, refused=True, matched=None)
+    assert correctness("I don't know.", True, ["3 seats"]) == Correctness(
+        correct=False, refused=True, matched=None, reason="the question is answerable, but the answer is a refusal"
+    )
 
 
 def test_correctness_no_answer() -> None:
-    assert correctness("I don't know.", False, []) == Correctness(correct=True, refused=True, matched=None)
+    assert correctness("I don't know.", False, []) == Correctness(
+        correct=True, refused=True, matched=None, reason="a no-answer question, and the answer is a refusal"
+    )
     # any attempted answer to a no-answer question is wrong
-    assert correctness("Yes, a lifetime licence costs $999.", False, []) == Correctness(False, False, None)
-    assert correctness("", False, []) == Correctness(False, False, None)
+    attempted = "the question has no answer in the knowledge base, and the answer is not a refusal"
+    assert correctness("Yes, a lifetime licence costs $999.", False, []) == Correctness(False, False, None, attempted)
+    assert correctness("", False, []) == Correctness(False, False, None, attempted)
 
 
 # --------------------------------------------------------------------------- sentence coverage
@@ -172,6 +204,7 @@ def test_sentence_fully_covered() -> None:
     assert s.coverage == 1.0
     assert s.supported is True
     assert s.refusal is False
+    assert s.reason == "3/3 content tokens in the context = 1.00 >= 0.70"
 
 
 def test_hallucinated_number_collapses_coverage() -> None:
@@ -181,6 +214,7 @@ def test_hallucinated_number_collapses_coverage() -> None:
     assert s.coverage == pytest.approx(2 / 3)
     assert s.coverage < COVERAGE_FLOOR
     assert s.supported is False
+    assert s.reason == "2/3 content tokens in the context = 0.67 < 0.70; missing: 63"
 
 
 def test_two_missing_tokens() -> None:
@@ -190,6 +224,7 @@ def test_two_missing_tokens() -> None:
     assert s.missing == ("plan", "63")
     assert s.coverage == pytest.approx(0.6)
     assert s.supported is False
+    assert s.reason == "3/5 content tokens in the context = 0.60 < 0.70; missing: plan, 63"
 
 
 def test_wrong_number_in_long_sentence_stays_above_floor_documented_limit() -> None:
@@ -209,6 +244,7 @@ def test_coverage_exactly_at_floor_is_supported() -> None:
     assert s.missing == ("theta", "iota", "kappa")
     assert s.coverage == 0.7
     assert s.supported is True
+    assert s.reason == "7/10 content tokens in the context = 0.70 >= 0.70"
 
 
 def test_repeated_tokens_count_once() -> None:
@@ -227,6 +263,7 @@ def test_number_normalisation_in_coverage() -> None:
 def test_stopword_only_sentence_claims_nothing() -> None:
     s = sentence_coverage("It is what it is.", CTX)
     assert s.tokens == () and s.coverage is None and s.supported is None and s.refusal is False
+    assert s.reason == "no content words: claims nothing" and not s.claims
 
 
 def test_refusal_sentence_is_not_scored() -> None:
@@ -236,6 +273,7 @@ def test_refusal_sentence_is_not_scored() -> None:
     assert s.tokens == ("know",)
     assert s.missing == ()
     assert s.coverage is None and s.supported is None
+    assert s.reason == "a refusal: claims nothing" and not s.claims
 
 
 # --------------------------------------------------------------------------- groundedness

@@ -9,6 +9,7 @@ That span is what chunk-level retrieval metrics check evidence against.
 
 from __future__ import annotations
 
+import difflib
 import inspect
 import re
 from dataclasses import dataclass
@@ -36,13 +37,44 @@ class Chunk:
         return f"{self.article_id}#{self.position}"
 
 
+#: Lines that carry no text of their own: headings, MyST labels ``(name)=``, directive
+#: fences (```` ``` ````, ```` ```{note} ````, ``:::``), HTML comments, reST labels ``.. _name:``.
+_MARKUP_ONLY = re.compile(
+    r"^[ \t]*(?:#{1,6}[ \t].*|\(.+\)=|`{3,}.*|~{3,}.*|:{3,}.*|<!--.*?-->|\.\. _[^:]+:)[ \t]*$", re.MULTILINE
+)
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+
+
+def carries_text(text: str) -> bool:
+    """False for a passage made only of markup (headings, labels, fences, comments): no chunk of its own."""
+    return bool(_MARKUP_ONLY.sub("", _COMMENT.sub("", text)).strip())
+
+
 def _make(article: Article, spans: Iterable[tuple[int, int]]) -> list[Chunk]:
-    chunks = []
+    """Chunks of ``article`` over ``spans``; a span of markup only is merged into the next one (or the last).
+
+    A MyST label line or a heading-only section would otherwise be a chunk the retriever
+    can return with nothing in it.
+    """
+    body = article.body
+    merged: list[tuple[int, int]] = []
+    pending: int | None = None
+    end = 0
     for start, end in spans:
-        text = article.body[start:end]
-        if text.strip():
-            chunks.append(Chunk(article.id, article.title, len(chunks), start, end, text))
-    return chunks
+        if pending is not None:
+            start, pending = min(start, pending), None
+        if not body[start:end].strip():
+            continue
+        if not carries_text(body[start:end]):
+            pending = start
+            continue
+        merged.append((start, end))
+    if pending is not None:
+        if merged:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((pending, end))
+    return [Chunk(article.id, article.title, i, s, e, body[s:e]) for i, (s, e) in enumerate(merged)]
 
 
 def _windows(units: list[tuple[int, int]], size: int, overlap: int) -> list[tuple[int, int]]:
@@ -134,18 +166,31 @@ CHUNKERS: dict[str, Callable[..., list[Chunk]]] = {
 }
 
 
-def chunk_corpus(articles: Iterable[Article], spec: Mapping[str, Any]) -> list[Chunk]:
-    """Chunk every article with the chunker named by ``spec["method"]`` and the rest of ``spec`` as parameters."""
+def check_chunking(spec: Mapping[str, Any], source: str = "[chunking]") -> None:
+    """Refuse an unknown method, an unknown parameter (naming the nearest valid one) or a non-integer value.
+
+    ``source`` says where the table came from (``"configs/x.toml: [chunking]"``), so the
+    message points at the file to fix.
+    """
     params = dict(spec)
     method = params.pop("method", None)
     if not isinstance(method, str) or method not in CHUNKERS:
-        raise InputError(f"unknown chunking method {method!r}; choose one of {sorted(CHUNKERS)}")
-    chunker = CHUNKERS[method]
-    try:
-        inspect.signature(chunker).bind(None, **params)
-    except TypeError as exc:
-        raise InputError(f"bad parameters for the {method!r} chunker: {exc}") from None
+        near = difflib.get_close_matches(str(method), list(CHUNKERS), n=1)
+        hint = f"; did you mean {near[0]!r}?" if near else ""
+        raise InputError(f"{source}: unknown chunking method {method!r}; choose one of {sorted(CHUNKERS)}{hint}")
+    valid = [p for p in inspect.signature(CHUNKERS[method]).parameters if p != "article"]
     for name, value in params.items():
+        if name not in valid:
+            near = difflib.get_close_matches(name, valid, n=1, cutoff=0.6)
+            hint = f"; did you mean {near[0]!r}?" if near else f"; valid keys: method, {', '.join(valid)}"
+            raise InputError(f"{source}: unknown key {name!r} for the {method!r} chunker{hint}")
         if not isinstance(value, int) or isinstance(value, bool):
-            raise InputError(f"the {method!r} chunker's {name} must be a whole number, got {value!r}")
+            raise InputError(f"{source}: the {method!r} chunker's {name} must be a whole number, got {value!r}")
+
+
+def chunk_corpus(articles: Iterable[Article], spec: Mapping[str, Any]) -> list[Chunk]:
+    """Chunk every article with the chunker named by ``spec["method"]`` and the rest of ``spec`` as parameters."""
+    check_chunking(spec)
+    params = dict(spec)
+    chunker = CHUNKERS[params.pop("method")]
     return [chunk for article in articles for chunk in chunker(article, **params)]

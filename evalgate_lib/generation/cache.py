@@ -33,7 +33,7 @@ from evalgate_lib.inputs.options import GenerationOptions
 log = logging.getLogger(__name__)
 
 #: The identity fields that enter cache keys.
-IDENTITY_KEYS = ("backend", "generator", "generator_digest", "embedder", "embedder_digest")
+IDENTITY_KEYS = ("backend", "generator", "generator_digest", "generator_runtime", "embedder", "embedder_digest")
 
 
 def _digest(value: Any) -> str:
@@ -84,6 +84,16 @@ class CacheStats:
             "hits": self.hits,
             "corrupt_entries": self.corrupt_entries,
         }
+
+
+#: joblib files each memoised function's entries under its module path. The entry functions
+#: keep the module name they had when the first entries were written (0.1's flat layout), so
+#: moving this module into ``generation/`` did not orphan every cached model call. Only the
+#: folder name depends on it: the key is still the hash of the full input, and joblib still
+#: drops a function's entries when its source changes.
+CACHE_NAMESPACE = "evalgate_lib.cache"
+_embed_entry.__module__ = CACHE_NAMESPACE
+_generate_entry.__module__ = CACHE_NAMESPACE
 
 
 class ModelCache:

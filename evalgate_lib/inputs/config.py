@@ -9,14 +9,15 @@ be identical, key by key, naming every key that is not.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 from evalgate_lib.errors import FairnessError, InputError
-from evalgate_lib.inputs.options import GenerationOptions
+from evalgate_lib.inputs.options import DEFAULT_STOP, GenerationOptions
 from evalgate_lib.inputs.prompts import validate_template
 
 #: Top-level keys (and tables) that may differ between the two configurations.
@@ -33,6 +34,37 @@ _SHARED_TYPES: dict[str, type | tuple[type, ...]] = {
 #: ``raw``: the methodology's literal containment decides ``correct``; ``normalised``:
 #: the opt-in normalised containment does (both verdicts are always recorded).
 ANSWER_MATCHING = ("raw", "normalised")
+#: The sentence scorer a config gets when ``[shared] sentence_scorer`` is absent
+#: (a name registered in :mod:`evalgate_lib.judging.sentence_scorers`, checked when the run starts).
+DEFAULT_SENTENCE_SCORER = "lexical"
+
+#: Every key a config may hold, table by table. Anything else is refused with the
+#: nearest valid key: a typo must never run silently with a default.
+TOP_LEVEL_KEYS = ("name", "description", "shared", "chunking", "prompt")
+SHARED_KEYS = (
+    "corpus",
+    "gold",
+    "top_k",
+    "temperature",
+    "seed",
+    "max_tokens",
+    "num_ctx",
+    "answer_matching",
+    "sentence_scorer",
+    "stop",
+    "models",
+)
+PROMPT_KEYS = ("template",)
+MODEL_KEYS: dict[str, tuple[str, ...]] = {"ollama": ("generator", "embedder")}
+
+
+def check_keys(table: Mapping[str, Any], known: Sequence[str], file: Path | str, where: str) -> None:
+    """Refuse any key of ``table`` not in ``known``, naming the file, the table, the key and the nearest valid key."""
+    for key in table:
+        if key not in known:
+            near = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+            hint = f"; did you mean {near[0]!r}?" if near else f"; valid keys: {', '.join(known)}"
+            raise InputError(f"{file}: unknown key {key!r} in {where}{hint}")
 
 
 @dataclass(frozen=True)
@@ -51,6 +83,7 @@ class RunConfig:
     chunking: dict[str, Any]
     prompt_template: str
     answer_matching: str = "raw"
+    sentence_scorer: str = "lexical"
     raw: dict[str, Any] = field(repr=False, default_factory=dict)
 
 
@@ -76,13 +109,21 @@ def load_config(path: str | Path) -> RunConfig:
         raw = tomllib.loads(data.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise InputError(f"{file}: not valid TOML ({exc})") from None
-    unknown = set(raw) - {"name", "description", "shared", "chunking", "prompt"}
-    if unknown:
-        raise InputError(f"{file}: unknown top-level key(s) {sorted(unknown)}")
+    check_keys(raw, TOP_LEVEL_KEYS, file, "the top level")
     for table in ("shared", "chunking", "prompt"):
         if not isinstance(raw.get(table), dict):
             raise InputError(f"{file}: missing the [{table}] table")
     shared = raw["shared"]
+    check_keys(shared, SHARED_KEYS, file, "[shared]")
+    check_keys(raw["prompt"], PROMPT_KEYS, file, "[prompt]")
+    models = shared.get("models", {})
+    if not isinstance(models, dict):
+        raise InputError(f"{file}: [shared] models must be a table ([shared.models.ollama])")
+    check_keys(models, tuple(MODEL_KEYS), file, "[shared.models]")
+    for backend, table in models.items():
+        if not isinstance(table, dict):
+            raise InputError(f"{file}: [shared.models.{backend}] must be a table")
+        check_keys(table, MODEL_KEYS[backend], file, f"[shared.models.{backend}]")
     missing = [k for k in _REQUIRED_SHARED if k not in shared]
     if missing:
         raise InputError(f"{file}: [shared] is missing {missing}")
@@ -102,12 +143,18 @@ def load_config(path: str | Path) -> RunConfig:
             raise InputError(f"{file}: [shared] {key} must be at least 1, got {shared[key]}")
     if shared.get("temperature", 0) < 0:
         raise InputError(f"{file}: [shared] temperature must be >= 0, got {shared['temperature']}")
-    gen_keys = GenerationOptions.__dataclass_fields__
-    generation = GenerationOptions(**{k: shared[k] for k in gen_keys if k in shared})
+    stop = shared.get("stop", list(DEFAULT_STOP))
+    if not isinstance(stop, list) or not all(isinstance(x, str) and x for x in stop):
+        raise InputError(f"{file}: [shared] stop must be a list of non-empty strings, got {stop!r}")
+    numeric = ("temperature", "seed", "max_tokens", "num_ctx")
+    generation = GenerationOptions(**{k: shared[k] for k in numeric if k in shared}, stop=tuple(stop))
     top_k = shared["top_k"]
     matching = shared.get("answer_matching", "raw")
     if matching not in ANSWER_MATCHING:
         raise InputError(f"{file}: [shared] answer_matching must be one of {ANSWER_MATCHING}, got {matching!r}")
+    scorer = shared.get("sentence_scorer", DEFAULT_SENTENCE_SCORER)
+    if not isinstance(scorer, str) or not scorer:
+        raise InputError(f"{file}: [shared] sentence_scorer must be a scorer name, got {scorer!r}")
     return RunConfig(
         name=str(raw.get("name") or file.stem),
         description=str(raw.get("description", "")),
@@ -121,6 +168,7 @@ def load_config(path: str | Path) -> RunConfig:
         chunking=dict(raw["chunking"]),
         prompt_template=template,
         answer_matching=matching,
+        sentence_scorer=scorer,
         raw=raw,
     )
 

@@ -1,19 +1,45 @@
-"""Loading the knowledge base: a folder of Markdown articles with front matter.
+"""Loading the knowledge base: a folder tree of documents, taken as they are.
 
-Each file ``<id>.md`` starts with a YAML front-matter block holding at least
-``id`` and ``title``. The body (everything after the block) is what gets
-chunked, and what gold evidence spans are character offsets into.
+Readable documents are Markdown (``.md``, ``.markdown``), plain text (``.txt``),
+reStructuredText (``.rst``) and HTML (``.html``, ``.htm``, turned into text by
+BeautifulSoup, which nbconvert already depends on), each optionally gzip-compressed
+(``.md.gz``, as Debian ships documentation). Front matter is optional:
+
+* with a ``---`` YAML block at the top, its ``id`` and ``title`` are honoured and the
+  body is the text after the block;
+* without one (or where it leaves them out), the id is the file's path relative to
+  the corpus folder without its document suffixes (``topics/caching.md.gz`` →
+  ``topics/caching``) and the title is the first heading, else the file name.
+
+The body is what gets chunked, and what gold evidence spans are character offsets
+into. Every other file is skipped, and every skipped file is listed with its reason
+(:attr:`CorpusScan.skipped`; the command line prints them and the manifest records
+them): nothing is ignored silently. Two files that map to one id are an error
+naming both.
 """
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import logging
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
 from evalgate_lib.errors import InputError
+
+log = logging.getLogger(__name__)
+
+#: Suffixes of the documents EvalGate reads (each may be followed by ``.gz``).
+TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".rst")
+HTML_SUFFIXES = (".html", ".htm")
+DOCUMENT_SUFFIXES = TEXT_SUFFIXES + HTML_SUFFIXES
+
+_MD_HEADING = re.compile(r"^#{1,6}[ \t]+(\S.*?)[ \t#]*$", re.MULTILINE)
+_RST_TITLE = re.compile(r"^(?:([=\-~^\"'`#*+]{3,})\n)?([^\n]*\S[^\n]*)\n([=\-~^\"'`#*+]{3,})$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -26,53 +52,157 @@ class Article:
     path: str = ""
 
 
-def parse_article(text: str, source: str) -> Article:
-    """Parse one article's text; ``source`` names it in error messages."""
+@dataclass(frozen=True)
+class CorpusScan:
+    """What a corpus folder holds: the articles read, and every file skipped with the reason."""
+
+    articles: tuple[Article, ...]
+    skipped: tuple[tuple[str, str], ...]
+
+
+def document_suffix(name: str) -> str | None:
+    """The document suffix of a file name (``.md`` for ``a.md`` and ``a.md.gz``), or ``None`` if not a document."""
+    lower = name.lower()
+    if lower.endswith(".gz"):
+        lower = lower[:-3]
+    for suffix in DOCUMENT_SUFFIXES:
+        if lower.endswith(suffix) and len(lower) > len(suffix):
+            return suffix
+    return None
+
+
+def path_id(relative: str) -> str:
+    """The id a file gets from its relative path: POSIX separators, document suffixes removed."""
+    name = relative[:-3] if relative.lower().endswith(".gz") else relative
+    suffix = document_suffix(name)
+    return name[: -len(suffix)] if suffix else name
+
+
+def first_heading(body: str) -> str | None:
+    """The first Markdown (``# Title``) or reStructuredText (underlined) heading of ``body``, if any."""
+    candidates = []
+    md = _MD_HEADING.search(body)
+    if md:
+        candidates.append((md.start(), md.group(1).strip()))
+    rst = _RST_TITLE.search(body)
+    if rst and len(rst.group(3)) >= len(rst.group(2).strip()):
+        candidates.append((rst.start(), rst.group(2).strip()))
+    return min(candidates)[1] if candidates else None
+
+
+def _front_matter(text: str, source: str) -> tuple[dict[str, object], str]:
+    """``(meta, body)``: the YAML block at the top (empty when there is none) and the text after it."""
     if not text.startswith("---\n"):
-        raise InputError(f"{source}: an article must start with a '---' front-matter block holding id and title")
-    end = text.find("\n---\n", 4)
+        return {}, text
+    end = text.find("\n---\n", 3)
     if end < 0:
         raise InputError(f"{source}: the front-matter block is not closed by a '---' line")
     try:
         meta = yaml.safe_load(text[4:end]) or {}
     except yaml.YAMLError as exc:
         raise InputError(f"{source}: front matter is not valid YAML: {exc}") from None
-    if not isinstance(meta, dict) or not meta.get("id") or not meta.get("title"):
-        raise InputError(f"{source}: front matter must set both 'id' and 'title'")
-    body = text[end + len("\n---\n") :]
+    if not isinstance(meta, dict):
+        raise InputError(f"{source}: front matter must be a mapping (key: value lines)")
+    for key in ("id", "title"):
+        if key in meta and (not isinstance(meta[key], (str, int)) or not str(meta[key]).strip()):
+            raise InputError(f"{source}: front matter '{key}' must be a non-empty string")
+    return meta, text[end + len("\n---\n") :]
+
+
+def parse_article(text: str, source: str, default_id: str | None = None) -> Article:
+    """Parse one document's text; ``source`` names it in error messages.
+
+    ``default_id`` is the path-derived id used when the front matter sets none.
+    """
+    meta, body = _front_matter(text, source)
     if not body.strip():
         raise InputError(f"{source}: the article body is empty")
-    return Article(id=str(meta["id"]), title=str(meta["title"]), body=body, path=source)
+    article_id = str(meta.get("id") or default_id or Path(source).name)
+    title = str(meta.get("title") or first_heading(body) or Path(path_id(Path(source).name)).name)
+    return Article(id=article_id, title=title, body=body, path=source)
 
 
-def load_corpus(directory: str | Path) -> list[Article]:
-    """Load every ``*.md`` file of ``directory``, sorted by file name.
+def html_to_text(markup: str) -> str:
+    """Readable text of an HTML page: headings as Markdown ``#`` lines, scripts and styles dropped."""
+    from bs4 import BeautifulSoup
 
-    Refuses an empty or missing folder, a file that is not UTF-8 text (a binary
-    file dropped into the KB), and two articles with the same id.
+    soup = BeautifulSoup(markup, "html.parser")
+    for tag in soup(["script", "style", "noscript", "template"]):
+        tag.decompose()
+    for level in range(1, 7):
+        for tag in soup.find_all(f"h{level}"):
+            tag.insert_before("\n" + "#" * level + " ")
+            tag.insert_after("\n")
+    root = soup.body or soup
+    lines = [line.strip() for line in root.get_text("\n").splitlines()]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip() + "\n"
+
+
+def read_document(path: Path) -> str:
+    """The text of one document file: decompressed, UTF-8 decoded, ``\\r\\n`` normalised, HTML turned to text."""
+    raw = path.read_bytes()
+    if path.name.lower().endswith(".gz"):
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError) as exc:
+            raise InputError(f"{path}: not a valid gzip file ({exc})") from None
+    if b"\x00" in raw:
+        raise InputError(f"{path}: looks like a binary file (NUL bytes), not a text document")
+    try:
+        text = raw.decode("utf-8").replace("\r\n", "\n")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text ({exc})") from None
+    if document_suffix(path.name) in HTML_SUFFIXES:
+        text = html_to_text(text)
+    return text
+
+
+def _skip_reason(path: Path, folder: Path) -> str | None:
+    relative = path.relative_to(folder)
+    if any(part.startswith(".") for part in relative.parts):
+        return "hidden file or folder"
+    if document_suffix(path.name) is None:
+        kinds = ", ".join(DOCUMENT_SUFFIXES)
+        return f"not a document type EvalGate reads ({kinds}, each optionally .gz)"
+    return None
+
+
+def scan_corpus(directory: str | Path) -> CorpusScan:
+    """Read every document under ``directory`` (recursively, in path order) and list every file skipped.
+
+    Refuses a missing folder, a folder with no readable document, a file that is not
+    UTF-8 text (a binary file dropped into the KB), and two documents with one id.
     """
     folder = Path(directory)
     if not folder.is_dir():
         raise InputError(f"corpus folder {folder} does not exist")
-    files = sorted(folder.glob("*.md"))
-    if not files:
-        raise InputError(f"corpus folder {folder} holds no *.md articles")
+    files = sorted((p for p in folder.rglob("*") if p.is_file()), key=lambda p: p.relative_to(folder).as_posix())
     articles: list[Article] = []
+    skipped: list[tuple[str, str]] = []
     seen: dict[str, str] = {}
     for path in files:
-        raw = path.read_bytes()
-        if b"\x00" in raw:
-            raise InputError(f"{path}: looks like a binary file (NUL bytes), not a Markdown article")
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise InputError(f"{path}: not UTF-8 text ({exc})") from None
-        article = parse_article(text.replace("\r\n", "\n"), str(path))
+        reason = _skip_reason(path, folder)
+        if reason is not None:
+            skipped.append((str(path), reason))
+            continue
+        default_id = path_id(path.relative_to(folder).as_posix())
+        article = parse_article(read_document(path), str(path), default_id)
         if article.id in seen:
             raise InputError(f"{path}: article id {article.id!r} is already used by {seen[article.id]}")
         seen[article.id] = str(path)
         articles.append(article)
-    return articles
+    if not articles:
+        kinds = ", ".join(DOCUMENT_SUFFIXES)
+        raise InputError(f"corpus folder {folder} holds no readable documents ({kinds})")
+    return CorpusScan(tuple(articles), tuple(skipped))
+
+
+def load_corpus(directory: str | Path) -> list[Article]:
+    """The articles of :func:`scan_corpus`; each skipped file is logged as a warning with its reason."""
+    scan = scan_corpus(directory)
+    for path, reason in scan.skipped:
+        log.warning("corpus: skipped %s: %s", path, reason)
+    return list(scan.articles)
 
 
 def corpus_digest(articles: list[Article]) -> str:

@@ -9,60 +9,62 @@ the report can show how well the no-gold signal catches the gold-known misses.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 
-from evalgate_lib.judging.scoring import Groundedness
+from evalgate_lib.judging.rows import Flags
+from evalgate_lib.judging.scoring import Correctness, Groundedness
 
 #: An answer whose confidence is below this goes to the review queue.
 REVIEW_CONFIDENCE = 0.50
 
-FLAG_NAMES = ("wrong", "hallucination", "grounded_but_wrong", "review")
 
-
-@dataclass(frozen=True)
-class Flags:
-    wrong: bool
-    hallucination: bool
-    grounded_but_wrong: bool
-    review: bool
-    review_reasons: tuple[str, ...] = field(default_factory=tuple)
-
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "wrong": self.wrong,
-            "hallucination": self.hallucination,
-            "grounded_but_wrong": self.grounded_but_wrong,
-            "review": self.review,
-            "review_reasons": list(self.review_reasons),
-        }
+def _floor3(value: float) -> float:
+    # rounded down, so a value just under a threshold never prints as equal to it
+    return math.floor(value * 1000) / 1000
 
 
 def review_reasons(grounded: Groundedness, confidence: float) -> tuple[str, ...]:
     """Why an answer enters the review queue; empty when it does not. Uses no gold data."""
     reasons = []
     if grounded.unsupported:
-        reasons.append(f"{grounded.unsupported} sentence(s) under the coverage floor")
+        reasons.append(f"{grounded.unsupported} sentence(s) judged unsupported by the context")
     if confidence < REVIEW_CONFIDENCE:
-        # rounded down, so a value just under the threshold never prints as equal to it
-        shown = math.floor(confidence * 1000) / 1000
-        reasons.append(f"confidence {shown:.3f} < {REVIEW_CONFIDENCE:.2f}")
+        reasons.append(
+            f"confidence {_floor3(confidence):.3f} < {REVIEW_CONFIDENCE:.2f} "
+            "(confidence = min(top similarity, groundedness))"
+        )
     return tuple(reasons)
 
 
-def flag_answer(correct: bool, grounded: Groundedness, confidence: float) -> Flags:
-    """All flags of one answer.
+def _unsupported_reason(grounded: Groundedness) -> str:
+    unsupported = [s for s in grounded.sentences if s.supported is False]
+    worst = min(unsupported, key=lambda s: s.coverage if s.coverage is not None else 0.0)
+    return f"{len(unsupported)} sentence(s) judged unsupported; e.g. {worst.text!r}: {worst.reason}"
 
+
+def flag_answer(verdict: Correctness, grounded: Groundedness, confidence: float) -> Flags:
+    """All flags of one answer, each with the reasons it fired.
+
+    * wrong: the correctness verdict says so (its reason is the flag's reason);
     * hallucination: wrong, and at least one sentence is unsupported;
-    * grounded-but-wrong: wrong, something was claimed, and every claim passes the floor
+    * grounded-but-wrong: wrong, something was claimed, and every claim is supported
       (the context itself misled, or the wrong passage was retrieved);
-    * review: :func:`review_reasons` is non-empty.
+    * review: :func:`review_reasons` is non-empty (no gold data used).
     """
-    wrong = not correct
-    reasons = review_reasons(grounded, confidence)
-    return Flags(
-        wrong=wrong,
-        hallucination=wrong and grounded.unsupported > 0,
-        grounded_but_wrong=wrong and grounded.score is not None and grounded.unsupported == 0,
-        review=bool(reasons),
-        review_reasons=reasons,
-    )
+    wrong = not verdict.correct
+    review = review_reasons(grounded, confidence)
+    hallucination = wrong and grounded.unsupported > 0
+    grounded_but_wrong = wrong and grounded.score is not None and grounded.unsupported == 0
+    reasons: dict[str, tuple[str, ...]] = {}
+    if wrong:
+        reasons["wrong"] = (verdict.reason,)
+    if hallucination:
+        reasons["hallucination"] = ("wrong", _unsupported_reason(grounded))
+    if grounded_but_wrong:
+        reasons["grounded_but_wrong"] = (
+            "wrong",
+            f"every claiming sentence is supported by the context (groundedness {_floor3(grounded.score or 0):.3f}): "
+            "the context itself misled the model, or the wrong passage was retrieved",
+        )
+    if review:
+        reasons["review"] = review
+    return Flags(wrong, hallucination, grounded_but_wrong, bool(review), reasons)

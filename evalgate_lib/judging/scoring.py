@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
 
-from evalgate_lib.text.tokens import content_token_list, content_tokens, fold, sentences_of
+from evalgate_lib.judging.rows import SentenceVerdict
+from evalgate_lib.text.tokens import content_token_list, fold, sentences_of
 
 #: A sentence whose coverage is below this is *unsupported* by the context.
 COVERAGE_FLOOR = 0.70
@@ -73,9 +74,16 @@ def matched_accept(answer: str, accept: Sequence[str]) -> str | None:
 
 @dataclass(frozen=True)
 class Correctness:
+    """A correctness verdict and the reason for it, in words a reader can check against the answer."""
+
     correct: bool
     refused: bool
     matched: str | None
+    reason: str = ""
+
+
+def _accept_list(accept: Sequence[str]) -> str:
+    return ", ".join(repr(a) for a in accept) or "(none)"
 
 
 def correctness(answer: str, answerable: bool, accept: Sequence[str]) -> Correctness:
@@ -87,61 +95,66 @@ def correctness(answer: str, answerable: bool, accept: Sequence[str]) -> Correct
     refused = answer_refuses(answer)
     if answerable:
         matched = matched_accept(answer, accept)
-        return Correctness(matched is not None, refused, matched)
-    return Correctness(refused, refused, None)
+        if matched is not None:
+            return Correctness(True, refused, matched, f"the answer contains the accepted string {matched!r}")
+        if refused:
+            return Correctness(False, True, None, "the question is answerable, but the answer is a refusal")
+        reason = (
+            f"the answer contains none of the accepted strings ({_accept_list(accept)}); "
+            "containment is literal and case-insensitive"
+        )
+        return Correctness(False, False, None, reason)
+    if refused:
+        return Correctness(True, True, None, "a no-answer question, and the answer is a refusal")
+    return Correctness(
+        False, False, None, "the question has no answer in the knowledge base, and the answer is not a refusal"
+    )
 
 
-@dataclass(frozen=True)
-class SentenceScore:
-    """Coverage of one answer sentence by the context.
+def sentence_coverage(sentence: str, context_tokens: frozenset[str]) -> SentenceVerdict:
+    """coverage = |content tokens ∩ context tokens| / |content tokens| for one sentence.
 
-    ``coverage`` is ``None`` for a sentence that claims nothing: a refusal, or a
-    sentence made only of stopwords. Such a sentence is neither supported nor not.
+    A refusal, or a sentence without content tokens, claims nothing: coverage and
+    ``supported`` are ``None``. Otherwise the sentence is supported when its coverage
+    reaches :data:`COVERAGE_FLOOR`.
     """
-
-    text: str
-    tokens: tuple[str, ...]
-    missing: tuple[str, ...]
-    coverage: float | None
-    refusal: bool = False
-
-    @property
-    def supported(self) -> bool | None:
-        return None if self.coverage is None else self.coverage >= COVERAGE_FLOOR
-
-
-def sentence_coverage(sentence: str, context_tokens: frozenset[str]) -> SentenceScore:
-    """coverage = |content tokens ∩ context tokens| / |content tokens| for one sentence."""
     tokens = tuple(content_token_list(sentence))
     refusal = is_refusal(sentence)
-    if refusal or not tokens:
-        return SentenceScore(sentence, tokens, (), None, refusal=refusal)
+    if refusal:
+        return SentenceVerdict(sentence, tokens, (), None, None, refusal=True, reason="a refusal: claims nothing")
+    if not tokens:
+        return SentenceVerdict(sentence, tokens, (), None, None, reason="no content words: claims nothing")
     missing = tuple(t for t in tokens if t not in context_tokens)
-    return SentenceScore(sentence, tokens, missing, (len(tokens) - len(missing)) / len(tokens))
+    coverage = (len(tokens) - len(missing)) / len(tokens)
+    supported = coverage >= COVERAGE_FLOOR
+    found = len(tokens) - len(missing)
+    reason = f"{found}/{len(tokens)} content tokens in the context = {coverage:.2f} " + (
+        f">= {COVERAGE_FLOOR:.2f}" if supported else f"< {COVERAGE_FLOOR:.2f}; missing: {', '.join(missing)}"
+    )
+    return SentenceVerdict(sentence, tokens, missing, coverage, supported, reason=reason)
 
 
 @dataclass(frozen=True)
 class Groundedness:
-    sentences: tuple[SentenceScore, ...]
+    """The verdicts of every sentence of one answer and their mean support (``None``: nothing claimed)."""
+
+    sentences: tuple[SentenceVerdict, ...]
     score: float | None
 
     @property
     def unsupported(self) -> int:
-        """How many sentences fall under the coverage floor."""
+        """How many sentences the scorer judged unsupported."""
         return sum(1 for s in self.sentences if s.supported is False)
 
 
-def groundedness(answer: str, context: str) -> Groundedness:
-    """Per-sentence coverage of ``answer`` by ``context`` and their mean over scored sentences.
+def mean_support(verdicts: Sequence[SentenceVerdict]) -> float | None:
+    """Groundedness of an answer: the mean score of the sentences that claim something.
 
-    The score is ``None`` when no sentence makes a claim (a plain refusal, an empty
-    answer): there is nothing to ground, and averaging in a 0 or a 1 would be a lie
-    either way.
+    ``None`` when no sentence makes a claim (a plain refusal, an empty answer):
+    there is nothing to ground, and averaging in a 0 or a 1 would be a lie either way.
     """
-    ctx = content_tokens(context)
-    scores = tuple(sentence_coverage(s, ctx) for s in sentences_of(answer))
-    scored = [s.coverage for s in scores if s.coverage is not None]
-    return Groundedness(scores, sum(scored) / len(scored) if scored else None)
+    scored = [s.coverage for s in verdicts if s.coverage is not None]
+    return sum(scored) / len(scored) if scored else None
 
 
 def confidence(top_similarity: float, grounded: float | None) -> float:

@@ -1,72 +1,98 @@
-"""Pluggable per-sentence faithfulness scorers (how well the context supports a sentence).
+"""Pluggable per-sentence scorers: how well the retrieved context supports one answer sentence.
 
-EvalGate's default groundedness signal is lexical: the share of a sentence's
-content tokens that also occur in the retrieved context. It is transparent and
-reproducible by hand, but it cannot see paraphrase or negation. This module
-defines the small interface a stronger scorer (an NLI model, say) has to meet,
-so one can be swapped in without touching the scoring code. It is **off by
-default**: unless a config names another scorer, :class:`LexicalCoverageScorer`
-is used, and nothing here imports a model library at import time.
+A scorer turns (sentence, context) into a :class:`~evalgate_lib.judging.rows.SentenceVerdict`:
+a support score, a supported / unsupported / not-a-claim verdict, the tokens it
+checked and missed, the supporting span when it has one, and the reason in words.
+The hallucination and grounded-but-wrong flags and the review queue follow the
+verdicts of whichever scorer a run uses.
+
+A run picks its scorer with ``[shared] sentence_scorer = "<name>"`` (the same for
+both configs, under the fairness contract); the default is :data:`DEFAULT_SCORER`.
+The scorer's name and version go into every row (``scorer``) and into the
+manifest. Judgements are not cached (scoring is pure and takes milliseconds), so
+no cache entry can outlive a change of scorer; the model-call cache keys do not
+depend on it.
 
 Usage::
 
-    from evalgate_lib.judging.sentence_scorers import get_scorer
+    from evalgate_lib.judging.sentence_scorers import ScoringContext, get_scorer
     scorer = get_scorer("lexical")
-    scorer.score("Starter includes 3 seats.", context)   # 0.0 .. 1.0
-
-    # an NLI model you already have on disk (nothing is downloaded):
-    scorer = get_scorer("transformers-nli", model_path="/models/my-nli-model")
+    verdict = scorer.judge("Starter includes 3 seats.", ScoringContext("How many seats?", (("Plans", text),)))
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
-from typing import Any, Callable, Protocol, runtime_checkable
+from typing import Any, Callable, Protocol, Sequence, runtime_checkable
 
 from evalgate_lib.errors import BackendError, InputError
+from evalgate_lib.inputs.prompts import context_text
+from evalgate_lib.judging.rows import SentenceVerdict
+from evalgate_lib.judging.scoring import COVERAGE_FLOOR, is_refusal, sentence_coverage
+from evalgate_lib.text.tokens import content_token_list, content_tokens
+
+#: The scorer a config gets when it names none.
+DEFAULT_SCORER = "lexical"
+
+
+@dataclass(frozen=True)
+class ScoringContext:
+    """What an answer is judged against: the question and the retrieved ``(title, text)`` passages.
+
+    ``text`` is exactly what the model saw minus the ``[1]``..``[k]`` layout labels
+    (:func:`evalgate_lib.inputs.prompts.context_text`); ``tokens`` its content-token set.
+    Both are computed once per answer and shared by its sentences.
+    """
+
+    question: str
+    passages: tuple[tuple[str, str], ...]
+
+    @cached_property
+    def text(self) -> str:
+        return context_text(self.passages)
+
+    @cached_property
+    def tokens(self) -> frozenset[str]:
+        return content_tokens(self.text)
 
 
 @runtime_checkable
 class SentenceScorer(Protocol):
-    """Scores how well ``context`` supports ``sentence``, from 0.0 (not at all) to 1.0 (fully).
+    """Judges one sentence against a context. Must be deterministic: same inputs, same verdict.
 
-    ``name`` identifies the scorer in the manifest, so results scored by
-    different scorers are never compared as if they were the same metric.
-    Implementations must be deterministic: the same inputs give the same score.
+    ``name`` and ``version`` identify the scorer in every row and in the manifest, so
+    results judged by different scorers (or versions) are never compared unawares.
     """
 
     name: str
+    version: str
 
-    def score(self, sentence: str, context: str) -> float:
-        """Support of ``sentence`` by ``context`` in [0, 1]."""
+    def judge(self, sentence: str, context: ScoringContext) -> SentenceVerdict:
+        """The verdict on ``sentence``."""
         ...
 
 
 class LexicalCoverageScorer:
-    """Default scorer: ``|content(sentence) ∩ content(context)| / |content(sentence)|``.
+    """The seed scorer: share of the sentence's content tokens found anywhere in the whole context.
 
-    Content tokens come from :func:`evalgate_lib.text.tokens.content_tokens` (lower-cased
-    tokens minus stopwords, numbers always kept), the same tokeniser the rest of
-    the scoring uses, so a coverage value can be recomputed by hand from the
-    ``tokens``/``missing`` lists in a result row. Stopwords in the context cannot
-    change the result: only tokens of the sentence's content set are looked up.
-
-    A sentence with no content tokens claims nothing and scores 1.0 (vacuously
-    supported); the groundedness aggregate skips such sentences anyway (see
-    docs/DESIGN.md), so this value never lowers or raises a score on its own.
+    Supported at coverage >= :data:`~evalgate_lib.judging.scoring.COVERAGE_FLOOR` (0.70).
+    Transparent and recomputable by hand from a row's ``tokens``/``missing``, but blind
+    to where in the context a word occurs: kept as a named scorer so its figures stay
+    reproducible and comparable. The rule itself is :func:`~evalgate_lib.judging.scoring.sentence_coverage`.
     """
 
     name = "lexical"
+    version = "1"
 
-    def score(self, sentence: str, context: str) -> float:
-        """Fraction of the sentence's content tokens that occur in the context."""
-        # Imported here so this module (and the registry) can be imported on its own.
-        from evalgate_lib.text.tokens import content_tokens
+    def judge(self, sentence: str, context: ScoringContext) -> SentenceVerdict:
+        return sentence_coverage(sentence, context.tokens)
 
-        claimed = content_tokens(sentence)
-        if not claimed:
-            return 1.0
-        return len(claimed & content_tokens(context)) / len(claimed)
+
+def scorer_id(scorer: SentenceScorer) -> str:
+    """``name@version``, as rows and the manifest record it."""
+    return f"{scorer.name}@{scorer.version}"
 
 
 class TransformersNLIScorer:
@@ -93,6 +119,7 @@ class TransformersNLIScorer:
     """
 
     name = "transformers-nli"
+    version = "1"
 
     def __init__(self, model_path: str | Path, *, entailment_label: str = "entailment", device: int = -1):
         path = Path(model_path)
@@ -116,7 +143,7 @@ class TransformersNLIScorer:
         message = f"NLI model {self.model_path} has no label containing {wanted!r}; its labels are {labels}"
         raise BackendError(message)
 
-    def score(self, sentence: str, context: str) -> float:
+    def entailment(self, sentence: str, context: str) -> float:
         """Probability that ``context`` entails ``sentence``."""
         outputs = self._pipe({"text": context, "text_pair": sentence}, top_k=None, truncation=True)
         if outputs and isinstance(outputs[0], list):  # some versions wrap a single input in a list
@@ -125,6 +152,18 @@ class TransformersNLIScorer:
             if item["label"] == self._label:
                 return float(item["score"])
         raise BackendError(f"NLI model {self.model_path} returned no score for label {self._label!r}")
+
+    def judge(self, sentence: str, context: ScoringContext) -> SentenceVerdict:
+        """Supported when the entailment probability reaches the floor; refusals and empty sentences claim nothing."""
+        tokens = tuple(content_token_list(sentence))
+        if is_refusal(sentence) or not tokens:
+            return SentenceVerdict(
+                sentence, tokens, (), None, None, refusal=is_refusal(sentence), reason="claims nothing"
+            )
+        p = self.entailment(sentence, context.text)
+        supported = p >= COVERAGE_FLOOR
+        reason = f"entailment probability {p:.2f} " + (">=" if supported else "<") + f" {COVERAGE_FLOOR:.2f}"
+        return SentenceVerdict(sentence, tokens, (), p, supported, reason=reason)
 
 
 ScorerFactory = Callable[..., SentenceScorer]
@@ -162,6 +201,13 @@ def get_scorer(name: str, **kwargs: Any) -> SentenceScorer:
         known = ", ".join(available_scorers())
         raise InputError(f"unknown sentence scorer {name!r}; available: {known}") from None
     return factory(**kwargs)
+
+
+def judge_sentences(
+    sentences: Sequence[str], context: ScoringContext, scorer: SentenceScorer
+) -> tuple[SentenceVerdict, ...]:
+    """The verdict on every sentence of one answer, in order."""
+    return tuple(scorer.judge(s, context) for s in sentences)
 
 
 register_scorer(LexicalCoverageScorer.name, LexicalCoverageScorer)

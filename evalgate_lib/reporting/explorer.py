@@ -11,8 +11,7 @@ import html
 from typing import Any, Iterable, Mapping, Sequence
 
 from evalgate_lib.inputs.corpus import Article
-from evalgate_lib.judging.flags import REVIEW_CONFIDENCE
-from evalgate_lib.judging.scoring import COVERAGE_FLOOR
+from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow
 from evalgate_lib.reporting.plots import sentences_html
 
 #: Display label → flag key in a row's ``flags``; ``None`` means every row.
@@ -27,66 +26,27 @@ FLAG_CHOICES: dict[str, str | None] = {
 FLAG_LABELS: dict[str, str] = {key: label for label, key in FLAG_CHOICES.items() if key is not None}
 
 
-def filter_rows(
-    rows: Iterable[Mapping[str, Any]], config: str | None = None, flag: str | None = None
-) -> list[Mapping[str, Any]]:
+def filter_rows(rows: Iterable[ResultRow], config: str | None = None, flag: str | None = None) -> list[ResultRow]:
     """Rows of ``config`` (all configs if ``None``) that carry ``flag`` (a key or a label; ``None``: all)."""
     key = FLAG_CHOICES.get(flag, flag) if flag is not None else None
     if key is not None and key not in FLAG_LABELS:
         raise ValueError(f"unknown flag {flag!r}; choose one of {list(FLAG_CHOICES)} or {list(FLAG_LABELS)}")
-    return [r for r in rows if (config is None or r["config"] == config) and (key is None or r["flags"][key])]
+    return [r for r in rows if (config is None or r.config == config) and (key is None or r.flags.fired(key))]
 
 
-def flag_counts(rows: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, int]]:
+def flag_counts(rows: Iterable[ResultRow]) -> dict[str, dict[str, int]]:
     """``{config: {flag: count}}`` for the four flags."""
     counts: dict[str, dict[str, int]] = {}
     for r in rows:
-        per = counts.setdefault(r["config"], {key: 0 for key in FLAG_LABELS})
+        per = counts.setdefault(r.config, {key: 0 for key in FLAG_LABELS})
         for key in FLAG_LABELS:
-            per[key] += bool(r["flags"][key])
+            per[key] += r.flags.fired(key)
     return counts
 
 
-def _wrong_reason(row: Mapping[str, Any]) -> str:
-    if row["type"] == "no_answer":
-        return "the question has no answer in the knowledge base, and the answer is not a refusal"
-    if row.get("refused"):
-        return "the question is answerable, but the model refused"
-    accept = ", ".join(repr(a) for a in row.get("accept") or [])
-    return f"the answer contains none of the accepted strings ({accept}); containment is literal and case-insensitive"
-
-
-def flag_reasons(row: Mapping[str, Any]) -> dict[str, str]:
-    """Plain-text explanation of every flag that fired on ``row`` (an empty dict when none did)."""
-    flags = row["flags"]
-    sentences = row.get("sentences") or []
-    unsupported = [s for s in sentences if s.get("coverage") is not None and s["coverage"] < COVERAGE_FLOOR]
-    reasons: dict[str, str] = {}
-    if flags["wrong"]:
-        reasons["wrong"] = _wrong_reason(row)
-    if flags["hallucination"]:
-        worst = min(unsupported, key=lambda s: s["coverage"]) if unsupported else None
-        detail = (
-            f"; lowest coverage {worst['coverage']:.2f}, missing from the context: {', '.join(worst['missing'])}"
-            if worst
-            else ""
-        )
-        reasons["hallucination"] = (
-            f"wrong, and {len(unsupported)} sentence(s) fall under the {COVERAGE_FLOOR:.2f} coverage floor{detail}"
-        )
-    if flags["grounded_but_wrong"]:
-        reasons["grounded_but_wrong"] = (
-            f"wrong, yet every claiming sentence reaches the {COVERAGE_FLOOR:.2f} coverage floor "
-            f"(groundedness {row['groundedness']:.2f}): the retrieved context itself misled the model, "
-            "or the wrong passage was retrieved"
-        )
-    if flags["review"]:
-        listed = "; ".join(flags.get("review_reasons") or [])
-        reasons["review"] = (
-            f"no-gold signal: {listed} (confidence = min(top similarity, groundedness); "
-            f"queue below {REVIEW_CONFIDENCE:.2f} or with any unsupported sentence)"
-        )
-    return reasons
+def flag_reasons(row: ResultRow) -> dict[str, str]:
+    """Why every flag that fired on ``row`` fired, as the flag itself records it (an empty dict when none did)."""
+    return {key: "; ".join(row.flags.reasons.get(key, ())) for key in FLAG_NAMES if row.flags.fired(key)}
 
 
 def chunk_texts(articles: Iterable[Article]) -> dict[str, str]:
@@ -98,41 +58,41 @@ def _fmt(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.3f}"
 
 
-def describe_row(row: Mapping[str, Any], bodies: Mapping[str, str] | None = None, excerpt: int = 400) -> str:
+def describe_row(row: ResultRow, bodies: Mapping[str, str] | None = None, excerpt: int = 400) -> str:
     """HTML for one result row: question, answer, accepted strings, retrieval, sentence coverage, flags and why.
 
     ``bodies`` (from :func:`chunk_texts`) adds the text of each retrieved chunk, cut to ``excerpt`` characters.
     """
     e = html.escape
-    verdict = "correct" if row["correct"] else "wrong"
-    accept = ", ".join(f"<code>{e(a)}</code>" for a in row.get("accept") or []) or "(none: a no-answer question)"
+    verdict = "correct" if row.correct else "wrong"
+    accept = ", ".join(f"<code>{e(a)}</code>" for a in row.accept) or "(none: a no-answer question)"
     parts = [
         '<div class="eg-describe">',
-        f"<h4>{e(row['config'])} · {e(row['question_id'])} ({e(row['type'])}) — {verdict}</h4>",
-        f"<p><b>Question:</b> {e(row['question'])}</p>",
-        f"<p><b>Answer (model output):</b></p><pre style='white-space:pre-wrap'>{e(row['answer'])}</pre>",
+        f"<h4>{e(row.config)} · {e(row.question_id)} ({e(row.type)}) — {verdict}</h4>",
+        f"<p><b>Question:</b> {e(row.question)}</p>",
+        f"<p><b>Answer (model output):</b></p><pre style='white-space:pre-wrap'>{e(row.answer)}</pre>",
         f"<p><b>Accepted strings:</b> {accept}"
-        + (f" · <b>matched:</b> <code>{e(row['matched'])}</code>" if row.get("matched") else "")
-        + f" · <b>gold article:</b> {e(str(row.get('gold_article')))}</p>",
-        f"<p><b>Groundedness:</b> {_fmt(row.get('groundedness'))} · <b>confidence:</b> {_fmt(row.get('confidence'))}"
-        f" · <b>top similarity:</b> {_fmt(row.get('top_similarity'))}"
-        f" · <b>retrieval hit:</b> {e(str(row.get('retrieval_hit')))}</p>",
+        + (f" · <b>matched:</b> <code>{e(row.matched)}</code>" if row.matched else "")
+        + f" · <b>gold article:</b> {e(str(row.gold_article))}</p>",
+        f"<p><b>Groundedness:</b> {_fmt(row.groundedness)} · <b>confidence:</b> {_fmt(row.confidence)}"
+        f" · <b>top similarity:</b> {_fmt(row.top_similarity)}"
+        f" · <b>retrieval hit:</b> {e(str(row.retrieval_hit))}</p>",
     ]
     parts.append(
         "<table class='eg-retrieved'><thead><tr><th>rank</th><th>chunk</th><th>similarity</th>"
         + ("<th>text</th>" if bodies else "")
         + "</tr></thead><tbody>"
     )
-    for r in row.get("retrieved") or []:
-        gold = " (gold article)" if r["article_id"] == row.get("gold_article") else ""
-        cells = f"<td>{r['rank']}</td><td>{e(r['chunk_id'])}{gold}</td><td>{r['similarity']:.3f}</td>"
+    for r in row.retrieved:
+        gold = " (gold article)" if r.article_id == row.gold_article else ""
+        cells = f"<td>{r.rank}</td><td>{e(r.chunk_id)}{gold}</td><td>{r.similarity:.3f}</td>"
         if bodies:
-            text = bodies.get(r["article_id"], "")[r["start"] : r["end"]]
+            text = bodies.get(r.article_id, "")[r.start : r.end]
             cut = text if len(text) <= excerpt else text[:excerpt] + " …"
             cells += f"<td><pre style='white-space:pre-wrap;margin:0'>{e(cut)}</pre></td>"
         parts.append(f"<tr>{cells}</tr>")
     parts.append("</tbody></table>")
-    parts.append("<p><b>Per-sentence coverage:</b></p>" + sentences_html(row))
+    parts.append(f"<p><b>Per-sentence support</b> (scorer {e(row.scorer)}):</p>" + sentences_html(row))
     reasons = flag_reasons(row)
     if reasons:
         items = "".join(f"<li><b>{e(FLAG_LABELS[k])}</b>: {e(v)}</li>" for k, v in reasons.items())
@@ -144,13 +104,13 @@ def describe_row(row: Mapping[str, Any], bodies: Mapping[str, str] | None = None
 
 
 def flag_explorer(
-    rows: Sequence[Mapping[str, Any]], articles: Iterable[Article] | None = None, flag: str = "Hallucination"
+    rows: Sequence[ResultRow], articles: Iterable[Article] | None = None, flag: str = "Hallucination"
 ) -> Any:
     """An ipywidgets box: config and flag dropdowns, previous / next buttons, and the selected row's description."""
     import ipywidgets as widgets
 
     bodies = chunk_texts(articles) if articles is not None else None
-    configs = list(dict.fromkeys(r["config"] for r in rows))
+    configs = list(dict.fromkeys(r.config for r in rows))
     config_box = widgets.Dropdown(options=configs, value=configs[0] if configs else None, description="config")
     flag_box = widgets.Dropdown(options=list(FLAG_CHOICES), value=flag, description="flag")
     prev_button = widgets.Button(description="◀ previous")

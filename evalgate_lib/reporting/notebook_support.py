@@ -1,9 +1,9 @@
-"""Notebook support: fair config overrides and run-or-load of a results folder.
+"""Notebook support: fair config overrides.
 
 The notebooks take papermill parameters (corpus, gold file, top-k) that must
-reach *both* configs, or the pair would break the fairness contract; and each
-notebook either reads a finished results folder or runs the evaluation into it.
-Both live here, where tests reach them.
+reach *both* configs, or the pair would break the fairness contract. The
+override lives here, where tests reach it; the public API exposes it as
+:func:`evalgate_lib.api.prepare_configs`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from evalgate_lib.errors import InputError
-from evalgate_lib.run.results import evaluate_and_write, has_results, load_results
 
 
 def _toml_value(value: Any) -> str:
@@ -89,20 +88,3 @@ def resolve_configs(
         override_shared(baseline, folder / Path(baseline).name, **overrides),
         override_shared(candidate, folder / Path(candidate).name, **overrides),
     )
-
-
-def run_and_write(
-    baseline: str | Path, candidate: str | Path, options: Any, out_dir: str | Path
-) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any]]:
-    """Run both configs (cache-backed), write the results folder, return ``(rows, summary, manifest)``."""
-    _, _, folder = evaluate_and_write(baseline, candidate, options, out_dir)
-    return load_results(folder)
-
-
-def ensure_results(
-    results_dir: str | Path, baseline: str | Path, candidate: str | Path, options: Any
-) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any]]:
-    """Load ``results_dir``, running the evaluation into it first when it is absent."""
-    if not has_results(results_dir):
-        return run_and_write(baseline, candidate, options, results_dir)
-    return load_results(results_dir)

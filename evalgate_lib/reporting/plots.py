@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 from evalgate_lib.chunks.chunking import chunk_corpus
 from evalgate_lib.inputs.corpus import Article
 from evalgate_lib.inputs.gold import GoldQuestion
+from evalgate_lib.judging.rows import ResultRow, SentenceVerdict
 from evalgate_lib.judging.scoring import COVERAGE_FLOOR
 from evalgate_lib.statistics.metrics import METRICS
 from evalgate_lib.text.stopwords import STOPWORDS
@@ -224,7 +225,7 @@ def _coverage_image(ax: Axes, values: Any, missing_color: str) -> Any:
     return ax.imshow(np.ma.masked_invalid(values), cmap=cmap, norm=norm, aspect="auto")
 
 
-def coverage_heatmap(row: Mapping[str, Any], ax: Axes | None = None, width: int = 60) -> Axes:
+def coverage_heatmap(row: ResultRow, ax: Axes | None = None, width: int = 60) -> Axes:
     """Each answer sentence's coverage as one heatmap cell, coloured against the 0.70 floor.
 
     Red below :data:`~evalgate_lib.judging.scoring.COVERAGE_FLOOR`, green at or above it; a
@@ -233,27 +234,27 @@ def coverage_heatmap(row: Mapping[str, Any], ax: Axes | None = None, width: int 
     import matplotlib.pyplot as plt
     import numpy as np
 
-    sentences = row.get("sentences") or []
+    sentences = row.sentences
     if ax is None:
         _, ax = plt.subplots(figsize=(8, 0.45 * max(len(sentences), 1) + 1.1))
-    values = np.array([[np.nan if s["coverage"] is None else s["coverage"]] for s in sentences] or [[np.nan]])
+    values = np.array([[np.nan if s.coverage is None else s.coverage] for s in sentences] or [[np.nan]])
     image = _coverage_image(ax, values, missing_color="#d9d9d9")
     for i, s in enumerate(sentences):
-        cov = s["coverage"]
-        label = "n/a (refusal)" if s.get("refusal") else ("n/a" if cov is None else f"{cov:.2f}")
-        mark = "" if cov is None else ("  ✓" if cov >= COVERAGE_FLOOR else "  ✗ under floor")
+        cov = s.coverage
+        label = "n/a (refusal)" if s.refusal else ("n/a" if cov is None else f"{cov:.2f}")
+        mark = "" if s.supported is None else ("  ✓" if s.supported else "  ✗ unsupported")
         ax.text(0, i, label + mark, ha="center", va="center", fontsize=9)
     ax.set_yticks(range(len(sentences)) if sentences else [0])
-    ax.set_yticklabels([_short(s["text"], width) for s in sentences] or ["(empty answer)"], fontsize=8)
+    ax.set_yticklabels([_short(s.text, width) for s in sentences] or ["(empty answer)"], fontsize=8)
     ax.set_xticks([])
     colorbar = ax.figure.colorbar(image, ax=ax, fraction=0.05, pad=0.02)
     colorbar.ax.axhline(COVERAGE_FLOOR, color="black", linewidth=1.5)
     colorbar.set_label(f"coverage (floor {COVERAGE_FLOOR:.2f})", fontsize=8)
-    ax.set_title(f"{row['config']} · {row['question_id']}: {_short(row['question'], 70)}", fontsize=9)
+    ax.set_title(f"{row.config} · {row.question_id}: {_short(row.question, 70)}", fontsize=9)
     return ax
 
 
-def coverage_matrix_heatmap(rows: Sequence[Mapping[str, Any]], ax: Axes | None = None, max_sentences: int = 6) -> Axes:
+def coverage_matrix_heatmap(rows: Sequence[ResultRow], ax: Axes | None = None, max_sentences: int = 6) -> Axes:
     """Several answers at once: one heatmap row per answer, one column per sentence (up to ``max_sentences``)."""
     import matplotlib.pyplot as plt
     import numpy as np
@@ -262,15 +263,15 @@ def coverage_matrix_heatmap(rows: Sequence[Mapping[str, Any]], ax: Axes | None =
         _, ax = plt.subplots(figsize=(1.1 * max_sentences + 3, 0.35 * max(len(rows), 1) + 1.2))
     values = np.full((max(len(rows), 1), max_sentences), np.nan)
     for i, row in enumerate(rows):
-        for j, s in enumerate((row.get("sentences") or [])[:max_sentences]):
-            if s["coverage"] is not None:
-                values[i, j] = s["coverage"]
+        for j, s in enumerate(row.sentences[:max_sentences]):
+            if s.coverage is not None:
+                values[i, j] = s.coverage
     image = _coverage_image(ax, values, missing_color="#f0f0f0")
     for (i, j), v in np.ndenumerate(values):
         if not np.isnan(v):
             ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=7)
     ax.set_yticks(range(len(rows)))
-    ax.set_yticklabels([f"{r['config']} {r['question_id']}" for r in rows], fontsize=8)
+    ax.set_yticklabels([f"{r.config} {r.question_id}" for r in rows], fontsize=8)
     ax.set_xticks(range(max_sentences))
     ax.set_xticklabels([f"s{j + 1}" for j in range(max_sentences)], fontsize=8)
     ax.set_xlabel("answer sentence (grey: no sentence, or nothing claimed)")
@@ -280,28 +281,28 @@ def coverage_matrix_heatmap(rows: Sequence[Mapping[str, Any]], ax: Axes | None =
     return ax
 
 
-def sentence_coverages(rows: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+def sentence_coverages(rows: Iterable[ResultRow]) -> pd.DataFrame:
     """Long table of every scored sentence: config, question id, coverage, supported."""
     import pandas as pd
 
     return pd.DataFrame(
         [
             {
-                "config": r["config"],
-                "question_id": r["question_id"],
+                "config": r.config,
+                "question_id": r.question_id,
                 "sentence": i + 1,
-                "coverage": s["coverage"],
-                "supported": s["supported"],
+                "coverage": s.coverage,
+                "supported": s.supported,
             }
             for r in rows
-            for i, s in enumerate(r.get("sentences") or [])
-            if s["coverage"] is not None
+            for i, s in enumerate(r.sentences)
+            if s.coverage is not None
         ],
         columns=["config", "question_id", "sentence", "coverage", "supported"],
     )
 
 
-def coverage_distribution(rows: Sequence[Mapping[str, Any]], ax: Axes | None = None) -> Axes:
+def coverage_distribution(rows: Sequence[ResultRow], ax: Axes | None = None) -> Axes:
     """Histogram of sentence coverage per config, with the floor as a vertical line."""
     import matplotlib.pyplot as plt
     import numpy as np
@@ -309,12 +310,13 @@ def coverage_distribution(rows: Sequence[Mapping[str, Any]], ax: Axes | None = N
     if ax is None:
         _, ax = plt.subplots(figsize=(8, 3.4))
     frame = sentence_coverages(rows)
-    configs = list(dict.fromkeys(r["config"] for r in rows))
+    configs = list(dict.fromkeys(r.config for r in rows))
     bins = np.linspace(0, 1, 21)
     for name in configs:
-        values = frame.loc[frame["config"] == name, "coverage"].to_numpy(dtype=float)
-        under = int((values < COVERAGE_FLOOR).sum())
-        ax.hist(values, bins=bins, alpha=0.55, label=f"{name} ({len(values)} sentences, {under} under floor)")
+        picked = frame.loc[frame["config"] == name]
+        values = picked["coverage"].to_numpy(dtype=float)
+        unsupported = int((picked["supported"] == False).sum())  # noqa: E712 - a pandas mask, not a truth test
+        ax.hist(values, bins=bins, alpha=0.55, label=f"{name} ({len(values)} sentences, {unsupported} unsupported)")
     ax.axvline(COVERAGE_FLOOR, color="black", linestyle="--", linewidth=1.2)
     ax.text(COVERAGE_FLOOR, ax.get_ylim()[1] * 0.95, f" floor {COVERAGE_FLOOR:.2f}", va="top", fontsize=8)
     ax.set_xlabel("sentence coverage (share of content tokens found in the context)")
@@ -323,18 +325,18 @@ def coverage_distribution(rows: Sequence[Mapping[str, Any]], ax: Axes | None = N
     return ax
 
 
-def token_marks_html(sentence: Mapping[str, Any]) -> str:
+def token_marks_html(sentence: SentenceVerdict) -> str:
     """A sentence with each content token marked found (green) or not found (red, struck) in the context.
 
-    ``sentence`` is one entry of a row's ``sentences`` list. Stopwords and
+    ``sentence`` is one of a row's sentence verdicts. Stopwords and
     punctuation stay unmarked. Every piece of text is HTML-escaped: answers are model output.
     """
-    text = sentence["text"]
-    missing = set(sentence.get("missing") or [])
-    claims = sentence.get("coverage") is not None
+    text = sentence.text
+    missing = set(sentence.missing)
+    claims = sentence.claims
     spans = token_spans(text)
     if spans is None:  # exotic case mapping changed lengths: fall back to a token list
-        return " ".join(_mark(t, t in missing, claims) for t in sentence.get("tokens") or []) or html.escape(text)
+        return " ".join(_mark(t, t in missing, claims) for t in sentence.tokens) or html.escape(text)
     out, cursor = [], 0
     for start, end, token in spans:
         out.append(html.escape(text[cursor:start]))
@@ -363,31 +365,29 @@ def _mark(piece: str, is_missing: bool, claims: bool) -> str:
     )
 
 
-def sentences_html(row: Mapping[str, Any]) -> str:
-    """Table of an answer's sentences: coverage, verdict, and the tokens marked found / not found."""
+def sentences_html(row: ResultRow) -> str:
+    """Table of an answer's sentences: score, the scorer's verdict and reason, tokens marked found / not found."""
     lines = [
-        '<table class="eg-sentences"><thead><tr><th>#</th><th>coverage</th><th>verdict</th>'
-        "<th>sentence (green: found in context, red: not found)</th></tr></thead><tbody>"
+        '<table class="eg-sentences"><thead><tr><th>#</th><th>score</th><th>verdict</th>'
+        "<th>sentence (green: found in context, red: not found)</th><th>why</th></tr></thead><tbody>"
     ]
-    for i, s in enumerate(row.get("sentences") or [], start=1):
-        cov = s["coverage"]
-        if cov is None:
-            verdict, shown = ("refusal" if s.get("refusal") else "no claim"), "n/a"
+    for i, s in enumerate(row.sentences, start=1):
+        if s.supported is None:
+            verdict, shown = ("refusal" if s.refusal else "no claim"), "n/a"
         else:
-            verdict = "supported" if cov >= COVERAGE_FLOOR else f"under the {COVERAGE_FLOOR:.2f} floor"
-            shown = f"{cov:.2f}"
+            verdict = "supported" if s.supported else "unsupported"
+            shown = "n/a" if s.coverage is None else f"{s.coverage:.2f}"
         lines.append(
-            f"<tr><td>{i}</td><td>{shown}</td><td>{html.escape(verdict)}</td><td>{token_marks_html(s)}</td></tr>"
+            f"<tr><td>{i}</td><td>{shown}</td><td>{html.escape(verdict)}</td><td>{token_marks_html(s)}</td>"
+            f"<td>{html.escape(s.reason)}</td></tr>"
         )
-    if not row.get("sentences"):
-        lines.append('<tr><td colspan="4">(empty answer)</td></tr>')
+    if not row.sentences:
+        lines.append('<tr><td colspan="5">(empty answer)</td></tr>')
     lines.append("</tbody></table>")
     return "".join(lines)
 
 
-def pick_examples(
-    rows: Sequence[Mapping[str, Any]], question_ids: Sequence[str] | None = None, n: int = 4
-) -> list[Mapping[str, Any]]:
+def pick_examples(rows: Sequence[ResultRow], question_ids: Sequence[str] | None = None, n: int = 4) -> list[ResultRow]:
     """Answers worth a heatmap: the rows of ``question_ids`` (every config), else up to ``n`` chosen ones.
 
     Without ids: hallucination-flagged answers first, then review-queue ones, then any
@@ -395,16 +395,15 @@ def pick_examples(
     """
     if question_ids:
         wanted = list(question_ids)
-        return sorted((r for r in rows if r["question_id"] in wanted), key=lambda r: wanted.index(r["question_id"]))
+        return sorted((r for r in rows if r.question_id in wanted), key=lambda r: wanted.index(r.question_id))
 
-    def rank(row: Mapping[str, Any]) -> int:
-        flags = row["flags"]
-        return 0 if flags["hallucination"] else 1 if flags["review"] else 2
+    def rank(row: ResultRow) -> int:
+        return 0 if row.flags.hallucination else 1 if row.flags.review else 2
 
-    scored = [r for r in rows if any(s.get("coverage") is not None for s in r.get("sentences") or [])]
-    configs = list(dict.fromkeys(r["config"] for r in rows))
-    queues = {c: sorted((r for r in scored if r["config"] == c), key=rank) for c in configs}
-    picked: list[Mapping[str, Any]] = []
+    scored = [r for r in rows if any(s.claims for s in r.sentences)]
+    configs = list(dict.fromkeys(r.config for r in rows))
+    queues = {c: sorted((r for r in scored if r.config == c), key=rank) for c in configs}
+    picked: list[ResultRow] = []
     while len(picked) < n and any(queues.values()):
         for c in configs:
             if queues[c] and len(picked) < n:

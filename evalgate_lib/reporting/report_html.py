@@ -14,7 +14,8 @@ import html
 import json
 from typing import Any, Mapping, Sequence
 
-from evalgate_lib.judging.flags import FLAG_NAMES, REVIEW_CONFIDENCE
+from evalgate_lib.judging.flags import REVIEW_CONFIDENCE
+from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow
 from evalgate_lib.judging.scoring import COVERAGE_FLOOR, REFUSAL_PATTERNS
 from evalgate_lib.reporting.explorer import FLAG_LABELS
 from evalgate_lib.statistics.metrics import METRICS, format_interval, format_value
@@ -95,41 +96,41 @@ def _num(value: float | None, digits: int = 2) -> str:
     return "n/a" if value is None else f"{value:.{digits}f}"
 
 
-def _badges(row: Mapping[str, Any]) -> str:
-    flags = row["flags"]
+def _badges(row: ResultRow) -> str:
     shown = [
         f'<span class="eg-badge eg-badge-{key}" title="{e(_flag_title(row, key))}">{e(FILTER_LABELS[key])}</span>'
         for key in FLAG_NAMES
-        if flags.get(key)
+        if row.flags.fired(key)
     ]
     return "".join(shown) or "—"
 
 
-def _flag_title(row: Mapping[str, Any], key: str) -> str:
-    if key == "review":
-        return "; ".join(row["flags"].get("review_reasons") or [])
-    return FILTER_LABELS[key]
+def _flag_title(row: ResultRow, key: str) -> str:
+    """The badge's tooltip: the reasons the flag carries."""
+    return "; ".join(row.flags.reasons.get(key, ())) or FILTER_LABELS[key]
 
 
-def _detail(row: Mapping[str, Any]) -> str:
+def _detail(row: ResultRow) -> str:
     from evalgate_lib.reporting.plots import sentences_html
 
     retrieved = "".join(
-        f"<li>{r['rank']}. {e(r['chunk_id'])} (similarity {r['similarity']:.3f})"
-        f"{' — gold article' if r['article_id'] == row.get('gold_article') else ''}</li>"
-        for r in row.get("retrieved") or []
+        f"<li>{r.rank}. {e(r.chunk_id)} (similarity {r.similarity:.3f})"
+        f"{' — gold article' if r.article_id == row.gold_article else ''}</li>"
+        for r in row.retrieved
     )
-    reasons = ""
-    if row["flags"].get("review_reasons"):
-        reasons = "<p>Review queue: " + e("; ".join(row["flags"]["review_reasons"])) + "</p>"
+    reasons = "".join(
+        f"<p>{e(FILTER_LABELS[key])}: {e('; '.join(row.flags.reasons[key]))}</p>"
+        for key in FLAG_NAMES
+        if key in row.flags.reasons
+    )
     return (
         "<details><summary>details</summary>"
-        f"<p>Retrieved (top {len(row.get('retrieved') or [])}):</p><ul>{retrieved}</ul>"
+        f"<p>Retrieved (top {len(row.retrieved)}):</p><ul>{retrieved}</ul>"
         f"{reasons}{sentences_html(row)}</details>"
     )
 
 
-def results_table_html(rows: Sequence[Mapping[str, Any]], root_id: str = "eg-results") -> str:
+def results_table_html(rows: Sequence[ResultRow], root_id: str = "eg-results") -> str:
     """Every answer of every config as one filterable table (HTML with its own CSS and vanilla JS).
 
     Each ``<tr class="eg-row">`` carries ``data-config``, ``data-question-id`` and
@@ -137,8 +138,8 @@ def results_table_html(rows: Sequence[Mapping[str, Any]], root_id: str = "eg-res
     ``data-review`` set to ``"1"`` or ``"0"``. The flag select keeps only the rows
     whose attribute is ``"1"``; it works offline in any browser, no kernel needed.
     """
-    configs = list(dict.fromkeys(r["config"] for r in rows))
-    totals = {key: sum(1 for r in rows if r["flags"][key]) for key in FLAG_NAMES}
+    configs = list(dict.fromkeys(r.config for r in rows))
+    totals = {key: sum(1 for r in rows if r.flags.fired(key)) for key in FLAG_NAMES}
     flag_options = [f'<option value="all">All answers ({len(rows)})</option>'] + [
         f'<option value="{_attr(key)}">{e(FILTER_LABELS[key])} ({totals[key]})</option>' for key in FLAG_NAMES
     ]
@@ -147,19 +148,18 @@ def results_table_html(rows: Sequence[Mapping[str, Any]], root_id: str = "eg-res
     ]
     body = []
     for r in rows:
-        flags = r["flags"]
-        attrs = " ".join(f'data-{_attr(key)}="{1 if flags[key] else 0}"' for key in FLAG_NAMES)
-        accept = ", ".join(f"<code>{e(a)}</code>" for a in r.get("accept") or []) or "<i>(no answer: must refuse)</i>"
-        verdict = '<span class="eg-ok">correct</span>' if r["correct"] else '<span class="eg-miss">wrong</span>'
-        hit = {True: "hit", False: "miss", None: "—"}[r.get("retrieval_hit")]
+        attrs = " ".join(f'data-{_attr(key)}="{1 if r.flags.fired(key) else 0}"' for key in FLAG_NAMES)
+        accept = ", ".join(f"<code>{e(a)}</code>" for a in r.accept) or "<i>(no answer: must refuse)</i>"
+        verdict = '<span class="eg-ok">correct</span>' if r.correct else '<span class="eg-miss">wrong</span>'
+        hit = {True: "hit", False: "miss", None: "—"}[r.retrieval_hit]
         body.append(
-            f'<tr class="eg-row" data-config="{e(r["config"])}" data-question-id="{e(r["question_id"])}" {attrs}>'
-            f"<td class='nowrap'>{e(r['config'])}</td><td class='nowrap'>{e(r['question_id'])}</td>"
-            f"<td class='nowrap'>{e(r['type'])}</td>"
-            f'<td class="question">{e(r["question"])}</td>'
-            f'<td class="answer">{e(r["answer"])}</td>'
+            f'<tr class="eg-row" data-config="{e(r.config)}" data-question-id="{e(r.question_id)}" {attrs}>'
+            f"<td class='nowrap'>{e(r.config)}</td><td class='nowrap'>{e(r.question_id)}</td>"
+            f"<td class='nowrap'>{e(r.type)}</td>"
+            f'<td class="question">{e(r.question)}</td>'
+            f'<td class="answer">{e(r.answer)}</td>'
             f"<td>{accept}</td><td class='nowrap'>{verdict}</td><td class='nowrap'>{hit}</td>"
-            f'<td class="num">{_num(r.get("groundedness"))}</td><td class="num">{_num(r.get("confidence"))}</td>'
+            f'<td class="num">{_num(r.groundedness)}</td><td class="num">{_num(r.confidence)}</td>'
             f"<td>{_badges(r)}</td><td>{_detail(r)}</td></tr>"
         )
     header = "".join(
@@ -196,7 +196,7 @@ def results_table_html(rows: Sequence[Mapping[str, Any]], root_id: str = "eg-res
     )
 
 
-def table_page_html(rows: Sequence[Mapping[str, Any]], title: str = "EvalGate results") -> str:
+def table_page_html(rows: Sequence[ResultRow], title: str = "EvalGate results") -> str:
     """A standalone HTML page holding only :func:`results_table_html` (no notebook, no kernel)."""
     return (
         f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title></head>'

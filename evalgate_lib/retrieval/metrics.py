@@ -2,10 +2,10 @@
 
 Two granularities, because they answer different questions:
 
-* **article level** (:func:`recall_at_k`, :func:`reciprocal_rank`, ...): did the
+* **article level** (:func:`first_relevant_rank`, :func:`hit_at_k`, :func:`reciprocal_rank`): did the
   retriever find the gold article at all, and how high? Cheap, needs only the
   ``article_id`` of each retrieved chunk in rank order.
-* **evidence level** (:func:`evidence_hit`, :func:`evidence_coverage`): did the
+* **evidence level** (:func:`evidence_rank`, :func:`evidence_coverage`): did the
   retrieved chunks contain the *passage* that holds the answer? An article can be
   retrieved through an irrelevant chunk; only evidence spans catch that. Spans
   are character offsets ``(start, end)``, end exclusive, in the gold article body
@@ -32,42 +32,29 @@ def first_relevant_rank(retrieved_articles: Sequence[str], gold_article: str) ->
     return None
 
 
-def recall_at_k(retrieved_articles: Sequence[str], gold_article: str, k: int) -> bool:
-    """True when ``gold_article`` is among the first ``k`` retrieved chunks.
+def hit_at_k(rank: int | None, k: int) -> bool:
+    """True when the first relevant item sits within the first ``k`` (``rank`` from :func:`first_relevant_rank`).
 
-    With a single gold article per question, recall@k is this hit indicator;
-    averaged over questions it is the usual recall@k / hit-rate@k.
+    With a single relevant item per question (the gold article, or the full set of
+    evidence spans), recall@k is this hit indicator; averaged over questions it is the
+    usual recall@k / hit-rate@k.
     """
     if k < 1:
         raise ValueError(f"k must be at least 1, got {k}")
-    rank = first_relevant_rank(retrieved_articles, gold_article)
     return rank is not None and rank <= k
 
 
-def reciprocal_rank(retrieved_articles: Sequence[str], gold_article: str) -> float:
-    """``1 / first_relevant_rank``, or 0.0 when the gold article was not retrieved."""
-    rank = first_relevant_rank(retrieved_articles, gold_article)
-    return 0.0 if rank is None else 1.0 / rank
+def reciprocal_rank(rank: int | None) -> float:
+    """``1 / rank``, or 0.0 when nothing relevant was retrieved (``rank`` is ``None``).
 
-
-def mean_reciprocal_rank(ranks: Sequence[int | None]) -> float:
-    """Mean of ``1/rank`` over questions, a missing rank (``None``) counting 0.
-
-    Takes ranks rather than lists so the per-question ranks stored in a results
-    file can be re-aggregated without the retrieval output. Raises ``ValueError``
-    on an empty sequence (the mean of nothing is undefined, and 0.0 would read as
-    "retrieval always failed") and on a rank below 1.
+    MRR is the mean of this over questions; the one place that averages it is the
+    summary (:mod:`evalgate_lib.statistics.metrics`).
     """
-    if len(ranks) == 0:
-        raise ValueError("mean_reciprocal_rank needs at least one rank")
-    total = 0.0
-    for i, rank in enumerate(ranks):
-        if rank is None:
-            continue
-        if rank < 1:
-            raise ValueError(f"ranks are 1-based; ranks[{i}] = {rank}")
-        total += 1.0 / rank
-    return total / len(ranks)
+    if rank is None:
+        return 0.0
+    if rank < 1:
+        raise ValueError(f"ranks are 1-based, got {rank}")
+    return 1.0 / rank
 
 
 def _check_span(start: int, end: int, what: str) -> None:
@@ -106,24 +93,37 @@ def _merge(spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
     return merged
 
 
-def evidence_hit(
-    retrieved_spans: Sequence[tuple[str, int, int]],
+def evidence_rank(
+    ranked_spans: Sequence[tuple[str, int, int]],
     gold_article: str,
     evidence_spans: Sequence[tuple[int, int]],
-) -> bool:
-    """True when every evidence span lies fully inside one retrieved chunk of the gold article.
+) -> int | None:
+    """Smallest k such that the top-k retrieved chunks hold every evidence span whole; ``None`` if no k does.
 
-    ``retrieved_spans`` are ``(article_id, start, end)`` of the retrieved chunks;
-    chunks of other articles are ignored. The test is deliberately strict: a span
-    that straddles two retrieved chunks is *not* a hit, because the model then
-    sees the fact cut in two (possibly in different places of the context). Such
-    a span still counts as fully covered in :func:`evidence_coverage`. A fact whose
-    text is not contiguous in the article is given as two evidence spans (see the
-    gold schema); each must then be inside some chunk, not necessarily the same one.
+    ``ranked_spans`` are ``(article_id, start, end)`` of the retrieved chunks in rank
+    order; chunks of other articles are ignored. The test is deliberately strict: a
+    span that straddles two retrieved chunks is *not* held, because the model then
+    sees the fact cut in two (possibly in different places of the context). Such a
+    span still counts as fully covered in :func:`evidence_coverage`. A fact whose text
+    is not contiguous in the article is given as two evidence spans (see the gold
+    schema); each must then be inside some chunk, not necessarily the same one.
+    "Evidence chunk in context" is ``hit_at_k(evidence_rank(...), top_k)``.
     """
     evidence = _checked_evidence(evidence_spans)
-    chunks = _gold_chunks(retrieved_spans, gold_article)
-    return all(any(cs <= es and ee <= ce for cs, ce in chunks) for es, ee in evidence)
+    firsts = []
+    for start, end in evidence:
+        rank = next(
+            (
+                rank
+                for rank, (article, c_start, c_end) in enumerate(ranked_spans, start=1)
+                if article == gold_article and c_start <= start and end <= c_end
+            ),
+            None,
+        )
+        if rank is None:
+            return None
+        firsts.append(rank)
+    return max(firsts)
 
 
 def evidence_coverage(

@@ -11,6 +11,7 @@ serial runs give identical rows.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
@@ -21,15 +22,17 @@ from typing import Any, Sequence
 import joblib
 import numpy as np
 
-from evalgate_lib.chunks.chunking import Chunk, chunk_corpus
+from evalgate_lib.chunks.chunking import Chunk, check_chunking, chunk_corpus
 from evalgate_lib.errors import BackendError, InputError
 from evalgate_lib.generation.backends import BackendSpec, GenerationOptions, resolve_backend
 from evalgate_lib.generation.cache import ModelCache, prompt_sha256
 from evalgate_lib.inputs.config import RunConfig, check_fairness, load_config
-from evalgate_lib.inputs.corpus import Article, load_corpus
+from evalgate_lib.inputs.corpus import Article, scan_corpus
 from evalgate_lib.inputs.gold import GoldQuestion, check_articles, load_gold
-from evalgate_lib.inputs.prompts import context_text, render_context, render_prompt
+from evalgate_lib.inputs.prompts import render_context, render_prompt
 from evalgate_lib.judging.evaluation import Retrieved, score_answer
+from evalgate_lib.judging.rows import ResultRow
+from evalgate_lib.judging.sentence_scorers import get_scorer
 from evalgate_lib.retrieval.index import VectorIndex
 from evalgate_lib.retrieval.metrics import locate_evidence
 
@@ -49,6 +52,8 @@ class RunOptions:
     #: ``None``: whatever ``joblib.parallel_config(backend=...)`` is active around the call.
     joblib_backend: str | None = "threading"
     progress: bool = True
+    #: The embedded generator's dtype (``None``: its default, bfloat16); part of the model identity.
+    local_dtype: str | None = None
 
 
 @dataclass
@@ -62,6 +67,8 @@ class Inputs:
     questions: list[GoldQuestion]
     all_questions: int
     evidence: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+    #: Files of the corpus folder that are not documents, with the reason each was skipped.
+    skipped: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -70,7 +77,7 @@ class Comparison:
 
     inputs: Inputs
     backend: dict[str, str]
-    rows: list[dict[str, Any]]
+    rows: list[ResultRow]
     chunk_counts: dict[str, int]
     stats: dict[str, Any] = field(default_factory=dict)
 
@@ -96,7 +103,8 @@ def load_inputs(baseline: str | Path, candidate: str | Path, limit: int | None =
     """Load both configs, enforce the fairness contract, load and cross-check corpus and gold."""
     a, b = load_config(baseline), load_config(candidate)
     diffs = check_fairness(a, b)
-    articles = load_corpus(a.corpus)
+    scan = scan_corpus(a.corpus)
+    articles = list(scan.articles)
     questions = load_gold(a.gold)
     check_articles(questions, [x.id for x in articles], str(a.gold))
     bodies = {x.id: x.body for x in articles}
@@ -105,7 +113,12 @@ def load_inputs(baseline: str | Path, candidate: str | Path, limit: int | None =
         for q in questions
         if q.evidence and q.article
     }
-    return Inputs(a, b, diffs, articles, select_questions(questions, limit), len(questions), evidence)
+    for config in (a, b):
+        check_chunking(config.chunking, f"{config.path}: [chunking]")
+    get_scorer(a.sentence_scorer)  # an unknown scorer name fails here, before any model call
+    return Inputs(
+        a, b, diffs, articles, select_questions(questions, limit), len(questions), evidence, list(scan.skipped)
+    )
 
 
 _caches: dict[tuple[BackendSpec, str], ModelCache] = {}
@@ -146,19 +159,21 @@ def check_joblib_backend(name: str | None) -> None:
         try:
             if name not in BACKENDS:
                 EXTERNAL_BACKENDS[name]()
-            from distributed import Client, get_client
+            from distributed import get_client
         except ImportError:
             raise InputError("--joblib-backend dask needs dask.distributed: pip install 'dask[distributed]'") from None
+        address = os.environ.get("DASK_SCHEDULER_ADDRESS")
         try:
-            get_client()
+            # With an address, get_client returns the current client only if it is connected to that
+            # scheduler, and otherwise connects a new one and makes it the default the joblib backend uses.
+            get_client(address) if address else get_client()
         except ValueError:
-            address = os.environ.get("DASK_SCHEDULER_ADDRESS")
-            if not address:
-                raise InputError(
-                    "--joblib-backend dask needs a Dask cluster: set DASK_SCHEDULER_ADDRESS=tcp://<scheduler>:8786 "
-                    "(or create a distributed.Client before calling run_comparison)"
-                ) from None
-            Client(address)  # becomes the default client the joblib backend uses
+            raise InputError(
+                "--joblib-backend dask needs a Dask cluster: set DASK_SCHEDULER_ADDRESS=tcp://<scheduler>:8786 "
+                "(or create a distributed.Client before calling run_comparison)"
+            ) from None
+        except OSError as exc:
+            raise InputError(f"--joblib-backend dask: no Dask scheduler reachable at {address}: {exc}") from None
         return
     if name == "ray" and name not in BACKENDS:
         try:
@@ -174,6 +189,30 @@ def check_joblib_backend(name: str | None) -> None:
         )
 
 
+def joblib_parallel(name: str | None, jobs: int) -> joblib.Parallel:
+    """A :class:`joblib.Parallel` on backend ``name`` (``None``: the caller's ``parallel_config``), in task order.
+
+    A named backend is selected through :func:`joblib.parallel_config`, never by passing the
+    name to ``Parallel(backend=...)``: that path builds the backend as ``factory(nesting_level=n)``,
+    and joblib's Dask backend takes unknown keyword arguments as ``client.submit`` options, so
+    every task reached the workers as ``Batch(tasks=..., nesting_level=0)`` and failed with
+    ``TypeError: Batch.__call__() got an unexpected keyword argument 'nesting_level'``
+    (joblib 1.6). ``parallel_config`` builds the backend without that argument and sets the
+    nesting level as an attribute, the way a plain ``Parallel`` under ``parallel_config`` does.
+
+    Results stream back as a generator (answers are scored, and the progress bar moves, as
+    they arrive) where the backend supports it. Ray's joblib backend does not, so there the
+    answers come back as one list once all are done: the same rows in the same order.
+    """
+    with joblib.parallel_config(backend=name) if name is not None else contextlib.nullcontext():
+        try:
+            return joblib.Parallel(n_jobs=jobs, return_as="generator")
+        except ValueError as exc:
+            if "does not support return_as=generator" not in str(exc):
+                raise
+            return joblib.Parallel(n_jobs=jobs, return_as="list")
+
+
 def _progress(total: int, label: str, enabled: bool) -> Any:
     from tqdm.auto import tqdm
 
@@ -186,7 +225,7 @@ def run_config(
     spec: BackendSpec,
     options: RunOptions,
     question_vectors: np.ndarray,
-) -> tuple[list[dict[str, Any]], int]:
+) -> tuple[list[ResultRow], int]:
     """All rows of one configuration, in gold order, and its chunk count."""
     cache = model_cache(spec, options.cache_dir)
     chunks: list[Chunk] = chunk_corpus(inputs.articles, config.chunking)
@@ -198,13 +237,14 @@ def run_config(
         retrieved = ranking[: config.top_k]
         passages = [(r.chunk.title, r.chunk.text) for r in retrieved]
         prompt = render_prompt(config.prompt_template, render_context(passages), question.question)
-        prepared.append((question, retrieved, context_text(passages), prompt, ranking))
-    parallel = joblib.Parallel(n_jobs=options.jobs, backend=options.joblib_backend, return_as="generator")
-    tasks = (joblib.delayed(generate_task)(spec, str(options.cache_dir), config.generation, p[3]) for p in prepared)
-    rows: list[dict[str, Any]] = []
+        prepared.append((question, retrieved, prompt, ranking))
+    parallel = joblib_parallel(options.joblib_backend, options.jobs)
+    tasks = (joblib.delayed(generate_task)(spec, str(options.cache_dir), config.generation, p[2]) for p in prepared)
+    scorer = get_scorer(config.sentence_scorer)
+    rows: list[ResultRow] = []
     with _progress(len(prepared), config.name, options.progress) as bar:
         try:
-            for (question, retrieved, context, prompt, ranking), (answer, executed, corrupt) in zip(
+            for (question, retrieved, prompt, ranking), (answer, executed, corrupt) in zip(
                 prepared, parallel(tasks), strict=True
             ):
                 cache.stats.add("generate", executed, corrupt)
@@ -212,12 +252,12 @@ def run_config(
                     config.name,
                     question,
                     retrieved,
-                    context,
                     answer,
                     prompt_sha256(prompt),
+                    scorer=scorer,
                     ranking=ranking,
                     evidence_spans=inputs.evidence.get(question.id),
-                    normalised_matching=config.answer_matching == "normalised",
+                    matching=config.answer_matching,
                 )
                 rows.append(row)
                 bar.update(1)
@@ -233,12 +273,12 @@ def run_comparison(baseline: str | Path, candidate: str | Path, options: RunOpti
     started = time.perf_counter()
     inputs = load_inputs(baseline, candidate, options.limit)
     check_joblib_backend(options.joblib_backend)
-    spec = resolve_backend(options.backend, inputs.baseline.models, options.hosts)
+    spec = resolve_backend(options.backend, inputs.baseline.models, options.hosts, options.local_dtype)
     cache = model_cache(spec, options.cache_dir)
     before = cache.stats.as_dict()
     identity = dict(cache.identity)
     question_vectors = cache.embed([q.question for q in inputs.questions])
-    rows: list[dict[str, Any]] = []
+    rows: list[ResultRow] = []
     chunk_counts = {}
     for config in (inputs.baseline, inputs.candidate):
         config_rows, chunk_counts[config.name] = run_config(config, inputs, spec, options, question_vectors)

@@ -25,6 +25,8 @@ from typing import Any
 from evalgate_lib.errors import InputError
 from evalgate_lib.inputs.config import shared_settings
 from evalgate_lib.inputs.corpus import corpus_digest
+from evalgate_lib.judging.rows import SCHEMA_VERSION, ResultRow
+from evalgate_lib.judging.sentence_scorers import get_scorer, scorer_id
 from evalgate_lib.run.pipeline import Comparison, RunOptions, run_comparison
 from evalgate_lib.statistics.metrics import compare
 from evalgate_lib.version import __version__
@@ -86,6 +88,7 @@ def build_manifest(comparison: Comparison) -> dict[str, Any]:
             "path": str(inputs.baseline.corpus),
             "sha256": corpus_digest(inputs.articles),
             "articles": len(inputs.articles),
+            "skipped": [{"path": path, "reason": reason} for path, reason in inputs.skipped],
         },
         "gold": {
             "path": str(inputs.baseline.gold),
@@ -95,6 +98,11 @@ def build_manifest(comparison: Comparison) -> dict[str, Any]:
             "question_ids": [q.id for q in inputs.questions],
         },
         "backend": comparison.backend,
+        "judging": {
+            "row_schema": SCHEMA_VERSION,
+            "sentence_scorer": scorer_id(get_scorer(inputs.baseline.sentence_scorer)),
+            "answer_matching": inputs.baseline.answer_matching,
+        },
         "generation": inputs.baseline.generation.as_dict(),
         "top_k": inputs.baseline.top_k,
         "packages": package_versions(),
@@ -113,6 +121,7 @@ def atomic_write(path: Path, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
+        os.chmod(tmp, 0o644)  # mkstemp creates 0600; results are meant to be read by others
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -122,7 +131,7 @@ def atomic_write(path: Path, text: str) -> None:
 def write_results(comparison: Comparison, summary: dict[str, Any], out_dir: str | Path) -> Path:
     """Write the results folder and return its path."""
     folder = Path(out_dir)
-    rows = "".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in comparison.rows)
+    rows = "".join(json.dumps(r.to_json(), sort_keys=True, ensure_ascii=False) + "\n" for r in comparison.rows)
     atomic_write(folder / "results.jsonl", rows)
     atomic_write(folder / "summary.json", _dumps(summary))
     atomic_write(folder / "manifest.json", _dumps(build_manifest(comparison)))
@@ -145,7 +154,7 @@ def has_results(folder: str | Path) -> bool:
     return all((path / name).is_file() for name in PUBLISHED_FILES)
 
 
-def load_results(folder: str | Path) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any]]:
+def load_results(folder: str | Path) -> tuple[list[ResultRow], dict[str, Any], dict[str, Any]]:
     """``(rows, summary, manifest)`` of a results folder."""
     path = Path(folder)
     if not has_results(path):
@@ -155,7 +164,16 @@ def load_results(folder: str | Path) -> tuple[list[dict[str, Any]], dict[str, An
     return load_rows(path), summary, manifest
 
 
-def load_rows(folder: str | Path) -> list[dict[str, Any]]:
-    """Read ``results.jsonl`` back (for notebooks, the report and the gate)."""
+def load_rows(folder: str | Path) -> list[ResultRow]:
+    """Read ``results.jsonl`` back as typed rows, naming the line of any row that does not parse."""
     path = Path(folder) / "results.jsonl"
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            rows.append(ResultRow.from_json(json.loads(line)))
+        except (ValueError, KeyError, TypeError) as exc:
+            detail = f"missing key {exc}" if isinstance(exc, KeyError) else str(exc)
+            raise InputError(f"{path}:{number}: not a result row of this EvalGate version ({detail})") from None
+    return rows

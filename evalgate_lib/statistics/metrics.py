@@ -13,25 +13,28 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
+from evalgate_lib.judging.rows import RECALL_KS, ResultRow, RetrievalScores
 from evalgate_lib.statistics.significance import DEFAULT_SEED, compare_metric
 
-Row = dict[str, Any]
+
+def _retrieval(pick: Callable[[RetrievalScores], Any]) -> Callable[[ResultRow], Any]:
+    return lambda r: None if r.retrieval_metrics is None else pick(r.retrieval_metrics)
 
 
-def _rm(key: str) -> Callable[[Row], Any]:
-    return lambda r: (r.get("retrieval_metrics") or {}).get(key)
+def _get(name: str) -> Callable[[ResultRow], Any]:
+    return lambda r: getattr(r, name)
 
 
-def _get(key: str) -> Callable[[Row], Any]:
-    return lambda r: r[key]
+def _flag(name: str) -> Callable[[ResultRow], Any]:
+    return lambda r: r.flags.fired(name)
 
 
-def _flag(name: str) -> Callable[[Row], Any]:
-    return lambda r: r["flags"][name]
+def _normalised_correct(r: ResultRow) -> Any:
+    return None if r.matching.normalised is None else r.matching.normalised.correct
 
 
-def _normalised_correct(r: Row) -> Any:
-    return (r.get("matching") or {}).get("normalised", {}).get("correct")
+def _recall(k: int) -> Callable[[ResultRow], Any]:
+    return _retrieval(lambda m: m.recall[k])
 
 
 @dataclass(frozen=True)
@@ -47,19 +50,25 @@ class Metric:
     label: str
     kind: str
     population: str
-    value: Callable[[Row], Any]
+    value: Callable[[ResultRow], Any]
     binary: bool
 
 
 METRICS: tuple[Metric, ...] = (
     Metric("retrieval_recall", "retrieval recall@top-k (doc)", "rate", "answerable", _get("retrieval_hit"), True),
-    Metric("recall@1", "recall@1 (doc)", "rate", "answerable", _rm("recall@1"), True),
-    Metric("recall@3", "recall@3 (doc)", "rate", "answerable", _rm("recall@3"), True),
-    Metric("recall@5", "recall@5 (doc)", "rate", "answerable", _rm("recall@5"), True),
-    Metric("recall@10", "recall@10 (doc)", "rate", "answerable", _rm("recall@10"), True),
-    Metric("mrr", "MRR (doc)", "score", "answerable", _rm("reciprocal_rank"), False),
-    Metric("evidence_hit", "evidence chunk in context", "rate", "answerable", _rm("evidence_hit"), True),
-    Metric("evidence_mrr", "MRR (evidence chunk)", "score", "answerable", _rm("evidence_reciprocal_rank"), False),
+    *(Metric(f"recall@{k}", f"recall@{k} (doc)", "rate", "answerable", _recall(k), True) for k in RECALL_KS),
+    Metric("mrr", "MRR (doc)", "score", "answerable", _retrieval(lambda m: m.reciprocal_rank), False),
+    Metric(
+        "evidence_hit", "evidence chunk in context", "rate", "answerable", _retrieval(lambda m: m.evidence_hit), True
+    ),
+    Metric(
+        "evidence_mrr",
+        "MRR (evidence chunk)",
+        "score",
+        "answerable",
+        _retrieval(lambda m: m.evidence_reciprocal_rank),
+        False,
+    ),
     Metric("accuracy_answerable", "accuracy on answerable", "rate", "answerable", _get("correct"), True),
     Metric("accuracy_normalised", "accuracy, normalised match", "rate", "answerable", _normalised_correct, True),
     Metric("refusal_accuracy", "refusal accuracy on no-answer", "rate", "no_answer", _get("correct"), True),
@@ -73,43 +82,54 @@ METRICS: tuple[Metric, ...] = (
 METRIC_KEYS = tuple(m.key for m in METRICS)
 
 
-def _population(rows: Sequence[Row], population: str) -> list[Row]:
-    return [r for r in rows if population == "all" or r["type"] == population]
+def in_population(row: ResultRow, population: str) -> bool:
+    """Whether ``row`` counts towards a metric averaged over ``population``."""
+    return population == "all" or row.type == population
 
 
-def _aggregate(metric: Metric, rows: Sequence[Row]) -> float | int | None:
-    values = [metric.value(r) for r in _population(rows, metric.population)]
+def aggregate(kind: str, values: Sequence[Any]) -> float | int | None:
+    """The one aggregation behind every summary figure: a count of true values, or a mean.
+
+    ``None`` values (a metric undefined for that question, e.g. groundedness of a plain
+    refusal) are left out. A count sums the values; a rate or score is their mean, rounded
+    to 6 places, and ``None`` when no value is defined. MRR is this mean over
+    per-question reciprocal ranks.
+    """
     kept = [float(v) for v in values if v is not None]
-    if metric.kind == "count":
+    if kind == "count":
         return int(sum(kept))
     return round(sum(kept) / len(kept), 6) if kept else None
 
 
-def summarise(rows: Sequence[Row]) -> dict[str, Any]:
+def _aggregate(metric: Metric, rows: Sequence[ResultRow]) -> float | int | None:
+    return aggregate(metric.kind, [metric.value(r) for r in rows if in_population(r, metric.population)])
+
+
+def summarise(rows: Sequence[ResultRow]) -> dict[str, Any]:
     """Metrics of one configuration's rows."""
     summary: dict[str, Any] = {
         "questions": len(rows),
-        "answerable": sum(1 for r in rows if r["type"] == "answerable"),
-        "no_answer": sum(1 for r in rows if r["type"] == "no_answer"),
+        "answerable": sum(1 for r in rows if r.type == "answerable"),
+        "no_answer": sum(1 for r in rows if r.type == "no_answer"),
     }
     summary.update({m.key: _aggregate(m, rows) for m in METRICS})
     return summary
 
 
-def significance(rows: Sequence[Row], baseline: str, candidate: str, seed: int = DEFAULT_SEED) -> dict[str, Any]:
+def significance(rows: Sequence[ResultRow], baseline: str, candidate: str, seed: int = DEFAULT_SEED) -> dict[str, Any]:
     """Paired bootstrap CI (and McNemar for yes/no metrics) of every delta, pairing rows by question id.
 
     For count metrics the interval is scaled to a count (per-question mean
     difference × number of questions), so it reads in the same unit as the delta.
     """
-    by_config = {name: {r["question_id"]: r for r in rows if r["config"] == name} for name in (baseline, candidate)}
+    by_config = {name: {r.question_id: r for r in rows if r.config == name} for name in (baseline, candidate)}
     shared_ids = [q for q in by_config[baseline] if q in by_config[candidate]]
     out: dict[str, Any] = {}
     for metric in METRICS:
         pairs = [
             (by_config[baseline][q], by_config[candidate][q])
             for q in shared_ids
-            if metric.population == "all" or by_config[baseline][q]["type"] == metric.population
+            if in_population(by_config[baseline][q], metric.population)
         ]
         result = compare_metric(
             metric.key, [metric.value(b) for b, _ in pairs], [metric.value(c) for _, c in pairs], metric.binary, seed
@@ -123,10 +143,10 @@ def significance(rows: Sequence[Row], baseline: str, candidate: str, seed: int =
     return out
 
 
-def compare(rows: Sequence[Row], baseline: str, candidate: str, seed: int = DEFAULT_SEED) -> dict[str, Any]:
+def compare(rows: Sequence[ResultRow], baseline: str, candidate: str, seed: int = DEFAULT_SEED) -> dict[str, Any]:
     """Summaries of both configurations, ``delta = candidate - baseline`` and its significance."""
-    base = summarise([r for r in rows if r["config"] == baseline])
-    cand = summarise([r for r in rows if r["config"] == candidate])
+    base = summarise([r for r in rows if r.config == baseline])
+    cand = summarise([r for r in rows if r.config == candidate])
     delta = {
         m.key: (None if base[m.key] is None or cand[m.key] is None else round(cand[m.key] - base[m.key], 6))
         for m in METRICS

@@ -51,11 +51,14 @@ class BackendSpec:
         raise InputError(f"unknown backend {self.kind!r}; choose one of {BACKEND_CHOICES}")
 
 
-def resolve_backend(choice: str, models: dict[str, dict[str, str]], hosts: str | None = None) -> BackendSpec:
+def resolve_backend(
+    choice: str, models: dict[str, dict[str, str]], hosts: str | None = None, local_dtype: str | None = None
+) -> BackendSpec:
     """Turn ``--backend auto|ollama|local`` into a spec; ``auto`` probes Ollama with a short timeout.
 
     ``models`` is the config's ``[shared.models]`` table: ``models["ollama"]`` names the
     Ollama generator and embedder (the local backend's models are fixed by its packages).
+    ``local_dtype`` picks the local generator's dtype (``None``: its default, bfloat16).
     """
     if choice not in BACKEND_CHOICES:
         raise InputError(f"unknown backend {choice!r}; choose one of {BACKEND_CHOICES}")
@@ -64,7 +67,7 @@ def resolve_backend(choice: str, models: dict[str, dict[str, str]], hosts: str |
 
         choice = "ollama" if ollama_reachable(hosts) else "local"
     if choice == "local":
-        return BackendSpec("local")
+        return BackendSpec("local", () if local_dtype is None else (("dtype", local_dtype),))
     ollama = models.get("ollama", {})
     options: dict[str, Any] = {
         "generator": ollama.get("generator", "qwen2.5:7b"),

@@ -33,9 +33,33 @@ import numpy as np
 from evalgate_lib.errors import BackendError
 from evalgate_lib.inputs.options import GenerationOptions
 
+#: Torch dtypes the generator can run in. bfloat16 runs on the CPU's AMX/AVX-512-BF16 units
+#: where present (see the README's "why this runtime"); float32 is the seed's path, kept
+#: selectable so the benchmark compares both on the same prompts.
+DTYPES = ("bfloat16", "float32")
+DEFAULT_DTYPE = "bfloat16"
 GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 GENERATOR_NAME = "SmolLM2-135M-Instruct.Q4_1"
 EMBEDDER_NAME = "all-MiniLM-L6-v2"
+
+
+def runtime_id(dtype: str) -> str:
+    """What runs the generator, for the identity: library versions and dtype change the text, so they key the cache."""
+    from importlib import metadata
+
+    versions = []
+    for package in ("transformers", "torch"):
+        try:
+            versions.append(f"{package}-{metadata.version(package)}")
+        except metadata.PackageNotFoundError:
+            versions.append(f"{package}-missing")
+    return "/".join([*versions, dtype])
+
+
+def cut_at_stop(text: str, stop: Sequence[str]) -> str:
+    """``text`` up to the first occurrence of any stop sequence, which is not kept (as Ollama does)."""
+    cut = min((i for i in (text.find(s) for s in stop if s) if i >= 0), default=len(text))
+    return text[:cut]
 
 
 def _package_dir(module: str, pip_name: str) -> Path:
@@ -108,13 +132,38 @@ def _quiet_loading() -> Iterator[None]:
             gguf_utils.tqdm = original
 
 
+class _StopOnText:
+    """Stop greedy decoding once the generated text contains a stop sequence.
+
+    transformers' own ``stop_strings`` pre-computes a table over the whole vocabulary on
+    every call; decoding the new tokens and searching the text is cheaper for a few short
+    stop sequences and says plainly what it does. The text is cut at the stop sequence
+    afterwards (:func:`cut_at_stop`), so where exactly decoding stopped never shows.
+    """
+
+    def __init__(self, tokenizer: Any, prompt_length: int, stop: Sequence[str]) -> None:
+        self.tokenizer = tokenizer
+        self.prompt_length = prompt_length
+        self.stop = tuple(s for s in stop if s)
+
+    def __call__(self, input_ids: Any, scores: Any, **kwargs: Any) -> Any:
+        import torch
+
+        text = self.tokenizer.decode(input_ids[0, self.prompt_length :], skip_special_tokens=True)
+        done = any(s in text for s in self.stop)
+        return torch.full((input_ids.shape[0],), done, dtype=torch.bool, device=input_ids.device)
+
+
 class LocalBackend:
     """SmolLM2 generator + MiniLM embedder, loaded from installed packages, greedy and deterministic."""
 
     name = "local"
 
-    def __init__(self, embed_batch_size: int = 32) -> None:
+    def __init__(self, embed_batch_size: int = 32, dtype: str = DEFAULT_DTYPE) -> None:
+        if dtype not in DTYPES:
+            raise BackendError(f"unknown dtype {dtype!r} for the local generator; choose one of {DTYPES}")
         self.embed_batch_size = embed_batch_size
+        self.dtype = dtype
         self._gen_path = generator_path()
         self._emb_path = embedder_path()
         self._lock = threading.Lock()
@@ -127,6 +176,7 @@ class LocalBackend:
             "backend": self.name,
             "generator": GENERATOR_NAME,
             "generator_digest": "sha256:" + file_sha256(self._gen_path),
+            "generator_runtime": runtime_id(self.dtype),
             "embedder": EMBEDDER_NAME,
             "embedder_digest": "sha256:" + file_sha256(self._emb_path / "model.safetensors"),
         }
@@ -141,7 +191,7 @@ class LocalBackend:
         folder, name = str(self._gen_path.parent), self._gen_path.name
         with _quiet_loading():
             self._tokenizer = AutoTokenizer.from_pretrained(folder, gguf_file=name)
-            self._model = AutoModelForCausalLM.from_pretrained(folder, gguf_file=name, dtype=torch.float32)
+            self._model = AutoModelForCausalLM.from_pretrained(folder, gguf_file=name, dtype=getattr(torch, self.dtype))
         self._model.eval()
 
     def _load_embedder(self) -> None:
@@ -181,6 +231,8 @@ class LocalBackend:
             if options.temperature > 0:
                 torch.manual_seed(options.seed)
                 sampling = {"do_sample": True, "temperature": options.temperature}
+            if options.stop:
+                sampling["stopping_criteria"] = [_StopOnText(self._tokenizer, ids.shape[1], options.stop)]
             with torch.inference_mode():
                 out = self._model.generate(
                     input_ids=ids,
@@ -189,4 +241,5 @@ class LocalBackend:
                     pad_token_id=self._tokenizer.eos_token_id,
                     **sampling,
                 )
-            return self._tokenizer.decode(out[0][ids.shape[1] :], skip_special_tokens=True).strip()
+            text = self._tokenizer.decode(out[0][ids.shape[1] :], skip_special_tokens=True)
+            return cut_at_stop(text, options.stop).strip()

@@ -253,8 +253,9 @@ class OllamaBackend:
         """Send ``prompt`` as a single user message and return the stripped answer.
 
         ``stream`` is off because the pipeline needs the whole answer anyway, and
-        temperature/seed/num_predict/num_ctx are always sent explicitly so a
-        Modelfile's defaults can never change results behind the fairness contract.
+        temperature/seed/num_predict/num_ctx/stop are always sent explicitly so a
+        Modelfile's defaults can never change results behind the fairness contract
+        (an empty stop list is sent as ``[]``, overriding a Modelfile's ``stop``).
         """
         body = {
             "model": self.generator,
@@ -265,6 +266,7 @@ class OllamaBackend:
                 "seed": options.seed,
                 "num_predict": options.max_tokens,
                 "num_ctx": options.num_ctx,
+                "stop": list(options.stop),
             },
         }
         data, url = self._request("POST", "/api/chat", json=body)

@@ -1,0 +1,275 @@
+"""The public API: run a comparison, load its results, judge one answer, inspect the inputs.
+
+Everything a notebook or a script needs is reachable from ``import evalgate_lib as eg``
+(see ``__all__`` in the package); the modules below stay free to change. The objects
+here are thin: they hold what a run wrote and hand it to the one function that makes
+each view, so a notebook shows exactly what the report and the command line show.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Sequence
+
+from evalgate_lib.chunks.chunking import Chunk, chunk_corpus
+from evalgate_lib.errors import InputError
+from evalgate_lib.inputs.config import RunConfig, check_fairness, load_config
+from evalgate_lib.inputs.corpus import Article, load_corpus
+from evalgate_lib.inputs.gold import GoldQuestion, load_gold
+from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow
+from evalgate_lib.reporting import explorer, plots, report_html
+from evalgate_lib.reporting.notebook_support import resolve_configs
+from evalgate_lib.run.pipeline import RunOptions, select_questions
+from evalgate_lib.run.results import evaluate_and_write, has_results
+from evalgate_lib.run.results import load_results as _load_folder
+from evalgate_lib.statistics.metrics import format_table
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+#: Where ``evalgate run`` writes by default, and where notebooks and ``load_results`` look first.
+DEFAULT_RESULTS = Path("results/latest")
+
+
+@dataclass(frozen=True)
+class Results:
+    """A results folder, loaded: typed rows, summary, manifest, run stats, and the views over them.
+
+    ``rows`` are :class:`~evalgate_lib.judging.rows.ResultRow` objects; ``frame`` is the same
+    rows flattened into a pandas DataFrame (one line per answer) for ad-hoc analysis.
+    """
+
+    folder: Path
+    rows: tuple[ResultRow, ...]
+    summary: dict[str, Any]
+    manifest: dict[str, Any]
+    run_stats: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def baseline(self) -> str:
+        return str(self.summary["baseline"])
+
+    @property
+    def candidate(self) -> str:
+        return str(self.summary["candidate"])
+
+    @cached_property
+    def frame(self) -> pd.DataFrame:
+        """One line per answer: ids, verdicts, scores, flags, retrieval ranks and the answer text."""
+        import pandas as pd
+
+        records = []
+        for r in self.rows:
+            metrics = r.retrieval_metrics
+            records.append(
+                {
+                    "config": r.config,
+                    "question_id": r.question_id,
+                    "type": r.type,
+                    "correct": r.correct,
+                    "refused": r.refused,
+                    "matched": r.matched,
+                    "retrieval_hit": r.retrieval_hit,
+                    "gold_rank": None if metrics is None else metrics.gold_rank,
+                    "evidence_hit": None if metrics is None else metrics.evidence_hit,
+                    "top_similarity": r.top_similarity,
+                    "groundedness": r.groundedness,
+                    "confidence": r.confidence,
+                    **{name: r.flags.fired(name) for name in FLAG_NAMES},
+                    "unsupported_sentences": len(r.unsupported_sentences),
+                    "question": r.question,
+                    "answer": r.answer,
+                }
+            )
+        return pd.DataFrame.from_records(records)
+
+    def row(self, config: str, question_id: str) -> ResultRow:
+        """The row of one (config, question)."""
+        for r in self.rows:
+            if r.config == config and r.question_id == question_id:
+                return r
+        raise InputError(f"{self.folder}: no row for config {config!r}, question {question_id!r}")
+
+    def table(self) -> str:
+        """The summary table ``evalgate run`` prints."""
+        return format_table(self.summary)
+
+    def headline_html(self) -> str:
+        """Both configs' metrics, the deltas, intervals and p-values as HTML (what the report shows)."""
+        return report_html.headline_html(self.summary)
+
+    def intro_html(self) -> str:
+        """The report's opening: the verdict line and what was compared."""
+        return report_html.report_intro_html(self.manifest, self.summary)
+
+    def methodology_html(self) -> str:
+        """How every number is made and its honest limits, with the run's thresholds."""
+        return report_html.methodology_html(self.manifest)
+
+    def fairness_html(self) -> str:
+        return report_html.fairness_html(self.manifest)
+
+    def manifest_html(self) -> str:
+        return report_html.manifest_html(self.manifest)
+
+    def delta_frame(self) -> pd.DataFrame:
+        return plots.delta_frame(self.summary)
+
+    def delta_chart(self) -> Figure:
+        return plots.delta_bar_chart(self.summary)
+
+    def flag_counts(self) -> pd.DataFrame:
+        """Answers per flag and config, labelled as the explorer labels them."""
+        import pandas as pd
+
+        labels = {key: label for label, key in explorer.FLAG_CHOICES.items() if key}
+        return pd.DataFrame(explorer.flag_counts(self.rows)).rename(index=labels)
+
+    def flagged(self, flag: str, config: str | None = None) -> list[ResultRow]:
+        """Rows carrying ``flag`` (a key such as ``hallucination`` or a label such as ``Review queue``)."""
+        return explorer.filter_rows(self.rows, config, flag)
+
+    def describe(self, row: ResultRow, articles: Sequence[Article] | None = None) -> str:
+        """HTML of one answer: question, answer, retrieved chunks, sentence verdicts, flags and their reasons."""
+        return explorer.describe_row(row, explorer.chunk_texts(articles) if articles else None)
+
+    def explorer(self, articles: Sequence[Article] | None = None, flag: str = "Hallucination") -> Any:
+        """The ipywidgets flag explorer (needs a live kernel)."""
+        return explorer.flag_explorer(self.rows, articles, flag=flag)
+
+    def examples(self, question_ids: Sequence[str] | None = None, n: int = 4) -> list[ResultRow]:
+        """Answers worth a closer look: the given ids, else flagged answers alternating between configs."""
+        return plots.pick_examples(self.rows, question_ids=question_ids, n=n)
+
+    def sentence_heatmap(self, row: ResultRow) -> Axes:
+        return plots.coverage_heatmap(row)
+
+    def sentences_html(self, row: ResultRow) -> str:
+        return plots.sentences_html(row)
+
+    def support_matrix(self, rows: Sequence[ResultRow] | None = None, limit: int = 40) -> Axes:
+        """Many answers at once: one heatmap line per answer, one cell per sentence."""
+        picked = list(rows) if rows is not None else [r for r in self.rows if r.sentences][:limit]
+        return plots.coverage_matrix_heatmap(picked)
+
+    def support_distribution(self) -> Axes:
+        return plots.coverage_distribution(self.rows)
+
+    def sentence_frame(self) -> pd.DataFrame:
+        return plots.sentence_coverages(self.rows)
+
+    def results_table_html(self) -> str:
+        """Every answer of both configs as one filterable HTML table (the report's table)."""
+        return report_html.results_table_html(self.rows)
+
+    def articles(self) -> list[Article]:
+        """The knowledge base the run used (from the manifest's corpus path)."""
+        return load_corpus(self.manifest["corpus"]["path"])
+
+
+def load_results(folder: str | Path = DEFAULT_RESULTS) -> Results:
+    """Load a results folder written by ``evalgate run`` (default ``results/latest``)."""
+    path = Path(folder)
+    rows, summary, manifest = _load_folder(path)
+    stats_file = path / "run_stats.json"
+    stats = json.loads(stats_file.read_text(encoding="utf-8")) if stats_file.is_file() else {}
+    return Results(path, tuple(rows), summary, manifest, stats)
+
+
+def run_comparison(
+    baseline: str | Path = "configs/baseline.toml",
+    candidate: str | Path = "configs/candidate.toml",
+    options: RunOptions | None = None,
+    out_dir: str | Path = DEFAULT_RESULTS,
+) -> Results:
+    """Run both configurations (every model call cached), write the results folder and load it back."""
+    evaluate_and_write(baseline, candidate, options or RunOptions(), out_dir)
+    return load_results(out_dir)
+
+
+def results_or_run(
+    results_dir: str | Path,
+    baseline: str | Path,
+    candidate: str | Path,
+    options: RunOptions | None = None,
+    run: bool = False,
+) -> Results:
+    """The results in ``results_dir``; with ``run=True`` the evaluation is (re)run into it first.
+
+    A missing folder without ``run=True`` is an error that says how to make it, never a
+    silent evaluation: a notebook opened to look at results must not start minutes of
+    model calls.
+    """
+    if run:
+        return run_comparison(baseline, candidate, options, results_dir)
+    if not has_results(results_dir):
+        raise InputError(
+            f"{Path(results_dir).resolve()} holds no results: run `evalgate run --out {results_dir}` "
+            "or set run = True in this notebook's parameters"
+        )
+    return load_results(results_dir)
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """The two configs, the knowledge base and the gold set, loaded and cross-checked, before any model call."""
+
+    baseline: RunConfig
+    candidate: RunConfig
+    articles: tuple[Article, ...]
+    questions: tuple[GoldQuestion, ...]
+
+    @property
+    def chunkings(self) -> dict[str, dict[str, Any]]:
+        return {self.baseline.name: self.baseline.chunking, self.candidate.name: self.candidate.chunking}
+
+    def chunks(self, config: str) -> list[Chunk]:
+        """The chunks one config's chunker cuts from the knowledge base."""
+        chosen = self.baseline if config == self.baseline.name else self.candidate
+        return chunk_corpus(self.articles, chosen.chunking)
+
+    def article_table(self) -> pd.DataFrame:
+        return plots.article_table(self.articles)
+
+    def chunk_summary(self) -> pd.DataFrame:
+        return plots.chunk_summary(self.articles, self.chunkings)
+
+    def chunk_table(self) -> pd.DataFrame:
+        return plots.chunk_table(self.articles, self.chunkings)
+
+    def chunk_length_histograms(self) -> Figure:
+        return plots.chunk_length_histograms(self.articles, self.chunkings)
+
+    def gold_composition(self) -> pd.DataFrame:
+        return plots.gold_composition(self.questions)
+
+    def missing_gold_articles(self) -> list[tuple[str, str]]:
+        return plots.missing_gold_articles(self.questions, self.articles)
+
+    def selected(self, limit: int | None) -> list[GoldQuestion]:
+        """The questions a run with ``--limit`` would take."""
+        return select_questions(self.questions, limit)
+
+
+def load_inputs(baseline: str | Path, candidate: str | Path) -> Inputs:
+    """Load both configs (refusing an unfair pair), the corpus and the gold file they name."""
+    a, b = load_config(baseline), load_config(candidate)
+    check_fairness(a, b)
+    return Inputs(a, b, tuple(load_corpus(a.corpus)), tuple(load_gold(a.gold)))
+
+
+def prepare_configs(
+    baseline: str | Path,
+    candidate: str | Path,
+    work_dir: str | Path,
+    corpus: str | Path | None = None,
+    gold: str | Path | None = None,
+    top_k: int | None = None,
+) -> tuple[Path, Path]:
+    """The config pair to run, with notebook parameters (corpus, gold file, top-k) applied to both alike."""
+    return resolve_configs(baseline, candidate, work_dir, corpus, gold, top_k)

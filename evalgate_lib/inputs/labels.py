@@ -1,0 +1,339 @@
+"""Reviewers' labels as data: loading, validating, matching to a run, and saving one click at a time.
+
+EvalGate's judgements are transparent string functions; to know how far to trust them we measure
+them against human reviewers who follow ``labelling-guide.md``. Those labels are data like the gold
+file, so they get the same treatment: strict validation that names ``file:line`` and the key, and no
+label is ever used silently when it may not describe the answer in the run.
+
+A label file is JSON Lines, one object per line::
+
+    {"config": "baseline", "question_id": "q001", "answer_sha256": "<sha256 of the answer, utf-8>",
+     "correct": true, "unsupported_claim": false, "unsupported_sentences": [],
+     "refusal": false, "reviewer": "ana", "pass": 1, "comment": "...",
+     "sentences": [{"text": "...", "supported": true}]}
+
+Required: ``config, question_id, answer_sha256, correct, unsupported_claim, reviewer``. ``pass``
+defaults to 1 and is always written back, so a file saved by :class:`LabelStore` is normalised.
+
+Why the answer hash: a label judges one exact answer text. When the prompt, model or cache changes,
+the answer for the same (config, question) changes too and the old label no longer applies. A label
+whose hash differs from the current answer is *stale*: :func:`match_labels` reports it and never uses it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from evalgate_lib.errors import InputError
+
+REQUIRED_KEYS = ("config", "question_id", "answer_sha256", "correct", "unsupported_claim", "reviewer")
+OPTIONAL_KEYS = ("unsupported_sentences", "refusal", "pass", "comment", "sentences")
+KNOWN_KEYS = REQUIRED_KEYS + OPTIONAL_KEYS
+SENTENCE_KEYS = ("text", "supported")
+
+_SHA256_HEX = re.compile(r"[0-9a-f]{64}")
+
+#: (config, question_id, answer_sha256, reviewer, pass): at most one label per key.
+LabelKey = tuple[str, str, str, str, int]
+
+
+def answer_sha256(text: str) -> str:
+    """SHA-256 hex digest of the answer text encoded as UTF-8: the identity a label is tied to."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class SentenceLabel:
+    """One sentence's verdict captured in the explorer; ``supported`` is ``None`` for "not a claim"."""
+
+    text: str
+    supported: bool | None
+
+
+@dataclass(frozen=True)
+class Label:
+    """One reviewer's judgement of one exact answer (see the labelling guide for what each field means).
+
+    ``pass_number`` is the JSON key ``pass`` (a Python keyword): 1 for the first labelling pass, 2 for
+    the independent second pass used to measure inter-rater agreement.
+    """
+
+    config: str
+    question_id: str
+    answer_sha256: str
+    correct: bool
+    unsupported_claim: bool
+    reviewer: str
+    unsupported_sentences: tuple[str, ...] = ()
+    refusal: bool | None = None
+    pass_number: int = 1
+    comment: str | None = None
+    sentences: tuple[SentenceLabel, ...] | None = None
+
+    @property
+    def key(self) -> LabelKey:
+        """The uniqueness key: a reviewer labels one answer once per pass."""
+        return (self.config, self.question_id, self.answer_sha256, self.reviewer, self.pass_number)
+
+    @property
+    def sort_key(self) -> tuple[str, str, str, int, str]:
+        """File order: config, question, reviewer, pass (hash last, only to break ties deterministically)."""
+        return (self.config, self.question_id, self.reviewer, self.pass_number, self.answer_sha256)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object for this label; optional fields that are unset are left out."""
+        obj: dict[str, Any] = {
+            "config": self.config,
+            "question_id": self.question_id,
+            "answer_sha256": self.answer_sha256,
+            "correct": self.correct,
+            "unsupported_claim": self.unsupported_claim,
+            "unsupported_sentences": list(self.unsupported_sentences),
+            "reviewer": self.reviewer,
+            "pass": self.pass_number,
+        }
+        if self.refusal is not None:
+            obj["refusal"] = self.refusal
+        if self.comment is not None:
+            obj["comment"] = self.comment
+        if self.sentences is not None:
+            obj["sentences"] = [{"text": s.text, "supported": s.supported} for s in self.sentences]
+        return obj
+
+
+def _reject_unknown(obj: dict[str, Any], known: tuple[str, ...], where: str) -> None:
+    """Name each unknown key with the nearest valid one: a typo ("corect") must not silently drop a field."""
+    unknown = sorted(k for k in obj if k not in known)
+    if not unknown:
+        return
+    parts = []
+    for key in unknown:
+        close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+        parts.append(f"{key!r} (did you mean {close[0]!r}?)" if close else repr(key))
+    raise InputError(f"{where}: unknown key(s) {', '.join(parts)}; allowed: {', '.join(known)}")
+
+
+def _bool(obj: dict[str, Any], key: str, where: str) -> bool:
+    value = obj[key]
+    if not isinstance(value, bool):  # 0/1 and "true" are refused: a typed file is unambiguous
+        raise InputError(f"{where}: '{key}' must be true or false, got {value!r}")
+    return value
+
+
+def _string(obj: dict[str, Any], key: str, where: str) -> str:
+    value = obj[key]
+    if not isinstance(value, str) or not value.strip():
+        raise InputError(f"{where}: '{key}' must be a non-empty string, got {value!r}")
+    return value
+
+
+def _sentences(value: object, where: str) -> tuple[SentenceLabel, ...]:
+    if not isinstance(value, list):
+        raise InputError(f"{where}: 'sentences' must be a list of objects, got {type(value).__name__}")
+    out = []
+    for i, item in enumerate(value):
+        at = f"{where}: 'sentences'[{i}]"
+        if not isinstance(item, dict):
+            raise InputError(f"{at} must be an object with keys 'text' and 'supported'")
+        _reject_unknown(item, SENTENCE_KEYS, at)
+        if "text" not in item or not isinstance(item["text"], str):
+            raise InputError(f"{at}: 'text' is required and must be a string")
+        if "supported" not in item or not (item["supported"] is None or isinstance(item["supported"], bool)):
+            raise InputError(f"{at}: 'supported' is required and must be true, false or null")
+        out.append(SentenceLabel(item["text"], item["supported"]))
+    return tuple(out)
+
+
+def parse_label(obj: object, where: str) -> Label:
+    """Validate one decoded JSON object; ``where`` (``file:line``) starts every message."""
+    if not isinstance(obj, dict):
+        raise InputError(f"{where}: each line must be a JSON object, got {type(obj).__name__}")
+    _reject_unknown(obj, KNOWN_KEYS, where)
+    missing = [k for k in REQUIRED_KEYS if k not in obj]
+    if missing:
+        raise InputError(f"{where}: missing required key(s) {', '.join(repr(k) for k in missing)}")
+    config = _string(obj, "config", where)
+    question_id = _string(obj, "question_id", where)
+    reviewer = _string(obj, "reviewer", where)
+    digest = obj["answer_sha256"]
+    if not isinstance(digest, str) or not _SHA256_HEX.fullmatch(digest):
+        raise InputError(f"{where}: 'answer_sha256' must be 64 lowercase hex characters, got {digest!r}")
+    correct = _bool(obj, "correct", where)
+    unsupported_claim = _bool(obj, "unsupported_claim", where)
+
+    sentences_raw = obj.get("unsupported_sentences", [])
+    if not isinstance(sentences_raw, list) or not all(isinstance(s, str) and s.strip() for s in sentences_raw):
+        raise InputError(f"{where}: 'unsupported_sentences' must be a list of non-empty strings")
+    if sentences_raw and not unsupported_claim:
+        # contradictory: which of the two did the reviewer mean? Refuse rather than guess.
+        raise InputError(f"{where}: 'unsupported_sentences' is not empty but 'unsupported_claim' is false")
+
+    refusal = None
+    if obj.get("refusal") is not None:
+        refusal = _bool(obj, "refusal", where)
+    pass_number = obj.get("pass", 1)
+    if isinstance(pass_number, bool) or not isinstance(pass_number, int) or pass_number < 1:
+        raise InputError(f"{where}: 'pass' must be a positive integer (1, 2, ...), got {pass_number!r}")
+    comment = obj.get("comment")
+    if comment is not None and not isinstance(comment, str):
+        raise InputError(f"{where}: 'comment' must be a string, got {comment!r}")
+    sentences = None if obj.get("sentences") is None else _sentences(obj["sentences"], where)
+    return Label(
+        config=config,
+        question_id=question_id,
+        answer_sha256=digest,
+        correct=correct,
+        unsupported_claim=unsupported_claim,
+        reviewer=reviewer,
+        unsupported_sentences=tuple(sentences_raw),
+        refusal=refusal,
+        pass_number=pass_number,
+        comment=comment,
+        sentences=sentences,
+    )
+
+
+def _describe(key: LabelKey) -> str:
+    config, qid, digest, reviewer, pass_number = key
+    return (
+        f"config={config!r} question_id={qid!r} answer_sha256={digest[:12]}… reviewer={reviewer!r} pass={pass_number}"
+    )
+
+
+def load_labels(path: str | Path) -> list[Label]:
+    """Load and validate a label file, in file order. An empty file is valid (no labels yet).
+
+    Raises :class:`InputError` naming ``file:line`` for bad JSON, unknown or missing keys, wrong types
+    and a duplicate key (naming the line of the first occurrence).
+    """
+    file = Path(path)
+    if not file.is_file():
+        raise InputError(f"label file {file} does not exist")
+    try:
+        text = file.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{file}: not UTF-8 text ({exc})") from None
+    labels: list[Label] = []
+    seen: dict[LabelKey, int] = {}
+    # split on "\n" only: JSON strings may hold U+2028 and friends, which str.splitlines() breaks on
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        where = f"{file}:{number}"
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+        label = parse_label(obj, where)
+        if label.key in seen:
+            raise InputError(f"{where}: duplicate label {_describe(label.key)} (first on line {seen[label.key]})")
+        seen[label.key] = number
+        labels.append(label)
+    return labels
+
+
+@dataclass(frozen=True)
+class LabelMatch:
+    """Labels sorted by whether they describe the run's current answers.
+
+    * ``matched``: (config, question_id) → labels whose hash equals the current answer's (file order
+      by :attr:`Label.sort_key`); only these may be compared with EvalGate's verdicts;
+    * ``stale``: the question is in the run but its answer has changed since it was labelled;
+    * ``unknown``: no such (config, question_id) in the run (other gold file, renamed config...).
+    """
+
+    matched: dict[tuple[str, str], list[Label]] = field(default_factory=dict)
+    stale: list[Label] = field(default_factory=list)
+    unknown: list[Label] = field(default_factory=list)
+
+
+def match_labels(labels: Iterable[Label], answers: Mapping[tuple[str, str], str]) -> LabelMatch:
+    """Split labels into matched / stale / unknown against ``answers[(config, question_id)] = answer text``.
+
+    A matched label's ``unsupported_sentences`` must be exact substrings of the answer (the guide's
+    rule); since the hash proves the text is the one labelled, a miss means the file was hand-edited
+    or the UI is buggy, and an :class:`InputError` says which label — a silently ignored sentence would
+    make per-sentence agreement wrong.
+    """
+    digests = {key: answer_sha256(text) for key, text in answers.items()}
+    matched: dict[tuple[str, str], list[Label]] = {}
+    stale: list[Label] = []
+    unknown: list[Label] = []
+    for label in sorted(labels, key=lambda lb: lb.sort_key):
+        item = (label.config, label.question_id)
+        if item not in digests:
+            unknown.append(label)
+        elif digests[item] != label.answer_sha256:
+            stale.append(label)
+        else:
+            answer = answers[item]
+            for sentence in label.unsupported_sentences:
+                if sentence not in answer:
+                    raise InputError(
+                        f"label {_describe(label.key)}: unsupported sentence {sentence!r} is not an exact "
+                        "substring of the answer"
+                    )
+            matched.setdefault(item, []).append(label)
+    return LabelMatch(matched, stale, unknown)
+
+
+def dumps_labels(labels: Iterable[Label]) -> str:
+    """The file text for ``labels``: one sorted-keys JSON object per line, sorted by :attr:`Label.sort_key`.
+
+    Deterministic so that two saves of the same labels are byte-identical and diffs stay readable.
+    """
+    ordered = sorted(labels, key=lambda lb: lb.sort_key)
+    return "".join(json.dumps(lb.to_dict(), sort_keys=True, ensure_ascii=False) + "\n" for lb in ordered)
+
+
+class LabelStore:
+    """A label file edited one label at a time, each edit saved atomically.
+
+    Every :meth:`put` rewrites the whole file to a temporary file in the same folder and renames it over
+    the old one (:func:`evalgate_lib.run.results.atomic_write`), so a crash or a killed notebook kernel
+    leaves either the old or the new file, never half a line. ``put`` re-reads the file first, so labels
+    another store instance saved in the meantime are kept; there is no lock, so two writers saving at
+    the very same moment can still lose one edit — give each reviewer their own file if that matters.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._labels: dict[LabelKey, Label] = {}
+        self.reload()
+
+    def reload(self) -> None:
+        """Re-read the file (a missing file is an empty store: the first ``put`` creates it)."""
+        loaded = load_labels(self.path) if self.path.exists() else []
+        self._labels = {label.key: label for label in loaded}
+
+    def labels(self) -> list[Label]:
+        """All labels in file order."""
+        return sorted(self._labels.values(), key=lambda lb: lb.sort_key)
+
+    def get(
+        self, config: str, question_id: str, answer_sha256: str, reviewer: str, pass_number: int = 1
+    ) -> Label | None:
+        """The label with this key, or ``None`` if this reviewer has not labelled this answer in this pass."""
+        return self._labels.get((config, question_id, answer_sha256, reviewer, pass_number))
+
+    def put(self, label: Label) -> None:
+        """Add ``label`` or replace the one with the same key, then save the whole file atomically."""
+        from evalgate_lib.run.results import atomic_write  # lazy: keeps the inputs layer free of run imports
+
+        self.reload()
+        self._labels[label.key] = label
+        atomic_write(self.path, dumps_labels(self._labels.values()))
+
+    def labelled_keys(self, reviewer: str | None = None, pass_number: int | None = None) -> set[LabelKey]:
+        """Keys already labelled (optionally by one reviewer / in one pass), to resume a session where it stopped."""
+        return {
+            key
+            for key in self._labels
+            if (reviewer is None or key[3] == reviewer) and (pass_number is None or key[4] == pass_number)
+        }

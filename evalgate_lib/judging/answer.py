@@ -1,0 +1,128 @@
+"""Judging one answer from strings alone: correctness, per-sentence support, confidence, flags.
+
+:func:`judge_answer` is the function the pipeline calls for every answer and the
+one a user calls on a single answer of their own (the public API exports it):
+the same code either way, so a verdict seen in a notebook is the verdict the
+run published. It needs no model, no cache and no retrieval index.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+from evalgate_lib.inputs.config import ANSWER_MATCHING
+from evalgate_lib.judging.flags import flag_answer
+from evalgate_lib.judging.normalise import match_answer
+from evalgate_lib.judging.rows import Flags, Matching, MatchVerdict, SentenceVerdict
+from evalgate_lib.judging.scoring import Correctness, Groundedness, confidence, correctness, mean_support
+from evalgate_lib.judging.sentence_scorers import (
+    DEFAULT_SCORER,
+    ScoringContext,
+    SentenceScorer,
+    get_scorer,
+    judge_sentences,
+    scorer_id,
+)
+from evalgate_lib.text.tokens import sentences_of
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """Every verdict on one answer, each with its reason."""
+
+    correct: bool
+    refused: bool
+    matched: str | None
+    matching: Matching
+    sentences: tuple[SentenceVerdict, ...]
+    groundedness: float | None
+    confidence: float
+    flags: Flags
+    scorer: str
+
+    @property
+    def unsupported_sentences(self) -> list[str]:
+        """Text of every sentence the scorer judged unsupported by the context."""
+        return [s.text for s in self.sentences if s.supported is False]
+
+    @property
+    def hallucination(self) -> bool:
+        return self.flags.hallucination
+
+    @property
+    def grounded_but_wrong(self) -> bool:
+        return self.flags.grounded_but_wrong
+
+    @property
+    def review(self) -> bool:
+        return self.flags.review
+
+    @property
+    def reasons(self) -> Mapping[str, tuple[str, ...]]:
+        """Why each flag fired (flag name → reasons), plus ``correct``: why the answer counts as (in)correct."""
+        return {"correct": (self.matching.reason,), **self.flags.reasons}
+
+
+def decide_correctness(
+    answer: str, answerable: bool, accept: Sequence[str], matching: str
+) -> tuple[Correctness, Matching]:
+    """The deciding correctness verdict and both matching verdicts (raw and normalised) with the reason."""
+    if matching not in ANSWER_MATCHING:
+        raise ValueError(f"matching must be one of {ANSWER_MATCHING}, got {matching!r}")
+    raw = correctness(answer, answerable, accept)
+    normalised = match_answer(answer, accept, normalise=True) if answerable else None
+    verdict = raw
+    if matching == "normalised" and normalised is not None:
+        if normalised.correct:
+            reason = f"the normalised answer contains the normalised accepted string {normalised.matched!r}"
+        elif raw.refused:
+            reason = "the question is answerable, but the answer is a refusal"
+        else:
+            reason = "after normalisation (number words, units, money) the answer contains no accepted string"
+        verdict = Correctness(normalised.correct, raw.refused, normalised.matched, reason)
+    record = Matching(
+        mode=matching,
+        raw=MatchVerdict(raw.correct, raw.matched),
+        normalised=None if normalised is None else MatchVerdict(normalised.correct, normalised.matched),
+        reason=verdict.reason,
+    )
+    return verdict, record
+
+
+def judge_answer(
+    *,
+    question: str,
+    answer: str,
+    passages: Sequence[tuple[str, str]],
+    accept: Sequence[str] = (),
+    answerable: bool = True,
+    top_similarity: float = 1.0,
+    matching: str = "raw",
+    scorer: SentenceScorer | str = DEFAULT_SCORER,
+) -> Judgement:
+    """Judge one answer against the passages it was given and the accepted answers.
+
+    ``passages`` are the retrieved ``(title, text)`` pairs in rank order, exactly as the
+    prompt showed them; ``accept`` the accepted answer strings (empty for a no-answer
+    question, where only a refusal is correct); ``top_similarity`` the retriever's best
+    cosine similarity (a production signal behind ``confidence`` and the review queue).
+    ``scorer`` is a registered sentence-scorer name or an instance.
+    """
+    judge = get_scorer(scorer) if isinstance(scorer, str) else scorer
+    verdict, record = decide_correctness(answer, answerable, accept, matching)
+    context = ScoringContext(question, tuple((str(t), str(x)) for t, x in passages))
+    sentences = judge_sentences(sentences_of(answer), context, judge)
+    grounded = Groundedness(sentences, mean_support(sentences))
+    conf = confidence(top_similarity, grounded.score)
+    return Judgement(
+        correct=verdict.correct,
+        refused=verdict.refused,
+        matched=verdict.matched,
+        matching=record,
+        sentences=sentences,
+        groundedness=grounded.score,
+        confidence=conf,
+        flags=flag_answer(verdict, grounded, conf),
+        scorer=scorer_id(judge),
+    )

@@ -1,0 +1,328 @@
+"""Typed result rows: what ``results.jsonl`` holds, as frozen dataclasses.
+
+One row per (config, question). Every view (metrics, explorer, plots, report,
+gate, agreement) reads these attributes instead of string keys, so a renamed or
+missing field is an error at the one place rows are built, not a silent ``None``
+in a chart. :meth:`ResultRow.to_json` and :meth:`ResultRow.from_json` are the
+only conversion between the objects and the file; ``from_json(row.to_json())``
+gives back an equal row, which a test checks on a real run.
+
+Schema history (the row's ``schema`` field):
+
+* 1 (implicit, no field): flags held ``review_reasons`` only; sentences had no reason.
+* 2: every flag carries its reasons (``flags.reasons``), the correctness verdict its
+  reason (``matching.reason``), every sentence verdict its reason, the supporting
+  span and the scorer that judged it; ``review_reasons`` is gone (it is
+  ``flags.reasons["review"]``). Every other field and value is unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+#: Version of the row layout written to ``results.jsonl`` (see the module docstring).
+SCHEMA_VERSION = 2
+
+#: The cut-offs at which chunk-level recall is reported.
+RECALL_KS = (1, 3, 5, 10)
+
+#: The four flags, in the order every view lists them.
+FLAG_NAMES = ("wrong", "hallucination", "grounded_but_wrong", "review")
+
+
+@dataclass(frozen=True)
+class RetrievedChunk:
+    """One chunk that went into the prompt: rank (1-based), provenance and cosine similarity."""
+
+    rank: int
+    chunk_id: str
+    article_id: str
+    position: int
+    start: int
+    end: int
+    similarity: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rank": self.rank,
+            "chunk_id": self.chunk_id,
+            "article_id": self.article_id,
+            "position": self.position,
+            "start": self.start,
+            "end": self.end,
+            "similarity": self.similarity,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RetrievedChunk:
+        return cls(**{k: data[k] for k in cls.__dataclass_fields__})
+
+
+@dataclass(frozen=True)
+class RetrievalScores:
+    """Rank-aware retrieval metrics of one answerable question (see :mod:`evalgate_lib.retrieval.metrics`).
+
+    ``recall`` and ``evidence_recall`` map each k of :data:`RECALL_KS` to the hit at k.
+    The evidence fields are ``None`` when the gold question gives no evidence spans.
+    """
+
+    gold_rank: int | None
+    reciprocal_rank: float
+    recall: Mapping[int, bool]
+    evidence_rank: int | None = None
+    evidence_reciprocal_rank: float | None = None
+    evidence_recall: Mapping[int, bool | None] = field(default_factory=lambda: {k: None for k in RECALL_KS})
+    evidence_hit: bool | None = None
+    evidence_coverage: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "gold_rank": self.gold_rank,
+            "reciprocal_rank": self.reciprocal_rank,
+            **{f"recall@{k}": self.recall[k] for k in RECALL_KS},
+            "evidence_rank": self.evidence_rank,
+            "evidence_reciprocal_rank": self.evidence_reciprocal_rank,
+            **{f"evidence_recall@{k}": self.evidence_recall[k] for k in RECALL_KS},
+            "evidence_hit": self.evidence_hit,
+            "evidence_coverage": self.evidence_coverage,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RetrievalScores:
+        return cls(
+            gold_rank=data["gold_rank"],
+            reciprocal_rank=data["reciprocal_rank"],
+            recall={k: data[f"recall@{k}"] for k in RECALL_KS},
+            evidence_rank=data["evidence_rank"],
+            evidence_reciprocal_rank=data["evidence_reciprocal_rank"],
+            evidence_recall={k: data[f"evidence_recall@{k}"] for k in RECALL_KS},
+            evidence_hit=data["evidence_hit"],
+            evidence_coverage=data["evidence_coverage"],
+        )
+
+
+@dataclass(frozen=True)
+class MatchVerdict:
+    """One matching rule's verdict: correct or not, and the accept string it matched (``None`` if none)."""
+
+    correct: bool
+    matched: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"correct": self.correct, "matched": self.matched}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | None) -> MatchVerdict | None:
+        return None if data is None else cls(data["correct"], data["matched"])
+
+
+@dataclass(frozen=True)
+class Matching:
+    """Both answer-matching verdicts, which one decides (``mode``), and why the deciding one said so."""
+
+    mode: str
+    raw: MatchVerdict
+    normalised: MatchVerdict | None
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "mode": self.mode,
+            "raw": self.raw.to_json(),
+            "normalised": None if self.normalised is None else self.normalised.to_json(),
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Matching:
+        raw = MatchVerdict.from_json(data["raw"])
+        assert raw is not None
+        return cls(data["mode"], raw, MatchVerdict.from_json(data["normalised"]), data["reason"])
+
+
+@dataclass(frozen=True)
+class SentenceVerdict:
+    """How well the context supports one answer sentence, as judged by one sentence scorer.
+
+    ``coverage`` is the scorer's support score in [0, 1] (for the lexical scorer, the
+    share of the sentence's content tokens found in the context); ``None`` when the
+    sentence claims nothing (a refusal, a bare label, only stopwords), in which case
+    ``supported`` is ``None`` too. ``tokens`` are the content tokens that were checked,
+    ``missing`` those the context lacked, ``span`` the context text that supports the
+    sentence best (``None`` for scorers that look at the whole context at once), and
+    ``reason`` says in words why the verdict is what it is.
+    """
+
+    text: str
+    tokens: tuple[str, ...]
+    missing: tuple[str, ...]
+    coverage: float | None
+    supported: bool | None
+    refusal: bool = False
+    span: str | None = None
+    reason: str = ""
+
+    @property
+    def claims(self) -> bool:
+        """True when the sentence makes a claim the scorer checked."""
+        return self.supported is not None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "coverage": self.coverage,
+            "supported": self.supported,
+            "refusal": self.refusal,
+            "tokens": list(self.tokens),
+            "missing": list(self.missing),
+            "span": self.span,
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SentenceVerdict:
+        return cls(
+            text=data["text"],
+            tokens=tuple(data["tokens"]),
+            missing=tuple(data["missing"]),
+            coverage=data["coverage"],
+            supported=data["supported"],
+            refusal=data["refusal"],
+            span=data.get("span"),
+            reason=data.get("reason", ""),
+        )
+
+
+@dataclass(frozen=True)
+class Flags:
+    """The four flags of one answer and, for each flag that fired, the reasons it fired.
+
+    ``reasons`` is the single source every view reads (explorer, plots, report):
+    nothing recomputes why a flag fired from the thresholds.
+    """
+
+    wrong: bool
+    hallucination: bool
+    grounded_but_wrong: bool
+    review: bool
+    reasons: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def fired(self, name: str) -> bool:
+        """Whether flag ``name`` (one of :data:`FLAG_NAMES`) fired."""
+        if name not in FLAG_NAMES:
+            raise ValueError(f"unknown flag {name!r}; flags are {FLAG_NAMES}")
+        return bool(getattr(self, name))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **{name: getattr(self, name) for name in FLAG_NAMES},
+            "reasons": {name: list(self.reasons[name]) for name in FLAG_NAMES if name in self.reasons},
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Flags:
+        return cls(
+            **{name: data[name] for name in FLAG_NAMES},
+            reasons={name: tuple(v) for name, v in data.get("reasons", {}).items()},
+        )
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One published result: a (config, question) pair, what was retrieved, the answer and every verdict."""
+
+    config: str
+    question_id: str
+    question: str
+    type: str
+    gold_article: str | None
+    accept: tuple[str, ...]
+    evidence: tuple[str, ...] | None
+    answer: str
+    prompt_sha256: str
+    retrieved: tuple[RetrievedChunk, ...]
+    top_similarity: float
+    retrieval_hit: bool | None
+    retrieval_metrics: RetrievalScores | None
+    refused: bool
+    correct: bool
+    matched: str | None
+    matching: Matching
+    sentences: tuple[SentenceVerdict, ...]
+    groundedness: float | None
+    confidence: float
+    flags: Flags
+    scorer: str = ""
+
+    @property
+    def answerable(self) -> bool:
+        return self.type == "answerable"
+
+    @property
+    def unsupported_sentences(self) -> list[str]:
+        """Text of every sentence the scorer judged unsupported."""
+        return [s.text for s in self.sentences if s.supported is False]
+
+    def to_json(self) -> dict[str, Any]:
+        """The row as ``results.jsonl`` stores it (keys are sorted when written)."""
+        return {
+            "schema": SCHEMA_VERSION,
+            "config": self.config,
+            "question_id": self.question_id,
+            "question": self.question,
+            "type": self.type,
+            "gold_article": self.gold_article,
+            "accept": list(self.accept),
+            "evidence": None if self.evidence is None else list(self.evidence),
+            "answer": self.answer,
+            "prompt_sha256": self.prompt_sha256,
+            "retrieved": [r.to_json() for r in self.retrieved],
+            "top_similarity": self.top_similarity,
+            "retrieval_hit": self.retrieval_hit,
+            "retrieval_metrics": None if self.retrieval_metrics is None else self.retrieval_metrics.to_json(),
+            "refused": self.refused,
+            "correct": self.correct,
+            "matched": self.matched,
+            "matching": self.matching.to_json(),
+            "sentences": [s.to_json() for s in self.sentences],
+            "scorer": self.scorer,
+            "groundedness": self.groundedness,
+            "confidence": self.confidence,
+            "flags": self.flags.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ResultRow:
+        """A row read back from ``results.jsonl``; refuses a schema this version does not know."""
+        schema = data.get("schema")
+        if schema != SCHEMA_VERSION:
+            raise ValueError(
+                f"result row schema {schema!r} is not {SCHEMA_VERSION}: rerun `evalgate run` with this version "
+                "(the cache makes it fast) to rewrite the results folder"
+            )
+        metrics = data["retrieval_metrics"]
+        return cls(
+            config=data["config"],
+            question_id=data["question_id"],
+            question=data["question"],
+            type=data["type"],
+            gold_article=data["gold_article"],
+            accept=tuple(data["accept"]),
+            evidence=None if data["evidence"] is None else tuple(data["evidence"]),
+            answer=data["answer"],
+            prompt_sha256=data["prompt_sha256"],
+            retrieved=tuple(RetrievedChunk.from_json(r) for r in data["retrieved"]),
+            top_similarity=data["top_similarity"],
+            retrieval_hit=data["retrieval_hit"],
+            retrieval_metrics=None if metrics is None else RetrievalScores.from_json(metrics),
+            refused=data["refused"],
+            correct=data["correct"],
+            matched=data["matched"],
+            matching=Matching.from_json(data["matching"]),
+            sentences=tuple(SentenceVerdict.from_json(s) for s in data["sentences"]),
+            groundedness=data["groundedness"],
+            confidence=data["confidence"],
+            flags=Flags.from_json(data["flags"]),
+            scorer=data["scorer"],
+        )

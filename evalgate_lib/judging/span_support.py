@@ -1,0 +1,274 @@
+"""The span scorer: a sentence is supported only by one local span of the context that says it.
+
+The seed scorer (``lexical``) asks whether a sentence's words occur *anywhere* in
+the retrieved context. A careful reader asks something stricter, and this scorer
+writes that reading down as rules of strings (no model, deterministic, checkable
+by hand):
+
+1. **Is it a claim at all?** A refusal, a question the model writes ("Question: …?"),
+   a bare label ("Answer:", "The answer is:"), a heading, a sentence without content
+   words, and an echo of the question (every content word is in the question) claim
+   nothing: ``supported`` is ``None``. A leading label is stripped before judging the
+   rest ("Answer: 3 seats." is judged as "3 seats.").
+2. **A verbatim copy** of context text is supported (span = the copied text).
+3. **Otherwise, the best local span**: the context is cut into units (the sentences
+   and lines of each retrieved passage), and each unit, with the labels that frame it
+   (passage title, nearest heading, a table's header row), is a candidate span
+   (:func:`passage_spans`). The best span is the one holding the most of the sentence's
+   *exact tokens* (numbers and identifiers) and then the largest share of its content words.
+4. **Supported** when that span holds every exact token of the sentence (numbers,
+   versions, options such as ``--no-cache-dir``, names such as ``PIP_INDEX_URL`` or
+   ``pip.conf``) and at least :data:`SPAN_FLOOR` of its content words. One wrong
+   number in a long sentence therefore fails, and so does a claim assembled from
+   words that occur in different places of the context.
+
+Content words are compared after a light, written-out stemming (:func:`stem`) and
+with number words read as digits (``three`` = ``3``), on both sides alike. The
+verdict names the span and the missing words, so a reader can check it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from evalgate_lib.judging.rows import SentenceVerdict
+from evalgate_lib.judging.scoring import is_refusal
+from evalgate_lib.judging.sentence_scorers import ScoringContext, register_scorer
+from evalgate_lib.text.tokens import content_token_list, fold, sentence_spans
+
+#: Share of a sentence's content words that its best span must hold.
+SPAN_FLOOR = 0.75
+
+#: Number words read as digits on both sides (the counting words a short answer uses).
+NUMBER_WORDS: dict[str, str] = {
+    word: str(value)
+    for value, word in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+        "seventeen eighteen nineteen twenty".split()
+    )
+} | {"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "ninety": "90", "hundred": "100"}
+
+#: Leading labels stripped before a sentence is judged ("Answer: 3 seats" → "3 seats").
+_LABEL = re.compile(
+    r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?(?:the\s+)?(?:final\s+|short\s+)?(?:answer|response|a)(?:\s+is)?\s*(?:\*\*)?"
+    r"\s*[:\-]\s*(?:\*\*)?",
+    re.IGNORECASE,
+)
+#: Lines that only frame the answer: "Question: …", "Context:", "[1] Title", headings.
+_FRAME = re.compile(r"^\s*(?:#{1,6}\s|question\s*:|q\s*:|context\s*:|\[\d+\]\s)", re.IGNORECASE)
+
+#: Exact tokens: numbers (with decimals and version dots), command-line options, dotted,
+#: slashed or underscored identifiers, and ALL-CAPS names. Compared as written (case-folded).
+_EXACT = re.compile(
+    r"(?<![\w.-])-{1,2}[a-z][\w-]*"  # --no-cache-dir, -r
+    r"|\b[a-z_][\w-]*(?:[./][\w-]+)+\b"  # pip.conf, requirements.txt, a/b/c, ~/.cache/pip
+    r"|\b[a-z]+_[\w]+\b"  # pip_index_url (case-folded)
+    r"|\d+(?:[.,]\d+)*"  # 10, 1.10, 1,000, 3.7
+)
+
+
+def stem(token: str) -> str:
+    """A light suffix stripper, so "includes"/"include" and "seats"/"seat" compare equal.
+
+    Numbers and short words are left alone; then one rule of: ``ies``→``y``, ``sses``→``ss``,
+    ``es`` after s/x/z/ch/sh → drop, ``s`` (not ``ss``/``us``/``is``) → drop, ``ing`` → drop,
+    ``ed`` → drop, ``ly`` → drop. Both sides of every comparison go through it.
+    """
+    if len(token) <= 3 or token[0].isdigit():
+        return token
+    if token.endswith("ies") and len(token) > 4:
+        return token[:-3] + "y"
+    if token.endswith("sses"):
+        return token[:-2]
+    if token.endswith("es") and token[-3] in "sxz" or token.endswith(("ches", "shes")):
+        return token[:-2]
+    if token.endswith("s") and not token.endswith(("ss", "us", "is")):
+        return token[:-1]
+    if token.endswith("ing") and len(token) > 5:
+        return token[:-3]
+    if token.endswith("ed") and len(token) > 4:
+        return token[:-2]
+    if token.endswith("ly") and len(token) > 4:
+        return token[:-2]
+    return token
+
+
+_LEADING_MARKER = re.compile(r"^\s*(?:[-*+]\s+)?\(?\d{1,2}[.)]\s+", re.MULTILINE)
+_INLINE_MARKER = re.compile(r"(?<=\s)\(?\d{1,2}[.)](?=\s)")
+
+
+def without_list_markers(text: str) -> str:
+    """``text`` without list numbering: "1. 10 GB 2. 20 GB" → "10 GB 20 GB".
+
+    A number followed by ``.`` or ``)`` counts as a marker at the start of a line, and
+    inside a line only when the line itself starts with one (an inline numbered list);
+    "The limit is 10. It …" keeps its 10.
+    """
+    if not _LEADING_MARKER.search(text):
+        return text
+    lines = []
+    for line in text.split("\n"):
+        if _LEADING_MARKER.match(line):
+            line = _INLINE_MARKER.sub(" ", _LEADING_MARKER.sub("", line, count=1))
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _word(token: str) -> str:
+    return NUMBER_WORDS.get(token, stem(token))
+
+
+@lru_cache(maxsize=65536)
+def words_of(text: str) -> frozenset[str]:
+    """Content words of ``text``: content tokens, number words as digits, stemmed, list numbering dropped."""
+    return frozenset(_word(t) for t in content_token_list(without_list_markers(text)))
+
+
+def _canonical_number(token: str) -> str:
+    return token.replace(",", "") if token[0].isdigit() else token
+
+
+@lru_cache(maxsize=65536)
+def exact_tokens(text: str) -> frozenset[str]:
+    """Numbers and identifiers of ``text``, case-folded, thousands separators dropped, number words as digits."""
+    folded = fold(without_list_markers(text))
+    found = {_canonical_number(m.group().rstrip(".")) for m in _EXACT.finditer(folded)}
+    found |= {NUMBER_WORDS[t] for t in re.findall(r"[a-z]+", folded) if t in NUMBER_WORDS}
+    return frozenset(t for t in found if t)
+
+
+@dataclass(frozen=True)
+class Span:
+    """One candidate span: which passage, its text, and its words and exact tokens."""
+
+    passage: int
+    text: str
+    words: frozenset[str]
+    exact: frozenset[str]
+
+
+_HEADING_LINE = re.compile(r"^\s*#{1,6}\s+\S")
+_TABLE_LINE = re.compile(r"^\s*\|")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
+
+
+@lru_cache(maxsize=4096)
+def passage_spans(index: int, title: str, text: str) -> tuple[Span, ...]:
+    """The candidate spans of one passage: each sentence or line, with the labels that frame it.
+
+    A span is one unit (a sentence, or a line such as a list item or a table row)
+    together with the passage title, the nearest heading above it and, for a table
+    row, the table's header row: labels that name what the unit is about, never
+    another fact. Two facts in neighbouring sentences are two spans, so a claim
+    cannot borrow its number from one and its subject from the other.
+    """
+    spans = []
+    heading = ""
+    header = ""
+    previous = ""
+    for start, end in sentence_spans(text):
+        unit = text[start:end]
+        if _HEADING_LINE.match(unit):
+            heading, header = unit, ""
+        elif _TABLE_RULE.match(unit) and _TABLE_LINE.match(previous):
+            header = previous
+        else:
+            if not _TABLE_LINE.match(unit):
+                header = ""
+            labels = [part for part in (title, heading, header) if part and part != unit]
+            piece = "\n".join([*labels, unit])
+            spans.append(Span(index, piece, words_of(piece), exact_tokens(piece)))
+        previous = unit
+    if not spans:  # a passage that is only a title and headings: they are all it says
+        piece = "\n".join([title, heading]).strip()
+        spans.append(Span(index, piece, words_of(piece), exact_tokens(piece)))
+    return tuple(spans)
+
+
+def _squash(text: str) -> str:
+    return " ".join(fold(text).split())
+
+
+def claim_part(sentence: str, question: str) -> tuple[str | None, str]:
+    """``(claim, why)``: the part of ``sentence`` that claims something, or ``None`` and why it claims nothing."""
+    if is_refusal(sentence):
+        return None, "a refusal: claims nothing"
+    text = sentence.strip()
+    if _FRAME.match(text) or text.rstrip("*_ ").endswith("?"):
+        return None, "a question, heading or framing line: claims nothing"
+    stripped = _LABEL.sub("", text, count=1).strip()
+    if not content_token_list(stripped):
+        return None, "a bare label or no content words: claims nothing"
+    words, asked = words_of(stripped), words_of(question)
+    if words <= asked and exact_tokens(stripped) <= exact_tokens(question):
+        return None, "repeats the question: claims nothing new"
+    return stripped, ""
+
+
+def judge_span(sentence: str, context: ScoringContext) -> SentenceVerdict:
+    """The span scorer's verdict on one sentence (see the module docstring for the rules).
+
+    ``coverage`` is the share of the sentence's words and exact tokens that the best span
+    holds; ``missing`` lists the exact tokens and then the words it lacks.
+    """
+    tokens = tuple(content_token_list(sentence))
+    claim, why = claim_part(sentence, context.question)
+    if claim is None:
+        return SentenceVerdict(sentence, tokens, (), None, None, refusal=is_refusal(sentence), reason=why)
+    squashed = _squash(claim).rstrip(".")
+    for title, text in context.passages:
+        if len(squashed) >= 12 and squashed in _squash(f"{title}\n{text}"):
+            return SentenceVerdict(
+                sentence, tokens, (), 1.0, True, span=claim, reason="copied verbatim from the context"
+            )
+    words, exact = words_of(claim), exact_tokens(claim)
+    spans = [s for i, (title, text) in enumerate(context.passages) for s in passage_spans(i, title, text)]
+    if not spans:
+        return SentenceVerdict(sentence, tokens, tuple(sorted(words)), 0.0, False, reason="no context to check against")
+
+    def rank(span: Span) -> tuple[int, int, int]:
+        return (len(exact & span.exact), len(words & span.words), -len(span.text))
+
+    best = max(spans, key=rank)
+    missing_words = tuple(sorted(words - best.words))
+    missing_exact = tuple(sorted(exact - best.exact))
+    share = (len(words) - len(missing_words)) / len(words) if words else 1.0
+    checked = len(words | exact)
+    score = (checked - len(set(missing_words) | set(missing_exact))) / checked if checked else 1.0
+    supported = not missing_exact and share >= SPAN_FLOOR
+    held = f"{len(words) - len(missing_words)}/{len(words)} content words = {share:.2f}"
+    if supported:
+        reason = f"one span of passage [{best.passage + 1}] holds {held} and every number and identifier"
+    elif missing_exact:
+        reason = (
+            f"no span of the context holds {', '.join(missing_exact)} together with the claim; "
+            f"best span (passage [{best.passage + 1}]) holds {held}"
+        )
+    else:
+        reason = f"best span (passage [{best.passage + 1}]) holds only {held} < {SPAN_FLOOR:.2f}"
+    return SentenceVerdict(
+        sentence,
+        tokens,
+        missing_exact + tuple(w for w in missing_words if w not in missing_exact),
+        score,
+        supported,
+        span=best.text,
+        reason=reason,
+    )
+
+
+class SpanSupportScorer:
+    """Registered as ``span``: support by the best local span, exact numbers and identifiers, claims only."""
+
+    name = "span"
+    version = "1"
+
+    def judge(self, sentence: str, context: ScoringContext) -> SentenceVerdict:
+        return judge_span(sentence, context)
+
+
+register_scorer(SpanSupportScorer.name, SpanSupportScorer)
+
+__all__ = ["SPAN_FLOOR", "SpanSupportScorer", "claim_part", "exact_tokens", "judge_span", "stem"]

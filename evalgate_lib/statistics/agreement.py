@@ -1,0 +1,384 @@
+"""How far EvalGate's automatic judgements agree with human reviewers' labels.
+
+Each automatic judgement (correct, hallucination, grounded_but_wrong, ...) is a binary prediction per
+answer; the reviewer's label is the reference. Everything here is a pure function of its inputs and a
+seed, and every published number is made by exactly one function (the point values by
+:func:`agreement`, :func:`precision`, :func:`recall` and :func:`cohen_kappa`; the intervals by
+:func:`bootstrap_agreement`, which calls those same functions on each resample), rounded to 6 places so
+that a rerun is byte-identical.
+
+Convention: *positive* means ``True``; ``auto`` is the prediction and ``human`` the reference, so
+``fp`` counts answers EvalGate flagged and the reviewer did not.
+
+:func:`ppi_mean` estimates a headline rate from many automatic verdicts and a few human labels with
+prediction-powered inference (Angelopoulos et al. 2023, as used by ARES).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Any, Sequence
+
+import numpy as np
+from scipy.stats import norm
+
+from evalgate_lib.statistics.significance import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED
+
+# Upper bound on index draws materialised at once; depends on n only, so results depend on (data, seed).
+_MAX_DRAWS_PER_BATCH = 2_000_000
+
+STATISTICS = ("agreement", "precision", "recall", "kappa")
+
+
+def _round(x: float | None) -> float | None:
+    """Round to 6 places for byte-identical output; ``None`` and NaN stay undefined (``None``)."""
+    return None if x is None or math.isnan(x) else round(float(x), 6)
+
+
+def _bools(values: Sequence[bool | int], side: str) -> list[bool]:
+    """Strict booleans: ``True/False`` or ``0/1``; ``None`` is refused because a missing label must be
+    dropped by the caller explicitly, not counted as a negative."""
+    out = []
+    for i, v in enumerate(values):
+        if isinstance(v, bool | np.bool_) or v in (0, 1):
+            out.append(bool(v))
+        else:
+            raise ValueError(f"{side}[{i}] = {v!r} is not a binary verdict (expected bool, 0 or 1)")
+    return out
+
+
+def _check_pair(auto: Sequence[bool | int], human: Sequence[bool | int]) -> tuple[list[bool], list[bool]]:
+    if len(auto) != len(human):
+        raise ValueError(f"agreement needs paired verdicts: auto has {len(auto)} values, human has {len(human)}")
+    return _bools(auto, "auto"), _bools(human, "human")
+
+
+@dataclass(frozen=True)
+class Confusion:
+    """2×2 table of automatic prediction against human reference."""
+
+    tp: int
+    fp: int
+    fn: int
+    tn: int
+
+    @property
+    def n(self) -> int:
+        return self.tp + self.fp + self.fn + self.tn
+
+
+def confusion(auto: Sequence[bool | int], human: Sequence[bool | int]) -> Confusion:
+    """Count the four cells; ``auto[i]`` and ``human[i]`` judge the same answer."""
+    a, h = _check_pair(auto, human)
+    tp = sum(1 for x, y in zip(a, h, strict=True) if x and y)
+    fp = sum(1 for x, y in zip(a, h, strict=True) if x and not y)
+    fn = sum(1 for x, y in zip(a, h, strict=True) if not x and y)
+    return Confusion(tp, fp, fn, len(a) - tp - fp - fn)
+
+
+def agreement(c: Confusion) -> float | None:
+    """Share of items where auto and human agree, ``(tp + tn) / n``; ``None`` for an empty table."""
+    return None if c.n == 0 else _round((c.tp + c.tn) / c.n)
+
+
+def precision(c: Confusion) -> float | None:
+    """``tp / (tp + fp)``: of the answers EvalGate flagged, the share the reviewer agrees with.
+
+    ``None`` when EvalGate flagged nothing (0/0), rather than 0 or 1, which would both be inventions.
+    """
+    flagged = c.tp + c.fp
+    return None if flagged == 0 else _round(c.tp / flagged)
+
+
+def recall(c: Confusion) -> float | None:
+    """``tp / (tp + fn)``: of the answers the reviewer marked positive, the share EvalGate caught.
+
+    ``None`` when the reviewer marked nothing positive (0/0).
+    """
+    positives = c.tp + c.fn
+    return None if positives == 0 else _round(c.tp / positives)
+
+
+def cohen_kappa(c: Confusion) -> float | None:
+    """Cohen's κ = (p_o − p_e) / (1 − p_e): agreement beyond what the two marginals give by chance.
+
+    Computed in exact integer arithmetic as the equivalent
+    ``2·(tp·tn − fp·fn) / ((tp + fp)·(fp + tn) + (tp + fn)·(fn + tn))``, so there is one division and no
+    float cancellation.
+
+    Convention for the undefined case: when p_e = 1 — both sides put every item in the *same* single
+    class (e.g. all true negatives) — κ is 0/0 and this returns ``None`` (sklearn returns NaN with a
+    warning). Agreement is then 1 but says nothing about discrimination, and neither 0 nor 1 would be
+    honest. When both sides are constant but in *different* classes, p_e = 0 and κ = 0 is well defined.
+    An empty table is also ``None``.
+    """
+    denominator = (c.tp + c.fp) * (c.fp + c.tn) + (c.tp + c.fn) * (c.fn + c.tn)
+    if c.n == 0 or denominator == 0:
+        return None
+    return _round(2 * (c.tp * c.tn - c.fp * c.fn) / denominator)
+
+
+_STAT_FUNCTIONS = {"agreement": agreement, "precision": precision, "recall": recall, "kappa": cohen_kappa}
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A point value with its percentile bootstrap interval.
+
+    ``resamples_used`` counts the resamples in which the statistic was defined (e.g. precision is
+    undefined in a resample that happens to contain no flagged answer); the interval is taken over those
+    only, and is ``None`` when none was usable or the point value itself is undefined.
+    """
+
+    value: float | None
+    ci_low: float | None
+    ci_high: float | None
+    resamples_used: int
+
+
+def _check_settings(resamples: int, confidence: float) -> None:
+    if resamples < 1:
+        raise ValueError(f"resamples must be at least 1, got {resamples}")
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be strictly between 0 and 1, got {confidence}")
+
+
+def _bootstrap(
+    auto: Sequence[bool | int], human: Sequence[bool | int], seed: int, resamples: int, confidence: float
+) -> tuple[Confusion, dict[str, Interval]]:
+    """Point values and percentile intervals, resampling items (pairs) with replacement.
+
+    Method, as in :func:`evalgate_lib.statistics.significance.paired_bootstrap_ci`: ``resamples`` index
+    vectors of length n from ``numpy.random.default_rng(seed)`` in batches sized from n only; for each,
+    the four cell counts (vectorised) and then each statistic from the *same* scalar function that makes
+    the point value; the interval is the ``(1 ± confidence) / 2`` percentiles (linear interpolation) of
+    the defined values, rounded to 6 places.
+    """
+    _check_settings(resamples, confidence)
+    table = confusion(auto, human)
+    points = {name: fn(table) for name, fn in _STAT_FUNCTIONS.items()}
+    n = table.n
+    if n == 0:
+        return table, {name: Interval(None, None, None, 0) for name in STATISTICS}
+
+    a, h = _check_pair(auto, human)
+    # cell code per item: 3 = tp, 2 = fp, 1 = fn, 0 = tn
+    codes = 2 * np.array(a, dtype=np.int64) + np.array(h, dtype=np.int64)
+    rng = np.random.default_rng(seed)
+    batch = max(1, _MAX_DRAWS_PER_BATCH // n)
+    cells = np.empty((resamples, 4), dtype=np.int64)
+    for start in range(0, resamples, batch):
+        rows = min(batch, resamples - start)
+        drawn = codes[rng.integers(0, n, size=(rows, n))]
+        for column, code in enumerate((3, 2, 1, 0)):
+            cells[start : start + rows, column] = (drawn == code).sum(axis=1)
+
+    samples: dict[str, list[float]] = {name: [] for name in STATISTICS}
+    for tp, fp, fn, tn in cells.tolist():
+        resampled = Confusion(tp, fp, fn, tn)
+        for name, stat in _STAT_FUNCTIONS.items():
+            value = stat(resampled)
+            if value is not None:
+                samples[name].append(value)
+
+    alpha = 1.0 - confidence
+    intervals = {}
+    for name in STATISTICS:
+        values = samples[name]
+        if points[name] is None or not values:
+            intervals[name] = Interval(points[name], None, None, len(values))
+            continue
+        low, high = np.percentile(np.array(values), [100.0 * alpha / 2.0, 100.0 * (1.0 - alpha / 2.0)])
+        intervals[name] = Interval(points[name], _round(float(low)), _round(float(high)), len(values))
+    return table, intervals
+
+
+def bootstrap_agreement(
+    auto: Sequence[bool | int],
+    human: Sequence[bool | int],
+    seed: int = DEFAULT_SEED,
+    resamples: int = DEFAULT_RESAMPLES,
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> dict[str, Any]:
+    """Agreement, precision, recall and κ with percentile bootstrap intervals, as a JSON-friendly dict.
+
+    Keys: ``n, tp, fp, fn, tn, seed, resamples, confidence`` and, for each of
+    ``agreement, precision, recall, kappa``, a dict ``{value, ci_low, ci_high, resamples_used}``
+    (see :class:`Interval`; undefined values are ``None``). Deterministic for fixed inputs and seed.
+    """
+    table, intervals = _bootstrap(auto, human, seed, resamples, confidence)
+    out: dict[str, Any] = {"n": table.n, **asdict(table), "seed": seed, "resamples": resamples}
+    out["confidence"] = confidence
+    out.update({name: asdict(intervals[name]) for name in STATISTICS})
+    return out
+
+
+def interrater(
+    pass1: Sequence[bool | int],
+    pass2: Sequence[bool | int],
+    seed: int = DEFAULT_SEED,
+    resamples: int = DEFAULT_RESAMPLES,
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> dict[str, Any]:
+    """Agreement and κ between two independent labelling passes over the same answers.
+
+    This is the ceiling for any automatic judgement: EvalGate cannot be expected to agree with a reviewer
+    more than two careful reviewers agree with each other. Precision and recall are left out because
+    neither pass is the reference. Keys: ``n, tp, fp, fn, tn`` (pass 1 in the "auto" role), ``seed,
+    resamples, confidence, agreement, kappa`` — the same values :func:`bootstrap_agreement` gives.
+    """
+    full = bootstrap_agreement(pass1, pass2, seed=seed, resamples=resamples, confidence=confidence)
+    return {key: value for key, value in full.items() if key not in ("precision", "recall")}
+
+
+@dataclass(frozen=True)
+class JudgementAgreement:
+    """One row of the agreement table: an automatic judgement measured against reviewers' labels."""
+
+    name: str
+    scorer: str
+    confusion: Confusion
+    agreement: Interval
+    precision: Interval
+    recall: Interval
+    kappa: Interval
+    seed: int
+    resamples: int
+    confidence: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly form (for a report or ``summary.json``)."""
+        return asdict(self)
+
+
+def judgement_agreement(
+    name: str,
+    auto: Sequence[bool | int],
+    human: Sequence[bool | int],
+    scorer: str = "",
+    seed: int = DEFAULT_SEED,
+    resamples: int = DEFAULT_RESAMPLES,
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> JudgementAgreement:
+    """Build a :class:`JudgementAgreement` (``scorer`` names the sentence scorer behind the verdicts)."""
+    table, iv = _bootstrap(auto, human, seed, resamples, confidence)
+    return JudgementAgreement(
+        name, scorer, table, iv["agreement"], iv["precision"], iv["recall"], iv["kappa"], seed, resamples, confidence
+    )
+
+
+def _cell(interval: Interval) -> str:
+    if interval.value is None:
+        return "—"
+    if interval.ci_low is None or interval.ci_high is None:
+        return f"{interval.value:.3f} [—]"
+    return f"{interval.value:.3f} [{interval.ci_low:.3f}, {interval.ci_high:.3f}]"
+
+
+def format_agreement_table(results: Sequence[JudgementAgreement]) -> str:
+    """A fixed-width plain-text table, one row per judgement, with a footnote on how intervals were made.
+
+    Values are shown to 3 places (the stored values keep 6); "—" marks an undefined statistic.
+    """
+    header = ["judgement", "n", "TP", "FP", "FN", "TN", "agreement [CI]", "precision [CI]", "recall [CI]"]
+    header.append("Cohen's κ [CI]")
+    rows = [header]
+    for r in results:
+        label = f"{r.name} ({r.scorer})" if r.scorer else r.name
+        c = r.confusion
+        rows.append(
+            [label, str(c.n), str(c.tp), str(c.fp), str(c.fn), str(c.tn)]
+            + [_cell(r.agreement), _cell(r.precision), _cell(r.recall), _cell(r.kappa)]
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+
+    def line(row: list[str]) -> str:
+        cells = [row[0].ljust(widths[0])] + [cell.rjust(width) for cell, width in zip(row[1:], widths[1:], strict=True)]
+        return "  ".join(cells).rstrip()
+
+    out = [line(rows[0]), "  ".join("-" * w for w in widths)] + [line(row) for row in rows[1:]]
+    settings = sorted({(r.confidence, r.resamples, r.seed) for r in results})
+    for confidence, resamples, seed in settings:
+        out.append(
+            f"{confidence:.0%} percentile bootstrap intervals over items, {resamples} resamples, seed {seed}; "
+            "— = undefined (0/0)."
+        )
+    return "\n".join(out) + "\n"
+
+
+@dataclass(frozen=True)
+class PPIEstimate:
+    """A prediction-powered estimate of a rate, with what it is built from.
+
+    ``naive_auto_rate`` (the automatic verdicts alone, biased by the judge's errors) and
+    ``human_only_rate`` (the labelled subset alone, unbiased but noisy) are reported beside the estimate
+    so a reader sees what the correction did.
+    """
+
+    estimate: float
+    ci_low: float | None
+    ci_high: float | None
+    n_labelled: int
+    n_total: int
+    naive_auto_rate: float
+    human_only_rate: float
+    confidence: float = DEFAULT_CONFIDENCE
+
+
+def ppi_mean(
+    auto_all: Sequence[bool | int],
+    auto_labelled: Sequence[bool | int],
+    human_labelled: Sequence[bool | int],
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> PPIEstimate:
+    """Prediction-powered estimate of a headline rate (Angelopoulos et al. 2023; ARES uses it).
+
+    With automatic verdicts ``f`` on all N items and human labels ``y`` on a labelled subset of n (with
+    ``f`` on that subset)::
+
+        θ̂ = mean_N(f) − mean_n(f − y)                      (the second term is the "rectifier")
+        se² = var_N(f) / N + var_n(f − y) / n
+        interval = θ̂ ± z_{(1+confidence)/2} · se          (normal / CLT interval)
+
+    The rectifier removes the judge's bias as measured on the labelled subset, so θ̂ is unbiased
+    whatever the judge's errors; when the judge is good, ``f − y`` is mostly 0 and the interval is much
+    narrower than the human-only one.
+
+    Choices, documented because they change numbers:
+
+    * ``var`` is the sample variance (ddof = 1). ``ppi_py`` uses ddof = 0; ddof = 1 is slightly wider
+      and the safer choice with the small n that hand labelling gives.
+    * Here the labelled items are part of ``auto_all`` (the paper's unlabelled set is disjoint). The two
+      terms then share n of the N items; the formula treats them as independent, which is a good
+      approximation when n ≪ N.
+    * The interval is not clipped to [0, 1]: a bound outside it is a visible sign that n is too small.
+      The estimate itself can also leave [0, 1] for the same reason.
+
+    The interval is ``None`` when N < 2 or n < 2 (a variance needs two values). Floats are rounded to 6
+    places. Raises ``ValueError`` for an empty input, unequal labelled lengths or a bad confidence.
+    """
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be strictly between 0 and 1, got {confidence}")
+    f_all = np.array(_bools(auto_all, "auto_all"), dtype=float)
+    f_lab, y_lab = (np.array(v, dtype=float) for v in _check_pair(auto_labelled, human_labelled))
+    n_total, n_labelled = int(f_all.size), int(f_lab.size)
+    if n_total == 0 or n_labelled == 0:
+        raise ValueError(f"ppi_mean needs automatic verdicts and labels: N = {n_total}, n = {n_labelled}")
+    rectifier = f_lab - y_lab
+    estimate = float(f_all.mean() - rectifier.mean())
+    ci_low = ci_high = None
+    if n_total >= 2 and n_labelled >= 2:
+        se = math.sqrt(float(f_all.var(ddof=1)) / n_total + float(rectifier.var(ddof=1)) / n_labelled)
+        half = float(norm.ppf((1.0 + confidence) / 2.0)) * se
+        ci_low, ci_high = _round(estimate - half), _round(estimate + half)
+    return PPIEstimate(
+        estimate=_round(estimate),  # type: ignore[arg-type]
+        ci_low=ci_low,
+        ci_high=ci_high,
+        n_labelled=n_labelled,
+        n_total=n_total,
+        naive_auto_rate=_round(float(f_all.mean())),  # type: ignore[arg-type]
+        human_only_rate=_round(float(y_lab.mean())),  # type: ignore[arg-type]
+        confidence=confidence,
+    )

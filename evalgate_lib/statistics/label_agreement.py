@@ -1,0 +1,252 @@
+"""Every automatic judgement of a run against reviewers' labels: what ``evalgate agreement`` prints.
+
+For each labelled answer the answer is judged again, from its strings alone, with every
+sentence scorer asked for (:func:`evalgate_lib.judging.answer.judge_answer`, the code the
+pipeline runs), so the seed scorer and a new one are measured side by side on the same
+labels without generating anything. Labels whose answer hash no longer matches the run's
+answer are *stale*: counted and listed, never used.
+
+How a label maps onto each automatic judgement (the reviewer never sees EvalGate's verdicts;
+these are derived from the reviewer's two verdicts, ``correct`` and ``unsupported_claim``):
+
+=====================  ====================================  ==========================================
+judgement              automatic                             human reference
+=====================  ====================================  ==========================================
+correct                the run's deciding verdict             ``correct``
+correct (<mode>)       each matching rule's verdict           ``correct``
+unsupported sentence   any sentence judged unsupported        ``unsupported_claim``
+hallucination          the flag                               wrong and ``unsupported_claim``
+grounded-but-wrong     the flag                               wrong, claims nothing unsupported, not a
+                                                              refusal
+review                 the flag                               "a reviewer should look": wrong or
+                                                              ``unsupported_claim``
+=====================  ====================================  ==========================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Callable, Mapping, Sequence
+
+from evalgate_lib.inputs.corpus import Article
+from evalgate_lib.inputs.labels import Label, match_labels
+from evalgate_lib.judging.answer import Judgement, judge_answer
+from evalgate_lib.judging.rows import ResultRow
+from evalgate_lib.statistics.agreement import (
+    JudgementAgreement,
+    PPIEstimate,
+    format_agreement_table,
+    interrater,
+    judgement_agreement,
+    ppi_mean,
+)
+from evalgate_lib.statistics.significance import DEFAULT_SEED
+
+#: The reference pass: agreement is measured against each answer's pass-1 label.
+REFERENCE_PASS = 1
+
+
+def human_judgements(label: Label) -> dict[str, bool]:
+    """The reviewer's verdicts, mapped onto every automatic judgement (see the module table)."""
+    wrong = not label.correct
+    return {
+        "unsupported sentence": label.unsupported_claim,
+        "hallucination": wrong and label.unsupported_claim,
+        "grounded-but-wrong": wrong and not label.unsupported_claim and not bool(label.refusal),
+        "review": wrong or label.unsupported_claim,
+    }
+
+
+def auto_judgements(judgement: Judgement) -> dict[str, bool]:
+    """EvalGate's verdicts on one answer under one scorer, keyed as :func:`human_judgements`."""
+    return {
+        "unsupported sentence": bool(judgement.unsupported_sentences),
+        "hallucination": judgement.hallucination,
+        "grounded-but-wrong": judgement.grounded_but_wrong,
+        "review": judgement.review,
+    }
+
+
+def passages_of(row: ResultRow, bodies: Mapping[str, Article]) -> list[tuple[str, str]]:
+    """The ``(title, text)`` passages the model was shown, rebuilt from the row's chunk spans."""
+    return [(bodies[r.article_id].title, bodies[r.article_id].body[r.start : r.end]) for r in row.retrieved]
+
+
+def rejudge(row: ResultRow, bodies: Mapping[str, Article], scorer: str, matching: str) -> Judgement:
+    """``row``'s answer judged again from strings alone with ``scorer`` and ``matching``."""
+    return judge_answer(
+        question=row.question,
+        answer=row.answer,
+        passages=passages_of(row, bodies),
+        accept=row.accept,
+        answerable=row.answerable,
+        top_similarity=row.top_similarity,
+        matching=matching,
+        scorer=scorer,
+    )
+
+
+@dataclass(frozen=True)
+class AgreementReport:
+    """Agreement of every judgement under every scorer, corrected headline rates, and label bookkeeping."""
+
+    labelled: int
+    stale: int
+    unknown: int
+    correctness: tuple[JudgementAgreement, ...]
+    by_scorer: Mapping[str, tuple[JudgementAgreement, ...]]
+    ppi: Mapping[str, Mapping[str, PPIEstimate]]
+    interrater: Mapping[str, dict] = field(default_factory=dict)
+    double_labelled: int = 0
+
+
+def _pairs(rows: Sequence[ResultRow], labels: Mapping[tuple[str, str], Label]) -> list[tuple[ResultRow, Label]]:
+    return [(r, labels[(r.config, r.question_id)]) for r in rows if (r.config, r.question_id) in labels]
+
+
+def measure(
+    rows: Sequence[ResultRow],
+    labels: Sequence[Label],
+    articles: Sequence[Article],
+    scorers: Sequence[str],
+    matchings: Sequence[str],
+    matching: str,
+    seed: int = DEFAULT_SEED,
+    resamples: int = 10000,
+) -> AgreementReport:
+    """Agreement of the run's judgements with the labels, for each scorer and matching rule.
+
+    ``matching`` is the rule that decides ``correct`` (the run's own); ``matchings`` every
+    rule to report beside it. Headline rates over *all* rows of the run are corrected with
+    the labelled sample by prediction-powered inference (:func:`ppi_mean`).
+    """
+    bodies = {a.id: a for a in articles}
+    match = match_labels(labels, {(r.config, r.question_id): r.answer for r in rows})
+    reference: dict[tuple[str, str], Label] = {}
+    second: dict[tuple[str, str], Label] = {}
+    for key, found in match.matched.items():
+        by_pass = {label.pass_number: label for label in found}
+        if REFERENCE_PASS in by_pass:
+            reference[key] = by_pass[REFERENCE_PASS]
+        if REFERENCE_PASS in by_pass and len(by_pass) > 1:
+            second[key] = by_pass[min(p for p in by_pass if p != REFERENCE_PASS)]
+    pairs = _pairs(rows, reference)
+    human_correct = [label.correct for _, label in pairs]
+
+    def agree(name: str, auto: list[bool], human: list[bool], scorer: str = "") -> JudgementAgreement:
+        return judgement_agreement(name, auto, human, scorer=scorer, seed=seed, resamples=resamples)
+
+    correctness = [agree("correct", [r.correct for r, _ in pairs], human_correct, scorer=f"run: {matching}")]
+    for mode in matchings:
+        verdicts = [rejudge(r, bodies, scorers[0], mode).correct for r, _ in pairs]
+        correctness.append(agree(f"correct ({mode})", verdicts, human_correct))
+
+    by_scorer: dict[str, tuple[JudgementAgreement, ...]] = {}
+    ppi: dict[str, dict[str, PPIEstimate]] = {}
+    labelled_keys = {(r.config, r.question_id) for r, _ in pairs}
+    for scorer in scorers:
+        judged = {(r.config, r.question_id): auto_judgements(rejudge(r, bodies, scorer, matching)) for r in rows}
+        results = []
+        for name in ("unsupported sentence", "hallucination", "grounded-but-wrong", "review"):
+            auto = [judged[(r.config, r.question_id)][name] for r, _ in pairs]
+            human = [human_judgements(label)[name] for _, label in pairs]
+            results.append(agree(name, auto, human, scorer=scorer))
+        by_scorer[scorer] = tuple(results)
+        ppi[scorer] = {
+            name: ppi_mean(
+                [judged[k][name] for k in judged],
+                [judged[k][name] for k in judged if k in labelled_keys],
+                [human_judgements(reference[k])[name] for k in judged if k in labelled_keys],
+            )
+            for name in ("unsupported sentence", "hallucination", "review")
+        }
+    rows_by_key = {(r.config, r.question_id): r for r in rows}
+    correct_keys = [k for k in rows_by_key if k in labelled_keys]
+    ppi["correctness"] = {
+        "accuracy": ppi_mean(
+            [r.correct for r in rows],
+            [rows_by_key[k].correct for k in correct_keys],
+            [reference[k].correct for k in correct_keys],
+        )
+    }
+    agreement_between_passes: dict[str, dict] = {}
+    if second:
+        keys = sorted(second)
+        for name, pick in _PASS_FIELDS.items():
+            agreement_between_passes[name] = interrater(
+                [pick(reference[k]) for k in keys], [pick(second[k]) for k in keys], seed=seed, resamples=resamples
+            )
+    return AgreementReport(
+        labelled=len(pairs),
+        stale=len(match.stale),
+        unknown=len(match.unknown),
+        correctness=tuple(correctness),
+        by_scorer=by_scorer,
+        ppi=ppi,
+        interrater=agreement_between_passes,
+        double_labelled=len(second),
+    )
+
+
+_PASS_FIELDS: dict[str, Callable[[Label], bool]] = {
+    "correct": lambda label: label.correct,
+    "unsupported claim": lambda label: label.unsupported_claim,
+}
+
+
+def _ppi_line(name: str, estimate: PPIEstimate) -> str:
+    interval = (
+        "n/a" if estimate.ci_low is None else f"[{estimate.ci_low * 100:.1f}, {(estimate.ci_high or 0) * 100:.1f}]"
+    )
+    return (
+        f"  {name:<22} automatic {estimate.naive_auto_rate * 100:5.1f}%  labelled sample "
+        f"{estimate.human_only_rate * 100:5.1f}% (n={estimate.n_labelled})  "
+        f"corrected {estimate.estimate * 100:5.1f}% {interval} (N={estimate.n_total})"
+    )
+
+
+def format_report(report: AgreementReport) -> str:
+    """The plain-text report: bookkeeping, correctness, each scorer's flags, corrected rates, inter-rater agreement."""
+    out = [
+        f"labels used: {report.labelled} answers (pass {REFERENCE_PASS}); stale (answer changed, not used): "
+        f"{report.stale}; unknown (no such answer in the run): {report.unknown}",
+        "",
+        "correctness",
+        format_agreement_table(report.correctness),
+    ]
+    for scorer, results in report.by_scorer.items():
+        out += [f"sentence support and flags, scorer {scorer}", format_agreement_table(results)]
+    out.append("headline rates corrected by the labelled sample (prediction-powered inference, 95% CLT interval)")
+    for scorer, estimates in report.ppi.items():
+        out.append(f" {scorer}:")
+        out += [_ppi_line(name, estimate) for name, estimate in estimates.items()]
+    if report.interrater:
+        out += ["", f"agreement between labelling passes ({report.double_labelled} answers labelled twice)"]
+        for name, stats in report.interrater.items():
+            kappa = stats["kappa"]
+            out.append(
+                f"  {name:<18} agreement {stats['agreement']['value']:.3f}  Cohen's κ "
+                + (
+                    "n/a"
+                    if kappa["value"] is None
+                    else f"{kappa['value']:.3f} [{kappa['ci_low']:.3f}, {kappa['ci_high']:.3f}]"
+                )
+            )
+    return "\n".join(out) + "\n"
+
+
+def report_json(report: AgreementReport) -> dict:
+    """The report as plain JSON (for ``--json`` and the HTML report's agreement section)."""
+    return {
+        "labelled": report.labelled,
+        "stale": report.stale,
+        "unknown": report.unknown,
+        "double_labelled": report.double_labelled,
+        "correctness": [a.to_dict() for a in report.correctness],
+        "by_scorer": {scorer: [a.to_dict() for a in results] for scorer, results in report.by_scorer.items()},
+        "ppi": {
+            group: {name: asdict(estimate) for name, estimate in estimates.items()}
+            for group, estimates in report.ppi.items()
+        },
+        "interrater": report.interrater,
+    }

@@ -1,0 +1,178 @@
+"""Shared test helpers: a builder of valid result rows and a counting fake backend.
+
+Import them directly (``from conftest import make_row``): pytest puts this folder on
+``sys.path``. Fixtures are offered for the tests that prefer them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Sequence
+
+import numpy as np
+import pytest
+
+from evalgate_lib.inputs.options import GenerationOptions
+from evalgate_lib.judging.rows import (
+    FLAG_NAMES,
+    RECALL_KS,
+    SCHEMA_VERSION,
+    Flags,
+    Matching,
+    MatchVerdict,
+    ResultRow,
+    RetrievalScores,
+    RetrievedChunk,
+    SentenceVerdict,
+)
+
+assert SCHEMA_VERSION == 2, "update make_row to the new row schema"
+
+
+def make_flags(**fired: bool) -> Flags:
+    """Flags with the given ones fired (the rest not), each fired flag carrying a reason, as real rows do."""
+    unknown = set(fired) - set(FLAG_NAMES)
+    if unknown:
+        raise TypeError(f"unknown flag(s) {sorted(unknown)}")
+    on = {name: bool(fired.get(name, False)) for name in FLAG_NAMES}
+    reasons = {name: (f"test row: {name}",) for name in FLAG_NAMES if on[name]}
+    return Flags(**on, reasons=reasons)
+
+
+def make_retrieval(
+    gold_rank: int | None = 1,
+    *,
+    evidence_rank: int | None = None,
+    evidence: bool = False,
+    top_k: int = 4,
+    reciprocal_rank: float | None = None,
+    evidence_reciprocal_rank: float | None = None,
+    recall: dict[int, bool] | None = None,
+    evidence_hit: bool | None = None,
+    evidence_coverage: float | None = None,
+) -> RetrievalScores:
+    """Retrieval scores derived from ranks (as the pipeline derives them); any figure can be overridden.
+
+    ``evidence=True`` (or an ``evidence_rank``) fills the evidence fields; otherwise they are ``None``,
+    as for a question without evidence spans.
+    """
+
+    def rr(rank: int | None) -> float:
+        return 0.0 if rank is None else round(1.0 / rank, 6)
+
+    def hit(rank: int | None, k: int) -> bool:
+        return rank is not None and rank <= k
+
+    scores: dict[str, Any] = {
+        "gold_rank": gold_rank,
+        "reciprocal_rank": rr(gold_rank) if reciprocal_rank is None else reciprocal_rank,
+        "recall": recall if recall is not None else {k: hit(gold_rank, k) for k in RECALL_KS},
+    }
+    if evidence or evidence_rank is not None or evidence_hit is not None or evidence_reciprocal_rank is not None:
+        scores.update(
+            evidence_rank=evidence_rank,
+            evidence_reciprocal_rank=rr(evidence_rank)
+            if evidence_reciprocal_rank is None
+            else evidence_reciprocal_rank,
+            evidence_recall={k: hit(evidence_rank, k) for k in RECALL_KS},
+            evidence_hit=hit(evidence_rank, top_k) if evidence_hit is None else evidence_hit,
+            evidence_coverage=(1.0 if evidence_rank is not None else 0.0)
+            if evidence_coverage is None
+            else evidence_coverage,
+        )
+    return RetrievalScores(**scores)
+
+
+def make_matching(correct: bool, normalised: bool | None = None, matched: str | None = None) -> Matching:
+    """A raw-mode matching record: the raw verdict ``correct``, the normalised one (``None``: a no-answer row)."""
+    reason = (
+        f"the answer contains the accepted string {matched!r}"
+        if correct
+        else "the answer contains none of the accepted"
+    )
+    return Matching(
+        mode="raw",
+        raw=MatchVerdict(correct, matched if correct else None),
+        normalised=None if normalised is None else MatchVerdict(normalised, matched if normalised else None),
+        reason=reason,
+    )
+
+
+def make_row(**overrides: Any) -> ResultRow:
+    """A valid :class:`ResultRow` (by default a correct, grounded answer to an answerable question).
+
+    Any field can be overridden. For ``type="no_answer"`` the gold-dependent fields default to what
+    the pipeline writes for a no-answer question (no gold article, no retrieval metrics, a refusal).
+    """
+    no_answer = overrides.get("type", "answerable") == "no_answer"
+    correct = overrides.get("correct", True)
+    sentence = SentenceVerdict(
+        "Starter includes 3 seats.",
+        ("starter", "includes", "3", "seats"),
+        (),
+        1.0,
+        True,
+        reason="4/4 content tokens in the context = 1.00 >= 0.70",
+    )
+    refusal = SentenceVerdict(
+        "I don't know.", ("know",), (), None, None, refusal=True, reason="a refusal: claims nothing"
+    )
+    row: dict[str, Any] = {
+        "config": "baseline",
+        "question_id": "q001",
+        "question": "How many seats does Starter include?",
+        "type": "answerable",
+        "gold_article": None if no_answer else "plans-and-pricing-2026",
+        "accept": () if no_answer else ("3 seats",),
+        "evidence": None,
+        "answer": "I don't know." if no_answer else "Starter includes 3 seats.",
+        "prompt_sha256": "0" * 64,
+        "retrieved": (RetrievedChunk(1, "plans-and-pricing-2026#0", "plans-and-pricing-2026", 0, 0, 120, 0.8),),
+        "top_similarity": 0.8,
+        "retrieval_hit": None if no_answer else True,
+        "retrieval_metrics": None if no_answer else make_retrieval(1),
+        "refused": no_answer,
+        "correct": correct,
+        "matched": None if no_answer or not correct else "3 seats",
+        "matching": make_matching(correct, None if no_answer else correct, None if no_answer else "3 seats"),
+        "sentences": (refusal,) if no_answer else (sentence,),
+        "groundedness": None if no_answer else 1.0,
+        "confidence": 0.8,
+        "flags": make_flags(wrong=not correct),
+        "scorer": "lexical@1",
+    }
+    row.update(overrides)
+    return ResultRow(**row)
+
+
+class CountingBackend:
+    """A deterministic fake model backend that counts the calls it really receives."""
+
+    name = "fake"
+
+    def __init__(self, digest: str = "sha256:aaa") -> None:
+        self.digest = digest
+        self.calls: Counter[str] = Counter()
+
+    def identity(self) -> dict[str, str]:
+        return {
+            "backend": "fake",
+            "generator": "g",
+            "generator_digest": self.digest,
+            "embedder": "e",
+            "embedder_digest": self.digest,
+            "host": "ignored",
+        }
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        self.calls["embed"] += 1
+        return np.array([[len(t), t.count("a"), 1.0] for t in texts], dtype=np.float32)
+
+    def generate(self, prompt: str, options: GenerationOptions) -> str:
+        self.calls["generate"] += 1
+        return f"answer to {prompt} at t={options.temperature}"
+
+
+@pytest.fixture
+def counting_backend() -> CountingBackend:
+    return CountingBackend()

@@ -1,0 +1,291 @@
+"""Tests for evalgate_lib.statistics.agreement, with expected values worked out by hand."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from evalgate_lib.statistics.agreement import (
+    Confusion,
+    Interval,
+    JudgementAgreement,
+    PPIEstimate,
+    agreement,
+    bootstrap_agreement,
+    cohen_kappa,
+    confusion,
+    format_agreement_table,
+    interrater,
+    judgement_agreement,
+    ppi_mean,
+    precision,
+    recall,
+)
+from evalgate_lib.statistics.significance import DEFAULT_SEED
+
+Z_975 = 1.959963984540054  # standard normal 97.5% quantile
+
+
+def _vectors(tp: int, fp: int, fn: int, tn: int) -> tuple[list[bool], list[bool]]:
+    """auto/human vectors realising a given table, cells interleaved so order carries no information."""
+    cells = [(True, True)] * tp + [(True, False)] * fp + [(False, True)] * fn + [(False, False)] * tn
+    cells = cells[::2] + cells[1::2]
+    return [a for a, _ in cells], [h for _, h in cells]
+
+
+# --- confusion ----------------------------------------------------------------------------------------
+
+
+def test_confusion_counts_each_cell() -> None:
+    # pairs (auto, human): TT, TF, FT, FF, TT, FF, FF → tp 2, fp 1, fn 1, tn 3
+    auto = [True, True, False, False, True, False, False]
+    human = [True, False, True, False, True, False, False]
+    assert confusion(auto, human) == Confusion(tp=2, fp=1, fn=1, tn=3)
+    assert confusion(auto, human).n == 7
+
+
+def test_confusion_accepts_zero_one_and_refuses_none() -> None:
+    assert confusion([1, 0], [1, 1]) == Confusion(1, 0, 1, 0)
+    with pytest.raises(ValueError, match=r"human\[1\] = None"):
+        confusion([True, False], [True, None])  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="auto has 2 values, human has 1"):
+        confusion([True, False], [True])
+
+
+# --- point statistics ------------------------------------------------------------------------------------
+
+
+def test_worked_example_from_the_brief() -> None:
+    # tp=40 fp=5 fn=10 tn=45, n = 100
+    c = Confusion(tp=40, fp=5, fn=10, tn=45)
+    assert agreement(c) == 0.85  # (40 + 45) / 100
+    assert precision(c) == round(40 / 45, 6) == 0.888889
+    assert recall(c) == 0.8  # 40 / 50
+    # p_o = 0.85; auto positive 45, human positive 50: p_e = (45·50 + 55·50) / 100² = 0.5
+    # κ = (0.85 − 0.5) / (1 − 0.5) = 0.7
+    assert cohen_kappa(c) == 0.7
+
+
+def test_vectors_give_the_same_table_and_numbers() -> None:
+    auto, human = _vectors(40, 5, 10, 45)
+    assert confusion(auto, human) == Confusion(40, 5, 10, 45)
+
+
+def test_perfect_table_has_kappa_one() -> None:
+    c = Confusion(tp=3, fp=0, fn=0, tn=7)
+    assert agreement(c) == 1.0
+    assert precision(c) == 1.0
+    assert recall(c) == 1.0
+    assert cohen_kappa(c) == 1.0  # p_o = 1, p_e = (3·3 + 7·7) / 100 = 0.58 → (1 − 0.58) / 0.42 = 1
+
+
+def test_kappa_of_chance_level_and_of_opposite_raters() -> None:
+    # tp=fp=fn=tn=1: p_o = 0.5, p_e = (2·2 + 2·2) / 16 = 0.5 → κ = 0
+    assert cohen_kappa(Confusion(1, 1, 1, 1)) == 0.0
+    # total disagreement with balanced marginals: p_o = 0, p_e = (1·1 + 1·1)/4 = 0.5 → κ = −1
+    assert cohen_kappa(Confusion(0, 1, 1, 0)) == -1.0
+    # both constant, in different classes: auto all True, human all False → p_e = 0, κ = (0 − 0)/1 = 0
+    assert cohen_kappa(Confusion(0, 4, 0, 0)) == 0.0
+
+
+def test_undefined_cases_are_none() -> None:
+    empty = Confusion(0, 0, 0, 0)
+    assert (agreement(empty), precision(empty), recall(empty), cohen_kappa(empty)) == (None, None, None, None)
+    # nothing flagged: precision 0/0; reviewer found 2 positives, recall 0/2 = 0
+    nothing_flagged = Confusion(tp=0, fp=0, fn=2, tn=3)
+    assert precision(nothing_flagged) is None
+    assert recall(nothing_flagged) == 0.0
+    # reviewer found nothing positive: recall 0/0
+    assert recall(Confusion(tp=0, fp=2, fn=0, tn=3)) is None
+    # both sides say "negative" for every item: agreement 1, p_e = 1 → κ = 0/0 → None (documented)
+    all_negative = Confusion(0, 0, 0, 5)
+    assert agreement(all_negative) == 1.0
+    assert cohen_kappa(all_negative) is None
+    assert cohen_kappa(Confusion(5, 0, 0, 0)) is None
+
+
+def test_values_are_rounded_to_six_places() -> None:
+    # 1/3 = 0.333333…
+    assert agreement(Confusion(1, 1, 1, 0)) == 0.333333
+
+
+# --- bootstrap -------------------------------------------------------------------------------------------
+
+
+def test_bootstrap_points_equal_the_scalar_functions_and_intervals_contain_them() -> None:
+    auto, human = _vectors(40, 5, 10, 45)
+    result = bootstrap_agreement(auto, human, resamples=2000)
+    assert (result["n"], result["tp"], result["fp"], result["fn"], result["tn"]) == (100, 40, 5, 10, 45)
+    assert result["agreement"]["value"] == 0.85
+    assert result["precision"]["value"] == 0.888889
+    assert result["recall"]["value"] == 0.8
+    assert result["kappa"]["value"] == 0.7
+    for name in ("agreement", "precision", "recall", "kappa"):
+        stat = result[name]
+        assert stat["ci_low"] <= stat["value"] <= stat["ci_high"], name
+        assert stat["ci_low"] < stat["ci_high"], name  # 100 mixed items: the interval is not degenerate
+        assert stat["resamples_used"] == 2000, name  # with 45 flagged and 50 positives, never undefined
+    assert (result["seed"], result["resamples"], result["confidence"]) == (DEFAULT_SEED, 2000, 0.95)
+    json.dumps(result)  # JSON-friendly
+
+
+def test_bootstrap_is_deterministic_for_a_seed() -> None:
+    auto, human = _vectors(12, 3, 4, 11)
+    first = bootstrap_agreement(auto, human, seed=5, resamples=1000)
+    assert first == bootstrap_agreement(auto, human, seed=5, resamples=1000)
+    other = bootstrap_agreement(auto, human, seed=6, resamples=1000)
+    assert other["agreement"]["value"] == first["agreement"]["value"]  # points never depend on the seed
+    assert (other["agreement"]["ci_low"], other["agreement"]["ci_high"], other["kappa"]["ci_low"]) != (
+        first["agreement"]["ci_low"],
+        first["agreement"]["ci_high"],
+        first["kappa"]["ci_low"],
+    )
+
+
+def test_bootstrap_single_item_is_degenerate_and_kappa_never_defined() -> None:
+    # one item, both True: every resample is that item → agreement, precision, recall all 1 with [1, 1];
+    # κ: p_e = 1 in every resample → undefined → no usable resample
+    result = bootstrap_agreement([True], [True], resamples=50)
+    for name in ("agreement", "precision", "recall"):
+        assert result[name] == {"value": 1.0, "ci_low": 1.0, "ci_high": 1.0, "resamples_used": 50}
+    assert result["kappa"] == {"value": None, "ci_low": None, "ci_high": None, "resamples_used": 0}
+
+
+def test_bootstrap_skips_resamples_where_a_statistic_is_undefined() -> None:
+    # perfect agreement on 2 positives and 3 negatives: every resample agrees perfectly (agreement 1);
+    # a resample drawing only negatives has no flagged item (precision undefined) and p_e = 1 (κ undefined).
+    # P(no positive in 5 draws) = 0.6^5 ≈ 7.8%, so some resamples are skipped and the rest give exactly 1.
+    auto = human = [True, True, False, False, False]
+    result = bootstrap_agreement(auto, human, resamples=1000)
+    assert result["agreement"] == {"value": 1.0, "ci_low": 1.0, "ci_high": 1.0, "resamples_used": 1000}
+    for name in ("precision", "recall", "kappa"):
+        stat = result[name]
+        assert (stat["value"], stat["ci_low"], stat["ci_high"]) == (1.0, 1.0, 1.0), name
+        assert 0 < stat["resamples_used"] < 1000, name
+    assert result["precision"]["resamples_used"] == result["recall"]["resamples_used"]  # both need a positive
+
+
+def test_bootstrap_empty_and_bad_settings() -> None:
+    result = bootstrap_agreement([], [], resamples=10)
+    assert result["n"] == 0
+    assert result["kappa"] == {"value": None, "ci_low": None, "ci_high": None, "resamples_used": 0}
+    with pytest.raises(ValueError, match="resamples"):
+        bootstrap_agreement([True], [True], resamples=0)
+    with pytest.raises(ValueError, match="confidence"):
+        bootstrap_agreement([True], [True], confidence=1.0)
+
+
+def test_interrater_reports_agreement_and_kappa_only() -> None:
+    # pass1 vs pass2: TT, TT, TF, FF, FF, FF → a=2 both yes, b=1, c=0, d=3
+    # p_o = 5/6; p_e = (3·2 + 3·4) / 36 = 0.5 → κ = (5/6 − 1/2) / (1/2) = 2/3
+    pass1 = [True, True, True, False, False, False]
+    pass2 = [True, True, False, False, False, False]
+    result = interrater(pass1, pass2, resamples=500)
+    assert "precision" not in result and "recall" not in result
+    assert result["agreement"]["value"] == 0.833333
+    assert result["kappa"]["value"] == 0.666667
+    assert (result["tp"], result["fp"], result["fn"], result["tn"]) == (2, 1, 0, 3)
+
+
+# --- judgement rows and the table ----------------------------------------------------------------------
+
+
+def test_judgement_agreement_matches_bootstrap_agreement() -> None:
+    auto, human = _vectors(40, 5, 10, 45)
+    row = judgement_agreement("hallucination", auto, human, scorer="token-overlap", resamples=500)
+    boot = bootstrap_agreement(auto, human, resamples=500)
+    assert row.confusion == Confusion(40, 5, 10, 45)
+    assert row.kappa == Interval(**boot["kappa"])
+    assert row.precision == Interval(**boot["precision"])
+    assert row.to_dict()["confusion"] == {"tp": 40, "fp": 5, "fn": 10, "tn": 45}
+
+
+def test_format_agreement_table_exact_text() -> None:
+    rows = [
+        JudgementAgreement(
+            "correct",
+            "",
+            Confusion(40, 5, 10, 45),
+            Interval(0.85, 0.78, 0.91, 1000),
+            Interval(0.888889, 0.8, 0.97, 1000),
+            Interval(0.8, 0.69, 0.9, 1000),
+            Interval(0.7, 0.56, 0.82, 1000),
+            DEFAULT_SEED,
+            1000,
+            0.95,
+        ),
+        JudgementAgreement(
+            "hallucination",
+            "overlap",
+            Confusion(0, 0, 2, 3),
+            Interval(0.6, 0.2, 1.0, 1000),
+            Interval(None, None, None, 0),
+            Interval(0.0, 0.0, 0.0, 900),
+            Interval(0.0, None, None, 0),
+            DEFAULT_SEED,
+            1000,
+            0.95,
+        ),
+    ]
+    expected = (
+        "judgement                  n  TP  FP  FN  TN        agreement [CI]        precision [CI]"
+        "           recall [CI]        Cohen's κ [CI]\n"
+        "-----------------------  ---  --  --  --  --  --------------------  --------------------"
+        "  --------------------  --------------------\n"
+        "correct                  100  40   5  10  45  0.850 [0.780, 0.910]  0.889 [0.800, 0.970]"
+        "  0.800 [0.690, 0.900]  0.700 [0.560, 0.820]\n"
+        "hallucination (overlap)    5   0   0   2   3  0.600 [0.200, 1.000]                     —"
+        "  0.000 [0.000, 0.000]             0.000 [—]\n"
+        "95% percentile bootstrap intervals over items, 1000 resamples, seed 20261202; — = undefined (0/0).\n"
+    )
+    assert format_agreement_table(rows) == expected
+
+
+# --- prediction-powered inference ------------------------------------------------------------------------
+
+
+def test_ppi_hand_computed_example() -> None:
+    # N = 10 automatic verdicts, 6 true: mean_N(f) = 0.6
+    #   var_N(f), ddof 1 = (6·0.4² + 4·0.6²) / 9 = 2.4 / 9 → / N = 2.4 / 90 = 2/75
+    # n = 4 labelled (the first four items): f = [1,1,1,0], y = [1,0,0,0] → f − y = [0,1,1,0]
+    #   rectifier mean 0.5; var ddof 1 = 4·0.25 / 3 = 1/3 → / n = 1/12
+    # θ̂ = 0.6 − 0.5 = 0.1; se² = 2/75 + 1/12 = 8/300 + 25/300 = 0.11
+    # half-width = 1.959964 · √0.11 = 1.959964 · 0.331662 = 0.650047 → [−0.550047, 0.750047]
+    auto_all = [1, 1, 1, 0, 1, 1, 1, 0, 0, 0]
+    result = ppi_mean(auto_all, [1, 1, 1, 0], [1, 0, 0, 0])
+    assert result == PPIEstimate(
+        estimate=0.1,
+        ci_low=-0.550047,
+        ci_high=0.750047,
+        n_labelled=4,
+        n_total=10,
+        naive_auto_rate=0.6,
+        human_only_rate=0.25,
+        confidence=0.95,
+    )
+    assert result.ci_high == round(0.1 + Z_975 * math.sqrt(0.11), 6)
+
+
+def test_ppi_perfect_judge_reduces_to_the_automatic_rate() -> None:
+    # the judge agrees with every label: rectifier = 0 with variance 0, so θ̂ = mean_N(f) = 0.6 and
+    # se² = var_N(f) / N = 2/75 → half-width = 1.959964 · 0.163299 = 0.320061 → [0.279939, 0.920061]
+    auto_all = [1, 1, 1, 0, 1, 1, 1, 0, 0, 0]
+    result = ppi_mean(auto_all, [1, 1, 0, 0], [1, 1, 0, 0])
+    assert result.estimate == 0.6
+    assert result.human_only_rate == 0.5
+    assert (result.ci_low, result.ci_high) == (0.279939, 0.920061)
+    assert result.ci_low == round(0.6 - Z_975 * math.sqrt(2 / 75), 6)
+
+
+def test_ppi_interval_undefined_with_one_label_and_errors() -> None:
+    result = ppi_mean([1, 0, 1], [1], [0])
+    assert result.estimate == round(2 / 3 - 1, 6) == -0.333333  # not clipped to [0, 1] (documented)
+    assert (result.ci_low, result.ci_high) == (None, None)
+    with pytest.raises(ValueError, match="N = 3, n = 0"):
+        ppi_mean([1, 0, 1], [], [])
+    with pytest.raises(ValueError, match="auto has 2 values, human has 1"):
+        ppi_mean([1, 0, 1], [1, 0], [1])
+    with pytest.raises(ValueError, match="confidence"):
+        ppi_mean([1, 0, 1], [1, 0], [1, 0], confidence=0)
