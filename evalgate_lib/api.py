@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
+    from evalgate_lib.statistics.label_agreement import AgreementReport
+
 #: Where ``evalgate run`` writes by default, and where notebooks and ``load_results`` look first.
 DEFAULT_RESULTS = Path("results/latest")
 
@@ -141,6 +143,51 @@ class Results:
     def explorer(self, articles: Sequence[Article] | None = None, flag: str = "Hallucination") -> Any:
         """The ipywidgets flag explorer (needs a live kernel)."""
         return explorer.flag_explorer(self.rows, articles, flag=flag)
+
+    def labelling(self, labels_path: str | Path, reviewer: str, pass_number: int = 1) -> Any:
+        """The labelling widget: mark each answer correct / wrong and each sentence supported or not.
+
+        Every click is saved atomically to ``labels_path``; a new session resumes at the first
+        answer ``reviewer`` has not labelled. It shows no EvalGate verdict.
+        """
+        from evalgate_lib.inputs.labels import LabelStore
+        from evalgate_lib.reporting.labelling import LabellingSession, labelling_widget
+
+        session = LabellingSession(self.rows, LabelStore(labels_path), reviewer, pass_number)
+        return labelling_widget(session, self.articles())
+
+    def agreement_report(
+        self, labels: Sequence[str | Path], scorers: Sequence[str] = ("lexical", "span"), resamples: int = 10000
+    ) -> AgreementReport:
+        """Every judgement of this run against reviewers' labels, for the run's scorer and each of ``scorers``."""
+        from evalgate_lib.inputs.config import ANSWER_MATCHING
+        from evalgate_lib.inputs.labels import load_labels
+        from evalgate_lib.statistics.label_agreement import measure
+
+        loaded = [label for path in labels for label in load_labels(path)]
+        if not loaded:
+            raise InputError(f"no labels in {', '.join(map(str, labels))}")
+
+        judging = self.manifest.get("judging", {})
+        run_scorer = str(judging.get("sentence_scorer", "lexical@1")).split("@")[0]
+        return measure(
+            self.rows,
+            loaded,
+            self.articles(),
+            scorers=list(dict.fromkeys([run_scorer, *scorers])),
+            matchings=ANSWER_MATCHING,
+            matching=str(judging.get("answer_matching", "token")),
+            resamples=resamples,
+        )
+
+    def agreement(self, labels: Sequence[str | Path], scorers: Sequence[str] = ("lexical", "span")) -> dict[str, Any]:
+        """:meth:`agreement_report` as plain JSON (what ``evalgate agreement --json`` writes)."""
+        from evalgate_lib.statistics.label_agreement import report_json
+
+        return report_json(self.agreement_report(labels, scorers))
+
+    def agreement_html(self, labels: Sequence[str | Path]) -> str:
+        return report_html.agreement_html(self.agreement(labels))
 
     def examples(self, question_ids: Sequence[str] | None = None, n: int = 4) -> list[ResultRow]:
         """Answers worth a closer look: the given ids, else flagged answers alternating between configs."""

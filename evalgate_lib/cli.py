@@ -46,9 +46,9 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--dtype",
-        choices=("bfloat16", "float32"),
+        choices=("float32", "bfloat16"),
         default=None,
-        help="dtype of the embedded generator (default bfloat16; float32 is the 0.1 path, for comparison)",
+        help="dtype of the embedded generator (default float32, fastest here; bfloat16 where it wins)",
     )
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
@@ -133,6 +133,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     parameters = notebook_parameters(
         args.baseline, args.candidate, args.backend, args.hosts, args.cache_dir, args.limit, args.jobs
     )
+    parameters["labels"] = [str(Path(p).resolve()) for p in args.labels or []]
     index = build_report(
         args.out,
         parameters,
@@ -149,27 +150,12 @@ def cmd_agreement(args: argparse.Namespace) -> int:
     """Measure every automatic judgement of a results folder against reviewers' labels."""
     import json
 
-    from evalgate_lib.inputs.config import ANSWER_MATCHING
-    from evalgate_lib.inputs.corpus import load_corpus
-    from evalgate_lib.inputs.labels import load_labels
-    from evalgate_lib.run.results import atomic_write, load_results
-    from evalgate_lib.statistics.label_agreement import format_report, measure, report_json
+    from evalgate_lib.api import load_results
+    from evalgate_lib.files import atomic_write
+    from evalgate_lib.statistics.label_agreement import format_report, report_json
 
-    rows, _, manifest = load_results(args.results)
-    labels = [label for path in args.labels for label in load_labels(path)]
-    if not labels:
-        raise InputError(f"no labels in {', '.join(map(str, args.labels))}")
-    judging = manifest.get("judging", {})
-    run_scorer = str(judging.get("sentence_scorer", "lexical@1")).split("@")[0]
-    scorers = list(dict.fromkeys([run_scorer, *(args.scorer or ["lexical", "span"])]))
-    report = measure(
-        rows,
-        labels,
-        load_corpus(manifest["corpus"]["path"]),
-        scorers=scorers,
-        matchings=ANSWER_MATCHING,
-        matching=str(judging.get("answer_matching", "raw")),
-        resamples=args.resamples,
+    report = load_results(args.results).agreement_report(
+        args.labels, scorers=args.scorer or ("lexical", "span"), resamples=args.resamples
     )
     print(format_report(report), end="")
     if args.json is not None:
@@ -214,6 +200,13 @@ def _configure_report(parser: argparse.ArgumentParser) -> None:
         help="an existing results folder (from `evalgate run`); default: run the evaluation into <out>/results",
     )
     parser.add_argument("--notebooks", default=None, type=Path, help="folder holding the numbered notebooks")
+    parser.add_argument(
+        "--labels",
+        default=None,
+        type=Path,
+        action="append",
+        help="reviewer labels (JSONL): the report then shows every judgement's agreement with them; repeatable",
+    )
     parser.add_argument(
         "--no-appendices", action="store_true", help="skip notebooks 01, 03, 04 (only run 02 if needed, and the report)"
     )

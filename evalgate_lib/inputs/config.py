@@ -31,9 +31,12 @@ _SHARED_TYPES: dict[str, type | tuple[type, ...]] = {
     "num_ctx": int,
     "temperature": (int, float),
 }
-#: ``raw``: the methodology's literal containment decides ``correct``; ``normalised``:
-#: the opt-in normalised containment does (both verdicts are always recorded).
-ANSWER_MATCHING = ("raw", "normalised")
+#: Which matching rule decides ``correct`` (every rule's verdict is always recorded; the
+#: rules are in :mod:`evalgate_lib.judging.correctness`): ``token`` (default) token-bounded
+#: containment with the conflicting-values and bare-number rules; ``raw`` the seed's plain
+#: substring containment; ``normalised`` token-bounded containment after normalisation.
+ANSWER_MATCHING = ("token", "raw", "normalised")
+DEFAULT_ANSWER_MATCHING = "token"
 #: The sentence scorer a config gets when ``[shared] sentence_scorer`` is absent
 #: (a name registered in :mod:`evalgate_lib.judging.sentence_scorers`, checked when the run starts).
 DEFAULT_SENTENCE_SCORER = "lexical"
@@ -82,7 +85,7 @@ class RunConfig:
     models: dict[str, dict[str, str]]
     chunking: dict[str, Any]
     prompt_template: str
-    answer_matching: str = "raw"
+    answer_matching: str = DEFAULT_ANSWER_MATCHING
     sentence_scorer: str = "lexical"
     raw: dict[str, Any] = field(repr=False, default_factory=dict)
 
@@ -149,7 +152,7 @@ def load_config(path: str | Path) -> RunConfig:
     numeric = ("temperature", "seed", "max_tokens", "num_ctx")
     generation = GenerationOptions(**{k: shared[k] for k in numeric if k in shared}, stop=tuple(stop))
     top_k = shared["top_k"]
-    matching = shared.get("answer_matching", "raw")
+    matching = shared.get("answer_matching", DEFAULT_ANSWER_MATCHING)
     if matching not in ANSWER_MATCHING:
         raise InputError(f"{file}: [shared] answer_matching must be one of {ANSWER_MATCHING}, got {matching!r}")
     scorer = shared.get("sentence_scorer", DEFAULT_SENTENCE_SCORER)

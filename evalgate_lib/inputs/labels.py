@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from evalgate_lib.errors import InputError
+from evalgate_lib.files import atomic_write
 
 REQUIRED_KEYS = ("config", "question_id", "answer_sha256", "correct", "unsupported_claim", "reviewer")
 OPTIONAL_KEYS = ("unsupported_sentences", "refusal", "pass", "comment", "sentences")
@@ -296,7 +297,7 @@ class LabelStore:
     """A label file edited one label at a time, each edit saved atomically.
 
     Every :meth:`put` rewrites the whole file to a temporary file in the same folder and renames it over
-    the old one (:func:`evalgate_lib.run.results.atomic_write`), so a crash or a killed notebook kernel
+    the old one (:func:`evalgate_lib.files.atomic_write`), so a crash or a killed notebook kernel
     leaves either the old or the new file, never half a line. ``put`` re-reads the file first, so labels
     another store instance saved in the meantime are kept; there is no lock, so two writers saving at
     the very same moment can still lose one edit — give each reviewer their own file if that matters.
@@ -324,8 +325,6 @@ class LabelStore:
 
     def put(self, label: Label) -> None:
         """Add ``label`` or replace the one with the same key, then save the whole file atomically."""
-        from evalgate_lib.run.results import atomic_write  # lazy: keeps the inputs layer free of run imports
-
         self.reload()
         self._labels[label.key] = label
         atomic_write(self.path, dumps_labels(self._labels.values()))

@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from evalgate_lib.inputs.config import ANSWER_MATCHING
+from evalgate_lib.inputs.config import DEFAULT_ANSWER_MATCHING
+from evalgate_lib.judging.correctness import decide_correctness
 from evalgate_lib.judging.flags import flag_answer
-from evalgate_lib.judging.normalise import match_answer
-from evalgate_lib.judging.rows import Flags, Matching, MatchVerdict, SentenceVerdict
-from evalgate_lib.judging.scoring import Correctness, Groundedness, confidence, correctness, mean_support
+from evalgate_lib.judging.rows import Flags, Matching, SentenceVerdict
+from evalgate_lib.judging.scoring import Groundedness, confidence, mean_support
 from evalgate_lib.judging.sentence_scorers import (
     DEFAULT_SCORER,
     ScoringContext,
@@ -64,32 +64,6 @@ class Judgement:
         return {"correct": (self.matching.reason,), **self.flags.reasons}
 
 
-def decide_correctness(
-    answer: str, answerable: bool, accept: Sequence[str], matching: str
-) -> tuple[Correctness, Matching]:
-    """The deciding correctness verdict and both matching verdicts (raw and normalised) with the reason."""
-    if matching not in ANSWER_MATCHING:
-        raise ValueError(f"matching must be one of {ANSWER_MATCHING}, got {matching!r}")
-    raw = correctness(answer, answerable, accept)
-    normalised = match_answer(answer, accept, normalise=True) if answerable else None
-    verdict = raw
-    if matching == "normalised" and normalised is not None:
-        if normalised.correct:
-            reason = f"the normalised answer contains the normalised accepted string {normalised.matched!r}"
-        elif raw.refused:
-            reason = "the question is answerable, but the answer is a refusal"
-        else:
-            reason = "after normalisation (number words, units, money) the answer contains no accepted string"
-        verdict = Correctness(normalised.correct, raw.refused, normalised.matched, reason)
-    record = Matching(
-        mode=matching,
-        raw=MatchVerdict(raw.correct, raw.matched),
-        normalised=None if normalised is None else MatchVerdict(normalised.correct, normalised.matched),
-        reason=verdict.reason,
-    )
-    return verdict, record
-
-
 def judge_answer(
     *,
     question: str,
@@ -98,7 +72,7 @@ def judge_answer(
     accept: Sequence[str] = (),
     answerable: bool = True,
     top_similarity: float = 1.0,
-    matching: str = "raw",
+    matching: str = DEFAULT_ANSWER_MATCHING,
     scorer: SentenceScorer | str = DEFAULT_SCORER,
 ) -> Judgement:
     """Judge one answer against the passages it was given and the accepted answers.
@@ -110,7 +84,8 @@ def judge_answer(
     ``scorer`` is a registered sentence-scorer name or an instance.
     """
     judge = get_scorer(scorer) if isinstance(scorer, str) else scorer
-    verdict, record = decide_correctness(answer, answerable, accept, matching)
+    decision = decide_correctness(answer, answerable, accept, matching)
+    verdict, record = decision.verdict, decision.matching
     context = ScoringContext(question, tuple((str(t), str(x)) for t, x in passages))
     sentences = judge_sentences(sentences_of(answer), context, judge)
     grounded = Groundedness(sentences, mean_support(sentences))

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from evalgate_lib.chunks.chunking import Chunk
+from evalgate_lib.inputs.config import DEFAULT_ANSWER_MATCHING
 from evalgate_lib.inputs.gold import GoldQuestion
 from evalgate_lib.judging.answer import judge_answer
 from evalgate_lib.judging.rows import RECALL_KS, ResultRow, RetrievalScores, RetrievedChunk, SentenceVerdict
@@ -105,7 +106,7 @@ def score_answer(
     scorer: SentenceScorer,
     ranking: Sequence[Retrieved] | None = None,
     evidence_spans: Sequence[tuple[int, int]] | None = None,
-    matching: str = "raw",
+    matching: str = DEFAULT_ANSWER_MATCHING,
 ) -> ResultRow:
     """The full result row for one (config, question); schema in docs/DESIGN.md.
 

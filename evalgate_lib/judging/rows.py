@@ -119,18 +119,24 @@ class MatchVerdict:
 
 @dataclass(frozen=True)
 class Matching:
-    """Both answer-matching verdicts, which one decides (``mode``), and why the deciding one said so."""
+    """Every answer-matching rule's verdict, which one decides (``mode``), and why the decision is what it is.
+
+    ``raw`` is the seed's substring rule, ``token`` the token-bounded one, ``normalised`` the
+    normalised one (``token`` and ``normalised`` are ``None`` for a no-answer question).
+    """
 
     mode: str
     raw: MatchVerdict
     normalised: MatchVerdict | None
     reason: str
+    token: MatchVerdict | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
             "mode": self.mode,
             "raw": self.raw.to_json(),
             "normalised": None if self.normalised is None else self.normalised.to_json(),
+            "token": None if self.token is None else self.token.to_json(),
             "reason": self.reason,
         }
 
@@ -138,7 +144,13 @@ class Matching:
     def from_json(cls, data: Mapping[str, Any]) -> Matching:
         raw = MatchVerdict.from_json(data["raw"])
         assert raw is not None
-        return cls(data["mode"], raw, MatchVerdict.from_json(data["normalised"]), data["reason"])
+        return cls(
+            data["mode"],
+            raw,
+            MatchVerdict.from_json(data["normalised"]),
+            data["reason"],
+            MatchVerdict.from_json(data["token"]),
+        )
 
 
 @dataclass(frozen=True)

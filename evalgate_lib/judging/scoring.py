@@ -38,16 +38,6 @@ REFUSAL_PATTERNS: tuple[str, ...] = (
 _REFUSAL = re.compile("|".join(REFUSAL_PATTERNS))
 
 
-def retrieval_hit(retrieved_articles: Sequence[str], gold_article: str | None) -> bool | None:
-    """Document-level hit: the gold article is the source of at least one retrieved chunk.
-
-    ``None`` for a no-answer question, which has no gold article to find.
-    """
-    if gold_article is None:
-        return None
-    return gold_article in retrieved_articles
-
-
 @lru_cache(maxsize=65536)
 def is_refusal(text: str) -> bool:
     """True when ``text`` declines to answer, by the :data:`REFUSAL_PATTERNS` rule."""

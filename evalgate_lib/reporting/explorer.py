@@ -118,7 +118,7 @@ def flag_explorer(
     position = widgets.IntSlider(min=0, max=0, value=0, description="answer", continuous_update=False)
     status = widgets.HTML()
     body = widgets.HTML()
-    state: dict[str, list[Mapping[str, Any]]] = {"rows": []}
+    state: dict[str, list[ResultRow]] = {"rows": []}
 
     def show(*_: Any) -> None:
         selected = state["rows"]

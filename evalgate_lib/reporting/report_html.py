@@ -383,3 +383,64 @@ def report_intro_html(manifest: Mapping[str, Any], summary: Mapping[str, Any]) -
         f"{manifest['corpus']['articles']} knowledge-base articles, backend "
         f"<code>{e(str(backend.get('backend')))}</code>.</p></div>"
     )
+
+
+def _interval_cell(stat: Mapping[str, Any]) -> str:
+    if stat.get("value") is None:
+        return "—"
+    if stat.get("ci_low") is None:
+        return f"{stat['value']:.3f}"
+    return f"{stat['value']:.3f} <small>[{stat['ci_low']:.3f}, {stat['ci_high']:.3f}]</small>"
+
+
+def _agreement_rows(items: Sequence[Mapping[str, Any]]) -> str:
+    rows = []
+    for item in items:
+        c = item["confusion"]
+        rows.append(
+            f'<tr data-judgement="{e(item["name"])}" data-scorer="{e(item.get("scorer") or "")}">'
+            f"<td>{e(item['name'])}</td><td>{e(item.get('scorer') or '')}</td>"
+            f"<td class='num'>{c['tp'] + c['fp'] + c['fn'] + c['tn']}</td>"
+            f"<td class='num'>{c['tp']} / {c['fp']} / {c['fn']} / {c['tn']}</td>"
+            + "".join(
+                f"<td class='num'>{_interval_cell(item[key])}</td>"
+                for key in ("agreement", "precision", "recall", "kappa")
+            )
+            + "</tr>"
+        )
+    return "".join(rows)
+
+
+def agreement_html(report: Mapping[str, Any]) -> str:
+    """How far each automatic judgement agrees with reviewers' labels (the ``evalgate agreement`` figures).
+
+    ``report`` is :func:`evalgate_lib.statistics.label_agreement.report_json`. Every flag of the
+    run is listed with its confusion matrix, agreement, precision, recall and Cohen's κ, each with
+    its bootstrap interval, for every sentence scorer measured; then the headline rates corrected
+    by the labelled sample.
+    """
+    head = (
+        "<tr><th>judgement</th><th>scorer / rule</th><th>n</th><th>TP / FP / FN / TN</th><th>agreement</th>"
+        "<th>precision</th><th>recall</th><th>Cohen's κ</th></tr>"
+    )
+    items = list(report["correctness"]) + [a for scorer in report["by_scorer"].values() for a in scorer]
+    ppi_rows = "".join(
+        f"<tr><td>{e(group)}</td><td>{e(name)}</td><td class='num'>{est['naive_auto_rate'] * 100:.1f}%</td>"
+        f"<td class='num'>{est['human_only_rate'] * 100:.1f}% (n={est['n_labelled']})</td>"
+        f"<td class='num'>{est['estimate'] * 100:.1f}%"
+        + ("" if est["ci_low"] is None else f" [{est['ci_low'] * 100:.1f}, {est['ci_high'] * 100:.1f}]")
+        + "</td></tr>"
+        for group, estimates in report["ppi"].items()
+        for name, est in estimates.items()
+    )
+    return (
+        f'<div class="eg-report eg-agreement"><style>{_CSS}</style>'
+        f"<p>Measured against {report['labelled']} reviewer-labelled answers "
+        f"({report['stale']} stale labels of changed answers not used). Reviewers followed the labelling guide "
+        "and never saw EvalGate's verdicts. Intervals: 95% bootstrap over answers.</p>"
+        f"<table class='eg-headline'><thead>{head}</thead><tbody>{_agreement_rows(items)}</tbody></table>"
+        "<p>Headline rates over every answer of the run, corrected by the labelled sample "
+        "(prediction-powered inference):</p>"
+        "<table class='eg-headline'><thead><tr><th></th><th>rate</th><th>automatic</th><th>labelled sample</th>"
+        f"<th>corrected [95% CI]</th></tr></thead><tbody>{ppi_rows}</tbody></table></div>"
+    )

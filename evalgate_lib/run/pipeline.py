@@ -52,7 +52,7 @@ class RunOptions:
     #: ``None``: whatever ``joblib.parallel_config(backend=...)`` is active around the call.
     joblib_backend: str | None = "threading"
     progress: bool = True
-    #: The embedded generator's dtype (``None``: its default, bfloat16); part of the model identity.
+    #: The embedded generator's dtype (``None``: its default, float32); part of the model identity.
     local_dtype: str | None = None
 
 

@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import platform
-import tempfile
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from evalgate_lib.errors import InputError
+from evalgate_lib.files import atomic_write
 from evalgate_lib.inputs.config import shared_settings
 from evalgate_lib.inputs.corpus import corpus_digest
 from evalgate_lib.judging.rows import SCHEMA_VERSION, ResultRow
@@ -112,20 +111,6 @@ def build_manifest(comparison: Comparison) -> dict[str, Any]:
 
 def _dumps(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, ensure_ascii=False, indent=2) + "\n"
-
-
-def atomic_write(path: Path, text: str) -> None:
-    """Write via a temporary file and rename, so a reader never sees half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.chmod(tmp, 0o644)  # mkstemp creates 0600; results are meant to be read by others
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def write_results(comparison: Comparison, summary: dict[str, Any], out_dir: str | Path) -> Path:

@@ -58,7 +58,7 @@ def resolve_backend(
 
     ``models`` is the config's ``[shared.models]`` table: ``models["ollama"]`` names the
     Ollama generator and embedder (the local backend's models are fixed by its packages).
-    ``local_dtype`` picks the local generator's dtype (``None``: its default, bfloat16).
+    ``local_dtype`` picks the local generator's dtype (``None``: its default, float32).
     """
     if choice not in BACKEND_CHOICES:
         raise InputError(f"unknown backend {choice!r}; choose one of {BACKEND_CHOICES}")
