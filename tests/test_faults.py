@@ -29,11 +29,12 @@ import pytest
 from fake_ollama import HOST, ROOT, FakeOllama, evalgate_run, published, run_stats, serving
 from fake_ollama_server import FakeOllamaServer
 
+from evalgate_lib import files
 from evalgate_lib.errors import BackendError
 from evalgate_lib.generation.backends.ollama import OllamaBackend
 from evalgate_lib.generation.cache import ModelCache, _digest
 from evalgate_lib.inputs.options import GenerationOptions
-from evalgate_lib.run import pipeline, results
+from evalgate_lib.run import pipeline
 
 LIMIT = 20
 ANSWERS = 2 * LIMIT  # generations in a full two-config run
@@ -326,9 +327,9 @@ def test_results_are_replaced_atomically_or_not_at_all(tmp_path, monkeypatch):
     def interrupted_rename(src, dst):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(results.os, "replace", interrupted_rename)
+    monkeypatch.setattr(files.os, "replace", interrupted_rename)
     with pytest.raises(KeyboardInterrupt):
-        results.atomic_write(tmp_path / "out" / "results.jsonl", '{"half": ')
+        files.atomic_write(tmp_path / "out" / "results.jsonl", '{"half": ')
     assert published(tmp_path / "out") == before
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
         "manifest.json",

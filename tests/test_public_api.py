@@ -50,6 +50,8 @@ NONE_OF_3_SEATS = (
 
 
 def judge(answer: str, accept: tuple[str, ...] = ("3 seats",), **kwargs: object) -> eg.Judgement:
+    """The seed rules (raw containment, lexical scorer) unless a test asks for others: their hand-computed values."""
+    kwargs = {"matching": "raw", "scorer": "lexical", **kwargs}
     return eg.judge_answer(
         question="How many seats does Starter include?", answer=answer, passages=PASSAGES, accept=accept, **kwargs
     )
@@ -148,7 +150,7 @@ def test_normalised_matching_and_scorer_choice() -> None:
     assert judge("Starter includes three seats.").correct is False
     v = judge("Starter includes three seats.", matching="normalised", scorer=eg.get_scorer("lexical"))
     assert v.correct is True and v.matching.mode == "normalised" and v.matching.raw.correct is False
-    assert v.reasons["correct"] == ("the normalised answer contains the normalised accepted string '3 seats'",)
+    assert v.reasons["correct"] == ("the answer contains '3 seats' after normalisation (number words, units, money)",)
     assert "lexical" in eg.available_scorers()
 
 

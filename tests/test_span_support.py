@@ -140,3 +140,60 @@ def test_registered_and_deterministic() -> None:
     assert (scorer.name, scorer.version) == ("span", "1")
     sentence = "The Business plan is $1.10 per user per month."
     assert scorer.judge(sentence, CONTEXT) == scorer.judge(sentence, CONTEXT)
+
+
+TABLE = (
+    "Version history",
+    "| Plan | Version history |\n|---|---|\n| Free | 7 days |\n| Enterprise | 10 years |\n\n"
+    "Files are never shared with other customers.",
+)
+
+
+def ask(question: str, sentence: str):
+    return judge_span(sentence, ScoringContext(question, (TABLE,)))
+
+
+def test_an_answer_fragment_is_read_as_the_answer_to_the_question() -> None:
+    # "10 years" is in the Enterprise row: the fragment claims "version history on Enterprise is 10 years".
+    assert ask("How long is version history kept on the Enterprise plan?", "10 years").supported is True
+    verdict = ask("How long is version history kept on the Business plan?", "The answer is: 10 years")
+    # the span holding "10 years" is the Enterprise row: it lacks the question's name "Business"
+    assert verdict.supported is False and "business" in verdict.missing
+    assert verdict.reason.startswith("an answer fragment: the span holding it")
+
+
+def test_a_bare_number_that_belongs_to_another_fact_is_unsupported() -> None:
+    assert ask("How long is version history kept on the Enterprise plan?", "7").supported is False
+
+
+def test_an_answer_to_the_question_needs_the_question_names_in_its_span() -> None:
+    verdict = ask("How long is version history kept on the Enterprise plan?", "The version history is kept for 7 days.")
+    assert verdict.supported is False and "enterprise" in verdict.missing
+
+
+def test_an_answer_needs_every_word_it_adds_to_the_question() -> None:
+    verdict = ask(
+        "How long is version history kept on the Enterprise plan?", "Version history on Enterprise is 10 extra years."
+    )
+    assert verdict.supported is False and "extra" in verdict.missing
+
+
+def test_yes_and_no_are_claims() -> None:
+    question = "Can Nimbus sync a folder on an external USB drive?"
+    assert claim_part("Yes.", question) == ("Yes.", "")
+    assert ask(question, "Yes.").supported is False  # nothing in the context is about USB drives
+    verdict = ask(question, "No, Nimbus does not sync USB drives.")
+    assert verdict.supported is False
+
+
+def test_a_negative_claim_needs_a_negative_span() -> None:
+    question = "Are files shared with other customers?"
+    assert ask(question, "Files are never shared with other customers.").supported is True
+    assert ask("Are files encrypted?", "Files are not encrypted.").supported is False
+
+
+@pytest.mark.parametrize(
+    "sentence", ["The answer to your question is:", "1. On Business and Enterprise:", "2. [4] Plans"]
+)
+def test_lead_ins_and_source_lines_claim_nothing(sentence: str) -> None:
+    assert claim_part(sentence, "Which plans?")[0] is None

@@ -39,7 +39,7 @@ ANSWER_MATCHING = ("token", "raw", "normalised")
 DEFAULT_ANSWER_MATCHING = "token"
 #: The sentence scorer a config gets when ``[shared] sentence_scorer`` is absent
 #: (a name registered in :mod:`evalgate_lib.judging.sentence_scorers`, checked when the run starts).
-DEFAULT_SENTENCE_SCORER = "lexical"
+DEFAULT_SENTENCE_SCORER = "span"
 
 #: Every key a config may hold, table by table. Anything else is refused with the
 #: nearest valid key: a typo must never run silently with a default.
@@ -86,7 +86,7 @@ class RunConfig:
     chunking: dict[str, Any]
     prompt_template: str
     answer_matching: str = DEFAULT_ANSWER_MATCHING
-    sentence_scorer: str = "lexical"
+    sentence_scorer: str = DEFAULT_SENTENCE_SCORER
     raw: dict[str, Any] = field(repr=False, default_factory=dict)
 
 

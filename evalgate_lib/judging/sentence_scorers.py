@@ -28,13 +28,14 @@ from pathlib import Path
 from typing import Any, Callable, Protocol, Sequence, runtime_checkable
 
 from evalgate_lib.errors import BackendError, InputError
+from evalgate_lib.inputs.config import DEFAULT_SENTENCE_SCORER
 from evalgate_lib.inputs.prompts import context_text
 from evalgate_lib.judging.rows import SentenceVerdict
 from evalgate_lib.judging.scoring import COVERAGE_FLOOR, is_refusal, sentence_coverage
 from evalgate_lib.text.tokens import content_token_list, content_tokens
 
-#: The scorer a config gets when it names none.
-DEFAULT_SCORER = "lexical"
+#: The scorer a config gets when it names none (chosen by measured agreement with reviewers' labels).
+DEFAULT_SCORER = DEFAULT_SENTENCE_SCORER
 
 
 @dataclass(frozen=True)

@@ -52,12 +52,14 @@ NUMBER_WORDS: dict[str, str] = {
 
 #: Leading labels stripped before a sentence is judged ("Answer: 3 seats" → "3 seats").
 _LABEL = re.compile(
-    r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?(?:the\s+)?(?:final\s+|short\s+)?(?:answer|response|a)(?:\s+is)?\s*(?:\*\*)?"
-    r"\s*[:\-]\s*(?:\*\*)?",
+    r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?(?:the\s+)?(?:final\s+|short\s+)?(?:answer|response|a)"
+    r"(?:\s+to\s+(?:this|the|your)\s+question)?(?:\s+is)?\s*(?:\*\*)?\s*(?:[:\-]\s*(?:\*\*)?|$)",
     re.IGNORECASE,
 )
-#: Lines that only frame the answer: "Question: …", "Context:", "[1] Title", headings.
-_FRAME = re.compile(r"^\s*(?:#{1,6}\s|question\s*:|q\s*:|context\s*:|\[\d+\]\s)", re.IGNORECASE)
+#: Lines that only frame the answer: "Question: …", "Context:", "[1] Title", headings, a bare Markdown link.
+_FRAME = re.compile(
+    r"^\s*(?:#{1,6}\s|question\s*:|q\s*:|context\s*:|\[\d+\]\s|\[[^\]]+\]\([^)\s]+\)?\s*$)", re.IGNORECASE
+)
 
 #: Exact tokens: numbers (with decimals and version dots), command-line options, dotted,
 #: slashed or underscored identifiers, and ALL-CAPS names. Compared as written (case-folded).
@@ -191,20 +193,95 @@ def _squash(text: str) -> str:
     return " ".join(fold(text).split())
 
 
+_POLAR = re.compile(r"^\W*(?:yes|no)\b", re.IGNORECASE)
+_NEGATION = re.compile(r"\b(?:no|not|never|none|cannot|can't|cant|won't|n't)\b|n't\b", re.IGNORECASE)
+
+#: A claim with at most this many content words of its own (numbers and identifiers aside)
+#: is an answer fragment ("1", "10 years", "The answer is: 2"): it claims "<the question> is <this>".
+FRAGMENT_WORDS = 2
+
+#: Share of the question's content words that the span of an answer fragment must also hold.
+QUESTION_FLOOR = 0.5
+
+
 def claim_part(sentence: str, question: str) -> tuple[str | None, str]:
-    """``(claim, why)``: the part of ``sentence`` that claims something, or ``None`` and why it claims nothing."""
+    """``(claim, why)``: the part of ``sentence`` that claims something, or ``None`` and why it claims nothing.
+
+    A "yes"/"no" or a negation makes a sentence a claim even when it only repeats the question's
+    words ("No, Nimbus does not offer that" asserts a fact; "The Business plan costs" does not).
+    """
     if is_refusal(sentence):
         return None, "a refusal: claims nothing"
     text = sentence.strip()
-    if _FRAME.match(text) or text.rstrip("*_ ").endswith("?"):
+    unnumbered = without_list_markers(text).strip()
+    if _FRAME.match(unnumbered) or text.rstrip("*_ ").endswith("?"):
         return None, "a question, heading or framing line: claims nothing"
+    if text.rstrip("*_ ").endswith(":"):
+        return None, "a lead-in line ending with ':': claims nothing by itself"
     stripped = _LABEL.sub("", text, count=1).strip()
-    if not content_token_list(stripped):
+    polar = bool(_POLAR.match(stripped) or _NEGATION.search(stripped))
+    if not content_token_list(stripped) and not polar:
         return None, "a bare label or no content words: claims nothing"
     words, asked = words_of(stripped), words_of(question)
-    if words <= asked and exact_tokens(stripped) <= exact_tokens(question):
+    if words <= asked and exact_tokens(stripped) <= exact_tokens(question) and not polar:
         return None, "repeats the question: claims nothing new"
     return stripped, ""
+
+
+def key_terms(question: str) -> frozenset[str]:
+    """The question's names: words written with a capital inside the sentence ("Enterprise", "Business")."""
+    names = re.findall(r"(?<=[\w,;:)] )[A-Z][\w-]*", question)
+    return frozenset(w for name in names for w in words_of(name))
+
+
+#: Share of the question's content words that the span of a yes/no answer must hold.
+POLAR_FLOOR = 0.75
+
+
+@dataclass(frozen=True)
+class _Claim:
+    """What one claim requires of its span: its own words and exact tokens, and what of the question."""
+
+    words: frozenset[str]
+    exact: frozenset[str]
+    question: frozenset[str]  # question words the span must hold as well ...
+    question_share: float  # ... at least this share of them
+    keys: frozenset[str]  # the question's names, all of which the span must hold
+    negated: bool
+    added: frozenset[str] = frozenset()  # an answer's words beyond the question's, all of which the span must hold
+
+    def held(self, span: Span) -> tuple[int, int, int]:
+        asked = len(self.question & span.words) + 2 * len(self.keys & span.words)
+        return (len(self.exact & span.exact), len(self.words & span.words), asked)
+
+
+def _requirements(claim: str, question: str) -> tuple[_Claim, str]:
+    """Which rule a claim falls under, and what its span must hold.
+
+    * a yes/no answer claims the question's statement: the span must hold
+      :data:`POLAR_FLOOR` of the question's words and all its names;
+    * an answer fragment ("1", "10 years": at most :data:`FRAGMENT_WORDS` words of its own)
+      claims "<question> is <fragment>": the span must hold the fragment, :data:`QUESTION_FLOOR`
+      of the question's words and all its names;
+    * an answer to the question (most of its words come from the question) needs the question's
+      names in its span ("The version history is kept for 7 days" asked of Enterprise is not
+      supported by the Free plan's row) and every word it adds to the question ("20 *extra*
+      requests per minute", "10 *euros*");
+    * any other claim is judged on all its words.
+    """
+    words, exact, asked = words_of(claim), exact_tokens(claim), words_of(question)
+    negated = bool(_NEGATION.search(claim))
+    own = words - exact
+    keys = key_terms(question) - words
+    if _POLAR.match(claim):
+        return _Claim(words, exact, asked - words, POLAR_FLOOR, keys, negated), "a yes/no answer"
+    if len(own) <= FRAGMENT_WORDS:
+        return _Claim(words, exact, asked - words, QUESTION_FLOOR, keys, negated), "an answer fragment"
+    if len(own & asked) * 2 >= len(own):
+        return _Claim(words, exact, frozenset(), 0.0, keys, negated, added=(words - asked) | exact), (
+            "an answer to the question"
+        )
+    return _Claim(words, exact, frozenset(), 0.0, frozenset(), negated), "a claim"
 
 
 def judge_span(sentence: str, context: ScoringContext) -> SentenceVerdict:
@@ -223,40 +300,61 @@ def judge_span(sentence: str, context: ScoringContext) -> SentenceVerdict:
             return SentenceVerdict(
                 sentence, tokens, (), 1.0, True, span=claim, reason="copied verbatim from the context"
             )
-    words, exact = words_of(claim), exact_tokens(claim)
+    need, kind = _requirements(claim, context.question)
     spans = [s for i, (title, text) in enumerate(context.passages) for s in passage_spans(i, title, text)]
     if not spans:
-        return SentenceVerdict(sentence, tokens, tuple(sorted(words)), 0.0, False, reason="no context to check against")
+        return SentenceVerdict(sentence, tokens, tuple(sorted(need.words)), 0.0, False, reason="no context to check")
 
     def rank(span: Span) -> tuple[int, int, int]:
-        return (len(exact & span.exact), len(words & span.words), -len(span.text))
+        exact, words, asked = need.held(span)
+        return (exact, words + asked, -len(span.text))
 
     best = max(spans, key=rank)
+    words, exact = need.words, need.exact
     missing_words = tuple(sorted(words - best.words))
     missing_exact = tuple(sorted(exact - best.exact))
+    missing_question = tuple(sorted(need.question - best.words))
+    missing_keys = tuple(sorted(need.keys - best.words))
+    missing_added = tuple(sorted(need.added - best.words - best.exact))
     share = (len(words) - len(missing_words)) / len(words) if words else 1.0
-    checked = len(words | exact)
-    score = (checked - len(set(missing_words) | set(missing_exact))) / checked if checked else 1.0
-    supported = not missing_exact and share >= SPAN_FLOOR
+    asked_share = 1.0 - len(missing_question) / len(need.question) if need.question else 1.0
+    negation_ok = not need.negated or bool(_NEGATION.search(best.text))
+    checked = len(words | exact | need.question | need.keys)
+    lacking = set(missing_words) | set(missing_exact) | set(missing_question) | set(missing_keys)
+    score = (checked - len(lacking)) / checked if checked else 1.0
+    supported = (
+        not missing_exact
+        and share >= SPAN_FLOOR
+        and not missing_added
+        and asked_share >= need.question_share
+        and not missing_keys
+        and negation_ok
+    )
+    where = f"passage [{best.passage + 1}]"
     held = f"{len(words) - len(missing_words)}/{len(words)} content words = {share:.2f}"
     if supported:
-        reason = f"one span of passage [{best.passage + 1}] holds {held} and every number and identifier"
+        reason = f"{kind}: one span of {where} holds {held} and every number and identifier"
+        if need.question:
+            reason += f", with the question's {', '.join(sorted(need.question & best.words)) or 'subject'}"
     elif missing_exact:
         reason = (
-            f"no span of the context holds {', '.join(missing_exact)} together with the claim; "
-            f"best span (passage [{best.passage + 1}]) holds {held}"
+            f"{kind}: no span of the context holds {', '.join(missing_exact)} together with the claim ({where}: {held})"
+        )
+    elif missing_added:
+        reason = f"{kind}: the span ({where}) lacks what the answer adds to the question: {', '.join(missing_added)}"
+    elif share < SPAN_FLOOR:
+        reason = f"{kind}: the best span ({where}) holds only {held} < {SPAN_FLOOR:.2f}"
+    elif missing_keys:
+        reason = f"{kind}: the span holding it ({where}) is about something else (lacks {', '.join(missing_keys)})"
+    elif asked_share < need.question_share:
+        reason = (
+            f"{kind}: the span holding it ({where}) is not about the question (lacks {', '.join(missing_question)})"
         )
     else:
-        reason = f"best span (passage [{best.passage + 1}]) holds only {held} < {SPAN_FLOOR:.2f}"
-    return SentenceVerdict(
-        sentence,
-        tokens,
-        missing_exact + tuple(w for w in missing_words if w not in missing_exact),
-        score,
-        supported,
-        span=best.text,
-        reason=reason,
-    )
+        reason = f"{kind}: a negative claim, but the span holding its words ({where}) says nothing negative"
+    rest = missing_keys + missing_words + missing_question
+    missing = missing_exact + tuple(dict.fromkeys(w for w in rest if w not in missing_exact))
+    return SentenceVerdict(sentence, tokens, missing, score, supported, span=best.text, reason=reason)
 
 
 class SpanSupportScorer:
@@ -271,4 +369,14 @@ class SpanSupportScorer:
 
 register_scorer(SpanSupportScorer.name, SpanSupportScorer)
 
-__all__ = ["SPAN_FLOOR", "SpanSupportScorer", "claim_part", "exact_tokens", "judge_span", "stem"]
+__all__ = [
+    "FRAGMENT_WORDS",
+    "QUESTION_FLOOR",
+    "SPAN_FLOOR",
+    "key_terms",
+    "SpanSupportScorer",
+    "claim_part",
+    "exact_tokens",
+    "judge_span",
+    "stem",
+]
