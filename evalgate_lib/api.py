@@ -310,13 +310,5 @@ def load_inputs(baseline: str | Path, candidate: str | Path) -> Inputs:
     return Inputs(a, b, tuple(load_corpus(a.corpus)), tuple(load_gold(a.gold)))
 
 
-def prepare_configs(
-    baseline: str | Path,
-    candidate: str | Path,
-    work_dir: str | Path,
-    corpus: str | Path | None = None,
-    gold: str | Path | None = None,
-    top_k: int | None = None,
-) -> tuple[Path, Path]:
-    """The config pair to run, with notebook parameters (corpus, gold file, top-k) applied to both alike."""
-    return resolve_configs(baseline, candidate, work_dir, corpus, gold, top_k)
+#: The config pair to run, with notebook parameters (corpus, gold file, top-k) applied to both alike.
+prepare_configs = resolve_configs

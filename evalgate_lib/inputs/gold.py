@@ -6,12 +6,12 @@ question would make the before/after number quietly wrong.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
 from evalgate_lib.errors import InputError
+from evalgate_lib.inputs.jsonl import read_jsonl
 
 ANSWERABLE = "answerable"
 NO_ANSWER = "no_answer"
@@ -75,23 +75,9 @@ def parse_question(obj: object, where: str) -> GoldQuestion:
 def load_gold(path: str | Path, article_ids: Iterable[str] | None = None) -> list[GoldQuestion]:
     """Load a gold file; with ``article_ids``, also refuse gold articles not in the corpus."""
     file = Path(path)
-    if not file.is_file():
-        raise InputError(f"gold file {file} does not exist")
     questions: list[GoldQuestion] = []
     seen: dict[str, int] = {}
-    try:
-        text = file.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{file}: not UTF-8 text ({exc})") from None
-    # split on "\n" only: JSON strings may hold U+2028 and friends, which str.splitlines() breaks on
-    for number, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
-            continue
-        where = f"{file}:{number}"
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+    for number, where, obj in read_jsonl(file, "gold file"):
         question = parse_question(obj, where)
         if question.id in seen:
             raise InputError(f"{where}: duplicate question id {question.id!r} (first on line {seen[question.id]})")

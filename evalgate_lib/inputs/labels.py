@@ -32,6 +32,7 @@ from typing import Any, Iterable, Mapping
 
 from evalgate_lib.errors import InputError
 from evalgate_lib.files import atomic_write
+from evalgate_lib.inputs.jsonl import read_jsonl
 
 REQUIRED_KEYS = ("config", "question_id", "answer_sha256", "correct", "unsupported_claim", "reviewer")
 OPTIONAL_KEYS = ("unsupported_sentences", "refusal", "pass", "comment", "sentences")
@@ -213,24 +214,9 @@ def load_labels(path: str | Path) -> list[Label]:
     Raises :class:`InputError` naming ``file:line`` for bad JSON, unknown or missing keys, wrong types
     and a duplicate key (naming the line of the first occurrence).
     """
-    file = Path(path)
-    if not file.is_file():
-        raise InputError(f"label file {file} does not exist")
-    try:
-        text = file.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{file}: not UTF-8 text ({exc})") from None
     labels: list[Label] = []
     seen: dict[LabelKey, int] = {}
-    # split on "\n" only: JSON strings may hold U+2028 and friends, which str.splitlines() breaks on
-    for number, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
-            continue
-        where = f"{file}:{number}"
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+    for number, where, obj in read_jsonl(path, "label file"):
         label = parse_label(obj, where)
         if label.key in seen:
             raise InputError(f"{where}: duplicate label {_describe(label.key)} (first on line {seen[label.key]})")

@@ -1,0 +1,33 @@
+"""Reading JSON Lines input files (gold questions, reviewer labels) with errors that name ``file:line``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterator
+
+from evalgate_lib.errors import InputError
+
+
+def read_jsonl(path: str | Path, what: str) -> Iterator[tuple[int, str, Any]]:
+    """``(line number, "file:line", parsed object)`` for every non-blank line of a JSONL file.
+
+    ``what`` names the file's role in the missing-file message ("gold file", "label file").
+    Lines are split on ``\\n`` only: JSON strings may hold U+2028 and friends, which
+    :meth:`str.splitlines` would break on.
+    """
+    file = Path(path)
+    if not file.is_file():
+        raise InputError(f"{what} {file} does not exist")
+    try:
+        text = file.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{file}: not UTF-8 text ({exc})") from None
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        where = f"{file}:{number}"
+        try:
+            yield number, where, json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
