@@ -114,10 +114,10 @@ def _visible_count(driver) -> int:
 @pytest.fixture
 def fixture_page(tmp_path):
     """A table page built from hand-made rows whose flags are known (two hallucinations per config)."""
-    from test_report import CASES, make_row
+    from test_report import CASES, crafted_row
 
     rows = [
-        make_row(config, *case, similarity=sim)
+        crafted_row(config, *case, similarity=sim)
         for config, sim in (("baseline", 0.8), ("candidate", 0.4))
         for case in CASES
     ]
@@ -131,7 +131,7 @@ def test_hallucination_filter_on_known_rows(browser, fixture_page):
     browser.get(page.as_uri())
     assert len(_apply_filter(browser, "all")) == len(rows)
     visible = _apply_filter(browser, "hallucination")
-    expected = sum(1 for r in rows if r["flags"]["hallucination"])
+    expected = sum(1 for r in rows if r.flags.hallucination)
     assert 0 < expected < len(rows)
     assert len(visible) == expected == _visible_count(browser)
     assert all(r.get_attribute("data-hallucination") == "1" for r in visible)
@@ -141,7 +141,7 @@ def test_hallucination_filter_on_known_rows(browser, fixture_page):
     # the other filters, and config + flag together
     for key in ("wrong", "grounded_but_wrong", "review"):
         shown = _apply_filter(browser, key.replace("_", "-"))
-        assert len(shown) == sum(1 for r in rows if r["flags"][key]), key
+        assert len(shown) == sum(1 for r in rows if r.flags.fired(key)), key
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
@@ -164,9 +164,9 @@ def test_real_report_filters_offline_and_screenshots(browser, tmp_path_factory):
     assert browser.find_element(By.CSS_SELECTOR, "table.eg-headline").is_displayed()
     assert len(_apply_filter(browser, "all")) == len(rows)
     visible = _apply_filter(browser, "hallucination")
-    assert len(visible) == sum(1 for r in rows if r["flags"]["hallucination"]) == _visible_count(browser)
+    assert len(visible) == sum(1 for r in rows if r.flags.hallucination) == _visible_count(browser)
     assert all(r.get_attribute("data-hallucination") == "1" for r in visible)
-    heatmap = browser.find_element(By.XPATH, "//h2[starts-with(@id, 'Sentence-coverage')]/following::img[2]")
+    heatmap = browser.find_element(By.XPATH, "//h2[starts-with(@id, 'Sentence-support')]/following::img[2]")
     browser.execute_script("arguments[0].scrollIntoView();", heatmap)
     heatmap.screenshot(str(SCREENSHOTS / "heatmap.png"))
     assert (SCREENSHOTS / "heatmap.png").stat().st_size > 1000
