@@ -118,11 +118,13 @@ def identical(a: Path, b: Path) -> bool:
 
 
 def clear_scoring_memos() -> None:
-    """Forget the scorers' per-process memos (context tokens per context and per line, refusal verdicts)."""
-    from evalgate_lib.judging import scoring
+    """Forget the scorers' per-process memos (tokens per context and line, refusal verdicts, span candidates)."""
+    from evalgate_lib.judging import scoring, span_support
     from evalgate_lib.text import tokens as text
 
-    for memo in (content_tokens, getattr(text, "_line_content_tokens", None), text.sentences_of, scoring.is_refusal):
+    memos = (content_tokens, getattr(text, "_line_content_tokens", None), text.sentences_of, scoring.is_refusal)
+    spans = (span_support.words_of, span_support.exact_tokens, span_support.passage_spans)
+    for memo in memos + spans:
         if hasattr(memo, "cache_clear"):
             memo.cache_clear()
 

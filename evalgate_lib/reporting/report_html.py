@@ -266,8 +266,18 @@ def fairness_html(manifest: Mapping[str, Any]) -> str:
     """What differs between the configs and what is held constant (from the manifest)."""
     fairness = manifest["fairness"]
     differs = ", ".join(f"<code>{e(k)}</code>" for k in fairness["differs"]) or "nothing"
+    used = str(manifest.get("backend", {}).get("backend", ""))
+
+    def note(key: str) -> str:
+        # [shared.models.ollama] names Ollama's models; a run on another backend did not use them
+        parts = key.split(".")
+        if len(parts) > 2 and parts[:2] == ["shared", "models"] and parts[2] != used:
+            return f" <small>(not used: this run used the {e(used)} backend)</small>"
+        return ""
+
     shared = "".join(
-        f"<tr><td><code>{e(k)}</code></td><td>{_value(v)}</td></tr>" for k, v in sorted(fairness["shared"].items())
+        f"<tr><td><code>{e(k)}</code></td><td>{_value(v)}{note(k)}</td></tr>"
+        for k, v in sorted(fairness["shared"].items())
     )
     configs = "".join(
         f"<tr><td>{e(name)}</td><td><code>{e(json.dumps(c['chunking'], sort_keys=True))}</code></td>"
@@ -309,6 +319,24 @@ def manifest_html(manifest: Mapping[str, Any]) -> str:
     return f'<div class="eg-report"><style>{_CSS}</style><table class="eg-manifest"><tbody>{body}</tbody></table></div>'
 
 
+_MATCHING_TEXT = {
+    "token": "an accepted string occurs in the answer (case-insensitive) on token boundaries, so '3 seats' is not "
+    "inside '13 seats'; an answer that also gives another value of the accepted unit is wrong (conflicting values); "
+    "a bare number whose accepted string carries a unit counts.",
+    "raw": "the answer contains one of the question's accepted strings (case-insensitive, literal substring).",
+    "normalised": "an accepted string occurs on token boundaries after normalising number words, units and money "
+    "on both sides.",
+}
+_SCORER_TEXT = {
+    "span": "a sentence is supported only when one local span of the context (a sentence or line with its title, "
+    "heading and table header) holds every number and identifier of it exactly and at least 75% of its content "
+    "words; a short answer fragment is read as the answer to the question and must sit with the question's words. "
+    "Refusals, questions, bare labels and echoes of the question claim nothing.",
+    "lexical": f"the share of a sentence's content tokens found anywhere in the retrieved context; supported at "
+    f"≥ {COVERAGE_FLOOR:.2f}.",
+}
+
+
 def methodology_html(manifest: Mapping[str, Any]) -> str:
     """How every number is computed, and the honest limits of those numbers."""
     gold = manifest["gold"]
@@ -323,6 +351,10 @@ def methodology_html(manifest: Mapping[str, Any]) -> str:
     one_answer = f"{100 / n:.1f}" if n else "n/a"
     refusals = "".join(f"<li><code>{e(p)}</code></li>" for p in REFUSAL_PATTERNS)
     backend = manifest.get("backend", {})
+    judging = manifest.get("judging", {})
+    scorer = str(judging.get("sentence_scorer", "lexical@1"))
+    matching_text = _MATCHING_TEXT.get(str(judging.get("answer_matching", "raw")), "")
+    scorer_text = _SCORER_TEXT.get(scorer.split("@")[0], "a registered plug-in scorer; see its documentation.")
     return f"""<div class="eg-report"><style>{_CSS}</style>
 <h3>How the numbers are computed</h3>
 <ul>
@@ -331,13 +363,11 @@ generator ({e(str(backend.get("generator")))}) and embedder ({e(str(backend.get(
 the same decoding options; only chunking and the prompt differ (see the fairness contract).</li>
 <li><b>Retrieval recall</b>: share of answerable questions where a chunk of the gold article is among the
 top-k retrieved chunks (document-level hit).</li>
-<li><b>Accuracy on answerable</b>: the answer contains one of the question's accepted strings
-(case-insensitive, literal containment). <b>Refusal accuracy</b>: on questions the knowledge base cannot answer,
-the answer is a refusal (its first sentence matches one of the refusal patterns below).</li>
-<li><b>Coverage</b> of an answer sentence: share of its content tokens (words and numbers, stopwords removed) that
-occur in the retrieved context. A sentence is <b>supported</b> at coverage ≥ {COVERAGE_FLOOR:.2f}.
-<b>Groundedness</b>: mean coverage over the sentences that claim something.</li>
-<li><b>Flags.</b> <i>Wrong</i>: not correct. <i>Hallucination</i>: wrong and at least one sentence under the floor.
+<li><b>Accuracy on answerable</b>: {matching_text} <b>Refusal accuracy</b>: on questions the knowledge base cannot
+answer, the answer is a refusal (its first sentence matches one of the refusal patterns below).</li>
+<li><b>Sentence support</b> (scorer <code>{e(scorer)}</code>): {scorer_text} <b>Groundedness</b>: mean support
+score over the sentences that claim something.</li>
+<li><b>Flags.</b> <i>Wrong</i>: not correct. <i>Hallucination</i>: wrong and at least one unsupported sentence.
 <i>Grounded-but-wrong</i>: wrong although every claim is supported by the context (the context misled, or the
 wrong passage was retrieved). <i>Review queue</i>: a signal computable in production without gold answers:
 an unsupported sentence, or confidence = min(top retrieval similarity, groundedness) below
@@ -349,11 +379,11 @@ an unsupported sentence, or confidence = min(top retrieval similarity, groundedn
 {partial}
 <li><b>Small sample.</b> {n} questions per config: one answer moves a rate on all questions by
 {one_answer} points. Deltas of a few points can be noise; treat them as a direction to check, not a proof.</li>
-<li><b>Literal matching.</b> "three seats" does not contain "3 seats": a correct paraphrase counts as wrong, and
-an answer that contains an accepted string next to a wrong claim counts as correct.</li>
-<li><b>Coverage is lexical.</b> A sentence can reuse the context's words and still say something false
-(negation, swapped numbers), and a correct paraphrase can fall under the floor. Coverage says "these words were in
-front of the model", not "this is true".</li>
+<li><b>Matching is by strings.</b> "three seats" does not contain "3 seats" unless normalised matching is on: a
+correct paraphrase can count as wrong.</li>
+<li><b>Support is measured, not proven.</b> The sentence scorer is a function of strings; its agreement with
+reviewers' labels is measured with <code>evalgate agreement</code> (see the README): it says "this was in front of
+the model", not "this is true".</li>
 <li><b>The models.</b> The numbers describe this generator and embedder with these decoding options; another model
 can rank the two configs differently. The embedded local backend uses very small models, so absolute accuracy is low;
 compare the configs, not the absolute levels.</li>
