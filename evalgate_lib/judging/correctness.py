@@ -31,7 +31,7 @@ from typing import Sequence
 from evalgate_lib.inputs.config import ANSWER_MATCHING
 from evalgate_lib.judging.normalise import match_answer, normalise_text
 from evalgate_lib.judging.rows import Matching, MatchVerdict
-from evalgate_lib.judging.scoring import Correctness, correctness
+from evalgate_lib.judging.scoring import Correctness, accept_list, correctness
 from evalgate_lib.text.tokens import sentences_of
 
 _NEW_QUESTION = re.compile(r"^\s*(?:\*\*)?(?:question|q)\s*\d*\s*[:.]", re.IGNORECASE | re.MULTILINE)
@@ -150,5 +150,6 @@ def _apply_rules(part: str, accept: Sequence[str], refused: bool, found: MatchVe
         return Correctness(
             True, False, bare, f"the answer's first sentence states the number of {bare!r} without its unit"
         )
-    listed = ", ".join(repr(a) for a in accept) or "(none)"
-    return Correctness(False, False, None, f"the answer contains none of the accepted strings ({listed}) {how}")
+    return Correctness(
+        False, False, None, f"the answer contains none of the accepted strings ({accept_list(accept)}) {how}"
+    )

@@ -10,7 +10,7 @@ public API offers for a single answer.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from evalgate_lib.chunks.chunking import Chunk
@@ -69,10 +69,8 @@ def retrieval_scores(
         return scores
     ranked = [(r.chunk.article_id, r.chunk.start, r.chunk.end) for r in ranking]
     rank = evidence_rank(ranked, question.article, spans)
-    return RetrievalScores(
-        gold_rank=scores.gold_rank,
-        reciprocal_rank=scores.reciprocal_rank,
-        recall=scores.recall,
+    return replace(
+        scores,
         evidence_rank=rank,
         evidence_reciprocal_rank=_round(reciprocal_rank(rank)),
         evidence_recall={k: hit_at_k(rank, k) for k in RECALL_KS},
@@ -82,18 +80,7 @@ def retrieval_scores(
 
 
 def _rounded(verdict: SentenceVerdict) -> SentenceVerdict:
-    if verdict.coverage is None:
-        return verdict
-    return SentenceVerdict(
-        verdict.text,
-        verdict.tokens,
-        verdict.missing,
-        _round(verdict.coverage),
-        verdict.supported,
-        verdict.refusal,
-        verdict.span,
-        verdict.reason,
-    )
+    return verdict if verdict.coverage is None else replace(verdict, coverage=_round(verdict.coverage))
 
 
 def score_answer(

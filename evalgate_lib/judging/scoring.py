@@ -72,7 +72,8 @@ class Correctness:
     reason: str = ""
 
 
-def _accept_list(accept: Sequence[str]) -> str:
+def accept_list(accept: Sequence[str]) -> str:
+    """The accepted strings as a verdict's reason quotes them."""
     return ", ".join(repr(a) for a in accept) or "(none)"
 
 
@@ -90,7 +91,7 @@ def correctness(answer: str, answerable: bool, accept: Sequence[str]) -> Correct
         if refused:
             return Correctness(False, True, None, "the question is answerable, but the answer is a refusal")
         reason = (
-            f"the answer contains none of the accepted strings ({_accept_list(accept)}); "
+            f"the answer contains none of the accepted strings ({accept_list(accept)}); "
             "containment is literal and case-insensitive"
         )
         return Correctness(False, False, None, reason)

@@ -157,10 +157,9 @@ class TransformersNLIScorer:
     def judge(self, sentence: str, context: ScoringContext) -> SentenceVerdict:
         """Supported when the entailment probability reaches the floor; refusals and empty sentences claim nothing."""
         tokens = tuple(content_token_list(sentence))
-        if is_refusal(sentence) or not tokens:
-            return SentenceVerdict(
-                sentence, tokens, (), None, None, refusal=is_refusal(sentence), reason="claims nothing"
-            )
+        refusal = is_refusal(sentence)
+        if refusal or not tokens:
+            return SentenceVerdict(sentence, tokens, (), None, None, refusal=refusal, reason="claims nothing")
         p = self.entailment(sentence, context.text)
         supported = p >= COVERAGE_FLOOR
         reason = f"entailment probability {p:.2f} " + (">=" if supported else "<") + f" {COVERAGE_FLOOR:.2f}"

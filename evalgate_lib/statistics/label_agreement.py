@@ -31,6 +31,7 @@ from typing import Callable, Mapping, Sequence
 from evalgate_lib.inputs.corpus import Article
 from evalgate_lib.inputs.labels import Label, match_labels
 from evalgate_lib.judging.answer import Judgement, judge_answer
+from evalgate_lib.judging.correctness import decide_correctness
 from evalgate_lib.judging.rows import ResultRow
 from evalgate_lib.statistics.agreement import (
     JudgementAgreement,
@@ -138,7 +139,7 @@ def measure(
 
     correctness = [agree("correct", [r.correct for r, _ in pairs], human_correct, scorer=f"run: {matching}")]
     for mode in matchings:
-        verdicts = [rejudge(r, bodies, scorers[0], mode).correct for r, _ in pairs]
+        verdicts = [decide_correctness(r.answer, r.answerable, r.accept, mode).verdict.correct for r, _ in pairs]
         correctness.append(agree(f"correct ({mode})", verdicts, human_correct))
 
     by_scorer: dict[str, tuple[JudgementAgreement, ...]] = {}
