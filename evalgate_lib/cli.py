@@ -164,6 +164,54 @@ def cmd_agreement(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_score(args: argparse.Namespace) -> int:
+    """Judge two answer logs written by a pipeline EvalGate did not run; write a results folder."""
+    from evalgate_lib.run.external import score_and_write, score_answer_logs
+    from evalgate_lib.statistics.metrics import format_table
+
+    names = None
+    if args.names is not None:
+        parts = [p.strip() for p in args.names.split(",")]
+        if len(parts) != 2 or not all(parts):
+            raise InputError(f"--names takes two names separated by a comma, got {args.names!r}")
+        names = (parts[0], parts[1])
+    run = score_answer_logs(
+        args.baseline_log,
+        args.candidate_log,
+        args.gold,
+        names=names,
+        corpus=args.corpus,
+        matching=args.matching,
+        scorer=args.scorer,
+    )
+    summary, folder = score_and_write(run, args.out)
+    print(f"pipeline: external (answer logs {args.baseline_log}, {args.candidate_log})")
+    print("fairness: declared by you, not enforced (EvalGate did not run these pipelines)")
+    if not all(log.has_doc_ids for log in run.logs):
+        print("retrieval metrics: left empty for a log whose passages do not all carry a doc_id")
+    print()
+    print(format_table(summary))
+    print()
+    print(f"scored {len(run.rows)} answers in {run.stats['wall_seconds']:.1f} s")
+    print(f"results: {folder.resolve()}/results.jsonl (+ summary.json, manifest.json)")
+    return 0
+
+
+def _configure_score(parser: argparse.ArgumentParser) -> None:
+    from evalgate_lib.inputs.config import ANSWER_MATCHING, DEFAULT_ANSWER_MATCHING, DEFAULT_SENTENCE_SCORER
+
+    parser.add_argument("baseline_log", type=Path, help="the baseline pipeline's answer log (JSONL)")
+    parser.add_argument("candidate_log", type=Path, help="the candidate pipeline's answer log (JSONL)")
+    parser.add_argument("--gold", required=True, type=Path, help="gold questions (JSONL) the logs answer")
+    parser.add_argument(
+        "--corpus", default=None, type=Path, help="knowledge-base folder: checks doc ids, enables evidence metrics"
+    )
+    parser.add_argument("--names", default=None, help="config names BASELINE,CANDIDATE (default: the logs' file stems)")
+    parser.add_argument("--matching", choices=ANSWER_MATCHING, default=DEFAULT_ANSWER_MATCHING, help="answer matching")
+    parser.add_argument("--scorer", default=DEFAULT_SENTENCE_SCORER, help="sentence scorer (registered name)")
+    parser.add_argument("--out", default=Path("results/external"), type=Path, help="results folder to write")
+
+
 def _configure_agreement(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--results", default=Path("results/latest"), type=Path, help="results folder to measure")
     parser.add_argument(
@@ -212,17 +260,119 @@ def _configure_report(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def cmd_gold(args: argparse.Namespace) -> int:
+    """``evalgate gold check`` / ``evalgate gold import``: run the chosen sub-subcommand."""
+    return args.gold_handler(args)
+
+
+def _cmd_gold_check(args: argparse.Namespace) -> int:
+    """Check the gold file against its corpus; exit 2 on errors, 1 on warnings with --strict, else 0."""
+    import json
+
+    from evalgate_lib.files import atomic_write
+    from evalgate_lib.inputs.gold_check_format import check_json, format_check
+    from evalgate_lib.inputs.gold_files import check_gold_files, gold_sources
+
+    if (args.corpus is None) != (args.gold is None):
+        raise InputError("--corpus and --gold go together: give both, or neither (the configs then name them)")
+    if args.corpus is not None and (args.baseline or args.candidate):
+        raise InputError("give either --corpus/--gold or --baseline/--candidate, not both")
+    matching = "token"
+    if args.corpus is not None:
+        corpus, gold = args.corpus, args.gold
+    else:
+        baseline, candidate = args.baseline or "configs/baseline.toml", args.candidate or "configs/candidate.toml"
+        corpus, gold, matching = gold_sources(baseline, candidate)
+    check, scan = check_gold_files(corpus, gold)
+    for path, reason in scan.skipped:
+        print(f"skipped corpus file {path}: {reason}")
+    print(format_check(check, str(gold), str(corpus)), end="")
+    if matching != "token":
+        print(f"note: the configs judge with answer_matching = {matching!r}, not the 'token' rule counted above")
+    if args.json is not None:
+        data = check_json(check, str(gold), str(corpus))
+        atomic_write(args.json, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        print(f"findings: {args.json}")
+    if check.errors:
+        print(f"evalgate: error: {len(check.errors)} error(s) in {gold} (listed above)", file=sys.stderr)
+        return EXIT_INPUT
+    return 1 if args.strict and check.warnings else 0
+
+
+def _cmd_gold_import(args: argparse.Namespace) -> int:
+    """Import a JSONL/CSV question set into a gold file; exit 1 when some rows could not be imported."""
+    from evalgate_lib.inputs.gold_files import import_gold_file
+    from evalgate_lib.inputs.gold_import_format import format_import
+
+    result = import_gold_file(args.input, args.out, args.corpus, args.force)
+    print(format_import(result, str(args.out), None if args.corpus is None else str(args.corpus)), end="")
+    return 1 if result.skipped else 0
+
+
+def _configure_gold(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="gold_command", required=True)
+    check_help = "validate the gold file against the corpus and show where accept strings and evidence occur"
+    check = sub.add_parser("check", help=check_help, description=check_help)
+    check.add_argument("--baseline", default=None, help="baseline config (TOML; default configs/baseline.toml)")
+    check.add_argument("--candidate", default=None, help="candidate config (TOML; default configs/candidate.toml)")
+    check.add_argument("--corpus", default=None, type=Path, help="corpus folder, instead of the configs (with --gold)")
+    check.add_argument("--gold", default=None, type=Path, help="gold file (JSONL), instead of configs (with --corpus)")
+    check.add_argument("--strict", action="store_true", help="exit 1 when there are warnings")
+    check.add_argument("--json", default=None, type=Path, help="also write every finding to this JSON file")
+    check.set_defaults(gold_handler=_cmd_gold_check)
+    import_help = "write a gold file from a RAGAS / Hugging Face style JSONL or CSV, reporting what it could not map"
+    imp = sub.add_parser("import", help=import_help, description=import_help)
+    imp.add_argument("input", type=Path, help="question set to import (.jsonl or .csv)")
+    imp.add_argument("--out", required=True, type=Path, help="gold file to write (JSONL)")
+    imp.add_argument(
+        "--corpus", default=None, type=Path, help="corpus folder: find each gold article and evidence from the contexts"
+    )
+    imp.add_argument("--force", action="store_true", help="overwrite --out when it exists")
+    imp.set_defaults(gold_handler=_cmd_gold_import)
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    """List what changed per question between the two configs of a results folder (fixed, broken, flag changed)."""
+    import json
+
+    from evalgate_lib.files import atomic_write
+    from evalgate_lib.reporting.diff_text import changes_json, format_changes
+    from evalgate_lib.run.results import load_results
+    from evalgate_lib.statistics.changes import question_changes
+
+    rows, summary, _ = load_results(args.results)
+    changes = question_changes(rows, summary["baseline"], summary["candidate"])
+    print(format_changes(changes, args.only), end="")
+    if args.json is not None:
+        atomic_write(args.json, json.dumps(changes_json(changes, args.only), indent=2, ensure_ascii=False) + "\n")
+        print(f"changes: {args.json}")
+    return 0
+
+
+def _configure_diff(parser: argparse.ArgumentParser) -> None:
+    from evalgate_lib.statistics.changes import CHANGE_KINDS
+
+    parser.add_argument("--results", default=Path("results/latest"), type=Path, help="results folder to compare")
+    parser.add_argument(
+        "--only", choices=CHANGE_KINDS, default=None, help="only this kind of change (default: every changed question)"
+    )
+    parser.add_argument("--json", type=Path, default=None, help="also write the changes to this JSON file")
+
+
 #: Every subcommand: name → (help, argument setup, handler). The CLI owns them all; the
 #: library modules they call take plain parameters and know nothing of argparse.
 COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = {
     "run": ("run both configs and write the results folder", _configure_run, cmd_run),
     "report": ("render the stakeholder HTML report (executes the notebooks)", _configure_report, cmd_report),
     "gate": ("fail (exit 1) when the candidate regresses beyond the thresholds", _configure_gate, cmd_gate),
+    "score": ("judge answer logs from your own pipeline (one JSONL per config)", _configure_score, cmd_score),
     "agreement": (
         "measure every automatic judgement against reviewers' labels (Cohen's kappa, PPI)",
         _configure_agreement,
         cmd_agreement,
     ),
+    "gold": ("check a gold set against its corpus, or import one (RAGAS / HF style)", _configure_gold, cmd_gold),
+    "diff": ("list the questions the candidate fixed, broke or re-flagged, both answers", _configure_diff, cmd_diff),
 }
 
 

@@ -169,3 +169,72 @@ def test_bad_input_exits_non_zero_with_message(tmp_path):
     )
     assert proc.returncode == 2
     assert f"{gold}:2: not valid JSON" in proc.stderr
+
+
+def test_score_of_the_runs_own_answers_gives_the_same_verdicts(two_runs, tmp_path):
+    """`evalgate score` on answer logs of this very run: every judgement equals the run's own.
+
+    The logs hold what a pipeline outside EvalGate would log: the answer, and the text,
+    document id and similarity of each passage in its prompt. Only what the log cannot
+    know differs: the prompt hash, chunk positions, and the rank metrics beyond the top k.
+    """
+    from evalgate_lib.inputs.corpus import load_corpus
+
+    out, _ = two_runs[0]
+    rows = load_rows(out)
+    bodies = {a.id: a.body for a in load_corpus(ROOT / "corpus")}
+    gold = tmp_path / "gold.jsonl"
+    ids = {r.question_id for r in rows}
+    gold.write_text(
+        "".join(
+            line + "\n"
+            for line in (ROOT / "gold" / "questions.jsonl").read_text().splitlines()
+            if line.strip() and json.loads(line)["id"] in ids
+        )
+    )
+    for config in ("baseline", "candidate"):
+        lines = [
+            {
+                "question_id": r.question_id,
+                "answer": r.answer,
+                "passages": [
+                    {"text": bodies[c.article_id][c.start : c.end], "doc_id": c.article_id, "score": c.similarity}
+                    for c in r.retrieved
+                ],
+            }
+            for r in rows
+            if r.config == config
+        ]
+        (tmp_path / f"{config}.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    proc = _evalgate(
+        "score",
+        str(tmp_path / "baseline.jsonl"),
+        str(tmp_path / "candidate.jsonl"),
+        "--gold",
+        str(gold),
+        "--corpus",
+        str(ROOT / "corpus"),
+        "--out",
+        str(tmp_path / "scored"),
+    )
+    assert proc.returncode == 0, proc.stderr
+    scored = load_rows(tmp_path / "scored")
+    assert len(scored) == len(rows)
+    for mine, theirs in zip(rows, scored, strict=True):
+        for name in (
+            "config",
+            "question_id",
+            "answer",
+            "refused",
+            "correct",
+            "matched",
+            "matching",
+            "sentences",
+            "groundedness",
+            "confidence",
+            "flags",
+            "top_similarity",
+            "scorer",
+        ):
+            assert getattr(mine, name) == getattr(theirs, name), (mine.question_id, name)
+        assert [c.article_id for c in mine.retrieved] == [c.article_id for c in theirs.retrieved]

@@ -13,8 +13,10 @@ import difflib
 import inspect
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
+from evalgate_lib.chunks.custom import check_params, is_custom, load_chunker, spans_of
 from evalgate_lib.errors import InputError
 from evalgate_lib.inputs.corpus import Article
 from evalgate_lib.text.tokens import sentence_spans
@@ -166,18 +168,26 @@ CHUNKERS: dict[str, Callable[..., list[Chunk]]] = {
 }
 
 
-def check_chunking(spec: Mapping[str, Any], source: str = "[chunking]") -> None:
-    """Refuse an unknown method, an unknown parameter (naming the nearest valid one) or a non-integer value.
+def check_chunking(spec: Mapping[str, Any], source: str = "[chunking]", search: Sequence[Path] = ()) -> None:
+    """Refuse an unknown method, an unknown parameter (naming the nearest valid one) or a bad value.
 
     ``source`` says where the table came from (``"configs/x.toml: [chunking]"``), so the
-    message points at the file to fix.
+    message points at the file to fix. A ``"package.module:function"`` method is a team's
+    own chunker (:mod:`evalgate_lib.chunks.custom`), imported from ``search`` folders (the
+    config's folder) first; its parameters are checked against the function's signature.
     """
     params = dict(spec)
     method = params.pop("method", None)
+    if is_custom(method):
+        check_params(load_chunker(str(method), source, search), params, source)
+        return
     if not isinstance(method, str) or method not in CHUNKERS:
         near = difflib.get_close_matches(str(method), list(CHUNKERS), n=1)
         hint = f"; did you mean {near[0]!r}?" if near else ""
-        raise InputError(f"{source}: unknown chunking method {method!r}; choose one of {sorted(CHUNKERS)}{hint}")
+        raise InputError(
+            f"{source}: unknown chunking method {method!r}; choose one of {sorted(CHUNKERS)} "
+            f"or name your own as 'package.module:function'{hint}"
+        )
     valid = [p for p in inspect.signature(CHUNKERS[method]).parameters if p != "article"]
     for name, value in params.items():
         if name not in valid:
@@ -188,9 +198,26 @@ def check_chunking(spec: Mapping[str, Any], source: str = "[chunking]") -> None:
             raise InputError(f"{source}: the {method!r} chunker's {name} must be a whole number, got {value!r}")
 
 
-def chunk_corpus(articles: Iterable[Article], spec: Mapping[str, Any]) -> list[Chunk]:
-    """Chunk every article with the chunker named by ``spec["method"]`` and the rest of ``spec`` as parameters."""
-    check_chunking(spec)
+def chunk_corpus(articles: Iterable[Article], spec: Mapping[str, Any], search: Sequence[Path] = ()) -> list[Chunk]:
+    """Chunk every article with the chunker named by ``spec["method"]`` and the rest of ``spec`` as parameters.
+
+    A team's own chunker returns spans; they go through the same :func:`_make` as the
+    built-in ones, so markup-only spans are merged and every chunk keeps its provenance.
+    """
+    check_chunking(spec, search=search)
     params = dict(spec)
-    chunker = CHUNKERS[params.pop("method")]
+    method = params.pop("method")
+    if is_custom(method):
+        custom = load_chunker(method, "[chunking]", search)
+        return [chunk for article in articles for chunk in _make(article, spans_of(custom, article, params))]
+    chunker = CHUNKERS[method]
     return [chunk for article in articles for chunk in chunker(article, **params)]
+
+
+def chunker_identity(spec: Mapping[str, Any], search: Sequence[Path] = ()) -> dict[str, str] | None:
+    """For a team's own chunker, what the manifest records of its code (path and source SHA-256); else ``None``."""
+    method = spec.get("method")
+    if not is_custom(method):
+        return None
+    custom = load_chunker(str(method), "[chunking]", search)
+    return {"method": custom.method, "source": custom.source_path, "source_sha256": custom.source_sha256}

@@ -135,7 +135,9 @@ def load_config(path: str | Path) -> RunConfig:
         raise InputError(f"{file}: [prompt] needs a 'template' string")
     validate_template(template, str(file))
     if "method" not in raw["chunking"]:
-        raise InputError(f"{file}: [chunking] needs a 'method' (fixed, markdown or sentence)")
+        raise InputError(
+            f"{file}: [chunking] needs a 'method' (fixed, markdown, sentence, or your own as 'package.module:function')"
+        )
     base = file.parent
     for key, kinds in _SHARED_TYPES.items():
         value = shared.get(key)

@@ -32,6 +32,7 @@ from evalgate_lib.inputs.config import ANSWER_MATCHING
 from evalgate_lib.judging.normalise import match_answer, normalise_text
 from evalgate_lib.judging.rows import Matching, MatchVerdict
 from evalgate_lib.judging.scoring import Correctness, accept_list, correctness
+from evalgate_lib.text.matching import bounded_pattern
 from evalgate_lib.text.tokens import sentences_of
 
 _NEW_QUESTION = re.compile(r"^\s*(?:\*\*)?(?:question|q)\s*\d*\s*[:.]", re.IGNORECASE | re.MULTILINE)
@@ -46,12 +47,6 @@ def answer_part(answer: str) -> str:
     return answer[: found.start()]
 
 
-def _bounded(needle: str) -> re.Pattern[str]:
-    left = r"(?<![0-9a-z])(?<!\d[.,])" if needle[0].isalnum() else ""
-    right = r"(?![0-9a-z])(?![.,]\d)" if needle[-1].isalnum() else ""
-    return re.compile(left + re.escape(needle) + right)
-
-
 def token_bounded_match(answer: str, accept: Sequence[str]) -> str | None:
     """First accepted string found in ``answer`` case-insensitively with no letter or digit glued to its ends.
 
@@ -60,7 +55,7 @@ def token_bounded_match(answer: str, accept: Sequence[str]) -> str | None:
     folded = answer.casefold()
     for candidate in accept:
         needle = candidate.casefold().strip()
-        if needle and _bounded(needle).search(folded):
+        if needle and bounded_pattern(needle).search(folded):
             return candidate
     return None
 

@@ -114,7 +114,7 @@ def load_inputs(baseline: str | Path, candidate: str | Path, limit: int | None =
         if q.evidence and q.article
     }
     for config in (a, b):
-        check_chunking(config.chunking, f"{config.path}: [chunking]")
+        check_chunking(config.chunking, f"{config.path}: [chunking]", search=(config.path.parent,))
     get_scorer(a.sentence_scorer)  # an unknown scorer name fails here, before any model call
     return Inputs(
         a, b, diffs, articles, select_questions(questions, limit), len(questions), evidence, list(scan.skipped)
@@ -228,7 +228,7 @@ def run_config(
 ) -> tuple[list[ResultRow], int]:
     """All rows of one configuration, in gold order, and its chunk count."""
     cache = model_cache(spec, options.cache_dir)
-    chunks: list[Chunk] = chunk_corpus(inputs.articles, config.chunking)
+    chunks: list[Chunk] = chunk_corpus(inputs.articles, config.chunking, search=(config.path.parent,))
     index = VectorIndex(cache.embed([f"{c.title}\n{c.text}" for c in chunks]))
     prepared = []
     for question, vector in zip(inputs.questions, question_vectors, strict=True):

@@ -18,8 +18,9 @@ import json
 import platform
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
+from evalgate_lib.chunks.chunking import chunker_identity
 from evalgate_lib.errors import InputError
 from evalgate_lib.files import atomic_write
 from evalgate_lib.inputs.config import shared_settings
@@ -47,7 +48,7 @@ RECORDED_PACKAGES = (
 )
 
 
-def _sha256_file(path: Path) -> str:
+def sha256_file(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
@@ -74,6 +75,9 @@ def build_manifest(comparison: Comparison) -> dict[str, Any]:
             "prompt_sha256": hashlib.sha256(config.prompt_template.encode()).hexdigest(),
             "chunks": comparison.chunk_counts.get(config.name),
         }
+        custom = chunker_identity(config.chunking, (config.path.parent,))
+        if custom is not None:  # a team's own chunker: its code's path and hash, so runs whose code differs say so
+            configs[config.name]["chunker"] = custom
     return {
         "evalgate_version": __version__,
         "baseline": inputs.baseline.name,
@@ -91,7 +95,7 @@ def build_manifest(comparison: Comparison) -> dict[str, Any]:
         },
         "gold": {
             "path": str(inputs.baseline.gold),
-            "sha256": _sha256_file(inputs.baseline.gold),
+            "sha256": sha256_file(inputs.baseline.gold),
             "questions_in_file": inputs.all_questions,
             "questions_run": len(inputs.questions),
             "question_ids": [q.id for q in inputs.questions],
@@ -113,15 +117,30 @@ def _dumps(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, ensure_ascii=False, indent=2) + "\n"
 
 
-def write_results(comparison: Comparison, summary: dict[str, Any], out_dir: str | Path) -> Path:
-    """Write the results folder and return its path."""
+def write_folder(
+    rows: Sequence[ResultRow],
+    summary: dict[str, Any],
+    manifest: dict[str, Any],
+    stats: dict[str, Any],
+    out_dir: str | Path,
+) -> Path:
+    """Write a results folder (rows, summary, manifest, run stats) and return its path.
+
+    The one writer behind ``evalgate run`` and ``evalgate score``, so both folders read
+    back the same way in the report, the gate and the notebooks.
+    """
     folder = Path(out_dir)
-    rows = "".join(json.dumps(r.to_json(), sort_keys=True, ensure_ascii=False) + "\n" for r in comparison.rows)
-    atomic_write(folder / "results.jsonl", rows)
+    lines = "".join(json.dumps(r.to_json(), sort_keys=True, ensure_ascii=False) + "\n" for r in rows)
+    atomic_write(folder / "results.jsonl", lines)
     atomic_write(folder / "summary.json", _dumps(summary))
-    atomic_write(folder / "manifest.json", _dumps(build_manifest(comparison)))
-    atomic_write(folder / "run_stats.json", _dumps(comparison.stats))
+    atomic_write(folder / "manifest.json", _dumps(manifest))
+    atomic_write(folder / "run_stats.json", _dumps(stats))
     return folder
+
+
+def write_results(comparison: Comparison, summary: dict[str, Any], out_dir: str | Path) -> Path:
+    """Write the results folder of an EvalGate-run comparison and return its path."""
+    return write_folder(comparison.rows, summary, build_manifest(comparison), comparison.stats, out_dir)
 
 
 def evaluate_and_write(

@@ -1,0 +1,193 @@
+"""Answer logs: the answers and passages of a pipeline EvalGate did not run (``evalgate score``).
+
+A team with its own RAG service (LangChain, LlamaIndex, anything) writes one JSON Lines
+file per configuration, one line per gold question::
+
+    {"question_id": "q001", "answer": "...", "passages": [{"text": "...", "doc_id": "refunds", "score": 0.82}]}
+
+``passages`` are the retrieved passages in rank order, exactly as the pipeline put them in
+its prompt: each an object with ``text`` and, optionally, ``doc_id`` (the corpus article it
+came from, which the retrieval metrics need), ``title`` and ``score`` (a cosine similarity in
+[-1, 1], the production signal behind the confidence and the review queue), or a plain
+string when only the text is known. ``meta`` may hold anything the pipeline wants to keep
+(latency, model name); EvalGate does not read it.
+
+Validation is strict and names ``file:line`` because a silently dropped line would make
+the before/after number quietly wrong: malformed JSON, unknown keys, an empty answer, a
+question id that is not in the gold set, the same id twice, and gold questions the log
+does not answer are all errors.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Collection, Mapping
+
+from evalgate_lib.errors import InputError
+from evalgate_lib.inputs.jsonl import read_jsonl
+
+LINE_KEYS = ("question_id", "answer", "passages", "meta")
+PASSAGE_KEYS = ("text", "doc_id", "title", "score")
+
+
+@dataclass(frozen=True)
+class LoggedPassage:
+    """One passage the external pipeline retrieved, in rank order."""
+
+    text: str
+    doc_id: str | None = None
+    title: str | None = None
+    score: float | None = None
+
+
+@dataclass(frozen=True)
+class LoggedAnswer:
+    """One line of an answer log: the answer to one gold question and what it was built from."""
+
+    question_id: str
+    answer: str
+    passages: tuple[LoggedPassage, ...]
+    where: str
+
+    @property
+    def input_sha256(self) -> str:
+        """SHA-256 of what the answer was built from (question id and passages, canonical JSON).
+
+        Stands where EvalGate's own rows hold the prompt's hash: the external prompt is
+        unknown, but two logs that retrieved the same passages for a question share it.
+        """
+        payload = {
+            "question_id": self.question_id,
+            "passages": [[p.doc_id, p.title, p.text, p.score] for p in self.passages],
+        }
+        return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class AnswerLog:
+    """A whole answer log, answers in gold order."""
+
+    path: Path
+    sha256: str
+    answers: tuple[LoggedAnswer, ...]
+
+    @property
+    def has_doc_ids(self) -> bool:
+        """True when every passage names its document: only then are retrieval metrics computed."""
+        return all(p.doc_id is not None for a in self.answers for p in a.passages)
+
+
+def _unknown(keys: Collection[str], valid: tuple[str, ...], where: str, what: str) -> None:
+    for key in keys:
+        if key not in valid:
+            near = difflib.get_close_matches(key, valid, n=1, cutoff=0.6)
+            hint = f"; did you mean {near[0]!r}?" if near else f"; valid keys: {', '.join(valid)}"
+            raise InputError(f"{where}: unknown key {key!r} in {what}{hint}")
+
+
+def parse_passage(value: Any, where: str) -> LoggedPassage:
+    """One passage: a string, or an object with ``text`` and optional ``doc_id``, ``title``, ``score``."""
+    if isinstance(value, str):
+        value = {"text": value}
+    if not isinstance(value, dict):
+        raise InputError(f"{where}: a passage must be a string or an object with 'text', got {type(value).__name__}")
+    _unknown(value, PASSAGE_KEYS, where, "a passage")
+    text = value.get("text")
+    if not isinstance(text, str) or not text.strip():
+        raise InputError(f"{where}: a passage needs a non-empty 'text' string")
+    for key in ("doc_id", "title"):
+        if key in value and (not isinstance(value[key], str) or not value[key].strip()):
+            raise InputError(f"{where}: a passage's {key!r} must be a non-empty string, got {value[key]!r}")
+    score = value.get("score")
+    if score is not None:
+        if isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score):
+            raise InputError(f"{where}: a passage's 'score' must be a number, got {score!r}")
+        if not -1.0 <= score <= 1.0:
+            raise InputError(
+                f"{where}: a passage's 'score' must be a cosine similarity in [-1, 1], got {score!r} "
+                "(it enters confidence = min(top similarity, groundedness)); put a score on another scale in 'meta'"
+            )
+        score = float(score)
+    return LoggedPassage(text, value.get("doc_id"), value.get("title"), score)
+
+
+def parse_line(obj: Any, where: str) -> LoggedAnswer:
+    """Validate one decoded line of an answer log; ``where`` is ``file:line``."""
+    if not isinstance(obj, dict):
+        raise InputError(f"{where}: each line must be a JSON object")
+    _unknown(obj, LINE_KEYS, where, "an answer-log line")
+    for key in ("question_id", "answer", "passages"):
+        if key not in obj:
+            raise InputError(f"{where}: missing key {key!r}")
+    question_id, answer, passages = obj["question_id"], obj["answer"], obj["passages"]
+    if not isinstance(question_id, str) or not question_id.strip():
+        raise InputError(f"{where}: 'question_id' must be a non-empty string, got {question_id!r}")
+    if not isinstance(answer, str):
+        raise InputError(f"{where}: 'answer' must be a string, got {type(answer).__name__}")
+    if not answer.strip():
+        raise InputError(
+            f"{where}: empty answer for question {question_id!r}; log what the pipeline returned "
+            '(a refusal is a sentence such as "I don\'t know")'
+        )
+    if not isinstance(passages, list):
+        raise InputError(f"{where}: 'passages' must be a list (in rank order), got {type(passages).__name__}")
+    parsed = tuple(parse_passage(p, f"{where}: passage {i}") for i, p in enumerate(passages, 1))
+    return LoggedAnswer(question_id, answer, parsed, where)
+
+
+def load_answer_log(path: str | Path, question_ids: Collection[str]) -> AnswerLog:
+    """Read one answer log and check it answers exactly the gold questions ``question_ids``.
+
+    Returns the answers in the order of ``question_ids``, so both configurations' rows line
+    up whatever order the pipeline wrote them in.
+    """
+    file = Path(path)
+    by_id: dict[str, LoggedAnswer] = {}
+    gold = set(question_ids)
+    for _, where, obj in read_jsonl(file, "answer log"):
+        answer = parse_line(obj, where)
+        if answer.question_id in by_id:
+            raise InputError(
+                f"{where}: question {answer.question_id!r} answered twice (first at {by_id[answer.question_id].where})"
+            )
+        if answer.question_id not in gold:
+            near = difflib.get_close_matches(answer.question_id, sorted(gold), n=1)
+            hint = f"; did you mean {near[0]!r}?" if near else ""
+            raise InputError(f"{where}: question id {answer.question_id!r} is not in the gold set{hint}")
+        by_id[answer.question_id] = answer
+    missing = [q for q in question_ids if q not in by_id]
+    if missing:
+        shown = ", ".join(missing[:10]) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
+        raise InputError(f"{file}: no answer for {len(missing)} gold question(s): {shown}")
+    return AnswerLog(file, hashlib.sha256(file.read_bytes()).hexdigest(), tuple(by_id[q] for q in question_ids))
+
+
+def check_doc_ids(log: AnswerLog, article_ids: Collection[str]) -> None:
+    """Refuse a passage whose ``doc_id`` is not an article of the corpus (when a corpus is given)."""
+    known = set(article_ids)
+    for answer in log.answers:
+        for rank, passage in enumerate(answer.passages, 1):
+            if passage.doc_id is not None and passage.doc_id not in known:
+                near = difflib.get_close_matches(passage.doc_id, sorted(known), n=1)
+                hint = f"; did you mean {near[0]!r}?" if near else ""
+                raise InputError(
+                    f"{answer.where}: passage {rank}: doc_id {passage.doc_id!r} is not an article of the corpus{hint}"
+                )
+
+
+def describe(log: AnswerLog) -> Mapping[str, Any]:
+    """What the manifest records of one log: where it is, its hash, and what it held."""
+    passages = [p for a in log.answers for p in a.passages]
+    return {
+        "path": str(log.path),
+        "sha256": log.sha256,
+        "answers": len(log.answers),
+        "passages": len(passages),
+        "doc_ids": log.has_doc_ids,
+        "scores": bool(passages) and all(p.score is not None for p in passages),
+    }

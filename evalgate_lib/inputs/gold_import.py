@@ -1,0 +1,311 @@
+"""Turning the question sets teams already have (RAGAS, Hugging Face style) into EvalGate gold questions.
+
+Column roles, each filled by the first of its names the file has (:data:`ROLES`):
+
+* question ← ``question`` / ``user_input`` (RAGAS 0.2);
+* accept ← ``ground_truth`` / ``reference`` (one string) / ``ground_truths`` (a list) / ``answer``.
+  In RAGAS evaluation files ``answer`` is the *generated* answer under test, so it is
+  used only when no reference column exists (question/answer pairs);
+* evidence ← ``reference_contexts`` / ``contexts`` / ``retrieved_contexts``: with a corpus,
+  each context is looked up (exactly, else ignoring whitespace) and the article holding
+  most of them becomes the gold article, the article's own text the evidence;
+* id ← ``id`` / ``question_id``, else ``q001``, ``q002``… by row position (stable on rerun);
+* ``type`` (``answerable``/``no_answer``) or ``answerable`` (true/false), ``article``, ``note``.
+
+Nothing is dropped silently: every other column is listed as not mapped, every row
+that cannot become a valid gold question is listed with the reason, and every context
+left out of the evidence is listed. An empty reference makes a question a no-answer
+question only when a type column says so; otherwise the row is reported, because
+"no reference" in another tool usually means "not written yet", not "the KB has no answer".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from evalgate_lib.errors import InputError
+from evalgate_lib.inputs.corpus import Article
+from evalgate_lib.inputs.gold import ANSWERABLE, NO_ANSWER, GoldQuestion
+from evalgate_lib.inputs.locate import find_exact, find_loose
+from evalgate_lib.inputs.tables import Row, Table, parse_list_cell
+from evalgate_lib.text.tokens import tokenize
+
+#: Role → accepted column names, in priority order: the first one present fills the role.
+ROLES: dict[str, tuple[str, ...]] = {
+    "question": ("question", "user_input"),
+    "accept": ("ground_truth", "reference", "ground_truths", "answer"),
+    "evidence": ("reference_contexts", "contexts", "retrieved_contexts"),
+    "id": ("id", "question_id"),
+    "type": ("type", "answerable"),
+    "article": ("article",),
+    "note": ("note",),
+}
+#: Columns that hold a list (in a CSV: a JSON or Python list literal, or one plain string).
+LIST_COLUMNS = ("ground_truths", "reference_contexts", "contexts", "retrieved_contexts")
+#: An accept string longer than this many tokens must appear verbatim in an answer to count: flagged.
+LONG_ACCEPT_TOKENS = 8
+_TRUE = ("true", "yes", "1")
+_FALSE = ("false", "no", "0")
+
+
+@dataclass(frozen=True)
+class RowNote:
+    """Something about one input row: where it is, the question id (if it got one), and what happened."""
+
+    where: str
+    id: str | None
+    message: str
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """The gold questions made from a table, and everything that could not be carried over."""
+
+    source: str
+    format: str
+    rows: int
+    columns: dict[str, str]
+    unmapped: dict[str, str]
+    questions: tuple[GoldQuestion, ...]
+    skipped: tuple[RowNote, ...]
+    notes: tuple[RowNote, ...]
+    long_accepts: tuple[str, ...] = field(default=())
+    corpus_checked: bool = True
+
+
+def map_columns(columns: Sequence[str]) -> tuple[dict[str, str], dict[str, str]]:
+    """``(role → column used, column not used → why)`` for a table's columns; a file without questions is refused."""
+    used: dict[str, str] = {}
+    unmapped: dict[str, str] = {}
+    for role, names in ROLES.items():
+        present = [n for n in names if n in columns]
+        if present:
+            used[role] = present[0]
+            for other in present[1:]:
+                why = f"{present[0]!r} is used for {role}"
+                if other == "answer":
+                    why = f"in RAGAS files the generated answer under test, not a reference; {why}"
+                unmapped[other] = why
+    for column in columns:
+        if column not in unmapped and column not in used.values():
+            unmapped[column] = "no EvalGate gold field"
+    if "question" not in used:
+        raise InputError(f"no question column: expected one of {list(ROLES['question'])}, found {list(columns)}")
+    return used, unmapped
+
+
+def _text(row: Row, column: str | None) -> str | None:
+    """A single-string cell, stripped; ``None`` when absent or empty. Integers are accepted (numeric ids)."""
+    if column is None:
+        return None
+    value = row.values.get(column)
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise InputError(f"{row.where}: column {column!r} must be a string, got {type(value).__name__}")
+    return str(value).strip()
+
+
+def _strings(row: Row, column: str | None, csv_text: bool) -> list[str]:
+    """A list cell (or one string) as a list of non-empty stripped strings; a CSV list literal is parsed."""
+    if column is None:
+        return []
+    value = row.values.get(column)
+    where = f"{row.where}: column {column!r}"
+    if isinstance(value, str) and csv_text and column in LIST_COLUMNS and value.strip().startswith("["):
+        value = parse_list_cell(value.strip(), where)
+    if value is None:
+        return []
+    items = value if isinstance(value, list) else [value]
+    if not all(isinstance(item, str) for item in items):
+        raise InputError(f"{where}: must be a string or a list of strings, got {value!r:.80}")
+    return [item.strip() for item in items if item.strip()]
+
+
+def _answerable(row: Row, column: str | None) -> bool | None:
+    """``True``/``False`` when a type column says so, ``None`` when there is none or the cell is empty."""
+    if column is None:
+        return None
+    value = row.values.get(column)
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if column == "type" and text in (ANSWERABLE, NO_ANSWER):
+        return text == ANSWERABLE
+    if column == "answerable" and text in _TRUE + _FALSE:
+        return text in _TRUE
+    allowed = [ANSWERABLE, NO_ANSWER] if column == "type" else ["true", "false"]
+    raise InputError(f"{row.where}: column {column!r} must be one of {allowed}, got {value!r}")
+
+
+def _hosts(context: str, articles: Sequence[Article]) -> tuple[dict[str, str], bool]:
+    """``(article id → the article's own text of context, whether whitespace had to be ignored)``.
+
+    Exact matches first; only when there is none anywhere, matches ignoring whitespace.
+    """
+    for find in (find_exact, find_loose):
+        spans = {a.id: find(a.body, context) for a in articles}
+        found = {aid: body_span for aid, body_span in spans.items() if body_span is not None}
+        if found:
+            bodies = {a.id: a.body for a in articles}
+            return {aid: bodies[aid][start:end] for aid, (start, end) in found.items()}, find is find_loose
+    return {}, False
+
+
+def locate_contexts(
+    contexts: Sequence[str], articles: Sequence[Article], article: str | None
+) -> tuple[str | None, list[str], list[str]]:
+    """``(gold article, evidence, notes)``: where the contexts are in the corpus.
+
+    The gold article is ``article`` when given, else the one holding most contexts
+    (the first in corpus order on a tie, noted). Evidence is the gold article's own
+    text of each context found there; every context left out gets a note.
+    """
+    located = [_hosts(text, articles) for text in contexts]
+    hosts = [found for found, _ in located]
+    notes: list[str] = []
+    if article is None:
+        counts = {a.id: sum(a.id in h for h in hosts) for a in articles}
+        best = max(counts.values(), default=0)
+        if best == 0:
+            return None, [], notes
+        tied = [a for a, n in counts.items() if n == best]
+        article = tied[0]
+        if len(tied) > 1:
+            notes.append(f"contexts are equally in {', '.join(tied)}; chose {article} (set an 'article' column)")
+    evidence: list[str] = []
+    for number, found in enumerate(hosts, start=1):
+        if article in found:
+            evidence.append(found[article])
+            if located[number - 1][1]:
+                notes.append(f"context {number} matches only if whitespace is ignored: the article's text is used")
+        elif found:
+            notes.append(f"context {number} is in {', '.join(found)}, not the gold article {article}: left out")
+        else:
+            notes.append(f"context {number} not found in the corpus (even ignoring whitespace): left out")
+    return article, list(dict.fromkeys(evidence)), notes
+
+
+@dataclass
+class _Mapper:
+    """State shared by the rows of one table: the column map, the corpus, and what has been reported."""
+
+    table: Table
+    columns: dict[str, str]
+    articles: Sequence[Article] | None
+    skipped: list[RowNote] = field(default_factory=list)
+    notes: list[RowNote] = field(default_factory=list)
+
+    def question(self, row: Row, qid: str) -> GoldQuestion | None:
+        """The gold question for ``row``, or ``None`` after recording why it was skipped."""
+        col = self.columns.get
+        text = _text(row, col("question"))
+        if text is None:
+            return self._skip(row, qid, f"no question text in column {col('question')!r}")
+        accept = _strings(row, col("accept"), self.table.format == "CSV")
+        contexts = _strings(row, col("evidence"), self.table.format == "CSV")
+        note = _text(row, col("note"))
+        answerable = _answerable(row, col("type"))
+        if answerable is False:
+            if accept:
+                raise InputError(
+                    f"{row.where}: column {col('type')!r} says the question has no answer, "
+                    f"but column {col('accept')!r} gives {accept[0]!r}"
+                )
+            if contexts:
+                self._note(row, qid, f"{len(contexts)} context(s) left out: a no-answer question has no evidence")
+            return GoldQuestion(qid, text, NO_ANSWER, None, (), None, note)
+        if not accept:
+            where = f"column {col('accept')!r} is empty" if col("accept") else "no reference-answer column"
+            return self._skip(
+                row,
+                qid,
+                f"no reference answer ({where}); if the corpus holds no answer, say so in a 'type' column "
+                "(no_answer) or an 'answerable' column (false)",
+            )
+        article, evidence = self._article_and_evidence(row, qid, contexts)
+        if article is None:
+            return None
+        return GoldQuestion(qid, text, ANSWERABLE, article, tuple(accept), tuple(evidence) or None, note)
+
+    def _article_and_evidence(self, row: Row, qid: str, contexts: list[str]) -> tuple[str | None, list[str]]:
+        named = _text(row, self.columns.get("article"))
+        if self.articles is None:
+            if named is None:
+                why = "no gold article: give --corpus to find it from the contexts, or an 'article' column"
+                self._skip(row, qid, why)
+            return named, contexts
+        if named is not None and named not in {a.id for a in self.articles}:
+            self._skip(row, qid, f"article {named!r} is not in the corpus")
+            return None, []
+        article, evidence, notes = locate_contexts(contexts, self.articles, named)
+        for message in notes:
+            self._note(row, qid, message)
+        if article is None:
+            what = f"none of its {len(contexts)} context(s) is in the corpus" if contexts else "it has no contexts"
+            self._skip(row, qid, f"no gold article: {what}; add an 'article' column")
+        return article, evidence
+
+    def _skip(self, row: Row, qid: str, message: str) -> None:
+        self.skipped.append(RowNote(row.where, qid, message))
+
+    def _note(self, row: Row, qid: str, message: str) -> None:
+        self.notes.append(RowNote(row.where, qid, message))
+
+
+def _ids(table: Table, column: str | None) -> list[str]:
+    """Each row's id: its own, else ``q`` + its 1-based row position (zero-padded); duplicates are refused."""
+    width = max(3, len(str(len(table.rows))))
+    ids = [_text(row, column) or f"q{n:0{width}d}" for n, row in enumerate(table.rows, start=1)]
+    seen: dict[str, str] = {}
+    for qid, row in zip(ids, table.rows, strict=True):
+        if qid in seen:
+            raise InputError(f"{row.where}: question id {qid!r} is already used at {seen[qid]}")
+        seen[qid] = row.where
+    return ids
+
+
+def import_table(table: Table, articles: Sequence[Article] | None) -> ImportResult:
+    """Map every row of ``table`` onto the gold schema; with ``articles``, locate contexts in that corpus.
+
+    Pure (reads no file). Raises :class:`InputError` for malformed input (a cell of the
+    wrong type, an unreadable list, duplicate ids, a type column contradicting a reference).
+    """
+    columns, unmapped = map_columns(table.columns)
+    mapper = _Mapper(table, columns, articles)
+    questions = []
+    for row, qid in zip(table.rows, _ids(table, columns.get("id")), strict=True):
+        question = mapper.question(row, qid)
+        if question is not None:
+            questions.append(question)
+    long_accepts = tuple(q.id for q in questions if any(len(tokenize(a)) > LONG_ACCEPT_TOKENS for a in q.accept))
+    return ImportResult(
+        table.path,
+        table.format,
+        len(table.rows),
+        columns,
+        unmapped,
+        tuple(questions),
+        tuple(mapper.skipped),
+        tuple(mapper.notes),
+        long_accepts,
+        corpus_checked=articles is not None,
+    )
+
+
+def gold_record(question: GoldQuestion) -> dict[str, object]:
+    """The gold-file JSON object of ``question``, keys in the order of gold/README.md (``note`` only when set)."""
+    record: dict[str, object] = {
+        "id": question.id,
+        "question": question.question,
+        "type": question.type,
+        "article": question.article,
+        "accept": list(question.accept),
+        "evidence": list(question.evidence) if question.evidence is not None else None,
+    }
+    if question.note is not None:
+        record["note"] = question.note
+    return record

@@ -1,0 +1,43 @@
+"""The report of ``evalgate gold import``: what was mapped where, and everything that was not.
+
+The report is the point of the import: a column or row that quietly vanished would
+make the gold set smaller than the team believes, so every one is listed.
+"""
+
+from __future__ import annotations
+
+from evalgate_lib.inputs.gold_import import LONG_ACCEPT_TOKENS, ImportResult
+
+
+def format_import(result: ImportResult, out: str, corpus: str | None) -> str:
+    """The text report: columns used, columns not mapped, rows imported with notes, rows not imported.
+
+    ``corpus`` (the folder given to the import, if any) goes into the suggested next command.
+    """
+    answerable = sum(q.answerable for q in result.questions)
+    used = ", ".join(f"{role} ← {column!r}" for role, column in result.columns.items())
+    if "id" not in result.columns:
+        used += ", id ← generated from the row position (q001, q002, …)"
+    lines = [
+        f"gold import: {result.source} ({result.format}, {result.rows} rows) → {out}",
+        f"columns used: {used}",
+    ]
+    if result.unmapped:
+        lines.append("not mapped: " + ", ".join(f"{c!r} ({why})" for c, why in result.unmapped.items()))
+    lines.append(
+        f"imported: {len(result.questions)} of {result.rows} rows "
+        f"({answerable} answerable, {len(result.questions) - answerable} no-answer)"
+    )
+    lines += [f"  note {n.id} ({n.where}): {n.message}" for n in result.notes]
+    if result.long_accepts:
+        lines.append(
+            f"accept strings longer than {LONG_ACCEPT_TOKENS} tokens in {', '.join(result.long_accepts)}: an answer "
+            "is correct only if it contains one verbatim; shorten each to the key fact"
+        )
+    if not result.corpus_checked:
+        lines.append("no --corpus: gold article ids and evidence were taken as given, not checked against a corpus")
+    if result.skipped:
+        lines.append(f"NOT imported: {len(result.skipped)} row(s)")
+        lines += [f"  {n.where} ({n.id}): {n.message}" for n in result.skipped]
+    lines.append(f"next: evalgate gold check --corpus {corpus or 'DIR'} --gold {out}")
+    return "\n".join(lines) + "\n"

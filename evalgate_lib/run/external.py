@@ -1,0 +1,200 @@
+"""Scoring answers a pipeline outside EvalGate produced (``evalgate score``).
+
+The judges, flags, summary, significance tests, results folder, report and gate are
+the ones ``evalgate run`` uses: each logged answer goes through the same
+:func:`~evalgate_lib.judging.evaluation.score_answer` as an answer EvalGate generated,
+with the logged passages standing for the retrieved chunks. What EvalGate cannot do
+here is enforce the fairness contract (that the two pipelines differ only in chunking
+and prompt): it did not run them. The manifest says so, and names the logs by hash.
+
+Retrieval metrics need to know which document each passage came from: they are
+computed when every passage of a log carries a ``doc_id``, and left empty (not zero)
+otherwise. Evidence-level metrics also need the corpus (``corpus``), to place each
+passage's text in its article; a passage whose text is not a verbatim part of its
+article holds no evidence span.
+"""
+
+from __future__ import annotations
+
+import platform
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Sequence
+
+from evalgate_lib.chunks.chunking import Chunk
+from evalgate_lib.errors import InputError
+from evalgate_lib.inputs.answer_logs import AnswerLog, LoggedAnswer, check_doc_ids, describe, load_answer_log
+from evalgate_lib.inputs.config import ANSWER_MATCHING, DEFAULT_ANSWER_MATCHING, DEFAULT_SENTENCE_SCORER
+from evalgate_lib.inputs.corpus import Article, corpus_digest, scan_corpus
+from evalgate_lib.inputs.gold import GoldQuestion, check_articles, load_gold
+from evalgate_lib.judging.evaluation import Retrieved, score_answer
+from evalgate_lib.judging.rows import SCHEMA_VERSION, ResultRow
+from evalgate_lib.judging.sentence_scorers import get_scorer, scorer_id
+from evalgate_lib.retrieval.metrics import locate_evidence
+from evalgate_lib.run.results import package_versions, sha256_file, write_folder
+from evalgate_lib.statistics.metrics import compare
+from evalgate_lib.version import __version__
+
+#: What the manifest says about fairness when EvalGate did not run the pipelines.
+DECLARED_FAIRNESS = (
+    "declared by the user, not enforced: the answers come from a pipeline EvalGate did not run, "
+    "so it cannot check that the two configurations differ only in chunking and prompt"
+)
+
+
+@dataclass
+class ExternalRun:
+    """Two answer logs, judged: the rows (baseline first) and what the manifest needs."""
+
+    names: tuple[str, str]
+    logs: tuple[AnswerLog, AnswerLog]
+    gold_path: Path
+    questions: list[GoldQuestion]
+    articles: list[Article] | None
+    corpus_path: Path | None
+    matching: str
+    scorer: str
+    rows: list[ResultRow] = field(default_factory=list)
+    stats: dict[str, Any] = field(default_factory=dict)
+
+
+def _placed(answer: LoggedAnswer, articles: dict[str, Article]) -> list[Retrieved]:
+    """The logged passages as retrieved chunks, placed in their article's text when the corpus has it."""
+    retrieved = []
+    for rank, passage in enumerate(answer.passages, 1):
+        article = articles.get(passage.doc_id or "")
+        start = article.body.find(passage.text) if article is not None else -1
+        end = start + len(passage.text) if start >= 0 else -1
+        title = passage.title or (article.title if article is not None else passage.doc_id or "")
+        chunk = Chunk(passage.doc_id or "", title, rank - 1, start, end, passage.text)
+        # no score logged: read as a full match, so confidence is the groundedness alone
+        similarity = passage.score if passage.score is not None else 1.0
+        retrieved.append(Retrieved(rank, chunk, similarity))
+    return retrieved
+
+
+def score_log(
+    name: str,
+    log: AnswerLog,
+    questions: Sequence[GoldQuestion],
+    articles: dict[str, Article],
+    evidence: dict[str, list[tuple[int, int]]],
+    matching: str,
+    scorer: str,
+) -> list[ResultRow]:
+    """One configuration's rows: every logged answer judged by the run's own judges, in gold order.
+
+    A passage logged without a score counts as similarity 1.0, so confidence is the
+    groundedness alone (the review queue still sees every unsupported sentence); the
+    manifest records whether the log had scores. Without document ids,
+    the retrieval metrics are ``None``: unknown, not zero.
+    """
+    judge = get_scorer(scorer)
+    rows = []
+    for question, answer in zip(questions, log.answers, strict=True):
+        retrieved = _placed(answer, articles)
+        row = score_answer(
+            name,
+            question,
+            retrieved,
+            answer.answer,
+            answer.input_sha256,
+            scorer=judge,
+            evidence_spans=evidence.get(question.id),
+            matching=matching,
+        )
+        if not log.has_doc_ids:
+            row = replace(row, retrieval_metrics=None, retrieval_hit=None)
+        rows.append(row)
+    return rows
+
+
+def score_answer_logs(
+    baseline: str | Path,
+    candidate: str | Path,
+    gold: str | Path,
+    *,
+    names: tuple[str, str] | None = None,
+    corpus: str | Path | None = None,
+    matching: str = DEFAULT_ANSWER_MATCHING,
+    scorer: str = DEFAULT_SENTENCE_SCORER,
+) -> ExternalRun:
+    """Load and check both logs against the gold set (and the corpus, if given), then judge every answer."""
+    started = time.perf_counter()
+    if matching not in ANSWER_MATCHING:
+        raise InputError(f"unknown answer matching {matching!r}; choose one of {', '.join(ANSWER_MATCHING)}")
+    get_scorer(scorer)  # an unknown scorer name fails before any file is read
+    paths = (Path(baseline), Path(candidate))
+    names = names or (paths[0].stem, paths[1].stem)
+    if names[0] == names[1]:
+        raise InputError(f"both configurations would be named {names[0]!r}: pass --names BASELINE,CANDIDATE")
+    questions = load_gold(gold)
+    ids = [q.id for q in questions]
+    logs = (load_answer_log(paths[0], ids), load_answer_log(paths[1], ids))
+    articles: list[Article] | None = None
+    evidence: dict[str, list[tuple[int, int]]] = {}
+    if corpus is not None:
+        articles = list(scan_corpus(corpus).articles)
+        check_articles(questions, [a.id for a in articles], str(gold))
+        for log in logs:
+            check_doc_ids(log, [a.id for a in articles])
+        bodies = {a.id: a.body for a in articles}
+        evidence = {
+            q.id: locate_evidence(bodies[q.article], q.evidence, where=f"{gold}: question {q.id}")
+            for q in questions
+            if q.evidence and q.article
+        }
+    by_id = {a.id: a for a in articles or ()}
+    run = ExternalRun(
+        names, logs, Path(gold), questions, articles, None if corpus is None else Path(corpus), matching, scorer
+    )
+    for name, log in zip(names, logs, strict=True):
+        run.rows.extend(score_log(name, log, questions, by_id, evidence, matching, scorer))
+    run.stats = {"wall_seconds": round(time.perf_counter() - started, 3), "answers_scored": len(run.rows)}
+    return run
+
+
+def external_manifest(run: ExternalRun) -> dict[str, Any]:
+    """The manifest of a scored pair of logs: same layout as ``evalgate run``'s, with the pipeline marked external."""
+    articles = run.articles
+    return {
+        "evalgate_version": __version__,
+        "baseline": run.names[0],
+        "candidate": run.names[1],
+        "pipeline": {"kind": "external", "fairness": DECLARED_FAIRNESS},
+        "configs": {
+            name: {"answer_log": dict(describe(log)), "path": str(log.path), "sha256": log.sha256}
+            for name, log in zip(run.names, run.logs, strict=True)
+        },
+        "fairness": {"differs": ["declared by the user"], "shared": {}, "enforced": False},
+        "corpus": {
+            "path": None if run.corpus_path is None else str(run.corpus_path),
+            "sha256": None if articles is None else corpus_digest(articles),
+            "articles": None if articles is None else len(articles),
+            "skipped": [],
+        },
+        "gold": {
+            "path": str(run.gold_path),
+            "sha256": sha256_file(run.gold_path),
+            "questions_in_file": len(run.questions),
+            "questions_run": len(run.questions),
+            "question_ids": [q.id for q in run.questions],
+        },
+        "backend": {"backend": "external"},
+        "judging": {
+            "row_schema": SCHEMA_VERSION,
+            "sentence_scorer": scorer_id(get_scorer(run.scorer)),
+            "answer_matching": run.matching,
+        },
+        "generation": None,
+        "top_k": None,
+        "packages": package_versions(),
+        "python": platform.python_version(),
+    }
+
+
+def score_and_write(run: ExternalRun, out_dir: str | Path) -> tuple[dict[str, Any], Path]:
+    """Summarise a scored pair of logs and write the results folder ``evalgate report`` and ``gate`` read."""
+    summary = compare(run.rows, run.names[0], run.names[1])
+    return summary, write_folder(run.rows, summary, external_manifest(run), run.stats, out_dir)
