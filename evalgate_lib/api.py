@@ -20,11 +20,12 @@ from evalgate_lib.inputs.config import RunConfig, check_fairness, load_config
 from evalgate_lib.inputs.corpus import Article, load_corpus
 from evalgate_lib.inputs.gold import GoldQuestion, load_gold
 from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow
-from evalgate_lib.reporting import explorer, plots, report_html
+from evalgate_lib.reporting import changes_view, explorer, first_screen, plots, report_html
 from evalgate_lib.reporting.notebook_support import resolve_configs
 from evalgate_lib.run.pipeline import RunOptions, select_questions
 from evalgate_lib.run.results import evaluate_and_write, has_results
 from evalgate_lib.run.results import load_results as _load_folder
+from evalgate_lib.statistics.changes import QuestionChange, question_changes
 from evalgate_lib.statistics.metrics import format_table
 
 if TYPE_CHECKING:
@@ -210,9 +211,33 @@ class Results:
     def sentence_frame(self) -> pd.DataFrame:
         return plots.sentence_coverages(self.rows)
 
-    def results_table_html(self) -> str:
-        """Every answer of both configs as one filterable HTML table (the report's table)."""
-        return report_html.results_table_html(self.rows)
+    def results_table_html(self, labels: Sequence[str | Path] = ()) -> str:
+        """Every answer of both configs as one filterable HTML table (the report's table).
+
+        Each answer's details show the retrieved chunks' text (from the run's corpus; when that
+        folder is gone, only their ids) and, with ``labels`` (reviewer label files), the
+        reviewers' verdicts of that exact answer beside EvalGate's.
+        """
+        from evalgate_lib.inputs.labels import load_labels
+
+        try:
+            bodies = explorer.chunk_texts(self.articles())
+        except InputError:
+            bodies = None
+        loaded = [label for path in labels for label in load_labels(path)]
+        return report_html.results_table_html(self.rows, bodies=bodies, labels=loaded)
+
+    def changes(self) -> list[QuestionChange]:
+        """Per question, what changed from the baseline's answer to the candidate's: fixed, broken, flags or same."""
+        return question_changes(self.rows, self.baseline, self.candidate)
+
+    def changes_html(self) -> str:
+        """The questions whose verdict or flags changed, both answers side by side (the report's "what changed")."""
+        return changes_view.changes_html(self.changes())
+
+    def first_screen_html(self, thresholds: str | Path = "configs/gate.toml") -> str:
+        """The gate's PASS / FAIL under ``thresholds`` with the rules that decided it, and what changed."""
+        return first_screen.first_screen(self.summary, self.rows, thresholds)
 
     def articles(self) -> list[Article]:
         """The knowledge base the run used (from the manifest's corpus path)."""

@@ -16,12 +16,15 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
+from conftest import make_flags, make_row
 
 from evalgate_lib.chunks.chunking import Chunk
 from evalgate_lib.inputs.gold import GoldQuestion
+from evalgate_lib.inputs.labels import Label, SentenceLabel, answer_sha256
 from evalgate_lib.judging.evaluation import Retrieved, score_answer
-from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow
+from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow, RetrievedChunk, SentenceVerdict
 from evalgate_lib.judging.sentence_scorers import LexicalCoverageScorer
+from evalgate_lib.reporting.answer_details import span_segments, span_unit
 from evalgate_lib.reporting.explorer import FLAG_CHOICES, describe_row, filter_rows, flag_counts, flag_reasons
 from evalgate_lib.reporting.notebook_support import override_shared
 from evalgate_lib.reporting.plots import pick_examples, sentences_html, token_marks_html
@@ -32,9 +35,12 @@ from evalgate_lib.reporting.report_html import (
     methodology_html,
     results_table_html,
     table_page_html,
+    unused_model_keys,
 )
-from evalgate_lib.run.results import load_rows
+from evalgate_lib.run.results import load_results, load_rows
+from evalgate_lib.statistics.changes import question_changes
 from evalgate_lib.statistics.metrics import METRICS, compare
+from evalgate_lib.statistics.significant import significant_metrics
 
 ROOT = Path(__file__).resolve().parents[1]
 LIMIT = 4
@@ -241,6 +247,150 @@ def test_fairness_manifest_methodology_html_from_a_manifest():
     assert "partial run" in method and "4 of the 101" in method and "0.70" in method
 
 
+# --------------------------------------------------------------------------- the answer table's details
+
+
+BODY = "# Plans\nThe Starter plan includes 3 seats.\nBusiness costs $18 per user per month."
+
+
+def test_span_segments_by_hand():
+    text = "Title\nThe Starter plan includes 3 seats. Business  costs\n$18."
+    spans = ["Plans\n## Pricing\nThe Starter plan includes 3 seats.", None, "business costs $18"]
+    assert span_unit(spans[0]) == "The Starter plan includes 3 seats."
+    assert span_segments(text, spans) == [
+        ("Title\n", frozenset()),
+        ("The Starter plan includes 3 seats", frozenset({1})),
+        (". ", frozenset()),
+        ("Business  costs\n$18", frozenset({3})),  # case and line breaks do not matter
+        (".", frozenset()),
+    ]
+    assert "".join(piece for piece, _ in span_segments(text, spans)) == text
+    assert span_segments("abc", [None, ""]) == [("abc", frozenset())]
+    overlapping = span_segments("a b c", ["a b", "b c"])
+    assert overlapping == [("a ", frozenset({1})), ("b", frozenset({1, 2})), (" c", frozenset({2}))]
+
+
+def spanned_row(config: str = "baseline", answer: str = "Starter includes 3 seats. It costs $25.") -> ResultRow:
+    """A row whose first sentence is supported by a span of the chunk, the second not (its best span marked)."""
+    supported = SentenceVerdict(
+        "Starter includes 3 seats.", ("starter", "includes", "3", "seats"), (), 1.0, True,
+        span="Plans\nThe Starter plan includes 3 seats.", reason="one span holds every word",
+    )  # fmt: skip
+    unsupported = SentenceVerdict(
+        "It costs $25.", ("costs", "25"), ("25",), 0.5, False,
+        span="Plans\nBusiness costs $18 per user per month.", reason="no span holds 25",
+    )  # fmt: skip
+    chunk = RetrievedChunk(1, "plans#0", "plans", 0, 0, len(BODY), 0.81)
+    return make_row(
+        config=config, answer=answer, sentences=(supported, unsupported), retrieved=(chunk,), gold_article="plans",
+        correct=False, flags=make_flags(wrong=True, hallucination=True),
+    )  # fmt: skip
+
+
+def test_details_open_as_a_full_width_row_with_chunk_text_and_marked_spans():
+    row = spanned_row()
+    soup = BeautifulSoup(results_table_html([row], bodies={"plans": BODY}), "html.parser")
+    tr = soup.select_one("tr.eg-row")
+    detail = soup.select_one(f"tr#{tr['data-detail']}")
+    assert "eg-detail" in detail["class"] and detail["style"] == "display:none"  # closed until asked
+    assert detail.find_previous_sibling("tr") is tr  # directly below its answer
+    columns = len(soup.select("table.eg-results-table colgroup col"))
+    assert int(detail.td["colspan"]) == columns == len(tr.find_all("td", recursive=False))
+    assert sum(float(c["style"].split(":")[1].rstrip("%")) for c in soup.select("colgroup col")) == 100
+    chunk = detail.select_one(".eg-chunk-text")
+    assert chunk.get_text() == BODY  # the chunk's text, not only its id
+    marks = {m.get_text(): (m["data-sentences"], m["class"]) for m in chunk.select("mark.eg-span")}
+    assert marks == {
+        "The Starter plan includes 3 seats": ("1", ["eg-span", "eg-span-supported"]),
+        "Business costs $18 per user per month": ("2", ["eg-span", "eg-span-unsupported"]),
+    }
+    sentences = detail.select("table.eg-sentences tbody tr")
+    assert [s.select("td")[2].get_text() for s in sentences] == ["supported (1.00)", "unsupported (0.50)"]
+    assert [s.select("td")[3].get_text() for s in sentences] == ["one span holds every word", "no span holds 25"]
+    assert "marked in chunk #1" in sentences[0].select("td")[4].get_text()
+    assert "test row: hallucination" in detail.get_text()  # the flag's own reasons
+    # without the corpus, the details say so instead of showing nothing
+    bare = BeautifulSoup(results_table_html([row]), "html.parser")
+    assert "chunk text not available" in bare.select_one("tr.eg-detail").get_text()
+
+
+def test_search_text_is_the_rows_visible_text_only():
+    row = spanned_row()
+    soup = BeautifulSoup(results_table_html([row], bodies={"plans": BODY}), "html.parser")
+    tr = soup.select_one("tr.eg-row")
+    searched = tr["data-search"]
+    visible = " ".join(tr.get_text(" ").lower().split())
+    for word in searched.split():
+        assert word in visible, word
+    hidden = soup.select_one("tr.eg-detail").get_text().lower()
+    assert "plans#0" in hidden and "business costs $18" in hidden  # only in the details ...
+    assert "plans#0" not in searched and "business costs" not in searched  # ... so never matched
+
+
+def test_reviewer_labels_beside_automatic_verdicts_and_stale_ones_left_out():
+    row = spanned_row()
+    digest = answer_sha256(row.answer)
+    fresh = Label(
+        "baseline", row.question_id, digest, False, True, "ana", unsupported_sentences=("It costs $25.",),
+        comment="25 is not in the context",
+        sentences=(SentenceLabel("Starter includes 3 seats.", True), SentenceLabel("It costs $25.", False)),
+    )  # fmt: skip
+    stale = Label("baseline", row.question_id, "0" * 64, True, False, "bo")
+    soup = BeautifulSoup(results_table_html([row], bodies={"plans": BODY}, labels=[fresh, stale]), "html.parser")
+    detail = soup.select_one("tr.eg-detail")
+    table = detail.select_one("table.eg-labels")
+    assert [th.get_text() for th in table.select("th")] == ["judgement", "EvalGate", "ana (pass 1)"]
+    assert [[td.get_text() for td in tr.select("td")] for tr in table.select(":scope > tbody > tr")] == [
+        ["answer correct", "no", "no"],
+        ["an unsupported claim", "yes", "yes"],
+        ["a refusal", "no", "—"],
+    ]
+    assert "25 is not in the context" in detail.get_text() and "bo (pass" not in detail.get_text()
+    reviewer_cells = [tr.select("td")[-1].get_text() for tr in detail.select("table.eg-sentences tbody tr")]
+    assert reviewer_cells == ["supported", "unsupported"]
+    assert "1 reviewer label(s) of these exact answers" in soup.get_text()
+    assert "1 label(s) of answers that have changed since are not" in soup.get_text()
+
+
+LOCAL_MANIFEST = {
+    "backend": {
+        "backend": "local",
+        "generator": "SmolLM2-135M-Instruct.Q4_1",
+        "generator_digest": "sha256:" + "b" * 64,
+        "embedder": "all-MiniLM-L6-v2",
+        "embedder_digest": "sha256:" + "5" * 64,
+    },
+    "configs": {
+        "baseline": {"chunking": {"method": "fixed"}, "chunks": 10, "sha256": "a" * 64, "prompt_sha256": "b" * 64},
+        "candidate": {"chunking": {"method": "md"}, "chunks": 8, "sha256": "c" * 64, "prompt_sha256": "d" * 64},
+    },
+    "fairness": {
+        "differs": ["chunking.method"],
+        "shared": {
+            "shared.top_k": 4,
+            "shared.models.ollama.generator": "qwen2.5:7b",
+            "shared.models.ollama.embedder": "nomic-embed-text",
+        },
+    },
+    "corpus": {"articles": 18, "sha256": "e" * 64},
+    "gold": {"questions_run": 101, "questions_in_file": 101, "sha256": "f" * 64},
+    "generation": {"temperature": 0.0},
+    "top_k": 4,
+}
+
+
+def test_a_local_run_names_its_own_models_and_no_ollama_model():
+    assert unused_model_keys(LOCAL_MANIFEST) == ["shared.models.ollama.embedder", "shared.models.ollama.generator"]
+    page = fairness_html(LOCAL_MANIFEST) + manifest_html(LOCAL_MANIFEST) + methodology_html(LOCAL_MANIFEST)
+    assert "qwen2.5:7b" not in page and "nomic-embed-text" not in page
+    assert "shared.top_k" in page and "this run used the local backend" in page
+    used = BeautifulSoup(manifest_html(LOCAL_MANIFEST), "html.parser").select_one(".eg-models-used").get_text()
+    assert "embedded local backend" in used and "SmolLM2-135M-Instruct.Q4_1" in used and "all-MiniLM-L6-v2" in used
+    # an Ollama run used those models: they are listed
+    ollama = {**LOCAL_MANIFEST, "backend": {"backend": "ollama", "generator": "qwen2.5:7b", "embedder": "x"}}
+    assert unused_model_keys(ollama) == [] and "nomic-embed-text" in fairness_html(ollama)
+
+
 # --------------------------------------------------------------------------- end to end
 
 
@@ -271,6 +421,77 @@ def build_real_report(base: Path) -> Path:
 @pytest.fixture(scope="session")
 def real_report(tmp_path_factory) -> Path:
     return build_real_report(tmp_path_factory.getbasetemp())
+
+
+# --------------------------------------------------------------------------- the shipped run (202 answers)
+
+
+def _is_shipped_run(folder: Path) -> bool:
+    """Whether ``folder`` holds the full local-backend run of the shipped configs, corpus and gold set."""
+    from evalgate_lib.run.results import has_results, sha256_file
+
+    if not has_results(folder):
+        return False
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    configs = manifest["configs"]
+    return (
+        manifest["backend"].get("backend") == "local"
+        and manifest["gold"]["questions_run"] == manifest["gold"]["questions_in_file"]
+        and manifest["gold"]["sha256"] == sha256_file(ROOT / "gold" / "questions.jsonl")
+        and set(configs) == {"baseline", "candidate"}
+        and all(configs[name]["sha256"] == sha256_file(ROOT / "configs" / f"{name}.toml") for name in configs)
+    )
+
+
+def shipped_results(base: Path) -> Path:
+    """The shipped run: ``results/latest`` when it is that run, else ``evalgate run --backend local`` into ``base``.
+
+    The run goes through the repository's ``cache/`` folder, so it makes no model call once the
+    cache holds the shipped run (the gate's end-to-end tests fill it in a fresh clone).
+    """
+    from evalgate_lib.cli import main
+
+    latest = ROOT / "results" / "latest"
+    if _is_shipped_run(latest):
+        return latest
+    out = base / "shipped-results"
+    if not _is_shipped_run(out):
+        code = main(
+            [
+                "run", "--backend", "local", "--no-progress", "--cache-dir", str(ROOT / "cache"),
+                "--baseline", str(ROOT / "configs" / "baseline.toml"),
+                "--candidate", str(ROOT / "configs" / "candidate.toml"),
+                "--out", str(out),
+            ]
+        )  # fmt: skip
+        assert code == 0 and _is_shipped_run(out)
+    return out
+
+
+def build_shipped_report(base: Path) -> Path:
+    """``evalgate report --results <shipped run> --labels labels/nimbus.jsonl --no-appendices`` into ``base``."""
+    from evalgate_lib.cli import main
+
+    out = base / "shipped-report"
+    if not (out / "index.html").is_file():
+        code = main(
+            [
+                "report", "--backend", "local", "--no-progress", "--no-appendices",
+                "--results", str(shipped_results(base)),
+                "--labels", str(ROOT / "labels" / "nimbus.jsonl"),
+                "--baseline", str(ROOT / "configs" / "baseline.toml"),
+                "--candidate", str(ROOT / "configs" / "candidate.toml"),
+                "--cache-dir", str(ROOT / "cache"),
+                "--out", str(out),
+            ]
+        )  # fmt: skip
+        assert code == 0
+    return out
+
+
+@pytest.fixture(scope="session")
+def shipped_report(tmp_path_factory) -> Path:
+    return build_shipped_report(tmp_path_factory.getbasetemp())
 
 
 @pytest.mark.slow
@@ -319,3 +540,36 @@ def test_report_is_self_contained_with_filter_and_sections(real_report):
     assert not soup.select(".jp-CodeCell .jp-InputArea") and "from evalgate_lib" not in page  # code hidden
     for name in ("01_corpus_inspection", "02_two_config_run", "03_coverage_heatmaps", "04_flag_explorer"):
         assert (real_report / "notebooks" / f"{name}.html").is_file()
+
+
+@pytest.mark.slow
+def test_shipped_report_names_the_models_it_used_and_no_ollama_model(shipped_report):
+    manifest = json.loads((shipped_results(shipped_report.parent) / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["backend"]["backend"] == "local"
+    page = (shipped_report / "index.html").read_text(encoding="utf-8")
+    used = BeautifulSoup(page, "html.parser").select_one(".eg-models-used").get_text(" ")
+    assert "SmolLM2" in used and "MiniLM" in used and "local backend" in used
+    ollama = tomllib.loads((ROOT / "configs" / "baseline.toml").read_text())["shared"]["models"]["ollama"]
+    assert ollama  # the configs do name Ollama models ...
+    for name in ollama.values():
+        assert name not in page, name  # ... and the report of a local run names none of them
+
+
+@pytest.mark.slow
+def test_shipped_report_opens_with_the_verdict_and_lists_what_changed(shipped_report):
+    rows, summary, _ = load_results(shipped_results(shipped_report.parent))
+    soup = BeautifulSoup((shipped_report / "index.html").read_text(encoding="utf-8"), "html.parser")
+    first = soup.select_one(".eg-report")
+    assert first is soup.select_one("#eg-first-screen")  # the first piece of the page is the verdict
+    assert soup.select_one("#eg-verdict")["data-verdict"] in ("PASS", "FAIL")
+    assert {tr["data-rule"] for tr in soup.select("#eg-first-screen tr[data-rule]")} == {
+        "accuracy_answerable", "refusal_accuracy", "retrieval_recall", "hallucination",
+    }  # fmt: skip
+    changes = question_changes(rows, summary["baseline"], summary["candidate"])
+    listed = {tr["data-question-id"]: tr["data-change"] for tr in soup.select("tr.eg-change")}
+    assert listed == {c.question_id: c.kind for c in changes if c.changed}
+    marked = {tr["data-metric"] for tr in soup.select('#eg-headline tr[data-significant="1"]')}
+    assert marked == set(significant_metrics(summary))
+    assert any("What changed" in h.get_text() for h in soup.find_all("h2"))
+    # the shipped labels match the run: every answer's details show a reviewer's verdicts
+    assert len(soup.select("tr.eg-detail table.eg-labels")) == len(rows)

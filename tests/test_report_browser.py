@@ -3,7 +3,9 @@
 Needs Debian's ``chromium`` and ``chromium-driver`` and the ``selenium`` package.
 The test installs what is missing (apt-get as root, pip for selenium) and skips,
 naming the reason, only when that is impossible. Screenshots of the real
-report land in ``report/first_screen.png`` and ``report/heatmap.png`` (git-ignored).
+report land in ``report/first_screen.png`` and ``report/heatmap.png`` (git-ignored);
+those of the shipped run's report at 1280 × 800 (first screen, the changed questions,
+an opened answer) in ``<tmp>/report_shots/``.
 """
 
 from __future__ import annotations
@@ -13,17 +15,22 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from evalgate_lib.reporting.report_html import table_page_html
-from evalgate_lib.run.results import load_rows
+from evalgate_lib.reporting.results_table import visible_text
+from evalgate_lib.run.results import load_results, load_rows
+from evalgate_lib.statistics.gate import judge, load_gate
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 SCREENSHOTS = ROOT / "report"
+SHOTS_1280 = Path(tempfile.gettempdir()) / "report_shots"
+WIDTH, HEIGHT = 1280, 800
 
 
 def _ensure_chromium() -> str | None:
@@ -170,3 +177,123 @@ def test_real_report_filters_offline_and_screenshots(browser, tmp_path_factory):
     browser.execute_script("arguments[0].scrollIntoView();", heatmap)
     heatmap.screenshot(str(SCREENSHOTS / "heatmap.png"))
     assert (SCREENSHOTS / "heatmap.png").stat().st_size > 1000
+
+
+# --------------------------------------------------------------------------- the shipped run's report at 1280 × 800
+
+
+@pytest.fixture
+def small_screen(browser):
+    """The browser with a 1280 × 800 viewport (exactly: window decorations do not count), restored afterwards."""
+    metrics = {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": False}
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+    yield browser
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def _rect(driver, element) -> dict:
+    return driver.execute_script(
+        "var r = arguments[0].getBoundingClientRect();"
+        "return {left: r.left, right: r.right, top: r.top, bottom: r.bottom};",
+        element,
+    )
+
+
+def _no_horizontal_overflow(driver) -> None:
+    """Neither the page nor any scrolling box of the report is wider than what it shows."""
+    page = driver.execute_script(
+        "return [document.documentElement.scrollWidth, document.documentElement.clientWidth, window.innerWidth]"
+    )
+    assert page[0] <= page[1] <= WIDTH, page
+    boxes = driver.execute_script(
+        "return Array.from(document.querySelectorAll('.eg-scroll')).map(b => [b.scrollWidth, b.clientWidth])"
+    )
+    assert boxes and all(scroll <= client for scroll, client in boxes), boxes
+
+
+def _search(driver, needle: str) -> list:
+    from selenium.webdriver.common.by import By
+
+    box = driver.find_element(By.CSS_SELECTOR, "input.eg-search")
+    box.clear()
+    box.send_keys(needle)
+    return [r for r in driver.find_elements(By.CSS_SELECTOR, "tr.eg-row") if r.is_displayed()]
+
+
+@pytest.mark.slow
+def test_shipped_report_at_1280_by_800(small_screen, tmp_path_factory):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+    from test_report import build_shipped_report, shipped_results
+
+    driver = small_screen
+    base = tmp_path_factory.getbasetemp()
+    report = build_shipped_report(base)
+    rows, summary, _ = load_results(shipped_results(base))
+    SHOTS_1280.mkdir(parents=True, exist_ok=True)
+    driver.get((report / "index.html").as_uri())
+    assert driver.execute_script("return [window.innerWidth, window.innerHeight, window.scrollY]") == [WIDTH, HEIGHT, 0]
+
+    # 1. the gate's verdict is on the first screen, and it is the gate's
+    verdict = driver.find_element(By.ID, "eg-verdict")
+    box = _rect(driver, verdict)
+    assert 0 <= box["top"] and box["bottom"] <= HEIGHT, box
+    failed = any(v.failed for v in judge(summary, load_gate(ROOT / "configs" / "gate.toml")))
+    assert verdict.get_attribute("data-verdict") == ("FAIL" if failed else "PASS")
+    assert verdict.find_element(By.CSS_SELECTOR, ".eg-verdict-word").text == ("FAIL" if failed else "PASS")
+    driver.save_screenshot(str(SHOTS_1280 / "first_screen.png"))
+    _no_horizontal_overflow(driver)
+
+    # 2. "verdict changed" shows exactly the discordant pairs, computed here from results.jsonl
+    correct = {(r.config, r.question_id): r.correct for r in rows}
+    discordant = {
+        q for (c, q), ok in correct.items() if c == summary["baseline"] and ok != correct[(summary["candidate"], q)]
+    }
+    accuracy = summary["significance"]["accuracy_overall"]
+    assert len(discordant) == accuracy["b"] + accuracy["c"] > 0
+    changes = driver.find_element(By.ID, "eg-changes")
+    heading = driver.find_element(By.XPATH, "//h2[starts-with(@id, 'What-changed')]")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'start'});", heading)
+    Select(changes.find_element(By.CSS_SELECTOR, "select.eg-change-filter")).select_by_value("verdict")
+    shown = [r for r in changes.find_elements(By.CSS_SELECTOR, "tr.eg-change") if r.is_displayed()]
+    assert {r.get_attribute("data-question-id") for r in shown} == discordant
+    assert len(shown) == len(discordant) == int(changes.find_element(By.CSS_SELECTOR, ".eg-change-count").text)
+    assert {r.get_attribute("data-change") for r in shown} <= {"fixed", "broken"}
+    driver.save_screenshot(str(SHOTS_1280 / "changed_questions.png"))
+    _no_horizontal_overflow(driver)
+    # its "details" link opens that answer in the table below
+    link = shown[0].find_element(By.CSS_SELECTOR, 'td[data-side="candidate"] a.eg-goto')
+    link.click()
+    target = driver.find_element(By.ID, link.get_attribute("href").split("#", 1)[1])
+    assert target.get_attribute("data-open") == "1"
+    assert driver.find_element(By.ID, target.get_attribute("data-detail")).is_displayed()
+    target.find_element(By.CSS_SELECTOR, "button.eg-toggle").click()  # close it again
+
+    # 3. an opened answer's details are a full-width row inside the screen: the one with the most chunk text
+    widest = max(rows, key=lambda r: (sum(c.end - c.start for c in r.retrieved), len(r.answer)))
+    anchor = driver.find_element(By.CSS_SELECTOR, f'tr.eg-row[data-config="{widest.config}"]'
+                                                  f'[data-question-id="{widest.question_id}"]')  # fmt: skip
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", anchor)
+    anchor.find_element(By.CSS_SELECTOR, "button.eg-toggle").click()
+    detail = driver.find_element(By.ID, anchor.get_attribute("data-detail"))
+    assert detail.is_displayed()
+    driver.execute_script("arguments[0].scrollIntoView({block: 'start'});", anchor)
+    table = _rect(driver, driver.find_element(By.CSS_SELECTOR, "table.eg-results-table"))
+    for element in [detail, *detail.find_elements(By.CSS_SELECTOR, ".eg-chunk, table")]:
+        box = _rect(driver, element)
+        assert 0 <= box["left"] and box["right"] <= WIDTH, box
+    assert _rect(driver, detail)["right"] - _rect(driver, detail)["left"] >= 0.95 * (table["right"] - table["left"])
+    chunks = detail.find_elements(By.CSS_SELECTOR, ".eg-chunk-text")
+    assert len(chunks) == len(widest.retrieved) and all(c.text.strip() for c in chunks)  # the chunks' text
+    driver.save_screenshot(str(SHOTS_1280 / "opened_details.png"))
+    _no_horizontal_overflow(driver)
+
+    # 4. search matches only what is shown: a chunk id is in every details row, never in a visible cell
+    hidden_only = widest.retrieved[0].chunk_id
+    assert not any(hidden_only.lower() in visible_text(r) for r in rows)
+    assert hidden_only in detail.text  # it is on the page, in the (open) details
+    assert _search(driver, hidden_only) == [] and _visible_count(driver) == 0
+    shown = _search(driver, "refund")
+    assert shown and len(shown) == _visible_count(driver)
+    assert all("refund" in r.text.lower() for r in shown)  # the rendered text of every row it keeps
+    assert len(shown) == sum(1 for r in rows if "refund" in visible_text(r))

@@ -1,20 +1,38 @@
-"""Notebook support: fair config overrides.
+"""Notebook support: fair config overrides, and committed notebooks that stay output-free.
 
 The notebooks take papermill parameters (corpus, gold file, top-k) that must
 reach *both* configs, or the pair would break the fairness contract. The
 override lives here, where tests reach it; the public API exposes it as
 :func:`evalgate_lib.api.prepare_configs`.
+
+The numbered notebooks are committed without outputs (a test checks it), but JupyterLab's
+autosave writes whatever the open notebook shows. :func:`strip_committed_outputs` is a
+Jupyter ``ContentsManager.pre_save_hook``: every save of a notebook under the repository's
+``notebooks/`` folder is written without outputs, execution counts or widget state, while the
+open notebook keeps showing them. ``scripts/install.sh`` sets it in the venv's Jupyter config
+with :func:`install_save_hook`; notebooks anywhere else (executed copies, your own) are saved as they are.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
 
 from evalgate_lib.errors import InputError
+from evalgate_lib.files import atomic_write
+
+#: The committed notebooks: ``notebooks/`` of the checkout the package is (editable-)installed from.
+COMMITTED_NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+
+#: The hook as Jupyter's config names it (a dotted path Jupyter imports).
+SAVE_HOOK = "evalgate_lib.reporting.notebook_support.strip_committed_outputs"
+
+#: Cell metadata keys that record a run rather than the notebook (nbstripout's list).
+_RUN_CELL_METADATA = ("execution", "ExecuteTime", "collapsed", "scrolled")
 
 
 def _toml_value(value: Any) -> str:
@@ -88,3 +106,61 @@ def resolve_configs(
         override_shared(baseline, folder / Path(baseline).name, **overrides),
         override_shared(candidate, folder / Path(candidate).name, **overrides),
     )
+
+
+# --------------------------------------------------------------------------- output-free committed notebooks
+
+
+def clear_outputs(notebook: dict[str, Any]) -> dict[str, Any]:
+    """Empty every code cell's outputs and execution count, drop run-only metadata; in place, and returned.
+
+    ``notebook`` is the notebook as JSON (nbformat 4). Run-only metadata is the saved widget
+    state and the cells' timing / collapse state, which change on every run and are no part
+    of the notebook's content.
+    """
+    notebook.get("metadata", {}).pop("widgets", None)
+    for cell in notebook.get("cells", []):
+        metadata = cell.get("metadata", {})
+        for key in _RUN_CELL_METADATA:
+            metadata.pop(key, None)
+        if cell.get("cell_type") == "code":
+            cell["outputs"] = []
+            cell["execution_count"] = None
+    return notebook
+
+
+def is_committed_notebook(os_path: str | Path, folder: str | Path | None = None) -> bool:
+    """Whether ``os_path`` is a notebook under ``folder`` (default: the repository's ``notebooks/``)."""
+    path = Path(os_path).resolve()
+    root = Path(folder).resolve() if folder is not None else COMMITTED_NOTEBOOKS
+    return path.suffix == ".ipynb" and root in path.parents
+
+
+def strip_committed_outputs(model: dict[str, Any], path: str, contents_manager: Any, **_: Any) -> None:
+    """``ContentsManager.pre_save_hook``: save a committed notebook without outputs (see the module docstring).
+
+    Jupyter calls it with the contents model about to be written, the API path (relative to the
+    server's root folder) and the contents manager. Only the saved file changes; the notebook
+    open in the browser keeps its outputs.
+    """
+    if model.get("type") != "notebook" or not isinstance(model.get("content"), dict):
+        return
+    root = Path(getattr(contents_manager, "root_dir", "."))
+    if is_committed_notebook(root / path.lstrip("/")):
+        clear_outputs(model["content"])
+
+
+def install_save_hook(prefix: str | Path = sys.prefix) -> Path:
+    """Set the hook in ``<prefix>/etc/jupyter/jupyter_server_config.json``; returns that path.
+
+    ``prefix`` is the venv: Jupyter reads ``etc/jupyter`` of ``sys.prefix``, so JupyterLab started
+    from this venv, in any folder, uses the hook, and nothing outside the venv changes. The file
+    is JSON config that Jupyter merges with its other config (the ``jupyter_server_config.d``
+    folder would not do: the server reads only extension switches from it). Other settings
+    already in the file are kept.
+    """
+    dest = Path(prefix) / "etc" / "jupyter" / "jupyter_server_config.json"
+    config: dict[str, Any] = json.loads(dest.read_text(encoding="utf-8")) if dest.is_file() else {}
+    config.setdefault("ContentsManager", {})["pre_save_hook"] = SAVE_HOOK
+    atomic_write(dest, json.dumps(config, indent=2, sort_keys=True) + "\n")
+    return dest

@@ -3,9 +3,11 @@
 The command executes the numbered notebooks in ``notebooks/`` with papermill
 (``02`` runs the evaluation unless ``--results`` names a finished results
 folder), then renders ``05_report.ipynb`` with nbconvert, code hidden, into one
-self-contained ``<out>/index.html``: headline metrics and deltas, methodology
-and limits, charts as embedded PNGs, and a table of every answer of both
-configs that a reader filters by flag in the browser with no kernel running.
+self-contained ``<out>/index.html``: first the gate's PASS / FAIL under a thresholds
+file with the rules that decided it and what changed, then headline metrics and
+deltas (significant ones marked), the questions that changed side by side,
+methodology and limits, charts as embedded PNGs, and a table of every answer of
+both configs that a reader filters in the browser with no kernel running.
 The executed notebooks land in ``<out>/notebooks/`` (``.ipynb`` and ``.html``).
 
 The HTML pieces are in :mod:`evalgate_lib.reporting.report_html`; the config overrides and
@@ -132,8 +134,13 @@ def notebook_parameters(
     cache_dir: str | Path = "cache",
     limit: int | None = None,
     jobs: int = 1,
+    thresholds: str | Path = "configs/gate.toml",
 ) -> dict[str, Any]:
-    """The parameters every notebook accepts (paths made absolute, so the notebooks' own folder does not matter)."""
+    """The parameters every notebook accepts (paths made absolute, so the notebooks' own folder does not matter).
+
+    ``thresholds`` is the gate file whose PASS / FAIL opens the report (notebook 05's
+    ``gate_thresholds``); a notebook that does not declare a parameter never receives it.
+    """
     return {
         "baseline_config": str(Path(baseline).resolve()),
         "candidate_config": str(Path(candidate).resolve()),
@@ -142,6 +149,7 @@ def notebook_parameters(
         "cache_dir": str(Path(cache_dir).resolve()),
         "limit": limit,
         "jobs": jobs,
+        "gate_thresholds": str(Path(thresholds).resolve()),
     }
 
 

@@ -1,9 +1,11 @@
 """HTML pieces of the stakeholder report, built from result rows, summary and manifest.
 
-Built here, not in the notebooks, so that tests reach them: :func:`results_table_html`
-(every answer of both configs, filterable by flag in the browser with plain JavaScript),
-:func:`headline_html`, :func:`fairness_html`, :func:`manifest_html`,
-:func:`methodology_html`, :func:`report_intro_html`. Every string that comes from the
+Built here, not in the notebooks, so that tests reach them: :func:`headline_html`,
+:func:`fairness_html`, :func:`manifest_html`, :func:`methodology_html`,
+:func:`report_intro_html`, :func:`agreement_html`. The bigger views have modules of their own
+and are re-exported here: the answer table (:mod:`~evalgate_lib.reporting.results_table`), the
+first screen (:mod:`~evalgate_lib.reporting.first_screen`) and what changed per question
+(:mod:`~evalgate_lib.reporting.changes_view`). Every string that comes from the
 model, the gold file, the configs or the corpus goes through :func:`html.escape`.
 The page loads nothing from the network: no CDN, no fonts.
 """
@@ -15,193 +17,33 @@ import json
 from typing import Any, Mapping, Sequence
 
 from evalgate_lib.judging.flags import REVIEW_CONFIDENCE
-from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow
 from evalgate_lib.judging.scoring import COVERAGE_FLOOR, REFUSAL_PATTERNS
-from evalgate_lib.reporting.explorer import FLAG_LABELS
+from evalgate_lib.reporting.first_screen import significant_mark
+from evalgate_lib.reporting.results_table import FILTER_LABELS, results_table_html, table_page_html
+from evalgate_lib.reporting.styles import BASE_CSS
 from evalgate_lib.statistics.metrics import METRICS, format_interval, format_value
+from evalgate_lib.statistics.significant import significance_evidence
 
-#: Flag key → label in the filter control (the order the control lists them).
-FILTER_LABELS = FLAG_LABELS
+__all__ = [
+    "FILTER_LABELS",
+    "agreement_html",
+    "fairness_html",
+    "headline_html",
+    "manifest_html",
+    "methodology_html",
+    "models_used_html",
+    "report_intro_html",
+    "results_table_html",
+    "table_page_html",
+    "unused_model_keys",
+]
 
 e = html.escape
 
 
 # --------------------------------------------------------------------------- HTML pieces
 
-_CSS = """
-.eg-report { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; font-size: 14px; }
-.eg-report table { border-collapse: collapse; margin: 0.5em 0 1em; }
-.eg-report th, .eg-report td { border: 1px solid #ccc; padding: 4px 8px; vertical-align: top;
-  text-align: left !important; }
-.eg-report th { background: #f3f3f3; }
-.eg-report td.num { text-align: right !important; font-variant-numeric: tabular-nums; }
-.eg-report .better { color: #1b5e20; font-weight: 600; }
-.eg-report .worse { color: #b71c1c; font-weight: 600; }
-.eg-controls { display: flex; gap: 1.2em; align-items: center; flex-wrap: wrap; margin: 0.6em 0;
-  padding: 0.6em; background: #f7f7f7; border: 1px solid #ddd; }
-.eg-controls label { font-weight: 600; }
-.eg-report table { table-layout: auto !important; }
-.eg-results-table { width: 100%; font-size: 13px; }
-.eg-results-table td.answer { min-width: 24em; max-width: 40em; white-space: pre-wrap; word-break: break-word; }
-.eg-results-table td.question { min-width: 14em; max-width: 22em; }
-.eg-results-table td.nowrap { white-space: nowrap; }
-.eg-badge { display: inline-block; padding: 0 6px; margin: 1px; border-radius: 8px; font-size: 11px;
-  color: white; white-space: nowrap; }
-.eg-badge-wrong { background: #757575; }
-.eg-badge-hallucination { background: #c62828; }
-.eg-badge-grounded_but_wrong { background: #ef6c00; }
-.eg-badge-review { background: #1565c0; }
-.eg-ok { color: #1b5e20; font-weight: 600; }
-.eg-miss { color: #b71c1c; font-weight: 600; }
-.eg-results-table details summary { cursor: pointer; color: #1565c0; }
-.eg-sentences td, .eg-sentences th, .eg-retrieved td, .eg-retrieved th { font-size: 12px; }
-"""
-
-_FILTER_JS = """
-(function () {
-  var root = document.getElementById(%(root)s);
-  if (!root) { return; }
-  var flag = root.querySelector('select.eg-flag-filter');
-  var config = root.querySelector('select.eg-config-filter');
-  var search = root.querySelector('input.eg-search');
-  var count = root.querySelector('.eg-visible-count');
-  function apply() {
-    var rows = root.querySelectorAll('tr.eg-row');
-    var needle = (search.value || '').toLowerCase();
-    var shown = 0;
-    for (var i = 0; i < rows.length; i++) {
-      var row = rows[i];
-      var ok = (flag.value === 'all' || row.getAttribute('data-' + flag.value) === '1') &&
-               (config.value === 'all' || row.getAttribute('data-config') === config.value) &&
-               (!needle || row.textContent.toLowerCase().indexOf(needle) >= 0);
-      row.style.display = ok ? '' : 'none';
-      if (ok) { shown++; }
-    }
-    count.textContent = String(shown);
-  }
-  flag.addEventListener('change', apply);
-  config.addEventListener('change', apply);
-  search.addEventListener('input', apply);
-  apply();
-})();
-"""
-
-
-def _attr(flag: str) -> str:
-    """``grounded_but_wrong`` → ``grounded-but-wrong``: the row attribute is ``data-grounded-but-wrong``."""
-    return flag.replace("_", "-")
-
-
-def _num(value: float | None, digits: int = 2) -> str:
-    return "n/a" if value is None else f"{value:.{digits}f}"
-
-
-def _badges(row: ResultRow) -> str:
-    shown = [
-        f'<span class="eg-badge eg-badge-{key}" title="{e(_flag_title(row, key))}">{e(FILTER_LABELS[key])}</span>'
-        for key in FLAG_NAMES
-        if row.flags.fired(key)
-    ]
-    return "".join(shown) or "—"
-
-
-def _flag_title(row: ResultRow, key: str) -> str:
-    """The badge's tooltip: the reasons the flag carries."""
-    return "; ".join(row.flags.reasons.get(key, ())) or FILTER_LABELS[key]
-
-
-def _detail(row: ResultRow) -> str:
-    from evalgate_lib.reporting.plots import sentences_html
-
-    retrieved = "".join(
-        f"<li>{r.rank}. {e(r.chunk_id)} (similarity {r.similarity:.3f})"
-        f"{' — gold article' if r.article_id == row.gold_article else ''}</li>"
-        for r in row.retrieved
-    )
-    reasons = "".join(
-        f"<p>{e(FILTER_LABELS[key])}: {e('; '.join(row.flags.reasons[key]))}</p>"
-        for key in FLAG_NAMES
-        if key in row.flags.reasons
-    )
-    return (
-        "<details><summary>details</summary>"
-        f"<p>Retrieved (top {len(row.retrieved)}):</p><ul>{retrieved}</ul>"
-        f"{reasons}{sentences_html(row)}</details>"
-    )
-
-
-def results_table_html(rows: Sequence[ResultRow], root_id: str = "eg-results") -> str:
-    """Every answer of every config as one filterable table (HTML with its own CSS and vanilla JS).
-
-    Each ``<tr class="eg-row">`` carries ``data-config``, ``data-question-id`` and
-    ``data-wrong`` / ``data-hallucination`` / ``data-grounded-but-wrong`` /
-    ``data-review`` set to ``"1"`` or ``"0"``. The flag select keeps only the rows
-    whose attribute is ``"1"``; it works offline in any browser, no kernel needed.
-    """
-    configs = list(dict.fromkeys(r.config for r in rows))
-    totals = {key: sum(1 for r in rows if r.flags.fired(key)) for key in FLAG_NAMES}
-    flag_options = [f'<option value="all">All answers ({len(rows)})</option>'] + [
-        f'<option value="{_attr(key)}">{e(FILTER_LABELS[key])} ({totals[key]})</option>' for key in FLAG_NAMES
-    ]
-    config_options = ['<option value="all">both</option>'] + [
-        f'<option value="{e(c)}">{e(c)}</option>' for c in configs
-    ]
-    body = []
-    for r in rows:
-        attrs = " ".join(f'data-{_attr(key)}="{1 if r.flags.fired(key) else 0}"' for key in FLAG_NAMES)
-        accept = ", ".join(f"<code>{e(a)}</code>" for a in r.accept) or "<i>(no answer: must refuse)</i>"
-        verdict = '<span class="eg-ok">correct</span>' if r.correct else '<span class="eg-miss">wrong</span>'
-        hit = {True: "hit", False: "miss", None: "—"}[r.retrieval_hit]
-        body.append(
-            f'<tr class="eg-row" data-config="{e(r.config)}" data-question-id="{e(r.question_id)}" {attrs}>'
-            f"<td class='nowrap'>{e(r.config)}</td><td class='nowrap'>{e(r.question_id)}</td>"
-            f"<td class='nowrap'>{e(r.type)}</td>"
-            f'<td class="question">{e(r.question)}</td>'
-            f'<td class="answer">{e(r.answer)}</td>'
-            f"<td>{accept}</td><td class='nowrap'>{verdict}</td><td class='nowrap'>{hit}</td>"
-            f'<td class="num">{_num(r.groundedness)}</td><td class="num">{_num(r.confidence)}</td>'
-            f"<td>{_badges(r)}</td><td>{_detail(r)}</td></tr>"
-        )
-    header = "".join(
-        f"<th>{h}</th>"
-        for h in (
-            "config",
-            "id",
-            "type",
-            "question",
-            "answer (model output)",
-            "accepted",
-            "verdict",
-            "retrieval",
-            "grounded&shy;ness",
-            "confi&shy;dence",
-            "flags",
-            "",
-        )
-    )
-    root = e(root_id)
-    return (
-        f'<div class="eg-report eg-results" id="{root}"><style>{_CSS}</style>'
-        '<div class="eg-controls">'
-        f'<span><label for="{root}-flag">Show</label> '
-        f'<select id="{root}-flag" class="eg-flag-filter" name="flag">{"".join(flag_options)}</select></span>'
-        f'<span><label for="{root}-config">config</label> '
-        f'<select id="{root}-config" class="eg-config-filter" name="config">{"".join(config_options)}</select></span>'
-        f'<span><label for="{root}-search">search</label> '
-        f'<input id="{root}-search" class="eg-search" type="search" placeholder="text in any cell"></span>'
-        f'<span><b class="eg-visible-count">{len(rows)}</b> of {len(rows)} answers shown</span>'
-        "</div>"
-        f'<table class="eg-results-table"><thead><tr>{header}</tr></thead><tbody>{"".join(body)}</tbody></table>'
-        f"<script>{_FILTER_JS % {'root': json.dumps(root_id)}}</script></div>"
-    )
-
-
-def table_page_html(rows: Sequence[ResultRow], title: str = "EvalGate results") -> str:
-    """A standalone HTML page holding only :func:`results_table_html` (no notebook, no kernel)."""
-    return (
-        f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title></head>'
-        f"<body><h1>{e(title)}</h1>{results_table_html(rows)}</body></html>"
-    )
+_CSS = BASE_CSS
 
 
 def _delta_class(kind: str, value: float | None) -> str:
@@ -211,12 +53,14 @@ def _delta_class(kind: str, value: float | None) -> str:
     return "better" if better else "worse"
 
 
-def headline_html(summary: Mapping[str, Any]) -> str:
+def headline_html(summary: Mapping[str, Any], alpha: float = 0.05) -> str:
     """Per-config metrics side by side with the delta, its 95% paired-bootstrap interval and McNemar p.
 
     Each number cell carries its exact value in ``data-value`` (``data-metric``,
     ``data-config`` = a config name or ``delta``), so a test or a script can read
-    the numbers back without parsing the formatting.
+    the numbers back without parsing the formatting. A delta beyond noise (its interval
+    excludes 0, or McNemar p < ``alpha``: :func:`~evalgate_lib.statistics.significant.significance_evidence`)
+    carries a visible *significant* mark; its row has ``data-significant="1"``.
     """
     base, cand = summary["baseline"], summary["candidate"]
     b, c, d = summary["configs"][base], summary["configs"][cand], summary["delta"]
@@ -237,11 +81,14 @@ def headline_html(summary: Mapping[str, Any]) -> str:
     for m in METRICS:
         s = sig.get(m.key) or {}
         p = s.get("p_value")
+        evidence = significance_evidence(s, alpha)
         lines.append(
-            f"<tr><td>{e(m.label)}</td>{cell(m.key, m.kind, base, b.get(m.key))}"
+            f'<tr data-metric="{e(m.key)}" data-significant="{int(bool(evidence))}"><td>{e(m.label)}</td>'
+            f"{cell(m.key, m.kind, base, b.get(m.key))}"
             f"{cell(m.key, m.kind, cand, c.get(m.key))}"
             f"{cell(m.key, m.kind, 'delta', d.get(m.key), signed=True, cls=_delta_class(m.kind, d.get(m.key)))}"
-            f'<td class="num">{e(format_interval(s, m.kind)) if s else "n/a"}</td>'
+            f'<td class="num">{e(format_interval(s, m.kind)) if s else "n/a"}'
+            f"{significant_mark(evidence, s, alpha)}</td>"
             f'<td class="num">{"" if p is None else f"{p:.3f}"}</td></tr>'
         )
     lines.append("</tbody></table>")
@@ -250,8 +97,9 @@ def headline_html(summary: Mapping[str, Any]) -> str:
         f"<p>Questions per config: <b>{b['questions']}</b> ({b['answerable']} answerable, "
         f"{b['no_answer']} no-answer). Rates are shares of the questions they name; flag counts are numbers of "
         "answers (lower is better). Green: the candidate is better, red: worse. An interval that contains 0 "
-        "means the difference is within noise at this sample size"
-        + (f" (bootstrap seed {e(str(boot.get('seed')))}, paired by question id)" if boot else "")
+        "means the difference is within noise at this sample size; a delta beyond noise is marked "
+        f'<span class="eg-sig eg-sig-legend">significant</span> (its interval excludes 0, or McNemar p &lt; {alpha:g})'
+        + (f"; bootstrap seed {e(str(boot.get('seed')))}, paired by question id" if boot else "")
         + ".</p></div>"
     )
     return "".join(lines)
@@ -262,22 +110,46 @@ def _value(v: Any) -> str:
     return e(text)
 
 
+def unused_model_keys(manifest: Mapping[str, Any]) -> list[str]:
+    """The held-constant keys that name models of a backend this run did not use (``shared.models.<other>.*``).
+
+    The configs name each backend's models (``[shared.models.ollama]``); a run on the embedded
+    local backend never touched them, and listing them in its report made readers believe the
+    run used them. Empty when the manifest does not say which backend ran (nothing is hidden then).
+    """
+    used = str((manifest.get("backend") or {}).get("backend", ""))
+    if not used:
+        return []
+    keys = []
+    for key in manifest["fairness"]["shared"]:
+        parts = key.split(".")
+        if len(parts) > 2 and parts[:2] == ["shared", "models"] and parts[2] != used:
+            keys.append(key)
+    return sorted(keys)
+
+
 def fairness_html(manifest: Mapping[str, Any]) -> str:
-    """What differs between the configs and what is held constant (from the manifest)."""
+    """What differs between the configs and what is held constant (from the manifest).
+
+    Models of a backend the run did not use are left out (:func:`unused_model_keys`); a note
+    names that backend, not its models.
+    """
     fairness = manifest["fairness"]
     differs = ", ".join(f"<code>{e(k)}</code>" for k in fairness["differs"]) or "nothing"
     used = str(manifest.get("backend", {}).get("backend", ""))
-
-    def note(key: str) -> str:
-        # [shared.models.ollama] names Ollama's models; a run on another backend did not use them
-        parts = key.split(".")
-        if len(parts) > 2 and parts[:2] == ["shared", "models"] and parts[2] != used:
-            return f" <small>(not used: this run used the {e(used)} backend)</small>"
-        return ""
-
+    unused = unused_model_keys(manifest)
+    others = sorted({key.split(".")[2] for key in unused})
     shared = "".join(
-        f"<tr><td><code>{e(k)}</code></td><td>{_value(v)}{note(k)}</td></tr>"
+        f"<tr><td><code>{e(k)}</code></td><td>{_value(v)}</td></tr>"
         for k, v in sorted(fairness["shared"].items())
+        if k not in unused
+    )
+    skipped = (
+        f"<p><small>The configs also name models for the {e(', '.join(others))} backend "
+        f"(<code>[shared.models.{e(others[0])}]</code>); this run used the {e(used)} backend, so they played no "
+        "part and are not listed. The models it used are in the run manifest.</small></p>"
+        if others
+        else ""
     )
     configs = "".join(
         f"<tr><td>{e(name)}</td><td><code>{e(json.dumps(c['chunking'], sort_keys=True))}</code></td>"
@@ -291,7 +163,7 @@ def fairness_html(manifest: Mapping[str, Any]) -> str:
         "<table><thead><tr><th>config</th><th>chunking</th><th>chunks</th><th>config sha256</th>"
         f"<th>prompt sha256</th></tr></thead><tbody>{configs}</tbody></table>"
         "<p><b>Held constant</b> (evalgate refuses to run the pair if any of these differs):</p>"
-        f"<table><thead><tr><th>key</th><th>value</th></tr></thead><tbody>{shared}</tbody></table></div>"
+        f"<table><thead><tr><th>key</th><th>value</th></tr></thead><tbody>{shared}</tbody></table>{skipped}</div>"
     )
 
 
@@ -316,7 +188,38 @@ def manifest_html(manifest: Mapping[str, Any]) -> str:
         ),
     ]
     body = "".join(f"<tr><td>{e(str(k))}</td><td><code>{e(str(v))}</code></td></tr>" for k, v in rows)
-    return f'<div class="eg-report"><style>{_CSS}</style><table class="eg-manifest"><tbody>{body}</tbody></table></div>'
+    return (
+        f'<div class="eg-report"><style>{_CSS}</style>{models_used_html(manifest)}'
+        f'<table class="eg-manifest"><tbody>{body}</tbody></table></div>'
+    )
+
+
+_BACKEND_WORDS = {
+    "local": "the embedded local backend (models shipped inside PyPI packages, run in-process)",
+    "ollama": "the Ollama backend",
+}
+
+
+def models_used_html(manifest: Mapping[str, Any]) -> str:
+    """One sentence naming the backend and the models the run actually used, from the manifest's ``backend``."""
+    backend = manifest.get("backend") or {}
+    if not backend:
+        return "<p>The manifest does not record which backend and models were used.</p>"
+    name = str(backend.get("backend", ""))
+
+    def model(role: str) -> str:
+        digest = backend.get(f"{role}_digest")
+        return f"<b>{e(str(backend.get(role)))}</b>" + (f" (<code>{e(str(digest)[:19])}…</code>)" if digest else "")
+
+    runtime = backend.get("generator_runtime")
+    hosts = backend.get("host") or backend.get("hosts")
+    return (
+        f'<p class="eg-models-used">This run used {e(_BACKEND_WORDS.get(name, f"the {name} backend"))}: '
+        f"generator {model('generator')}, embedder {model('embedder')}"
+        + (f", runtime <code>{e(str(runtime))}</code>" if runtime else "")
+        + (f", host <code>{e(str(hosts))}</code>" if hosts and name != "local" else "")
+        + ".</p>"
+    )
 
 
 _MATCHING_TEXT = {

@@ -1,0 +1,236 @@
+"""The details of one answer, as a reviewer needs them: what the model read and why each verdict is what it is.
+
+A reviewer checking a flag wants the retrieved chunks' *text* (not only their ids) with the
+passage that supports each sentence marked in it, each sentence's verdict with the scorer's
+reason, the reasons every flag carries and, when reviewers labelled the run, their verdicts
+beside the automatic ones. :func:`details_html` renders that for the answer table's full-width
+details row; :func:`span_segments` (which characters of a chunk support which sentence) is a
+plain function of strings so a test can check the marking by hand.
+
+Every string from the model, the gold file or the corpus is HTML-escaped.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Mapping, Sequence
+
+from evalgate_lib.inputs.labels import Label
+from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow, SentenceVerdict
+from evalgate_lib.reporting.explorer import FLAG_LABELS
+from evalgate_lib.reporting.plots import token_marks_html
+
+e = html.escape
+
+#: Details-row rules: the sentence table full width, the chunks in as many columns as fit.
+DETAILS_CSS = """
+.eg-details { padding: 6px 4px; }
+.eg-details h5 { margin: 0.6em 0 0.3em; font-size: 13px; }
+.eg-report table.eg-sentences, .eg-report table.eg-labels { width: 100% !important; table-layout: auto !important; }
+.eg-chunks { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 30em), 1fr)); gap: 8px; }
+.eg-chunk { border: 1px solid #ddd; background: #fafafa; padding: 4px 6px; min-width: 0; }
+.eg-chunk-head { font-size: 12px; color: #444; margin-bottom: 3px; }
+.eg-report .eg-chunk-text { white-space: pre-wrap; overflow-wrap: anywhere; word-break: normal !important;
+  font-family: ui-monospace, monospace; font-size: 12px; margin: 0; }
+.eg-report mark.eg-span { padding: 0 1px; border-radius: 2px; }
+.eg-report mark.eg-span-supported { background: #a5d6a7; }
+.eg-report mark.eg-span-unsupported { background: #ffe082; }
+.eg-snum { display: inline-block; min-width: 1.4em; text-align: center; border-radius: 3px; font-size: 11px;
+  font-weight: 700; background: #e0e0e0; }
+.eg-reviewer { color: #4a148c; }
+"""
+
+
+def span_unit(span: str) -> str:
+    """The part of a supporting span that is the supporting text itself.
+
+    The span scorer prefixes the unit (a sentence or line of the context) with the labels
+    that frame it, one per line: passage title, nearest heading, a table's header row. Those
+    labels are context, not support; the unit is the last non-empty line.
+    """
+    lines = [line for line in span.splitlines() if line.strip()]
+    return lines[-1].strip() if lines else ""
+
+
+def _pattern(unit: str) -> re.Pattern[str] | None:
+    words = unit.rstrip(".").split()
+    if not words:
+        return None
+    return re.compile(r"\s+".join(re.escape(w) for w in words), re.IGNORECASE)
+
+
+def span_segments(text: str, spans: Sequence[str | None]) -> list[tuple[str, frozenset[int]]]:
+    """``text`` cut into pieces, each with the (1-based) numbers of the sentences whose span covers it.
+
+    ``spans[i]`` is sentence ``i + 1``'s supporting span (``None``: it has none). The span's unit
+    (:func:`span_unit`) is looked up in ``text`` ignoring case and how whitespace is laid out,
+    since the scorer may join lines. Joining the pieces gives back ``text`` exactly.
+    """
+    cover: list[set[int]] = [set() for _ in text]
+    for number, span in enumerate(spans, start=1):
+        pattern = _pattern(span_unit(span)) if span else None
+        if pattern is None:
+            continue
+        for match in pattern.finditer(text):
+            for i in range(match.start(), match.end()):
+                cover[i].add(number)
+    pieces: list[tuple[str, frozenset[int]]] = []
+    for char, numbers in zip(text, cover, strict=True):
+        key = frozenset(numbers)
+        if pieces and pieces[-1][1] == key:
+            pieces[-1] = (pieces[-1][0] + char, key)
+        else:
+            pieces.append((char, key))
+    return pieces
+
+
+def marked_chunk_html(text: str, sentences: Sequence[SentenceVerdict]) -> str:
+    """A chunk's text, escaped, with each sentence's supporting span in a ``<mark>`` naming the sentence."""
+    out = []
+    for piece, numbers in span_segments(text, [s.span for s in sentences]):
+        if not numbers:
+            out.append(e(piece))
+            continue
+        supported = any(sentences[n - 1].supported for n in numbers)
+        which = ", ".join(str(n) for n in sorted(numbers))
+        kind = "supported" if supported else "unsupported"
+        title = f"supporting span of sentence {which}" + ("" if supported else " (judged not enough)")
+        out.append(
+            f'<mark class="eg-span eg-span-{kind}" data-sentences="{which}" title="{e(title)}">{e(piece)}</mark>'
+        )
+    return "".join(out)
+
+
+def _verdict_word(s: SentenceVerdict) -> str:
+    if s.supported is None:
+        return "refusal" if s.refusal else "no claim"
+    score = "" if s.coverage is None else f" ({s.coverage:.2f})"
+    return ("supported" if s.supported else "unsupported") + score
+
+
+def _reviewer_sentence(label: Label, text: str) -> str:
+    if label.sentences is not None:
+        for s in label.sentences:
+            if s.text == text:
+                return "no claim" if s.supported is None else ("supported" if s.supported else "unsupported")
+    if any(u in text or text in u for u in label.unsupported_sentences):
+        return "unsupported"
+    return "—"
+
+
+def _who(label: Label) -> str:
+    return f"{label.reviewer} (pass {label.pass_number})"
+
+
+def sentences_table_html(
+    row: ResultRow, labels: Sequence[Label] = (), chunk_ranks: Mapping[int, list[int]] | None = None
+) -> str:
+    """Each answer sentence: tokens marked found / missing, the scorer's verdict and reason, where its span is.
+
+    With ``labels`` (reviewers' labels of this exact answer), one more column per label gives
+    the reviewer's verdict on the sentence. ``chunk_ranks`` maps a sentence number to the ranks
+    of the retrieved chunks its span was found in.
+    """
+    head = "".join(f'<th class="eg-reviewer">{e(_who(lb))}</th>' for lb in labels)
+    lines = [
+        '<table class="eg-sentences"><thead><tr><th>#</th><th>sentence (green: found in context, red: not)</th>'
+        f"<th>EvalGate ({e(row.scorer)})</th><th>why</th><th>supporting span</th>{head}</tr></thead><tbody>"
+    ]
+    for number, s in enumerate(row.sentences, start=1):
+        ranks = (chunk_ranks or {}).get(number, [])
+        where = f" <small>(marked in chunk {', '.join(f'#{r}' for r in ranks)})</small>" if ranks else ""
+        span = f"{e(span_unit(s.span))}{where}" if s.span else "—"
+        reviewers = "".join(f'<td class="eg-reviewer">{e(_reviewer_sentence(lb, s.text))}</td>' for lb in labels)
+        lines.append(
+            f'<tr><td><span class="eg-snum">{number}</span></td><td>{token_marks_html(s)}</td>'
+            f"<td>{e(_verdict_word(s))}</td><td>{e(s.reason)}</td><td>{span}</td>{reviewers}</tr>"
+        )
+    if not row.sentences:
+        lines.append(f'<tr><td colspan="{5 + len(labels)}">(empty answer)</td></tr>')
+    lines.append("</tbody></table>")
+    return "".join(lines)
+
+
+def _yes_no(value: bool | None) -> str:
+    return "—" if value is None else ("yes" if value else "no")
+
+
+def labels_table_html(row: ResultRow, labels: Sequence[Label]) -> str:
+    """The answer-level verdicts of EvalGate and of each reviewer side by side (empty without labels)."""
+    if not labels:
+        return ""
+    head = "".join(f'<th class="eg-reviewer">{e(_who(lb))}</th>' for lb in labels)
+    auto_unsupported = any(s.supported is False for s in row.sentences)
+    lines = [
+        ("answer correct", _yes_no(row.correct), [_yes_no(lb.correct) for lb in labels]),
+        ("an unsupported claim", _yes_no(auto_unsupported), [_yes_no(lb.unsupported_claim) for lb in labels]),
+        ("a refusal", _yes_no(row.refused), [_yes_no(lb.refusal) for lb in labels]),
+    ]
+    body = "".join(
+        f"<tr><td>{e(name)}</td><td>{e(auto)}</td>"
+        + "".join(f'<td class="eg-reviewer">{e(v)}</td>' for v in theirs)
+        + "</tr>"
+        for name, auto, theirs in lines
+    )
+    comments = "".join(
+        f'<li class="eg-reviewer"><b>{e(_who(lb))}</b>: {e(lb.comment)}</li>' for lb in labels if lb.comment
+    )
+    return (
+        "<h5>EvalGate and the reviewers</h5>"
+        f'<table class="eg-labels"><thead><tr><th>judgement</th><th>EvalGate</th>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table>" + (f"<ul>{comments}</ul>" if comments else "")
+    )
+
+
+def chunks_html(row: ResultRow, bodies: Mapping[str, str] | None) -> tuple[str, dict[int, list[int]]]:
+    """The retrieved chunks with their text and marked spans, and which chunks each sentence's span was found in."""
+    found: dict[int, list[int]] = {}
+    cards = []
+    for chunk in row.retrieved:
+        gold = " · <b>gold article</b>" if chunk.article_id == row.gold_article else ""
+        head = (
+            f'<div class="eg-chunk-head">#{chunk.rank} <code>{e(chunk.chunk_id)}</code> · '
+            f"similarity {chunk.similarity:.3f}{gold}</div>"
+        )
+        if bodies is None or chunk.article_id not in bodies:
+            body = "<i>chunk text not available (the run's corpus was not found)</i>"
+        else:
+            text = bodies[chunk.article_id][chunk.start : chunk.end]
+            for _, numbers in span_segments(text, [s.span for s in row.sentences]):
+                for n in numbers:
+                    if chunk.rank not in found.setdefault(n, []):
+                        found[n].append(chunk.rank)
+            body = f'<div class="eg-chunk-text">{marked_chunk_html(text, row.sentences)}</div>'
+        cards.append(f'<div class="eg-chunk">{head}{body}</div>')
+    return f'<div class="eg-chunks">{"".join(cards)}</div>', found
+
+
+def details_html(row: ResultRow, bodies: Mapping[str, str] | None = None, labels: Sequence[Label] = ()) -> str:
+    """Everything behind one answer's verdicts, for the answer table's full-width details row.
+
+    The page that shows it includes :data:`DETAILS_CSS` once (not once per answer).
+
+    ``bodies`` maps article ids to their text (:func:`~evalgate_lib.reporting.explorer.chunk_texts`),
+    so the retrieved chunks show their text; ``labels`` are reviewers' labels of this exact answer.
+    """
+    chunks, found = chunks_html(row, bodies)
+    matching = row.matching
+    gold_rank = None if row.retrieval_metrics is None else row.retrieval_metrics.gold_rank
+    reasons = "".join(
+        f"<li><b>{e(FLAG_LABELS[key])}</b>: {e('; '.join(row.flags.reasons.get(key, ())) or 'fired')}</li>"
+        for key in FLAG_NAMES
+        if row.flags.fired(key)
+    )
+    return (
+        '<div class="eg-details">'
+        f"<p><b>Verdict</b> ({e(matching.mode)} matching): {e(matching.reason)}"
+        + (f" · gold article <code>{e(row.gold_article)}</code>" if row.gold_article else "")
+        + (f", first retrieved at rank {gold_rank}" if gold_rank else "")
+        + "</p>"
+        + (f"<h5>Flags and why they fired</h5><ul>{reasons}</ul>" if reasons else "<p>No flag fired.</p>")
+        + labels_table_html(row, labels)
+        + "<h5>Sentence by sentence</h5>"
+        + sentences_table_html(row, labels, found)
+        + f"<h5>Retrieved chunks (top {len(row.retrieved)}), supporting spans marked</h5>{chunks}</div>"
+    )

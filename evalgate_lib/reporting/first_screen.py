@@ -1,0 +1,186 @@
+"""The report's first screen: the gate's verdict, the rules that decided it, and one sentence on what changed.
+
+A stakeholder opening the report asks "can we ship the candidate?" before anything else, so
+the answer comes first: PASS or FAIL as ``evalgate gate`` decides it with the same thresholds
+file (:func:`evalgate_lib.statistics.gate.judge`), each rule with its delta, interval, p-value and
+status, then how many questions the candidate fixed, broke or re-flagged
+(:mod:`evalgate_lib.statistics.changes`) and which deltas are beyond noise, marked
+*significant* (:mod:`evalgate_lib.statistics.significant`). Nothing here computes a number;
+it lays out what those functions decided.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from evalgate_lib.judging.rows import ResultRow
+from evalgate_lib.reporting.styles import BASE_CSS
+from evalgate_lib.statistics.changes import BROKEN, FIXED, FLAGS, count_changes, question_changes
+from evalgate_lib.statistics.gate import GateConfig, RuleVerdict, judge, load_gate
+from evalgate_lib.statistics.metrics import METRICS, format_interval, format_value
+from evalgate_lib.statistics.significant import INTERVAL, MCNEMAR, SIGNIFICANCE_ALPHA, significant_metrics
+
+e = html.escape
+_METRICS = {m.key: m for m in METRICS}
+
+_FIRST_CSS = """
+.eg-first { margin: 0.3em 0 0.8em; }
+.eg-verdict { display: flex; gap: 1em; align-items: center; padding: 10px 14px; border-radius: 6px;
+  border: 2px solid; margin-bottom: 0.5em; }
+.eg-verdict-pass { background: #e8f5e9; border-color: #2e7d32; }
+.eg-verdict-fail { background: #ffebee; border-color: #b71c1c; }
+.eg-verdict-word { font-size: 30px; font-weight: 800; letter-spacing: 1px; }
+.eg-verdict-pass .eg-verdict-word { color: #1b5e20; }
+.eg-verdict-fail .eg-verdict-word { color: #b71c1c; }
+.eg-rule-fail { color: #b71c1c; font-weight: 700; }
+.eg-rule-breach { color: #e65100; font-weight: 600; }
+.eg-rule-ok { color: #1b5e20; }
+.eg-report table.eg-gate-rules { margin: 0.3em 0 0.5em; font-size: 13px; }
+.eg-what-changed { font-size: 15px; line-height: 1.45; }
+.eg-decided { font-size: 16px; font-weight: 600; margin-bottom: 2px; }
+"""
+
+
+def _bound(verdict: RuleVerdict) -> str:
+    kind = _METRICS[verdict.rule.metric].kind
+    if verdict.rule.max_drop is not None:
+        return f"must not drop by more than {format_value(verdict.rule.max_drop, kind)}"
+    return f"must not rise by more than {format_value(verdict.rule.max_increase, kind)}"
+
+
+def _status(verdict: RuleVerdict, stat: Mapping[str, Any], gate: GateConfig) -> str:
+    if verdict.failed:
+        return '<span class="eg-rule-fail">FAIL</span>'
+    if verdict.breached:
+        p = stat.get("p_value")
+        why = f"McNemar p = {p:.3f} ≥ {gate.alpha:g}" if p is not None else "its interval is not wholly past the limit"
+        return f'<span class="eg-rule-breach">breached, not significant</span> <small>({e(why)})</small>'
+    return '<span class="eg-rule-ok">ok</span>'
+
+
+def _rule_row(verdict: RuleVerdict, stat: Mapping[str, Any], gate: GateConfig) -> str:
+    kind = _METRICS[verdict.rule.metric].kind
+    p = stat.get("p_value")
+    return (
+        f'<tr data-rule="{e(verdict.rule.metric)}" data-failed="{int(verdict.failed)}">'
+        f"<td>{e(_METRICS[verdict.rule.metric].label)}</td><td>{e(_bound(verdict))}</td>"
+        f'<td class="num">{e(format_value(verdict.delta, kind, signed=True))}</td>'
+        f'<td class="num">{e(format_interval(stat, kind) if stat else "n/a")}</td>'
+        f'<td class="num">{"" if p is None else f"{p:.3f}"}</td>'
+        f"<td>{_status(verdict, stat, gate)}</td></tr>"
+    )
+
+
+def significant_mark(evidence: Sequence[str], stat: Mapping[str, Any], alpha: float) -> str:
+    """The visible *significant* mark, its tooltip naming the test(s) that say so."""
+    if not evidence:
+        return ""
+    said = []
+    if INTERVAL in evidence:
+        said.append("the 95% interval of the delta excludes 0")
+    if MCNEMAR in evidence:
+        said.append(f"McNemar p = {stat['p_value']:.3f} < {alpha:g}")
+    return f'<span class="eg-sig" title="{e("; ".join(said))}">significant</span>'
+
+
+def _significant_sentence(summary: Mapping[str, Any], significant: Mapping[str, Sequence[str]], alpha: float) -> str:
+    if not significant:
+        return f"No delta is beyond noise: every 95% interval contains 0 and no McNemar p is below {alpha:g}."
+    sig = summary.get("significance") or {}
+    parts = []
+    for key, evidence in significant.items():
+        metric, stat = _METRICS[key], sig.get(key) or {}
+        p = stat.get("p_value")
+        note = ""
+        if INTERVAL in evidence and MCNEMAR not in evidence and p is not None:
+            note = f" (its interval excludes 0; McNemar p = {p:.3f} does not reach {alpha:g})"
+        parts.append(
+            f"<b>{e(metric.label)} {e(format_value(summary['delta'].get(key), metric.kind, signed=True))}</b> "
+            f"{e(format_interval(stat, metric.kind))} {significant_mark(evidence, stat, alpha)}{e(note)}"
+        )
+    many = "changes are" if len(parts) > 1 else "change is"
+    return f"{len(parts)} {many} beyond noise: " + "; ".join(parts) + ". Every other delta is within noise."
+
+
+def first_screen_html(
+    summary: Mapping[str, Any],
+    gate: GateConfig,
+    verdicts: Sequence[RuleVerdict],
+    counts: Mapping[str, int],
+    significant: Mapping[str, Sequence[str]],
+    thresholds: str,
+    changes_anchor: str = "eg-changes",
+    alpha: float = SIGNIFICANCE_ALPHA,
+) -> str:
+    """The verdict box, the gate's rules and the sentence on what changed (all escaped, no script).
+
+    ``verdicts`` is :func:`~evalgate_lib.statistics.gate.judge` of ``summary`` under ``gate``
+    (loaded from ``thresholds``); ``counts`` is
+    :func:`~evalgate_lib.statistics.changes.count_changes`; ``significant`` is
+    :func:`~evalgate_lib.statistics.significant.significant_metrics` at ``alpha`` (the level of the
+    *significant* marks, which is not necessarily the gate's own ``alpha``).
+    """
+    base, cand = summary["baseline"], summary["candidate"]
+    sig = summary.get("significance") or {}
+    failed = [v for v in verdicts if v.failed]
+    breached = [v for v in verdicts if v.breached and not v.failed]
+    word, cls = ("FAIL", "fail") if failed else ("PASS", "pass")
+    if failed:
+        decided = f"{e(cand)} regresses on " + ", ".join(e(_METRICS[v.rule.metric].label) for v in failed) + "."
+    elif breached:
+        names = ", ".join(e(_METRICS[v.rule.metric].label) for v in breached)
+        decided = (
+            f"No rule failed. {len(breached)} of {len(verdicts)} thresholds were breached ({names}), "
+            "but none of the breaches is beyond noise."
+        )
+    else:
+        decided = "No rule failed: every delta is within its threshold."
+    mode = (
+        f"a breach fails only when it is beyond noise: McNemar p &lt; {gate.alpha:g} for yes/no metrics, "
+        "the 95% interval wholly past the limit for scores"
+        if gate.mode == "significant"
+        else "any breach of a threshold fails"
+    )
+    rules = "".join(_rule_row(v, sig.get(v.rule.metric) or {}, gate) for v in verdicts)
+    accuracy = sig.get("accuracy_overall") or {}
+    p = accuracy.get("p_value")
+    behind = "" if p is None else f" (the discordant pairs behind accuracy's McNemar p = {p:.3f})"
+    questions = sum(counts.values())
+    changed = (
+        f"<b>What changed</b>, {e(cand)} against {e(base)} on {questions} questions: "
+        f"<b>{counts[FIXED]} fixed</b> and <b>{counts[BROKEN]} broken</b>{behind}, "
+        f"<b>{counts[FLAGS]}</b> changed a flag with the same verdict "
+        f'(<a href="#{e(changes_anchor)}">see them side by side</a>). '
+        + _significant_sentence(summary, significant, alpha)
+    )
+    return (
+        f'<div class="eg-report eg-first" id="eg-first-screen"><style>{BASE_CSS}{_FIRST_CSS}</style>'
+        f'<div class="eg-verdict eg-verdict-{cls}" id="eg-verdict" data-verdict="{word}">'
+        f'<span class="eg-verdict-word">{word}</span>'
+        f'<div><div class="eg-decided">{decided}</div><small>Gate thresholds <code>{e(thresholds)}</code>, '
+        f"{e(gate.mode)} mode: {mode}.</small></div></div>"
+        '<table class="eg-gate-rules"><thead><tr><th>rule</th><th>threshold</th><th>delta</th>'
+        "<th>95% CI</th><th>McNemar p</th><th>status</th></tr></thead>"
+        f"<tbody>{rules}</tbody></table>"
+        f'<p class="eg-what-changed">{changed}</p></div>'
+    )
+
+
+def first_screen(summary: Mapping[str, Any], rows: Sequence[ResultRow], thresholds: str | Path) -> str:
+    """The first screen of a run: judge ``summary`` under the thresholds file, count the changes, lay them out.
+
+    ``thresholds`` is a gate file such as ``configs/gate.toml`` (what ``evalgate gate`` reads);
+    the verdict is the one ``evalgate gate --thresholds <file> --results <run>`` prints.
+    """
+    gate = load_gate(thresholds)
+    changes = question_changes(rows, summary["baseline"], summary["candidate"])
+    return first_screen_html(
+        summary,
+        gate,
+        judge(dict(summary), gate),
+        count_changes(changes),
+        significant_metrics(summary),
+        str(thresholds),
+    )

@@ -1,0 +1,263 @@
+"""What changed per question, which deltas are significant, and the report's first screen.
+
+Hand-built rows (``make_row``) with known verdicts and flags give the expected kinds, counts
+and texts by hand; one test checks on the shipped run that "fixed" and "broken" are exactly
+the discordant pairs McNemar's test counts in ``summary.json``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+from conftest import make_flags, make_row
+
+from evalgate_lib.cli import main
+from evalgate_lib.reporting.changes_view import changes_html
+from evalgate_lib.reporting.diff_text import changes_json, format_changes, summary_line
+from evalgate_lib.reporting.first_screen import first_screen_html
+from evalgate_lib.reporting.report_html import headline_html
+from evalgate_lib.run.results import load_results
+from evalgate_lib.statistics.changes import (
+    classify,
+    count_changes,
+    question_changes,
+    select_changes,
+)
+from evalgate_lib.statistics.gate import GateConfig, Rule, judge
+from evalgate_lib.statistics.metrics import compare
+from evalgate_lib.statistics.significance import mcnemar_exact
+from evalgate_lib.statistics.significant import significance_evidence, significant_metrics
+
+
+def wrong(**overrides):
+    """A wrong answer (the ``wrong`` flag fired, plus any flag given as ``flag=True``)."""
+    flags = {k: overrides.pop(k) for k in ("hallucination", "grounded_but_wrong", "review") if k in overrides}
+    return make_row(correct=False, flags=make_flags(wrong=True, **flags), **overrides)
+
+
+def right(**overrides):
+    flags = {k: overrides.pop(k) for k in ("review",) if k in overrides}
+    return make_row(correct=True, flags=make_flags(**flags), **overrides)
+
+
+#: (question id, baseline row, candidate row, expected kind, gained, lost)
+CASES = [
+    ("q1", wrong(hallucination=True), right(), "fixed", (), ("wrong", "hallucination")),
+    ("q2", right(), wrong(grounded_but_wrong=True), "broken", ("wrong", "grounded_but_wrong"), ()),
+    ("q3", wrong(), wrong(hallucination=True, review=True), "flags", ("hallucination", "review"), ()),
+    ("q4", right(review=True), right(), "flags", (), ("review",)),
+    ("q5", right(), right(answer="Starter has 3 seats."), "same", (), ()),
+    ("q6", wrong(), right(), "fixed", (), ("wrong",)),
+]
+
+
+def paired_rows() -> list:
+    rows = []
+    for qid, base, cand, *_ in CASES:
+        rows.append(make_row(**{**base.__dict__, "config": "baseline", "question_id": qid}))
+        rows.append(make_row(**{**cand.__dict__, "config": "candidate", "question_id": qid}))
+    return rows
+
+
+@pytest.mark.parametrize(("qid", "base", "cand", "kind", "gained", "lost"), CASES, ids=[c[0] for c in CASES])
+def test_classify_by_hand(qid, base, cand, kind, gained, lost):
+    change = classify(base, make_row(**{**cand.__dict__, "config": "candidate"}))
+    assert (change.kind, change.flags_gained, change.flags_lost) == (kind, gained, lost)
+    assert change.changed == (kind != "same")
+
+
+def test_classify_refuses_two_questions():
+    with pytest.raises(ValueError, match="two answers of one question"):
+        classify(make_row(question_id="q1"), make_row(question_id="q2", config="candidate"))
+
+
+def test_same_verdict_and_flags_is_same_even_when_the_wording_changed():
+    change = classify(right(), right(config="candidate", answer="Starter has 3 seats."))
+    assert change.kind == "same" and change.answer_changed
+
+
+def test_question_changes_pairs_by_id_counts_and_selects():
+    rows = paired_rows() + [make_row(config="baseline", question_id="only-in-baseline")]
+    changes = question_changes(rows, "baseline", "candidate")
+    assert [c.question_id for c in changes] == ["q1", "q2", "q3", "q4", "q5", "q6"]
+    assert count_changes(changes) == {"fixed": 2, "broken": 1, "flags": 2, "same": 1}
+    assert [c.question_id for c in select_changes(changes, "fixed")] == ["q1", "q6"]
+    assert [c.question_id for c in select_changes(changes)] == ["q1", "q2", "q3", "q4", "q6"]
+    with pytest.raises(ValueError, match="unknown kind"):
+        select_changes(changes, "same")
+
+
+def test_fixed_and_broken_are_mcnemars_discordant_pairs_by_hand():
+    rows = paired_rows()
+    counts = count_changes(question_changes(rows, "baseline", "candidate"))
+    base = [r.correct for r in rows if r.config == "baseline"]
+    cand = [r.correct for r in rows if r.config == "candidate"]
+    test = mcnemar_exact(base, cand)
+    assert (counts["fixed"], counts["broken"]) == (test.c, test.b) == (2, 1)
+
+
+@pytest.mark.slow
+def test_fixed_and_broken_equal_the_shipped_runs_discordant_pairs(tmp_path_factory):
+    from test_report import shipped_results
+
+    rows, summary, _ = load_results(shipped_results(tmp_path_factory.getbasetemp()))
+    assert len(rows) == 202
+    changes = question_changes(rows, summary["baseline"], summary["candidate"])
+    counts = count_changes(changes)
+    accuracy = summary["significance"]["accuracy_overall"]
+    assert counts["fixed"] == accuracy["c"] and counts["broken"] == accuracy["b"]
+    # and straight from the rows, without classify: the questions whose verdict differs
+    by_id = {(r.config, r.question_id): r.correct for r in rows}
+    discordant = {q for (c, q), ok in by_id.items() if c == "baseline" and ok != by_id[("candidate", q)]}
+    assert {c.question_id for c in select_changes(changes) if c.kind in ("fixed", "broken")} == discordant
+    assert len(discordant) == accuracy["b"] + accuracy["c"] > 0
+
+
+# --------------------------------------------------------------------------- significance marks
+
+
+@pytest.mark.parametrize(
+    ("stat", "expected"),
+    [
+        ({"ci_low": 1.0, "ci_high": 25.0, "p_value": 0.053}, ("interval",)),  # the shipped hallucination delta
+        ({"ci_low": -0.16, "ci_high": 0.012, "p_value": 0.18}, ()),
+        ({"ci_low": -0.111, "ci_high": 0.0, "p_value": 0.21}, ()),  # touching 0 does not exclude it
+        ({"ci_low": -2.0, "ci_high": 3.0, "p_value": 0.049}, ("mcnemar",)),
+        ({"ci_low": -0.3, "ci_high": -0.1, "p_value": 0.001}, ("interval", "mcnemar")),
+        ({"ci_low": -0.08, "ci_high": -0.01}, ("interval",)),  # a score: no p-value
+        ({"ci_low": None, "ci_high": None, "p_value": None}, ()),
+        ({}, ()),
+    ],
+)
+def test_significance_evidence_by_hand(stat, expected):
+    assert significance_evidence(stat) == expected
+
+
+def hand_summary() -> dict:
+    """The summary of ``paired_rows`` with hand-set significance for two metrics."""
+    summary = compare(paired_rows(), "baseline", "candidate")
+    summary["significance"]["hallucination"].update(ci_low=1.0, ci_high=25.0, p_value=0.053)
+    summary["significance"]["mean_groundedness"].update(ci_low=-0.2, ci_high=-0.01)
+    return summary
+
+
+def test_significant_metrics_and_headline_marks():
+    summary = hand_summary()
+    assert significant_metrics(summary) == {"mean_groundedness": ("interval",), "hallucination": ("interval",)}
+    soup = BeautifulSoup(headline_html(summary), "html.parser")
+    marked = {tr["data-metric"] for tr in soup.select('tr[data-significant="1"]')}
+    assert marked == {"mean_groundedness", "hallucination"}
+    for tr in soup.select("tr[data-metric]"):
+        assert bool(tr.select(".eg-sig")) == (tr["data-metric"] in marked)
+    assert "excludes 0" in soup.select_one('tr[data-metric="hallucination"] .eg-sig')["title"]
+
+
+# --------------------------------------------------------------------------- the first screen
+
+
+GATE = GateConfig(
+    (Rule("accuracy_answerable", max_drop=0.05), Rule("hallucination", max_increase=0)), "significant", 0.05
+)
+
+
+def test_first_screen_pass_names_the_rules_and_what_changed():
+    summary = hand_summary()
+    # hand rows: accuracy on answerable 3/6 → 4/6 (+16.7 pts, no breach); hallucination 1 → 1 answer
+    summary["delta"]["hallucination"] = 2  # a breach (> 0) whose p = 0.053 is not significant
+    verdicts = judge(summary, GATE)
+    assert [(v.breached, v.failed) for v in verdicts] == [(False, False), (True, False)]
+    counts = count_changes(question_changes(paired_rows(), "baseline", "candidate"))
+    page = first_screen_html(summary, GATE, verdicts, counts, significant_metrics(summary), "configs/gate.toml")
+    soup = BeautifulSoup(page, "html.parser")
+    box = soup.select_one("#eg-verdict")
+    assert box["data-verdict"] == "PASS" and box.select_one(".eg-verdict-word").text == "PASS"
+    assert "1 of 2 thresholds were breached (hallucination flags)" in box.text
+    assert "configs/gate.toml" in box.text and "significant mode" in box.text
+    rules = {tr["data-rule"]: tr.text for tr in soup.select("tr[data-rule]")}
+    assert set(rules) == {"accuracy_answerable", "hallucination"}
+    assert (
+        "breached, not significant" in rules["hallucination"] and "McNemar p = 0.053 ≥ 0.05" in rules["hallucination"]
+    )
+    assert rules["accuracy_answerable"].endswith("ok")
+    changed = soup.select_one(".eg-what-changed").text
+    assert "on 6 questions: 2 fixed and 1 broken" in changed and "2 changed a flag with the same verdict" in changed
+    assert "2 changes are beyond noise" in changed and changed.count("significant") >= 2
+    assert soup.select_one(".eg-what-changed a")["href"] == "#eg-changes"
+
+
+def test_first_screen_fail_names_the_regressed_metric():
+    summary = hand_summary()
+    summary["delta"]["accuracy_answerable"] = -0.2
+    summary["significance"]["accuracy_answerable"].update(p_value=0.01, ci_low=-0.3, ci_high=-0.1)
+    verdicts = judge(summary, GATE)
+    counts = {"fixed": 0, "broken": 3, "flags": 0, "same": 3}
+    soup = BeautifulSoup(first_screen_html(summary, GATE, verdicts, counts, {}, "g.toml"), "html.parser")
+    assert soup.select_one("#eg-verdict")["data-verdict"] == "FAIL"
+    assert "candidate regresses on accuracy on answerable" in soup.select_one("#eg-verdict").text
+    assert soup.select_one('tr[data-rule="accuracy_answerable"]')["data-failed"] == "1"
+    assert "No delta is beyond noise" in soup.select_one(".eg-what-changed").text
+
+
+# --------------------------------------------------------------------------- what changed: view, text, CLI
+
+
+def test_changes_view_lists_changed_questions_side_by_side():
+    changes = question_changes(paired_rows(), "baseline", "candidate")
+    changes[0] = classify(
+        make_row(**{**changes[0].baseline.__dict__, "answer": "<script>window.__pwned=1</script>"}),
+        changes[0].candidate,
+    )
+    page = changes_html(changes)
+    soup = BeautifulSoup(page, "html.parser")
+    shown = {tr["data-question-id"]: tr["data-change"] for tr in soup.select("tr.eg-change")}
+    assert shown == {"q1": "fixed", "q2": "broken", "q3": "flags", "q4": "flags", "q6": "fixed"}
+    options = {o["value"]: o.text for o in soup.select("select.eg-change-filter option")}
+    assert list(options) == ["verdict", "fixed", "broken", "flags", "any"]
+    assert options["verdict"].endswith("(3)") and options["flags"].endswith("(2)") and options["any"].endswith("(5)")
+    q2 = soup.select_one('tr[data-question-id="q2"]')
+    base, cand = q2.select('td[data-side="baseline"]'), q2.select('td[data-side="candidate"]')
+    assert "correct" in base[0].text and "wrong" in cand[0].text and "Grounded-but-wrong" in cand[0].text
+    assert cand[0].select_one("a.eg-goto")["href"] == "#eg-row-candidate-q2"
+    assert "<script>window" not in page and "&lt;script&gt;window" in page
+
+
+def test_diff_text_and_json_by_hand():
+    changes = question_changes(paired_rows(), "baseline", "candidate")
+    assert summary_line(changes) == (
+        "candidate vs baseline: 6 questions; 2 fixed, 1 broken (the discordant pairs of McNemar's test on "
+        "accuracy), 2 flag changed with the same verdict, 1 unchanged"
+    )
+    text = format_changes(changes, "broken")
+    assert "showing broken (correct → wrong): 1" in text
+    assert "q2  broken  baseline: correct  →  candidate: wrong [Wrong, Grounded-but-wrong]" in text
+    assert "q1 " not in text
+    data = changes_json(changes, "fixed")
+    assert data["counts"] == {"fixed": 2, "broken": 1, "flags": 2, "same": 1}
+    assert [c["question_id"] for c in data["changes"]] == ["q1", "q6"]
+    assert data["changes"][0]["baseline"]["flags"] == ["wrong", "hallucination"]
+    assert data["changes"][0]["candidate"] == {"config": "candidate", "answer": "Starter includes 3 seats.",
+                                               "correct": True, "flags": []}  # fmt: skip
+
+
+def _write_results(folder: Path, rows: list) -> Path:
+    folder.mkdir(parents=True)
+    (folder / "results.jsonl").write_text("".join(json.dumps(r.to_json()) + "\n" for r in rows), encoding="utf-8")
+    (folder / "summary.json").write_text(json.dumps(compare(rows, "baseline", "candidate")), encoding="utf-8")
+    (folder / "manifest.json").write_text("{}", encoding="utf-8")
+    return folder
+
+
+def test_evalgate_diff_command(tmp_path, capsys):
+    folder = _write_results(tmp_path / "run", paired_rows())
+    out_json = tmp_path / "changes.json"
+    assert main(["diff", "--results", str(folder), "--only", "flags", "--json", str(out_json)]) == 0
+    printed = capsys.readouterr().out
+    assert "2 fixed, 1 broken" in printed and "showing flag changed, same verdict: 2" in printed
+    assert "q3  flags" in printed and "q4  flags" in printed and "q1  fixed" not in printed
+    data = json.loads(out_json.read_text(encoding="utf-8"))
+    assert data["only"] == "flags" and [c["question_id"] for c in data["changes"]] == ["q3", "q4"]
+    assert main(["diff", "--results", str(tmp_path / "missing")]) == 2
+    assert "not a results folder" in capsys.readouterr().err
