@@ -240,8 +240,12 @@ class Results:
         return first_screen.first_screen(self.summary, self.rows, thresholds)
 
     def articles(self) -> list[Article]:
-        """The knowledge base the run used (from the manifest's corpus path)."""
-        return load_corpus(self.manifest["corpus"]["path"])
+        """The knowledge base the run used (from the manifest's corpus path).
+
+        Empty for answers scored from logs without ``--corpus``: no knowledge base was given.
+        """
+        path = self.manifest["corpus"]["path"]
+        return [] if path is None else load_corpus(path)
 
 
 def load_results(folder: str | Path = DEFAULT_RESULTS) -> Results:

@@ -126,12 +126,14 @@ def cmd_report(args: argparse.Namespace) -> int:
     import time
 
     from evalgate_lib.reporting.report import build_report, notebook_parameters
+    from evalgate_lib.statistics.gate import load_gate
 
     if args.jobs < 1:
         raise EvalGateError(f"--jobs must be at least 1, got {args.jobs}")
+    load_gate(args.thresholds)  # a missing or malformed thresholds file fails here, not inside a notebook
     started = time.perf_counter()
     parameters = notebook_parameters(
-        args.baseline, args.candidate, args.backend, args.hosts, args.cache_dir, args.limit, args.jobs
+        args.baseline, args.candidate, args.backend, args.hosts, args.cache_dir, args.limit, args.jobs, args.thresholds
     )
     parameters["labels"] = [str(Path(p).resolve()) for p in args.labels or []]
     index = build_report(
@@ -248,6 +250,12 @@ def _configure_report(parser: argparse.ArgumentParser) -> None:
         help="an existing results folder (from `evalgate run`); default: run the evaluation into <out>/results",
     )
     parser.add_argument("--notebooks", default=None, type=Path, help="folder holding the numbered notebooks")
+    parser.add_argument(
+        "--thresholds",
+        default=Path("configs/gate.toml"),
+        type=Path,
+        help="gate thresholds (TOML) whose PASS / FAIL opens the report",
+    )
     parser.add_argument(
         "--labels",
         default=None,

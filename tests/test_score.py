@@ -173,3 +173,17 @@ def test_same_names_need_names_option(tmp_path, capsys):
     assert _score(tmp_path, str(a), str(b), "--gold", str(gold), "--names", "old,new") == 0
     _, summary, _ = load_results(tmp_path / "out")
     assert (summary["baseline"], summary["candidate"]) == ("old", "new")
+
+
+@pytest.mark.slow
+def test_the_report_and_gate_read_a_scored_folder(tmp_path):
+    """The stakeholder report renders answers scored from logs (no corpus given) and says they are external."""
+    gold, picked = _gold(tmp_path)
+    v1, v2 = _logs(tmp_path, picked)
+    assert _score(tmp_path, str(v1), str(v2), "--gold", str(gold)) == 0
+    report = tmp_path / "report"
+    assert main(["report", "--results", str(tmp_path / "out"), "--out", str(report), "--no-progress"]) == 0
+    text = (report / "index.html").read_text(encoding="utf-8")
+    assert "External pipeline." in text and "declared by the user, not enforced" in text
+    assert "01_corpus_inspection" not in text  # EvalGate's chunking played no part
+    assert "v1" in text and "v2" in text

@@ -184,7 +184,7 @@ def describe(log: AnswerLog) -> Mapping[str, Any]:
     """What the manifest records of one log: where it is, its hash, and what it held."""
     passages = [p for a in log.answers for p in a.passages]
     return {
-        "path": str(log.path),
+        "path": str(log.path.resolve()),
         "sha256": log.sha256,
         "answers": len(log.answers),
         "passages": len(passages),

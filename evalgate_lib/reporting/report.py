@@ -161,6 +161,12 @@ def declared(notebook: str | Path, parameters: Mapping[str, Any]) -> dict[str, A
     return {k: v for k, v in parameters.items() if k in known}
 
 
+def is_external(results_dir: Path) -> bool:
+    """True for a results folder of ``evalgate score`` (answers from a pipeline EvalGate did not run)."""
+    manifest = json.loads((results_dir / "manifest.json").read_text(encoding="utf-8"))
+    return manifest.get("pipeline", {}).get("kind") == "external"
+
+
 def build_report(
     out: str | Path,
     parameters: Mapping[str, Any],
@@ -188,7 +194,12 @@ def build_report(
         )
     params["results_dir"] = str(results_dir)
     timings: dict[str, float] = {}
-    names = [n for n in NOTEBOOKS if not (n == "02_two_config_run" and results)]
+    external = results is not None and is_external(results_dir)
+    # 02 runs EvalGate's pipeline and 01 inspects its chunking: neither applies to answers scored from logs
+    skip = {"02_two_config_run"} if results else set()
+    if external:
+        skip.add("01_corpus_inspection")
+    names = [n for n in NOTEBOOKS if n not in skip]
     if no_appendices:
         names = [n for n in names if n == "02_two_config_run"]
     for name in names:

@@ -134,6 +134,8 @@ def fairness_html(manifest: Mapping[str, Any]) -> str:
     Models of a backend the run did not use are left out (:func:`unused_model_keys`); a note
     names that backend, not its models.
     """
+    if manifest.get("pipeline", {}).get("kind") == "external":
+        return external_fairness_html(manifest)
     fairness = manifest["fairness"]
     differs = ", ".join(f"<code>{e(k)}</code>" for k in fairness["differs"]) or "nothing"
     used = str(manifest.get("backend", {}).get("backend", ""))
@@ -164,6 +166,24 @@ def fairness_html(manifest: Mapping[str, Any]) -> str:
         f"<th>prompt sha256</th></tr></thead><tbody>{configs}</tbody></table>"
         "<p><b>Held constant</b> (evalgate refuses to run the pair if any of these differs):</p>"
         f"<table><thead><tr><th>key</th><th>value</th></tr></thead><tbody>{shared}</tbody></table>{skipped}</div>"
+    )
+
+
+def external_fairness_html(manifest: Mapping[str, Any]) -> str:
+    """Answers scored from logs (``evalgate score``): the logs by hash, and fairness declared, not checked."""
+    logs = "".join(
+        f"<tr><td>{e(name)}</td><td><code>{e(c['path'])}</code></td><td><code>{e(c['sha256'][:12])}</code></td>"
+        f"<td class='num'>{c['answer_log']['answers']}</td><td class='num'>{c['answer_log']['passages']}</td>"
+        f"<td>{'yes' if c['answer_log']['doc_ids'] else 'no (retrieval metrics left empty)'}</td></tr>"
+        for name, c in manifest["configs"].items()
+    )
+    return (
+        f'<div class="eg-report"><style>{_CSS}</style>'
+        "<p><b>External pipeline.</b> These answers were produced by a pipeline EvalGate did not run and scored "
+        "from its answer logs with EvalGate's own judges. The fairness contract (the two configurations differ "
+        f"only in chunking and prompt) is <b>{e(manifest['pipeline']['fairness'])}</b>.</p>"
+        "<table><thead><tr><th>config</th><th>answer log</th><th>sha256</th><th>answers</th><th>passages</th>"
+        f"<th>document ids</th></tr></thead><tbody>{logs}</tbody></table></div>"
     )
 
 

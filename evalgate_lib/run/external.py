@@ -151,7 +151,12 @@ def score_answer_logs(
     )
     for name, log in zip(names, logs, strict=True):
         run.rows.extend(score_log(name, log, questions, by_id, evidence, matching, scorer))
-    run.stats = {"wall_seconds": round(time.perf_counter() - started, 3), "answers_scored": len(run.rows)}
+    run.stats = {
+        "wall_seconds": round(time.perf_counter() - started, 3),
+        "answers_scored": len(run.rows),
+        # EvalGate called no model: the answers and passages came from the logs
+        "model_calls": {"generate_calls": 0, "embed_calls": 0, "hits": 0, "corrupt_entries": 0},
+    }
     return run
 
 
@@ -164,18 +169,18 @@ def external_manifest(run: ExternalRun) -> dict[str, Any]:
         "candidate": run.names[1],
         "pipeline": {"kind": "external", "fairness": DECLARED_FAIRNESS},
         "configs": {
-            name: {"answer_log": dict(describe(log)), "path": str(log.path), "sha256": log.sha256}
+            name: {"answer_log": dict(describe(log)), "path": str(log.path.resolve()), "sha256": log.sha256}
             for name, log in zip(run.names, run.logs, strict=True)
         },
         "fairness": {"differs": ["declared by the user"], "shared": {}, "enforced": False},
         "corpus": {
-            "path": None if run.corpus_path is None else str(run.corpus_path),
+            "path": None if run.corpus_path is None else str(run.corpus_path.resolve()),
             "sha256": None if articles is None else corpus_digest(articles),
             "articles": None if articles is None else len(articles),
             "skipped": [],
         },
         "gold": {
-            "path": str(run.gold_path),
+            "path": str(run.gold_path.resolve()),
             "sha256": sha256_file(run.gold_path),
             "questions_in_file": len(run.questions),
             "questions_run": len(run.questions),
