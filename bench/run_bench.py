@@ -20,6 +20,8 @@ import argparse
 import json
 import os
 import platform
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -27,6 +29,7 @@ import tempfile
 import threading
 import time
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -42,7 +45,6 @@ from evalgate_lib.retrieval.index import VectorIndex  # noqa: E402
 from evalgate_lib.run import pipeline  # noqa: E402
 from evalgate_lib.run.pipeline import RANKING_DEPTH, RunOptions  # noqa: E402
 from evalgate_lib.run.results import PUBLISHED_FILES, evaluate_and_write  # noqa: E402
-from evalgate_lib.text.tokens import content_tokens  # noqa: E402
 
 BASELINE = ROOT / "configs" / "baseline.toml"
 CANDIDATE = ROOT / "configs" / "candidate.toml"
@@ -117,16 +119,33 @@ def identical(a: Path, b: Path) -> bool:
     return all((a / name).read_bytes() == (b / name).read_bytes() for name in PUBLISHED_FILES)
 
 
-def clear_scoring_memos() -> None:
-    """Forget the scorers' per-process memos (tokens per context and line, refusal verdicts, span candidates)."""
-    from evalgate_lib.judging import scoring, span_support
+def scoring_memos() -> list[Any]:
+    """Every ``functools`` memo of the modules that judge answers (tokens, refusals, words, passages, ...).
+
+    Found by looking, not listed by hand, so a memo added to a scorer later is cleared
+    too and cannot make the "fresh process" figure quietly warm.
+    """
+    from evalgate_lib.judging import (
+        answer,
+        correctness,
+        evaluation,
+        flags,
+        normalise,
+        scoring,
+        sentence_scorers,
+        span_support,
+    )
     from evalgate_lib.text import tokens as text
 
-    memos = (content_tokens, getattr(text, "_line_content_tokens", None), text.sentences_of, scoring.is_refusal)
-    spans = (span_support.words_of, span_support.exact_tokens, span_support.passage_spans)
-    for memo in memos + spans:
-        if hasattr(memo, "cache_clear"):
-            memo.cache_clear()
+    modules = (answer, correctness, evaluation, flags, normalise, scoring, sentence_scorers, span_support, text)
+    found = {id(v): v for m in modules for v in vars(m).values() if callable(getattr(v, "cache_clear", None))}
+    return list(found.values())
+
+
+def clear_scoring_memos() -> None:
+    """Forget the scorers' per-process memos, as a new process starts without them."""
+    for memo in scoring_memos():
+        memo.cache_clear()
 
 
 def fresh_process_state() -> None:
@@ -139,6 +158,232 @@ def figure(name: str, value: float, unit: str, goal: str, ok: bool | None, note:
     return {"figure": name, "value": value, "unit": unit, "goal": goal, "pass": ok, "note": note}
 
 
+# ------------------------------------------------------------------- generator figures
+
+#: float32 FLOPs one core can retire per cycle, by the widest vector FMA its flags show:
+#: 2 FMA units x lanes x 2 (a fused multiply-add is two FLOPs). AVX-512: 2 x 16 x 2 = 64;
+#: AVX2 with FMA: 2 x 8 x 2 = 32. Two FMA units is an assumption: most server cores have
+#: them, but some (e.g. Xeon Bronze/Silver with AVX-512) have one, which halves the peak.
+FLOPS_PER_CYCLE = (("avx512f", 64, "AVX-512, 2 FMA units x 16 float32 lanes x 2"),
+                   ("avx2", 32, "AVX2 + FMA, 2 FMA units x 8 float32 lanes x 2"),
+                   ("avx", 16, "AVX, 1 add + 1 multiply unit x 8 float32 lanes"),
+                   ("", 8, "SSE, 1 add + 1 multiply unit x 4 float32 lanes"))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class CpuPeak:
+    """A CPU's peak float32 rate and how it was read."""
+
+    cores: int
+    ghz: float
+    flops_per_cycle: int
+    how: str
+
+    @property
+    def gflops(self) -> float:
+        return peak_gflops(self.cores, self.ghz, self.flops_per_cycle)
+
+
+def peak_gflops(cores: int, ghz: float, flops_per_cycle: int) -> float:
+    """Peak float32 GFLOP/s: every core retiring its widest FMAs on every cycle at ``ghz``."""
+    return cores * ghz * flops_per_cycle
+
+
+def share_of_peak(tokens_per_s: float, flops_per_token: float, peak: float) -> tuple[float, float]:
+    """``(achieved GFLOP/s, achieved / peak)`` of a model doing ``flops_per_token`` per token."""
+    achieved = tokens_per_s * flops_per_token / 1e9
+    return achieved, achieved / peak
+
+
+def flops_per_token(body: int, lm_head: int) -> tuple[int, int]:
+    """``(prefill, decode)`` FLOPs per token of a decoder, from its parameter counts.
+
+    A matrix of n parameters costs 2n FLOPs per token (a multiply and an add per weight).
+    Prefill runs every prompt token through the ``body`` (all parameters but the embedding and
+    the output head) and computes logits for the last position only, so per prompt token it
+    is 2 x body (the one head product per prompt is left out). Decode runs the head for every
+    generated token: 2 x (body + lm_head). The embedding lookup is a gather, no FLOPs; a head
+    tied to the embedding is one matrix, counted once, as the head. Attention-score FLOPs
+    (about 4 x layers x width x position per token) are left out, so the shares are lower bounds.
+    """
+    return 2 * body, 2 * (body + lm_head)
+
+
+def parse_cpu(lscpu: str, cpuinfo: str, cpu_count: int) -> CpuPeak:
+    """Cores, clock and FLOPs per cycle from ``lscpu`` and ``/proc/cpuinfo`` text (either may be empty).
+
+    Cores: sockets x cores per socket (hyper-threads share a core's FMA units), else ``cpu_count``.
+    Clock: ``CPU max MHz`` when lscpu gives it, else the nominal clock in the model name
+    ("@ 2.60GHz"), else the current ``cpu MHz``. Sustained AVX-512 often runs below both,
+    so this overstates the peak a little and the share is conservative.
+    """
+
+    def field(text: str, name: str) -> str | None:
+        found = re.search(rf"^{re.escape(name)}\s*:\s*(.+?)\s*$", text, re.MULTILINE | re.IGNORECASE)
+        return found.group(1) if found else None
+
+    sockets, per_socket = field(lscpu, "Socket(s)"), field(lscpu, "Core(s) per socket")
+    if sockets and per_socket and sockets.isdigit() and per_socket.isdigit():
+        cores, core_how = int(sockets) * int(per_socket), f"{sockets} socket(s) x {per_socket} cores"
+    else:
+        cores, core_how = cpu_count, f"{cpu_count} CPUs"
+    model = field(lscpu, "Model name") or field(cpuinfo, "model name") or ""
+    nominal = re.search(r"@\s*([\d.]+)\s*GHz", model)
+    if field(lscpu, "CPU max MHz"):
+        ghz, clock_how = float(field(lscpu, "CPU max MHz") or 0) / 1000, "lscpu max MHz"
+    elif nominal:
+        ghz, clock_how = float(nominal.group(1)), "nominal clock in the model name"
+    else:
+        ghz, clock_how = float(field(cpuinfo, "cpu MHz") or 0) / 1000, "/proc/cpuinfo cpu MHz"
+    flags = set((field(lscpu, "Flags") or field(cpuinfo, "flags") or "").split())
+    per_cycle, unit_how = next(
+        (n, why) for flag, n, why in FLOPS_PER_CYCLE if not flag or flag in flags and (flag != "avx2" or "fma" in flags)
+    )
+    how = f"{core_how} x {ghz:.2f} GHz ({clock_how}) x {per_cycle} FLOP/cycle ({unit_how})"
+    return CpuPeak(cores, ghz, per_cycle, how)
+
+
+def machine_cpu() -> CpuPeak:
+    """This machine's :class:`CpuPeak` (``lscpu`` and ``/proc/cpuinfo`` where they exist)."""
+    lscpu = ""
+    if shutil.which("lscpu"):
+        lscpu = subprocess.run(["lscpu"], capture_output=True, text=True, env=dict(os.environ, LC_ALL="C")).stdout
+    try:
+        cpuinfo = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        cpuinfo = ""
+    return parse_cpu(lscpu, cpuinfo, os.cpu_count() or 1)
+
+
+class _TokenClock:
+    """A stopping criterion that never stops: it notes when each new token has been chosen."""
+
+    def __init__(self) -> None:
+        self.times: list[float] = []
+
+    def __call__(self, input_ids: Any, scores: Any, **kwargs: Any) -> Any:
+        import torch
+
+        self.times.append(time.perf_counter())
+        return torch.zeros(input_ids.shape[0], dtype=torch.bool, device=input_ids.device)
+
+
+class GenerationMeter:
+    """Prompt and generated tokens of the embedded generator, with prefill and decode timed apart.
+
+    It wraps the loaded model's ``generate``, which the local backend calls with the
+    chat-templated prompt already tokenised and cut to the context budget: the prompt tokens
+    are the ``input_ids`` it gets. A :class:`_TokenClock` notes when each new token is chosen.
+    Prefill is the start of ``generate`` to the first token (one forward pass over the whole
+    prompt); decode is the first token to the last, over the tokens after the first.
+    """
+
+    def __init__(self) -> None:
+        self.generations = 0
+        self.prompt_tokens = 0
+        self.prefill_s = 0.0
+        self.decode_tokens = 0
+        self.decode_s = 0.0
+        self.params: dict[str, Any] = {}
+        self._lock = threading.Lock()
+
+    def attach(self, backend: Any) -> None:
+        """Meter ``backend``'s generator once it is loaded (it loads lazily, inside ``generate``)."""
+        load = backend._load_generator
+
+        def load_and_meter() -> None:
+            load()
+            model = backend._model
+            if not getattr(model.generate, "metered", False):
+                model.generate = self._metered(model.generate)
+                self.params = parameter_counts(model)
+
+        backend._load_generator = load_and_meter
+
+    def _metered(self, generate: Callable[..., Any]) -> Callable[..., Any]:
+        def metered(*args: Any, **kwargs: Any) -> Any:
+            clock = _TokenClock()
+            kwargs["stopping_criteria"] = [*(kwargs.get("stopping_criteria") or []), clock]
+            prompt = int(kwargs["input_ids"].shape[1])
+            start = time.perf_counter()
+            out = generate(*args, **kwargs)
+            if clock.times:
+                with self._lock:
+                    self.generations += 1
+                    self.prompt_tokens += prompt
+                    self.prefill_s += clock.times[0] - start
+                    self.decode_tokens += len(clock.times) - 1
+                    self.decode_s += clock.times[-1] - clock.times[0]
+            return out
+
+        metered.metered = True  # type: ignore[attr-defined]
+        return metered
+
+
+def parameter_counts(model: Any) -> dict[str, Any]:
+    """Parameters of a loaded causal LM: total (a tied matrix once), embedding, head, and the body between."""
+    total = sum(p.numel() for p in model.parameters())  # parameters() yields a tied matrix once
+    embedding = model.get_input_embeddings().weight
+    head = model.get_output_embeddings().weight
+    tied = head is embedding or head.data_ptr() == embedding.data_ptr()
+    body = total - embedding.numel() - (0 if tied else head.numel())
+    return {"total": total, "embedding": embedding.numel(), "lm_head": head.numel(), "tied": tied, "body": body}
+
+
+def generator_figures(meter: GenerationMeter, cpu: CpuPeak) -> list[dict[str, Any]]:
+    """Prefill and decode tokens/s of the cold run's generations, and the share of the CPU's peak they reach."""
+    if not meter.generations or not meter.params or meter.prefill_s <= 0:
+        return []
+    params = meter.params
+    prefill_flops, decode_flops = flops_per_token(params["body"], params["lm_head"])
+    prefill_rate = meter.prompt_tokens / meter.prefill_s
+    decode_rate = meter.decode_tokens / meter.decode_s if meter.decode_s > 0 else 0.0
+    prefill_gflops, prefill_share = share_of_peak(prefill_rate, prefill_flops, cpu.gflops)
+    decode_gflops, decode_share = share_of_peak(decode_rate, decode_flops, cpu.gflops)
+    counted = (
+        f"{params['total'] / 1e6:.1f} M parameters ({params['embedding'] / 1e6:.1f} M embedding, "
+        f"{'tied to' if params['tied'] else 'apart from'} the output head)"
+    )
+    peak = f"peak {cpu.gflops:.1f} GFLOP/s = {cpu.how}"
+    return [
+        figure(
+            "generator prefill (prompt tokens/s)",
+            round(prefill_rate, 1),
+            "tokens/s",
+            "",
+            None,
+            f"{meter.prompt_tokens} prompt tokens of {meter.generations} generation(s) in {meter.prefill_s:.2f} s "
+            "(start of generate to the first token)",
+        ),
+        figure(
+            "generator decode (generated tokens/s)",
+            round(decode_rate, 1),
+            "tokens/s",
+            "",
+            None,
+            f"{meter.decode_tokens} tokens after each generation's first, in {meter.decode_s:.2f} s",
+        ),
+        figure(
+            "generator prefill, share of CPU float32 peak",
+            round(100 * prefill_share, 2),
+            "%",
+            "",
+            None,
+            f"{prefill_gflops:.1f} GFLOP/s = {prefill_rate:.1f} tokens/s x {prefill_flops / 1e6:.1f} MFLOP/token "
+            f"(2 x {params['body'] / 1e6:.1f} M non-embedding parameters; model: {counted}); {peak}",
+        ),
+        figure(
+            "generator decode, share of CPU float32 peak",
+            round(100 * decode_share, 2),
+            "%",
+            "",
+            None,
+            f"{decode_gflops:.1f} GFLOP/s = {decode_rate:.1f} tokens/s x {decode_flops / 1e6:.1f} MFLOP/token "
+            f"(2 x {(params['body'] + params['lm_head']) / 1e6:.1f} M parameters, output head included); {peak}",
+        ),
+    ]
+
+
 # ------------------------------------------------------------------------------ sections
 
 
@@ -146,7 +391,10 @@ def bench_cache(limit: int | None, work: Path) -> tuple[list[dict[str, Any]], li
     """Cold vs cached two-config run on the embedded backend, plus the harness overhead of the cold run."""
     models = load_config(BASELINE).models
     spec = resolve_backend("local", models)
-    timer = instrument(spec.build())
+    backend = spec.build()
+    meter = GenerationMeter()
+    meter.attach(backend)  # inside the timer's wrapper: metering counts as model time
+    timer = instrument(backend)
     cache = work / "cache"
     options = RunOptions(backend="local", cache_dir=cache, limit=limit, progress=False)
     calls: list[tuple[tuple, dict]] = []
@@ -194,7 +442,7 @@ def bench_cache(limit: int | None, work: Path) -> tuple[list[dict[str, Any]], li
     speedup = cold_s / cached_s
     overhead = (cold_s - model_s) / cold_s
     questions = limit or "all"
-    return [
+    rows = [
         figure(
             "cold two-config run",
             round(cold_s, 2),
@@ -237,7 +485,32 @@ def bench_cache(limit: int | None, work: Path) -> tuple[list[dict[str, Any]], li
             overhead < GOAL_OVERHEAD,
             f"(wall {cold_s:.1f} s - model {model_s:.1f} s) / wall",
         ),
-    ], calls
+    ]
+    return rows + generator_figures(meter, machine_cpu()), calls
+
+
+class _NoModel:
+    """Stands in for the backend's model calls when every answer must come from the cache."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise SystemExit("--scoring-only: the cache folder lacks an answer or an embedding (a model call was needed)")
+
+
+def calls_from_cache(cache: Path, limit: int | None, work: Path) -> list[tuple[tuple, dict]]:
+    """The ``score_answer`` calls of a two-config run answered entirely from ``cache`` (no model is loaded).
+
+    Lets the scoring figures be re-measured in seconds after a change to a scorer,
+    without a cold model run: the calls are those of a run of the shipped configs,
+    recorded the same way :func:`bench_cache` records them.
+    """
+    spec = resolve_backend("local", load_config(BASELINE).models)
+    backend = spec.build()
+    backend.embed = backend.generate = _NoModel()  # a miss must fail loudly, not load a model for minutes
+    calls: list[tuple[tuple, dict]] = []
+    options = RunOptions(backend="local", cache_dir=cache, limit=limit, progress=False)
+    with recording_scores(calls):
+        full_run(options, work / "from-cache")
+    return calls
 
 
 def bench_scoring(calls: list[tuple[tuple, dict]], seconds: float) -> list[dict[str, Any]]:
@@ -397,31 +670,50 @@ def print_table(rows: list[dict[str, Any]]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--limit", type=int, default=None, help="gold questions for the model run (default: all)")
-    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "bench.json")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="JSON report (default bench/out/bench.json, scoring.json for --scoring-only)",
+    )
     parser.add_argument("--queries", type=int, default=300, help="retrieval queries per index size")
     parser.add_argument("--scoring-seconds", type=float, default=3.0)
     parser.add_argument("--server-delay", type=float, default=0.05, help="simulated seconds per server request")
     parser.add_argument("--jobs", type=int, default=4, help="concurrent requests for the server figure")
     parser.add_argument("--server-limit", type=int, default=40, help="gold questions for the server figure")
     parser.add_argument(
+        "--scoring-only",
+        type=Path,
+        metavar="CACHE",
+        help="only the scoring figures, from the calls of a run answered entirely from the cache folder CACHE "
+        "(e.g. cache/, warm for the shipped configs); no model is loaded",
+    )
+    parser.add_argument(
         "--skip-model-run",
         action="store_true",
         help="skip the embedded-backend run (no cache, scoring or overhead figures)",
     )
     args = parser.parse_args(argv)
+    if args.out is None:
+        args.out = ROOT / "bench" / "out" / ("scoring.json" if args.scoring_only is not None else "bench.json")
 
     rows: list[dict[str, Any]] = []
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="evalgate-bench-") as tmp:
         work = Path(tmp)
-        if not args.skip_model_run:
+        if args.scoring_only is not None:
+            calls = calls_from_cache(args.scoring_only, args.limit, work)
+            print(f"scoring {len(calls)} recorded answers ...", flush=True)
+            rows += bench_scoring(calls, args.scoring_seconds)
+        elif not args.skip_model_run:
             cache_rows, calls = bench_cache(args.limit, work)
             rows += cache_rows
             rows += bench_scoring(calls, args.scoring_seconds)
-        print("retrieval ...", flush=True)
-        rows += bench_retrieval(args.queries)
-        print("simulated server ...", flush=True)
-        rows += bench_server(args.server_limit, args.server_delay, args.jobs, work)
+        if args.scoring_only is None:
+            print("retrieval ...", flush=True)
+            rows += bench_retrieval(args.queries)
+            print("simulated server ...", flush=True)
+            rows += bench_server(args.server_limit, args.server_delay, args.jobs, work)
     print()
     print_table(rows)
     report = {

@@ -197,3 +197,20 @@ def test_a_negative_claim_needs_a_negative_span() -> None:
 )
 def test_lead_ins_and_source_lines_claim_nothing(sentence: str) -> None:
     assert claim_part(sentence, "Which plans?")[0] is None
+
+
+def test_a_number_the_title_holds_only_as_a_word_still_picks_its_span() -> None:
+    # Title "Release v2.5": words release, v, 2.5; exact token v2.5 only (the name swallows the number).
+    # The claim "2.5" (a fragment: exact 2.5, question word "release") is held as an exact token by the
+    # second line alone, so that line is the span, although the title already gives the word 2.5.
+    context = ScoringContext("Which release?", (("Release v2.5", "Ok.\nUpgrades ship in 2.5 now."),))
+    verdict = judge_span("2.5", context)
+    assert verdict.supported is True and verdict.coverage == 1.0
+    assert verdict.span == "Release v2.5\nUpgrades ship in 2.5 now."
+
+
+def test_a_tie_goes_to_the_first_span() -> None:
+    # Both rows hold "10" and "seat" (2 words, 1 exact token) and are equally long: the first is the span.
+    context = ScoringContext("How many seats?", (("Seats", "| A | 10 seats |\n| B | 10 seats |"),))
+    verdict = judge_span("10 seats", context)
+    assert verdict.span == "Seats\n| A | 10 seats |"

@@ -190,6 +190,8 @@ def _parse_number(words: list[str], i: int) -> tuple[int, int] | None:
 
 
 def _number_words_to_digits(words: list[str]) -> list[str]:
+    if _NUMBER_WORDS.isdisjoint(words):  # the common case, decided in C: nothing to convert
+        return words
     out: list[str] = []
     i = 0
     while i < len(words):
@@ -204,7 +206,12 @@ def _number_words_to_digits(words: list[str]) -> list[str]:
     return out
 
 
+_DIGIT_THEN_LETTER = re.compile(r"\d[a-z]")
+
+
 def _split_glued_units(words: list[str]) -> list[str]:
+    if not _DIGIT_THEN_LETTER.search(" ".join(words)):  # no word can be "<number><unit>": skip a regex per word
+        return words
     out: list[str] = []
     for word in words:
         m = _GLUED_UNIT.fullmatch(word)
@@ -215,7 +222,13 @@ def _split_glued_units(words: list[str]) -> list[str]:
     return out
 
 
+#: Every word that :func:`_merge_money_and_percent` acts on; a text with none of them is left as it is.
+_MONEY_AND_PERCENT_WORDS = frozenset({"$", "usd", "dollar", "dollars", "cent", "percent", "pct", "%"})
+
+
 def _merge_money_and_percent(words: list[str]) -> list[str]:
+    if _MONEY_AND_PERCENT_WORDS.isdisjoint(words):  # the common case: skip a regex per word
+        return words
     out: list[str] = []
     i = 0
     while i < len(words):
@@ -243,6 +256,8 @@ def _merge_money_and_percent(words: list[str]) -> list[str]:
 
 
 def _canonical_units(words: list[str]) -> list[str]:
+    if UNITS_AFTER_NUMBER.keys().isdisjoint(words):  # only spelling to map: one dict look-up per word
+        return [UNIT_WORDS.get(word, word) for word in words]
     out: list[str] = []
     for word in words:
         if word in UNITS_AFTER_NUMBER and out and _NUMBER.fullmatch(out[-1].lstrip("$")):

@@ -36,7 +36,8 @@ from functools import lru_cache
 from evalgate_lib.judging.rows import SentenceVerdict
 from evalgate_lib.judging.scoring import is_refusal
 from evalgate_lib.judging.sentence_scorers import ScoringContext, register_scorer
-from evalgate_lib.text.tokens import content_token_list, fold, sentence_spans
+from evalgate_lib.text.stopwords import STOPWORDS
+from evalgate_lib.text.tokens import content_token_list, content_token_set, distinct_tokens, fold, sentence_spans
 
 #: Share of a sentence's content words that its best span must hold.
 SPAN_FLOOR = 0.75
@@ -118,27 +119,56 @@ def without_list_markers(text: str) -> str:
     return "\n".join(lines)
 
 
+@lru_cache(maxsize=65536)
 def _word(token: str) -> str:
+    """One content token as a compared word (memoised: a run's vocabulary is small, and ``stem`` is Python)."""
     return NUMBER_WORDS.get(token, stem(token))
 
 
-@lru_cache(maxsize=65536)
 def words_of(text: str) -> frozenset[str]:
     """Content words of ``text``: content tokens, number words as digits, stemmed, list numbering dropped."""
-    return frozenset(_word(t) for t in content_token_list(without_list_markers(text)))
+    return _terms(text)[0]
 
 
 def _canonical_number(token: str) -> str:
     return token.replace(",", "") if token[0].isdigit() else token
 
 
-@lru_cache(maxsize=65536)
 def exact_tokens(text: str) -> frozenset[str]:
     """Numbers and identifiers of ``text``, case-folded, thousands separators dropped, number words as digits."""
-    folded = fold(without_list_markers(text))
-    found = {_canonical_number(m.group().rstrip(".")) for m in _EXACT.finditer(folded)}
-    found |= {NUMBER_WORDS[t] for t in re.findall(r"[a-z]+", folded) if t in NUMBER_WORDS}
-    return frozenset(t for t in found if t)
+    return _terms(text)[1]
+
+
+#: Only a text holding one of these can hold an exact token other than a number: an option
+#: needs ``-``, a name with an underscore ``_``, a dotted or slashed name ``.``/``/`` before a letter.
+_IDENTIFIER_HINT = re.compile(r"[-_]|[./][\w-]")
+_NUMBER_WORD_SET = frozenset(NUMBER_WORDS)
+
+
+@lru_cache(maxsize=65536)
+def _terms(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """``(words_of(text), exact_tokens(text))`` from one tokenisation of ``text``.
+
+    Memoised: a question and its claims are read several times per answer.
+
+    Two facts of the token rule (:mod:`evalgate_lib.text.tokens`) let one tokenisation serve
+    both. Its number tokens are exactly the matches of :data:`_EXACT`'s number branch (the
+    same pattern), so when :data:`_IDENTIFIER_HINT` finds nothing, no other branch can match
+    and the slow :data:`_EXACT` scan is skipped. And the runs of letters in which number
+    words are looked up are its word tokens, split at their inner apostrophes ("one's").
+    """
+    unnumbered = without_list_markers(text)
+    tokens = distinct_tokens(unnumbered)
+    words = frozenset(map(_word, tokens - STOPWORDS))
+    folded = fold(unnumbered)
+    if _IDENTIFIER_HINT.search(folded):
+        exact = {_canonical_number(m.rstrip(".")) for m in _EXACT.findall(folded)}  # findall: _EXACT has no groups
+    else:
+        exact = {t for t in tokens if t[0].isdigit()}  # numbers, thousands separators already dropped
+    runs = tokens if "'" not in folded else {run for t in tokens for run in t.split("'")}
+    exact.update(NUMBER_WORDS[t] for t in _NUMBER_WORD_SET.intersection(runs))
+    exact.discard("")
+    return words, frozenset(exact)
 
 
 @dataclass(frozen=True)
@@ -156,7 +186,6 @@ _TABLE_LINE = re.compile(r"^\s*\|")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
 
 
-@lru_cache(maxsize=4096)
 def passage_spans(index: int, title: str, text: str) -> tuple[Span, ...]:
     """The candidate spans of one passage: each sentence or line, with the labels that frame it.
 
@@ -166,31 +195,76 @@ def passage_spans(index: int, title: str, text: str) -> tuple[Span, ...]:
     another fact. Two facts in neighbouring sentences are two spans, so a claim
     cannot borrow its number from one and its subject from the other.
     """
-    spans = []
-    heading = ""
-    header = ""
-    previous = ""
-    for start, end in sentence_spans(text):
-        unit = text[start:end]
-        if _HEADING_LINE.match(unit):
-            heading, header = unit, ""
-        elif _TABLE_RULE.match(unit) and _TABLE_LINE.match(previous):
-            header = previous
-        else:
-            if not _TABLE_LINE.match(unit):
-                header = ""
-            labels = [part for part in (title, heading, header) if part and part != unit]
-            piece = "\n".join([*labels, unit])
-            spans.append(Span(index, piece, words_of(piece), exact_tokens(piece)))
-        previous = unit
-    if not spans:  # a passage that is only a title and headings: they are all it says
-        piece = "\n".join([title, heading]).strip()
-        spans.append(Span(index, piece, words_of(piece), exact_tokens(piece)))
-    return tuple(spans)
+    return tuple(Span(index, *unit) for unit in _passage(title, text).units)
 
 
 def _squash(text: str) -> str:
     return " ".join(fold(text).split())
+
+
+_Unit = tuple[str, frozenset[str], frozenset[str]]  # a span's (text, words, exact tokens)
+
+
+@dataclass(frozen=True)
+class _Passage:
+    """What the scorer needs of one passage, built once per passage text (the same chunks recur across answers).
+
+    ``units`` are the spans' ``(text, words, exact)`` in order; ``beyond_title`` each unit's words
+    that are not title words and exact tokens that are not title exact tokens (every unit
+    holds the title's); ``shortest`` is the first of the shortest units; ``squashed`` the
+    title and text as the verbatim rule compares them.
+    """
+
+    squashed: str
+    units: tuple[_Unit, ...]
+    beyond_title: tuple[frozenset[str], ...]
+    shortest: int
+
+    @classmethod
+    def build(cls, squashed: str, units: list[_Unit], title: tuple[frozenset[str], frozenset[str]]) -> _Passage:
+        # Kept apart per kind: "2.5" can be a title word yet not a title exact token (title "v2.5").
+        beyond = tuple((words - title[0]) | (exact - title[1]) for _, words, exact in units)
+        shortest = min(range(len(units)), key=lambda i: len(units[i][0]))
+        return cls(squashed, tuple(units), beyond, shortest)
+
+
+@lru_cache(maxsize=4096)
+def _passage(title: str, text: str) -> _Passage:
+    """The spans of one passage (rules in :func:`passage_spans`) and its squashed text.
+
+    Each label and unit is tokenised once, and a span's words are the union of its
+    parts' words. That equals ``words_of`` of the joined span text because both word
+    rules work line by line (no token, list marker or identifier crosses a line break),
+    and every part is a line of its own in the span text.
+    """
+    units = []
+    nothing = (frozenset(), frozenset())
+    heading = header = previous = ""
+    title_terms, heading_terms, header_terms = _terms(title), nothing, nothing  # each a (words, exact) pair
+    for start, end in sentence_spans(text):
+        unit = text[start:end]
+        # The substring tests are necessary conditions of the patterns, checked in C first.
+        if "#" in unit and _HEADING_LINE.match(unit):
+            heading, header = unit, ""
+            heading_terms, header_terms = _terms(unit), nothing
+        elif "---" in unit and _TABLE_RULE.match(unit) and _TABLE_LINE.match(previous):
+            header = previous
+            header_terms = _terms(previous)
+        else:
+            if header and not _TABLE_LINE.match(unit):
+                header, header_terms = "", nothing
+            labels = [part for part in (title, heading, header) if part and part != unit]
+            # A label equal to the unit is left out of the text but adds nothing to the sets: its words are the unit's.
+            words, exact = _terms(unit)
+            words = words.union(title_terms[0], heading_terms[0], header_terms[0])
+            exact = exact.union(title_terms[1], heading_terms[1], header_terms[1])
+            units.append(("\n".join([*labels, unit]), words, exact))
+        previous = unit
+    if not units:  # a passage that is only a title and headings: they are all it says
+        piece = "\n".join([title, heading]).strip()
+        units.append((piece, words_of(piece), exact_tokens(piece)))
+        title_terms = nothing  # one unit, read as a whole
+    return _Passage.build(_squash(f"{title}\n{text}"), units, title_terms)
 
 
 _POLAR = re.compile(r"^\W*(?:yes|no)\b", re.IGNORECASE)
@@ -220,18 +294,26 @@ def claim_part(sentence: str, question: str) -> tuple[str | None, str]:
         return None, "a lead-in line ending with ':': claims nothing by itself"
     stripped = _LABEL.sub("", text, count=1).strip()
     polar = bool(_POLAR.match(stripped) or _NEGATION.search(stripped))
-    if not content_token_list(stripped) and not polar:
-        return None, "a bare label or no content words: claims nothing"
     words, asked = words_of(stripped), words_of(question)
+    # Content words imply content tokens (dropping list numbers only removes tokens), so the
+    # token test is needed only when there are no words ("1. the" has the token "1").
+    if not words and not polar and not content_token_set(stripped):
+        return None, "a bare label or no content words: claims nothing"
     if words <= asked and exact_tokens(stripped) <= exact_tokens(question) and not polar:
         return None, "repeats the question: claims nothing new"
     return stripped, ""
 
 
+_NAME = re.compile(r"(?<=[\w,;:)] )[A-Z][\w-]*")
+
+
+@lru_cache(maxsize=4096)
 def key_terms(question: str) -> frozenset[str]:
-    """The question's names: words written with a capital inside the sentence ("Enterprise", "Business")."""
-    names = re.findall(r"(?<=[\w,;:)] )[A-Z][\w-]*", question)
-    return frozenset(w for name in names for w in words_of(name))
+    """The question's names: words written with a capital inside the sentence ("Enterprise", "Business").
+
+    Memoised: every claim of every answer to a question asks for them.
+    """
+    return frozenset(w for name in _NAME.findall(question) for w in words_of(name))
 
 
 #: Share of the question's content words that the span of a yes/no answer must hold.
@@ -250,9 +332,28 @@ class _Claim:
     negated: bool
     added: frozenset[str] = frozenset()  # an answer's words beyond the question's, all of which the span must hold
 
-    def held(self, span: Span) -> tuple[int, int, int]:
-        asked = len(self.question & span.words) + 2 * len(self.keys & span.words)
-        return (len(self.exact & span.exact), len(self.words & span.words), asked)
+    def rank(self, text: str, words: frozenset[str], exact: frozenset[str]) -> tuple[int, int, int]:
+        """How a span fits: exact tokens held, then words held (the question's too, names twice), then shortness."""
+        asked = len(self.question & words) + 2 * len(self.keys & words)
+        return (len(self.exact & exact), len(self.words & words) + asked, -len(text))
+
+
+def _best_span(need: _Claim, passages: list[_Passage]) -> Span:
+    """The span of highest :meth:`_Claim.rank`, the first one on a tie.
+
+    Only the spans that can win are ranked: a span holding none of the claim's terms
+    beyond its passage title holds just what the title gives every span of the passage,
+    so it ranks at most level with the passage's first shortest span, which is always ranked.
+    """
+    terms = need.words | need.question | need.keys | need.exact
+    candidates = (
+        (index, unit)
+        for index, passage in enumerate(passages)
+        for i, unit in enumerate(passage.units)
+        if i == passage.shortest or not terms.isdisjoint(passage.beyond_title[i])
+    )
+    index, unit = max(candidates, key=lambda candidate: need.rank(*candidate[1]))  # max keeps the first best
+    return Span(index, *unit)
 
 
 def _requirements(claim: str, question: str) -> tuple[_Claim, str]:
@@ -295,21 +396,13 @@ def judge_span(sentence: str, context: ScoringContext) -> SentenceVerdict:
     if claim is None:
         return SentenceVerdict(sentence, tokens, (), None, None, refusal=is_refusal(sentence), reason=why)
     squashed = _squash(claim).rstrip(".")
-    for title, text in context.passages:
-        if len(squashed) >= 12 and squashed in _squash(f"{title}\n{text}"):
-            return SentenceVerdict(
-                sentence, tokens, (), 1.0, True, span=claim, reason="copied verbatim from the context"
-            )
+    passages = [_passage(title, text) for title, text in context.passages]
+    if len(squashed) >= 12 and any(squashed in passage.squashed for passage in passages):
+        return SentenceVerdict(sentence, tokens, (), 1.0, True, span=claim, reason="copied verbatim from the context")
     need, kind = _requirements(claim, context.question)
-    spans = [s for i, (title, text) in enumerate(context.passages) for s in passage_spans(i, title, text)]
-    if not spans:
+    if not passages:
         return SentenceVerdict(sentence, tokens, tuple(sorted(need.words)), 0.0, False, reason="no context to check")
-
-    def rank(span: Span) -> tuple[int, int, int]:
-        exact, words, asked = need.held(span)
-        return (exact, words + asked, -len(span.text))
-
-    best = max(spans, key=rank)
+    best = _best_span(need, passages)
     words, exact = need.words, need.exact
     missing_words = tuple(sorted(words - best.words))
     missing_exact = tuple(sorted(exact - best.exact))

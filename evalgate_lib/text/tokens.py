@@ -84,34 +84,56 @@ def content_tokens(text: str) -> frozenset[str]:
 
 @lru_cache(maxsize=262144)
 def _line_content_tokens(line: str) -> frozenset[str]:
-    """Content tokens of one line: distinct raw tokens first, then numbers normalised, stopwords removed."""
-    distinct = set(_TOKEN.findall(fold(line)))
-    return frozenset([t.replace(",", "") if "," in t else t for t in distinct]) - STOPWORDS
+    """Content tokens of one line (memoised: the same lines recur in many contexts)."""
+    return content_token_set(line)
+
+
+def distinct_tokens(text: str) -> frozenset[str]:
+    """``frozenset(tokenize(text))``: each distinct raw token is normalised once, not every occurrence."""
+    lowered = fold(text)
+    if "," not in lowered:  # no thousands separator to drop: the common case skips a step per token
+        return frozenset(_TOKEN.findall(lowered))
+    return frozenset([t.replace(",", "") if "," in t else t for t in set(_TOKEN.findall(lowered))])
+
+
+def content_token_set(text: str) -> frozenset[str]:
+    """``frozenset(content_token_list(text))``, without the memo of :func:`content_tokens`.
+
+    For strings a caller tokenises once and memoises itself: it skips building the
+    ordered list and stopword-tests each distinct token once.
+    """
+    return distinct_tokens(text) - STOPWORDS
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """Character spans ``(start, end)`` of the sentences of ``text``, whitespace trimmed."""
     spans: list[tuple[int, int]] = []
     for line in _LINE.finditer(text):
-        start = line.start()
+        start, stop = line.span()
         body = line.group()
+        if not _SENTENCE_END.search(body):  # most lines (headings, list items, table rows) are one sentence
+            _append_trimmed(body, start, spans)
+            continue
         cursor = start
         for cut in [m.end() for m in _SENTENCE_END.finditer(body)] + [len(body)]:
             end = start + cut
-            if end < line.end() and _LIST_MARKER.fullmatch(text[cursor:end].strip()):
+            if end < stop and _LIST_MARKER.fullmatch(text[cursor:end].strip()):
                 continue  # "1. Open the console": the number belongs to the sentence it numbers
-            _append_trimmed(text, cursor, end, spans)
+            _append_trimmed(text[cursor:end], cursor, spans)
             cursor = end
     return spans
 
 
-def _append_trimmed(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> None:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    if end > start:
-        spans.append((start, end))
+def _append_trimmed(piece: str, offset: int, spans: list[tuple[int, int]]) -> None:
+    """Append the span of ``piece`` (found at ``offset``) without its surrounding whitespace, unless it is all space.
+
+    ``str.lstrip``/``rstrip`` strip exactly the characters ``str.isspace`` accepts, in C
+    rather than one Python step per space.
+    """
+    left = piece.lstrip()
+    if left:
+        start = offset + len(piece) - len(left)
+        spans.append((start, start + len(left.rstrip())))
 
 
 @lru_cache(maxsize=16384)
