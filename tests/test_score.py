@@ -187,3 +187,16 @@ def test_the_report_and_gate_read_a_scored_folder(tmp_path):
     assert "External pipeline." in text and "declared by the user, not enforced" in text
     assert "01_corpus_inspection" not in text  # EvalGate's chunking played no part
     assert "v1" in text and "v2" in text
+
+
+def test_a_logged_passage_not_in_its_article_is_said_so_in_the_details():
+    from conftest import make_row
+
+    from evalgate_lib.judging.rows import RetrievedChunk
+    from evalgate_lib.reporting.answer_details import chunks_html
+
+    placed = RetrievedChunk(1, "a#0", "a", 0, 0, 5, 0.9)
+    unplaced = RetrievedChunk(2, "a#1", "a", 1, -1, -1, 0.8)
+    html, _ = chunks_html(make_row(retrieved=(placed, unplaced)), {"a": "Hello world"})
+    assert "Hello" in html
+    assert html.count("passage text not found verbatim in its article") == 1

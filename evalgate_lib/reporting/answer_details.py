@@ -195,6 +195,9 @@ def chunks_html(row: ResultRow, bodies: Mapping[str, str] | None) -> tuple[str, 
         )
         if bodies is None or chunk.article_id not in bodies:
             body = "<i>chunk text not available (the run's corpus was not found)</i>"
+        elif chunk.start < 0:
+            # a passage from an answer log (evalgate score) whose text is not a verbatim part of its article
+            body = "<i>passage text not found verbatim in its article; it is in the answer log the manifest names</i>"
         else:
             text = bodies[chunk.article_id][chunk.start : chunk.end]
             for _, numbers in span_segments(text, [s.span for s in row.sentences]):
