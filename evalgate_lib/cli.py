@@ -189,6 +189,8 @@ def cmd_score(args: argparse.Namespace) -> int:
     summary, folder = score_and_write(run, args.out)
     print(f"pipeline: external (answer logs {args.baseline_log}, {args.candidate_log})")
     print("fairness: declared by you, not enforced (EvalGate did not run these pipelines)")
+    for path, reason in run.skipped:
+        print(f"skipped corpus file {path}: {reason}")
     if not all(log.has_doc_ids for log in run.logs):
         print("retrieval metrics: left empty for a log whose passages do not all carry a doc_id")
     print()

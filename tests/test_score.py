@@ -200,3 +200,20 @@ def test_a_logged_passage_not_in_its_article_is_said_so_in_the_details():
     html, _ = chunks_html(make_row(retrieved=(placed, unplaced)), {"a": "Hello world"})
     assert "Hello" in html
     assert html.count("passage text not found verbatim in its article") == 1
+
+
+def test_skipped_corpus_files_are_printed_and_recorded(tmp_path, capsys):
+    """A file of --corpus that is not a document is never skipped silently (as in ``evalgate run``)."""
+    gold, picked = _gold(tmp_path)
+    v1, v2 = _logs(tmp_path, picked)
+    corpus = tmp_path / "kb"
+    corpus.mkdir()
+    for article in CORPUS.iterdir():
+        (corpus / article.name).write_bytes(article.read_bytes())
+    (corpus / "diagram.png").write_bytes(b"\x89PNG")
+    assert _score(tmp_path, str(v1), str(v2), "--gold", str(gold), "--corpus", str(corpus)) == 0
+    printed = capsys.readouterr().out
+    assert f"skipped corpus file {corpus / 'diagram.png'}: not a document type" in printed
+    _, _, manifest = load_results(tmp_path / "out")
+    assert [s["path"] for s in manifest["corpus"]["skipped"]] == [str(corpus / "diagram.png")]
+    assert manifest["corpus"]["skipped"][0]["reason"].startswith("not a document type")

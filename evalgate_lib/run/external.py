@@ -57,6 +57,8 @@ class ExternalRun:
     scorer: str
     rows: list[ResultRow] = field(default_factory=list)
     stats: dict[str, Any] = field(default_factory=dict)
+    #: Files of the corpus folder that are not documents, with the reason each was skipped.
+    skipped: tuple[tuple[str, str], ...] = ()
 
 
 def _placed(answer: LoggedAnswer, articles: dict[str, Article]) -> list[Retrieved]:
@@ -133,9 +135,11 @@ def score_answer_logs(
     ids = [q.id for q in questions]
     logs = (load_answer_log(paths[0], ids), load_answer_log(paths[1], ids))
     articles: list[Article] | None = None
+    skipped: tuple[tuple[str, str], ...] = ()
     evidence: dict[str, list[tuple[int, int]]] = {}
     if corpus is not None:
-        articles = list(scan_corpus(corpus).articles)
+        scan = scan_corpus(corpus)
+        articles, skipped = list(scan.articles), scan.skipped
         check_articles(questions, [a.id for a in articles], str(gold))
         for log in logs:
             check_doc_ids(log, [a.id for a in articles])
@@ -149,6 +153,7 @@ def score_answer_logs(
     run = ExternalRun(
         names, logs, Path(gold), questions, articles, None if corpus is None else Path(corpus), matching, scorer
     )
+    run.skipped = skipped
     for name, log in zip(names, logs, strict=True):
         run.rows.extend(score_log(name, log, questions, by_id, evidence, matching, scorer))
     run.stats = {
@@ -177,7 +182,7 @@ def external_manifest(run: ExternalRun) -> dict[str, Any]:
             "path": None if run.corpus_path is None else str(run.corpus_path.resolve()),
             "sha256": None if articles is None else corpus_digest(articles),
             "articles": None if articles is None else len(articles),
-            "skipped": [],
+            "skipped": [{"path": path, "reason": reason} for path, reason in run.skipped],
         },
         "gold": {
             "path": str(run.gold_path.resolve()),
