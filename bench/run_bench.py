@@ -54,6 +54,7 @@ GOAL_CACHE_SPEEDUP = 50.0
 GOAL_SCORING_RATE = 10_000.0
 GOAL_RETRIEVAL_MS = 50.0
 GOAL_OVERHEAD = 0.05
+GOAL_GENERATOR_SPEEDUP = 4.0
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -384,11 +385,149 @@ def generator_figures(meter: GenerationMeter, cpu: CpuPeak) -> list[dict[str, An
     ]
 
 
+# ------------------------------------------------------------- generator paths, side by side
+
+#: The embedded generator's paths compared on the same prompts: (label, dtype, keep the configured stop).
+#: The first is the path before stop sequences (float32, every answer decoded to ``max_tokens``
+#: or the end-of-turn token): the reference the others are measured against.
+GENERATOR_PATHS = (
+    ("float32, no stop sequence (the earlier path)", "float32", False),
+    ("float32 + stop sequence (the default)", "float32", True),
+    ("bfloat16 + stop sequence", "bfloat16", True),
+)
+
+
+def spread(items: list[Any], count: int) -> list[Any]:
+    """``count`` items evenly spaced over ``items`` (first included), so both configs' prompts are sampled."""
+    if count <= 0 or not items:
+        return []
+    if count >= len(items):
+        return list(items)
+    return [items[(i * len(items)) // count] for i in range(count)]
+
+
+def path_figures(seconds: dict[str, list[float]], reference: str, stop_consistent: bool) -> list[dict[str, Any]]:
+    """Seconds per answer of each generator path and its speed-up over ``reference`` (same prompts, one run).
+
+    The speed-up is total reference time / total path time over the same prompts, so a long
+    answer weighs as much as it costs. ``stop_consistent`` says whether every answer of a stop
+    path equals the reference answer cut at the stop sequence (greedy decoding must agree).
+    """
+    base = sum(seconds[reference])
+    count = len(seconds[reference])
+    rows = [
+        figure(
+            f"generator: {reference}",
+            round(base / count, 2),
+            "s/answer",
+            "",
+            None,
+            f"{count} prompts of the shipped configs, embedded SmolLM2, one after another",
+        )
+    ]
+    for label, times in seconds.items():
+        if label == reference:
+            continue
+        speedup = base / sum(times)
+        rows.append(
+            figure(
+                f"generator: {label}",
+                round(sum(times) / len(times), 2),
+                "s/answer",
+                "",
+                None,
+                f"same {len(times)} prompts in the same run; {speedup:.2f}x the earlier path",
+            )
+        )
+    best_label = min((label for label in seconds if label != reference), key=lambda label: sum(seconds[label]))
+    best = base / sum(seconds[best_label])
+    rows.append(
+        figure(
+            "generator speed-up over the earlier float32 path",
+            round(best, 2),
+            "x",
+            f">= {GOAL_GENERATOR_SPEEDUP:.0f}x",
+            best >= GOAL_GENERATOR_SPEEDUP,
+            f"fastest path: {best_label}",
+        )
+    )
+    rows.append(
+        figure(
+            "stop-sequence answers = earlier answers cut at the stop",
+            int(stop_consistent),
+            "bool",
+            "identical",
+            stop_consistent,
+            "float32 greedy: stopping early must only shorten the text",
+        )
+    )
+    return rows
+
+
+def bench_generator_paths(prompts: list[tuple[str, Any]], count: int) -> list[dict[str, Any]]:
+    """Each :data:`GENERATOR_PATHS` entry on the same ``count`` prompts, interleaved prompt by prompt.
+
+    Interleaving (all paths on prompt 1, then on prompt 2, ...) spreads any drift of a shared
+    machine over every path alike. Each generation is one prompt alone, as the pipeline runs it.
+    """
+    from dataclasses import replace
+
+    from evalgate_lib.generation.backends.local import LocalBackend, cut_at_stop
+
+    picked = spread(prompts, count)
+    if not picked:
+        return []
+    backends = {dtype: LocalBackend(dtype=dtype) for _, dtype, _ in GENERATOR_PATHS}
+    for backend in backends.values():
+        backend._load_generator()  # loading is not generation: keep it out of the timings
+    seconds: dict[str, list[float]] = {label: [] for label, _, _ in GENERATOR_PATHS}
+    consistent = True
+    reference = GENERATOR_PATHS[0][0]
+    for number, (prompt, options) in enumerate(picked, 1):
+        texts = {}
+        for label, dtype, keep_stop in GENERATOR_PATHS:
+            opts = options if keep_stop else replace(options, stop=())
+            start = time.perf_counter()
+            texts[label] = backends[dtype].generate(prompt, opts)
+            seconds[label].append(time.perf_counter() - start)
+        earlier = cut_at_stop(texts[reference], options.stop).strip()
+        consistent &= all(
+            texts[label] == earlier for label, dtype, keep in GENERATOR_PATHS if keep and dtype == "float32"
+        )
+        print(
+            f"  prompt {number}/{len(picked)}: "
+            + ", ".join(f"{label.split(' (')[0]} {seconds[label][-1]:.1f} s" for label, _, _ in GENERATOR_PATHS),
+            flush=True,
+        )
+    return path_figures(seconds, reference, consistent)
+
+
+@contextmanager
+def recording_prompts(prompts: list[tuple[str, Any]]) -> Iterator[None]:
+    """Record the prompt and decoding options of every generation the pipeline asks for."""
+    original = pipeline.generate_task
+
+    def record(spec: Any, cache_dir: str, options: Any, prompt: str) -> Any:
+        prompts.append((prompt, options))
+        return original(spec, cache_dir, options, prompt)
+
+    pipeline.generate_task = record
+    try:
+        yield
+    finally:
+        pipeline.generate_task = original
+
+
 # ------------------------------------------------------------------------------ sections
 
 
-def bench_cache(limit: int | None, work: Path) -> tuple[list[dict[str, Any]], list[tuple[tuple, dict]]]:
-    """Cold vs cached two-config run on the embedded backend, plus the harness overhead of the cold run."""
+def bench_cache(
+    limit: int | None, work: Path, prompts: list[tuple[str, Any]] | None = None
+) -> tuple[list[dict[str, Any]], list[tuple[tuple, dict]]]:
+    """Cold vs cached two-config run on the embedded backend, plus the harness overhead of the cold run.
+
+    The cold run's prompts are appended to ``prompts`` (for the side-by-side generator paths).
+    """
     models = load_config(BASELINE).models
     spec = resolve_backend("local", models)
     backend = spec.build()
@@ -399,7 +538,7 @@ def bench_cache(limit: int | None, work: Path) -> tuple[list[dict[str, Any]], li
     options = RunOptions(backend="local", cache_dir=cache, limit=limit, progress=False)
     calls: list[tuple[tuple, dict]] = []
     print(f"cold run (fresh cache {cache}) ...", flush=True)
-    with recording_scores(calls):
+    with recording_scores(calls), recording_prompts(prompts if prompts is not None else []):
         cold_s, cold_stats = full_run(options, work / "cold")
     model_s = timer.total
     print(f"  {cold_s:.1f} s, {model_s:.1f} s of it inside model calls: {cold_stats['model_calls']}", flush=True)
@@ -493,10 +632,15 @@ class _NoModel:
     """Stands in for the backend's model calls when every answer must come from the cache."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        raise SystemExit("--scoring-only: the cache folder lacks an answer or an embedding (a model call was needed)")
+        raise SystemExit(
+            "--scoring-only/--generator-only: the cache folder lacks an answer or an embedding "
+            "(a model call was needed)"
+        )
 
 
-def calls_from_cache(cache: Path, limit: int | None, work: Path) -> list[tuple[tuple, dict]]:
+def calls_from_cache(
+    cache: Path, limit: int | None, work: Path, prompts: list[tuple[str, Any]] | None = None
+) -> list[tuple[tuple, dict]]:
     """The ``score_answer`` calls of a two-config run answered entirely from ``cache`` (no model is loaded).
 
     Lets the scoring figures be re-measured in seconds after a change to a scorer,
@@ -508,7 +652,7 @@ def calls_from_cache(cache: Path, limit: int | None, work: Path) -> list[tuple[t
     backend.embed = backend.generate = _NoModel()  # a miss must fail loudly, not load a model for minutes
     calls: list[tuple[tuple, dict]] = []
     options = RunOptions(backend="local", cache_dir=cache, limit=limit, progress=False)
-    with recording_scores(calls):
+    with recording_scores(calls), recording_prompts(prompts if prompts is not None else []):
         full_run(options, work / "from-cache")
     return calls
 
@@ -689,27 +833,52 @@ def main(argv: list[str] | None = None) -> int:
         "(e.g. cache/, warm for the shipped configs); no model is loaded",
     )
     parser.add_argument(
+        "--generator-prompts",
+        type=int,
+        default=6,
+        help="prompts on which the generator paths are compared side by side (0: skip the comparison)",
+    )
+    parser.add_argument(
+        "--generator-only",
+        type=Path,
+        metavar="CACHE",
+        help="only the side-by-side generator paths, on prompts of a run answered entirely from the cache "
+        "folder CACHE (no cold run)",
+    )
+    parser.add_argument(
         "--skip-model-run",
         action="store_true",
         help="skip the embedded-backend run (no cache, scoring or overhead figures)",
     )
     args = parser.parse_args(argv)
     if args.out is None:
-        args.out = ROOT / "bench" / "out" / ("scoring.json" if args.scoring_only is not None else "bench.json")
+        name = "bench.json"
+        if args.scoring_only is not None:
+            name = "scoring.json"
+        elif args.generator_only is not None:
+            name = "generator.json"
+        args.out = ROOT / "bench" / "out" / name
 
     rows: list[dict[str, Any]] = []
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="evalgate-bench-") as tmp:
         work = Path(tmp)
+        prompts: list[tuple[str, Any]] = []
         if args.scoring_only is not None:
             calls = calls_from_cache(args.scoring_only, args.limit, work)
             print(f"scoring {len(calls)} recorded answers ...", flush=True)
             rows += bench_scoring(calls, args.scoring_seconds)
+        elif args.generator_only is not None:
+            calls_from_cache(args.generator_only, args.limit, work, prompts)
         elif not args.skip_model_run:
-            cache_rows, calls = bench_cache(args.limit, work)
+            cache_rows, calls = bench_cache(args.limit, work, prompts)
             rows += cache_rows
             rows += bench_scoring(calls, args.scoring_seconds)
-        if args.scoring_only is None:
+        if prompts and args.generator_prompts > 0:
+            shown = min(args.generator_prompts, len(prompts))
+            print(f"generator paths side by side on {shown} prompts ...", flush=True)
+            rows += bench_generator_paths(prompts, args.generator_prompts)
+        if args.scoring_only is None and args.generator_only is None:
             print("retrieval ...", flush=True)
             rows += bench_retrieval(args.queries)
             print("simulated server ...", flush=True)

@@ -94,3 +94,23 @@ def test_fresh_process_figure_clears_every_scoring_memo() -> None:
     assert any(memo.cache_info().currsize for memo in memos)
     run_bench.clear_scoring_memos()
     assert all(memo.cache_info().currsize == 0 for memo in memos)
+
+
+def test_spread_takes_evenly_spaced_prompts_from_both_configs() -> None:
+    items = list(range(10))  # 0-4 baseline prompts, 5-9 candidate prompts
+    assert run_bench.spread(items, 4) == [0, 2, 5, 7]  # indices 0, 10//4, 20//4, 30//4
+    assert run_bench.spread(items, 20) == items
+    assert run_bench.spread(items, 0) == [] and run_bench.spread([], 3) == []
+
+
+def test_generator_path_speed_up_is_total_time_over_total_time() -> None:
+    seconds = {"old": [2.0, 4.0], "stop": [1.0, 2.0], "bf16": [3.0, 3.0]}
+    rows = {r["figure"]: r for r in run_bench.path_figures(seconds, "old", stop_consistent=True)}
+    assert rows["generator: old"]["value"] == 3.0  # (2 + 4) / 2 s per answer
+    assert rows["generator: stop"]["value"] == 1.5
+    assert "2.00x the earlier path" in rows["generator: stop"]["note"]  # 6 s / 3 s
+    assert "1.00x the earlier path" in rows["generator: bf16"]["note"]  # 6 s / 6 s
+    best = rows["generator speed-up over the earlier float32 path"]
+    assert (best["value"], best["pass"]) == (2.0, False)  # the fastest path, short of 4x
+    assert "fastest path: stop" in best["note"]
+    assert rows["stop-sequence answers = earlier answers cut at the stop"]["pass"] is True
