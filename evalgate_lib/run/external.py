@@ -27,11 +27,11 @@ from evalgate_lib.errors import InputError
 from evalgate_lib.inputs.answer_logs import AnswerLog, LoggedAnswer, check_doc_ids, describe, load_answer_log
 from evalgate_lib.inputs.config import ANSWER_MATCHING, DEFAULT_ANSWER_MATCHING, DEFAULT_SENTENCE_SCORER
 from evalgate_lib.inputs.corpus import Article, corpus_digest, scan_corpus
-from evalgate_lib.inputs.gold import GoldQuestion, check_articles, load_gold
+from evalgate_lib.inputs.gold import GoldQuestion, load_gold
 from evalgate_lib.judging.evaluation import Retrieved, score_answer
 from evalgate_lib.judging.rows import SCHEMA_VERSION, ResultRow
 from evalgate_lib.judging.sentence_scorers import get_scorer, scorer_id
-from evalgate_lib.retrieval.metrics import locate_evidence
+from evalgate_lib.run.pipeline import checked_evidence
 from evalgate_lib.run.results import package_versions, sha256_file, write_folder
 from evalgate_lib.statistics.metrics import compare
 from evalgate_lib.version import __version__
@@ -140,15 +140,9 @@ def score_answer_logs(
     if corpus is not None:
         scan = scan_corpus(corpus)
         articles, skipped = list(scan.articles), scan.skipped
-        check_articles(questions, [a.id for a in articles], str(gold))
+        evidence = checked_evidence(questions, articles, gold)
         for log in logs:
             check_doc_ids(log, [a.id for a in articles])
-        bodies = {a.id: a.body for a in articles}
-        evidence = {
-            q.id: locate_evidence(bodies[q.article], q.evidence, where=f"{gold}: question {q.id}")
-            for q in questions
-            if q.evidence and q.article
-        }
     by_id = {a.id: a for a in articles or ()}
     run = ExternalRun(
         names, logs, Path(gold), questions, articles, None if corpus is None else Path(corpus), matching, scorer

@@ -99,6 +99,23 @@ def select_questions(questions: Sequence[GoldQuestion], limit: int | None) -> li
     return [q for q in questions if q.id in keep]
 
 
+def checked_evidence(
+    questions: Sequence[GoldQuestion], articles: Sequence[Article], gold: str | Path
+) -> dict[str, list[tuple[int, int]]]:
+    """Check that every gold article is in the corpus, then place each question's evidence in its article.
+
+    Both ``evalgate run`` and ``evalgate score --corpus`` need this before anything is judged:
+    a gold question whose article or evidence the corpus lacks fails here, naming the gold file.
+    """
+    check_articles(questions, [x.id for x in articles], str(gold))
+    bodies = {x.id: x.body for x in articles}
+    return {
+        q.id: locate_evidence(bodies[q.article], q.evidence, where=f"{gold}: question {q.id}")
+        for q in questions
+        if q.evidence and q.article
+    }
+
+
 def load_inputs(baseline: str | Path, candidate: str | Path, limit: int | None = None) -> Inputs:
     """Load both configs, enforce the fairness contract, load and cross-check corpus and gold."""
     a, b = load_config(baseline), load_config(candidate)
@@ -106,13 +123,7 @@ def load_inputs(baseline: str | Path, candidate: str | Path, limit: int | None =
     scan = scan_corpus(a.corpus)
     articles = list(scan.articles)
     questions = load_gold(a.gold)
-    check_articles(questions, [x.id for x in articles], str(a.gold))
-    bodies = {x.id: x.body for x in articles}
-    evidence = {
-        q.id: locate_evidence(bodies[q.article], q.evidence, where=f"{a.gold}: question {q.id}")
-        for q in questions
-        if q.evidence and q.article
-    }
+    evidence = checked_evidence(questions, articles, a.gold)
     for config in (a, b):
         check_chunking(config.chunking, f"{config.path}: [chunking]", search=(config.path.parent,))
     get_scorer(a.sentence_scorer)  # an unknown scorer name fails here, before any model call
