@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Collection, Mapping
 
 from evalgate_lib.errors import InputError
+from evalgate_lib.inputs.config import check_keys
 from evalgate_lib.inputs.jsonl import read_jsonl
 
 LINE_KEYS = ("question_id", "answer", "passages", "meta")
@@ -82,21 +83,13 @@ class AnswerLog:
         return all(p.doc_id is not None for a in self.answers for p in a.passages)
 
 
-def _unknown(keys: Collection[str], valid: tuple[str, ...], where: str, what: str) -> None:
-    for key in keys:
-        if key not in valid:
-            near = difflib.get_close_matches(key, valid, n=1, cutoff=0.6)
-            hint = f"; did you mean {near[0]!r}?" if near else f"; valid keys: {', '.join(valid)}"
-            raise InputError(f"{where}: unknown key {key!r} in {what}{hint}")
-
-
 def parse_passage(value: Any, where: str) -> LoggedPassage:
     """One passage: a string, or an object with ``text`` and optional ``doc_id``, ``title``, ``score``."""
     if isinstance(value, str):
         value = {"text": value}
     if not isinstance(value, dict):
         raise InputError(f"{where}: a passage must be a string or an object with 'text', got {type(value).__name__}")
-    _unknown(value, PASSAGE_KEYS, where, "a passage")
+    check_keys(value, PASSAGE_KEYS, where, "a passage")
     text = value.get("text")
     if not isinstance(text, str) or not text.strip():
         raise InputError(f"{where}: a passage needs a non-empty 'text' string")
@@ -120,7 +113,7 @@ def parse_line(obj: Any, where: str) -> LoggedAnswer:
     """Validate one decoded line of an answer log; ``where`` is ``file:line``."""
     if not isinstance(obj, dict):
         raise InputError(f"{where}: each line must be a JSON object")
-    _unknown(obj, LINE_KEYS, where, "an answer-log line")
+    check_keys(obj, LINE_KEYS, where, "an answer-log line")
     for key in ("question_id", "answer", "passages"):
         if key not in obj:
             raise InputError(f"{where}: missing key {key!r}")
