@@ -22,7 +22,17 @@ docs/DESIGN.md): text → inputs → chunks → retrieval → generation → jud
 statistics → run → reporting, with this API and the command line on top.
 """
 
-from evalgate_lib.api import Inputs, Results, load_inputs, load_results, prepare_configs, results_or_run, run_comparison
+from evalgate_lib.api import (
+    Inputs,
+    Results,
+    labelled_set_agreement,
+    labelled_set_agreement_html,
+    load_inputs,
+    load_results,
+    prepare_configs,
+    results_or_run,
+    run_comparison,
+)
 from evalgate_lib.errors import BackendError, CacheError, EvalGateError, FairnessError, InputError
 from evalgate_lib.judging.answer import Judgement, judge_answer
 from evalgate_lib.judging.rows import Flags, ResultRow, SentenceVerdict
@@ -55,6 +65,8 @@ __all__ = [
     "available_scorers",
     "get_scorer",
     "judge_answer",
+    "labelled_set_agreement",
+    "labelled_set_agreement_html",
     "load_inputs",
     "load_results",
     "prepare_configs",

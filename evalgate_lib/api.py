@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from evalgate_lib.statistics.label_agreement import AgreementReport
+    from evalgate_lib.statistics.set_agreement import SetAgreement
 
 #: Where ``evalgate run`` writes by default, and where notebooks and ``load_results`` look first.
 DEFAULT_RESULTS = Path("results/latest")
@@ -190,9 +191,23 @@ class Results:
     def agreement_html(self, labels: Sequence[str | Path]) -> str:
         return report_html.agreement_html(self.agreement(labels))
 
-    def examples(self, question_ids: Sequence[str] | None = None, n: int = 4) -> list[ResultRow]:
-        """Answers worth a closer look: the given ids, else flagged answers alternating between configs."""
-        return plots.pick_examples(self.rows, question_ids=question_ids, n=n)
+    def examples(self, question_ids: Sequence[str] | str | None = None, n: int = 4) -> list[ResultRow]:
+        """Answers worth a closer look: the given ids, else flagged answers alternating between configs.
+
+        ``question_ids`` may be a list, or a string as papermill's ``-p`` passes one: a JSON list
+        (``'["q001", "q045"]'``) or ids separated by commas (``q001,q045``). An id the run does not
+        have is an error naming it, never a silently empty notebook.
+        """
+        wanted = question_id_list(question_ids)
+        if wanted:
+            known = {r.question_id for r in self.rows}
+            unknown = [q for q in wanted if q not in known]
+            if unknown:
+                raise InputError(
+                    f"question_ids: {', '.join(map(repr, unknown))} not in this run "
+                    f"({len(known)} questions, e.g. {', '.join(sorted(known)[:3])})"
+                )
+        return plots.pick_examples(self.rows, question_ids=wanted, n=n)
 
     def sentence_heatmap(self, row: ResultRow) -> Axes:
         return plots.coverage_heatmap(row)
@@ -341,3 +356,44 @@ def load_inputs(baseline: str | Path, candidate: str | Path) -> Inputs:
 
 #: The config pair to run, with notebook parameters (corpus, gold file, top-k) applied to both alike.
 prepare_configs = resolve_configs
+
+
+def labelled_set_agreement(sets_file: str | Path, resamples: int = 10000) -> list[SetAgreement]:
+    """Every default judge on every labelled set of ``sets_file`` (``labels/sets.toml``), set by set.
+
+    The figures ``evalgate agreement --sets`` prints and the report's per-set table shows:
+    κ for correctness, unsupported claim and hallucination with bootstrap intervals, and the
+    review queue's capture of the judge's errors, per set and per configuration, never pooled.
+    """
+    from evalgate_lib.inputs.labelled_sets import load_sets
+    from evalgate_lib.statistics.set_agreement import DEFAULT_JUDGES, measure_set
+
+    return [measure_set(s, DEFAULT_JUDGES, resamples=resamples) for s in load_sets(sets_file)]
+
+
+def labelled_set_agreement_html(sets_file: str | Path, resamples: int = 2000) -> str:
+    """:func:`labelled_set_agreement` as the report's HTML table (fewer resamples: it renders in seconds)."""
+    from evalgate_lib.statistics.set_agreement import set_json
+
+    return report_html.sets_agreement_html([set_json(r) for r in labelled_set_agreement(sets_file, resamples)])
+
+
+def question_id_list(value: Sequence[str] | str | None) -> list[str] | None:
+    """Question ids from a list or from a papermill string (a JSON list, or ids separated by commas)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        text = value.strip()
+        if text.startswith("["):
+            try:
+                parsed = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise InputError(f"question_ids: {value!r} is not a JSON list of ids ({exc.msg})") from None
+            if not isinstance(parsed, list) or not all(isinstance(q, str) for q in parsed):
+                raise InputError(f"question_ids: {value!r} must be a list of id strings")
+            return parsed
+        return [q.strip() for q in text.split(",") if q.strip()]
+    ids = list(value)
+    if not all(isinstance(q, str) for q in ids):
+        raise InputError(f"question_ids: {ids!r} must be id strings")
+    return ids

@@ -136,6 +136,11 @@ def cmd_report(args: argparse.Namespace) -> int:
         args.baseline, args.candidate, args.backend, args.hosts, args.cache_dir, args.limit, args.jobs, args.thresholds
     )
     parameters["labels"] = [str(Path(p).resolve()) for p in args.labels or []]
+    if args.sets is not None:
+        from evalgate_lib.inputs.labelled_sets import load_sets
+
+        load_sets(args.sets)  # a bad set file fails here, not inside a notebook
+        parameters["labelled_sets"] = str(Path(args.sets).resolve())
     index = build_report(
         args.out,
         parameters,
@@ -149,19 +154,53 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_agreement(args: argparse.Namespace) -> int:
-    """Measure every automatic judgement of a results folder against reviewers' labels."""
+    """Measure every automatic judgement against reviewers' labels: of a results folder, or of each labelled set."""
     import json
 
     from evalgate_lib.api import load_results
     from evalgate_lib.files import atomic_write
     from evalgate_lib.statistics.label_agreement import format_report, report_json
 
+    if args.sets is not None:
+        return _agreement_by_set(args)
+    if not args.labels:
+        raise InputError("evalgate agreement needs --labels FILE (with --results) or --sets FILE")
     report = load_results(args.results).agreement_report(
         args.labels, scorers=args.scorer or ("lexical", "span"), resamples=args.resamples
     )
     print(format_report(report), end="")
     if args.json is not None:
         atomic_write(args.json, json.dumps(report_json(report), indent=2, sort_keys=True) + "\n")
+        print(f"agreement: {args.json}")
+    return 0
+
+
+def _agreement_by_set(args: argparse.Namespace) -> int:
+    """``evalgate agreement --sets FILE``: every judge on every labelled set, one block per set, never pooled."""
+    import json
+
+    from evalgate_lib.files import atomic_write
+    from evalgate_lib.inputs.labelled_sets import load_sets
+    from evalgate_lib.statistics.set_agreement import DEFAULT_JUDGES, Judge, format_set, measure_set, set_json
+
+    sets = load_sets(args.sets)
+    if args.set:
+        known = {s.name for s in sets}
+        for name in args.set:
+            if name not in known:
+                raise InputError(f"{args.sets}: no set named {name!r}; sets: {', '.join(sorted(known))}")
+        sets = [s for s in sets if s.name in args.set]
+    judges = list(DEFAULT_JUDGES)
+    for spec in args.judge or ():
+        scorer, _, matching = spec.partition(":")
+        if not matching:
+            raise InputError(f"--judge {spec!r}: write SCORER:MATCHING, e.g. span:token")
+        judges.append(Judge(f"{scorer} + {matching}", scorer, matching))
+    results = [measure_set(s, judges, resamples=args.resamples) for s in sets]
+    for result in results:
+        print(format_set(result))
+    if args.json is not None:
+        atomic_write(args.json, json.dumps([set_json(r) for r in results], indent=2, sort_keys=True) + "\n")
         print(f"agreement: {args.json}")
     return 0
 
@@ -219,7 +258,16 @@ def _configure_score(parser: argparse.ArgumentParser) -> None:
 def _configure_agreement(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--results", default=Path("results/latest"), type=Path, help="results folder to measure")
     parser.add_argument(
-        "--labels", required=True, type=Path, action="append", help="reviewer labels (JSONL); repeat for several files"
+        "--labels", type=Path, action="append", help="reviewer labels (JSONL) of --results; repeat for several files"
+    )
+    parser.add_argument(
+        "--sets", type=Path, default=None,
+        help="a labelled-set file (labels/sets.toml): every judge on each set and each of its configurations",
+    )
+    parser.add_argument("--set", action="append", default=None, help="with --sets: only this set (repeatable)")
+    parser.add_argument(
+        "--judge", action="append", default=None,
+        help="with --sets: one more judge to measure, SCORER:MATCHING (e.g. prose:token); repeatable",
     )
     parser.add_argument(
         "--scorer", action="append", default=None, help="sentence scorer(s) to compare (default: lexical and span)"
@@ -266,6 +314,12 @@ def _configure_report(parser: argparse.ArgumentParser) -> None:
         help="reviewer labels (JSONL): the report then shows every judgement's agreement with them; repeatable",
     )
     parser.add_argument(
+        "--sets",
+        default=None,
+        type=Path,
+        help="labelled sets (labels/sets.toml): the report then shows each judge's agreement, set by set",
+    )
+    parser.add_argument(
         "--no-appendices", action="store_true", help="skip notebooks 01, 03, 04 (only run 02 if needed, and the report)"
     )
 
@@ -297,7 +351,7 @@ def _cmd_gold_check(args: argparse.Namespace) -> int:
     for path, reason in scan.skipped:
         print(f"skipped corpus file {path}: {reason}")
     print(format_check(check, str(gold), str(corpus)), end="")
-    if matching != "token":
+    if matching not in ("token", "claim"):  # the claim rule finds an accepted string token-bounded first
         print(f"note: the configs judge with answer_matching = {matching!r}, not the 'token' rule counted above")
     if args.json is not None:
         data = check_json(check, str(gold), str(corpus))

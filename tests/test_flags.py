@@ -7,7 +7,7 @@ import inspect
 import pytest
 
 from evalgate_lib.judging.flags import REVIEW_CONFIDENCE, flag_answer, review_reasons
-from evalgate_lib.judging.rows import FLAG_NAMES, Flags
+from evalgate_lib.judging.rows import FLAG_NAMES, Flags, SentenceVerdict
 from evalgate_lib.judging.scoring import Correctness, Groundedness, mean_support, sentence_coverage
 from evalgate_lib.text.tokens import content_tokens, sentences_of
 
@@ -145,15 +145,32 @@ def test_review_counts_unsupported_sentences() -> None:
     )
 
 
-def test_review_never_reads_gold() -> None:
-    # the review rule's only inputs are groundedness and confidence; flipping correctness changes
+def test_review_never_reads_gold_under_the_span_and_lexical_rule() -> None:
+    # the older scorers' review rule reads only groundedness and confidence; flipping correctness changes
     # wrong/hallucination/grounded_but_wrong but never review or its reasons
-    assert list(inspect.signature(review_reasons).parameters) == ["grounded", "confidence"]
+    assert list(inspect.signature(review_reasons).parameters)[:2] == ["grounded", "confidence"]
     for grounded in (SUPPORTED, UNSUPPORTED, NOTHING):
         for conf in (0.2, 0.5, 0.9):
             right, wrong = flag_answer(RIGHT, grounded, conf), flag_answer(WRONG, grounded, conf)
             assert right.review == wrong.review
             assert right.reasons.get("review", ()) == wrong.reasons.get("review", ()) == review_reasons(grounded, conf)
+
+
+def test_the_prose_review_queue_holds_what_a_person_should_confirm() -> None:
+    clear_miss = Groundedness((SentenceVerdict("Starter costs $63.", (), ("63",), 0.67, False),), 0.67)
+    assert flag_answer(WRONG, clear_miss, 0.9, by_doubt=True).review is False  # a clear miss needs no second look
+    edge = Groundedness((SentenceVerdict("Starter is $36.", (), (), 0.5, True, doubtful=True),), 0.5)
+    flags = flag_answer(RIGHT, edge, 0.9, by_doubt=True)
+    assert flags.reasons["review"] == ("1 sentence verdict(s) at the edge of the rule, e.g. 'Starter is $36.'",)
+    rule_of_thumb = Correctness(True, False, "$36", "matched after normalisation", doubtful=True)
+    assert flag_answer(rule_of_thumb, SUPPORTED, 0.9, by_doubt=True).reasons["review"] == (
+        "correctness decided by a rule of thumb: matched after normalisation",
+    )
+    wrong_but_supported = flag_answer(WRONG, SUPPORTED, 0.9, by_doubt=True)
+    assert wrong_but_supported.reasons["review"][0].startswith("wrong, yet every claim is judged supported")
+    assert flag_answer(RIGHT, SUPPORTED, 0.3, by_doubt=True).reasons["review"] == (
+        "confidence 0.300 < 0.50" + WHY_CONFIDENCE,
+    )
 
 
 def test_to_json_and_back() -> None:

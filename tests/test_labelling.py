@@ -9,7 +9,7 @@ from conftest import make_row
 
 from evalgate_lib.inputs.corpus import Article
 from evalgate_lib.inputs.labels import LabelStore, answer_sha256, load_labels
-from evalgate_lib.reporting.labelling import LabellingSession, labelling_widget, review_html
+from evalgate_lib.reporting.labelling import UNSET, LabellingSession, labelling_widget, review_html
 
 ANSWER = "Starter includes 3 seats. It costs $40."
 
@@ -22,38 +22,71 @@ def rows():
     ]
 
 
-def test_marks_are_saved_at_once_and_derive_the_claim_fields(tmp_path: Path) -> None:
+def test_an_answer_is_saved_only_when_its_verdict_and_every_sentence_are_marked(tmp_path: Path) -> None:
     path = tmp_path / "labels.jsonl"
     session = LabellingSession(rows(), LabelStore(path), reviewer="ana")
     assert session.position == 0 and session.progress() == (0, 3)
-    session.mark_correct(True)
-    saved = load_labels(path)
-    assert len(saved) == 1 and saved[0].correct is True and saved[0].answer_sha256 == answer_sha256(ANSWER)
-    assert [s.text for s in saved[0].sentences] == ["Starter includes 3 seats.", "It costs $40."]
-    session.mark_sentence(0, True)
+    assert session.mark_correct(True) is None  # verdict only: two sentences still unmarked
+    assert not path.exists() and session.draft().missing == ["sentence 1", "sentence 2"]
+    assert session.mark_sentence(0, True) is None
+    assert not path.exists()
     label = session.mark_sentence(1, False)
-    assert label.unsupported_claim is True and label.unsupported_sentences == ("It costs $40.",)
-    assert load_labels(path)[0] == label  # what is in memory is what is on disk
-    session.mark_sentence(1, None)
+    assert label is not None
+    saved = load_labels(path)
+    assert len(saved) == 1 and saved[0] == label and saved[0].answer_sha256 == answer_sha256(ANSWER)
+    assert label.correct is True and label.unsupported_claim is True
+    assert label.unsupported_sentences == ("It costs $40.",)
+    assert [(s.text, s.supported) for s in label.sentences] == [
+        ("Starter includes 3 seats.", True),
+        ("It costs $40.", False),
+    ]
+    session.mark_sentence(1, None)  # once complete, every further click re-saves
     assert load_labels(path)[0].unsupported_claim is False
     assert session.progress() == (1, 3)
+
+
+def test_marking_a_sentence_first_stores_no_verdict(tmp_path: Path) -> None:
+    path = tmp_path / "labels.jsonl"
+    session = LabellingSession(rows(), LabelStore(path), reviewer="ana")
+    session.mark_sentence(0, False)
+    session.mark_sentence(1, True)
+    assert not path.exists() and session.draft().missing == ["the answer's verdict"]
+    assert session.mark_correct(False).correct is False
+    assert load_labels(path)[0].unsupported_sentences == ("Starter includes 3 seats.",)
+
+
+def _label_fully(session: LabellingSession, correct: bool) -> None:
+    session.mark_correct(correct)
+    for i in range(len(session.draft().marks)):
+        session.mark_sentence(i, True)
 
 
 def test_a_new_session_resumes_at_the_first_unlabelled_answer(tmp_path: Path) -> None:
     path = tmp_path / "labels.jsonl"
     first = LabellingSession(rows(), LabelStore(path), reviewer="ana")
-    first.mark_correct(True)
+    _label_fully(first, True)
     first.go(1)
-    first.mark_correct(False)
+    _label_fully(first, False)
+    first.go(1)
+    first.mark_correct(True)  # the third answer is only half marked: it does not count
     resumed = LabellingSession(rows(), LabelStore(path), reviewer="ana")
     assert resumed.position == 2 and resumed.current.question_id == "q003"
+    assert resumed.draft().correct is UNSET  # a half-marked answer was never written
     other = LabellingSession(rows(), LabelStore(path), reviewer="ben")  # another reviewer starts at the top
     assert other.position == 0
 
 
+def test_a_saved_label_is_shown_back_as_its_marks(tmp_path: Path) -> None:
+    path = tmp_path / "labels.jsonl"
+    _label_fully(LabellingSession(rows(), LabelStore(path), reviewer="ana"), False)
+    again = LabellingSession(rows(), LabelStore(path), reviewer="ana")
+    again.go(-1)  # back to the labelled first answer
+    assert again.draft().correct is False and again.draft().marks == [True, True] and again.draft().complete
+
+
 def test_a_label_of_a_changed_answer_does_not_count(tmp_path: Path) -> None:
     path = tmp_path / "labels.jsonl"
-    LabellingSession(rows(), LabelStore(path), reviewer="ana").mark_correct(True)
+    _label_fully(LabellingSession(rows(), LabelStore(path), reviewer="ana"), True)
     changed = [make_row(question_id="q001", answer="Starter includes three seats."), *rows()[1:]]
     assert LabellingSession(changed, LabelStore(path), reviewer="ana").position == 0
 
@@ -78,10 +111,41 @@ def test_the_review_view_shows_no_verdict() -> None:
         assert verdict_word not in page.lower()
 
 
-def test_the_widget_builds_and_saves_a_click(tmp_path: Path) -> None:
+def _toggles(box) -> tuple:
+    verdict = box.children[3]
+    sentences = [child.children[1] for child in box.children[4].children]
+    return verdict, sentences
+
+
+def test_the_widget_starts_with_nothing_selected(tmp_path: Path) -> None:
+    session = LabellingSession(rows(), LabelStore(tmp_path / "labels.jsonl"), reviewer="ana")
+    verdict, sentences = _toggles(labelling_widget(session, []))
+    assert verdict.value is None and verdict.options == ("correct", "wrong")
+    assert len(sentences) == 2 and all(t.value is None for t in sentences)
+
+
+def test_clicking_only_wrong_saves_nothing(tmp_path: Path) -> None:
     path = tmp_path / "labels.jsonl"
     session = LabellingSession(rows(), LabelStore(path), reviewer="ana")
     box = labelling_widget(session, [])
-    verdict = box.children[3]
+    verdict, sentences = _toggles(box)
     verdict.value = "wrong"
-    assert load_labels(path)[0].correct is False
+    assert not path.exists() or load_labels(path) == []
+    status = box.children[1].value
+    assert "not saved yet" in status and "sentence 1, sentence 2" in status
+    assert all(t.value is None for t in sentences)
+
+
+def test_the_widget_saves_once_every_sentence_is_clicked(tmp_path: Path) -> None:
+    path = tmp_path / "labels.jsonl"
+    session = LabellingSession(rows(), LabelStore(path), reviewer="ana")
+    box = labelling_widget(session, [])
+    verdict, sentences = _toggles(box)
+    sentences[0].value = "supported"
+    verdict.value = "wrong"
+    assert not path.exists()
+    sentences[1].value = "unsupported"
+    saved = load_labels(path)
+    assert len(saved) == 1 and saved[0].correct is False
+    assert [s.supported for s in saved[0].sentences] == [True, False]
+    assert "this answer: saved" in box.children[1].value

@@ -32,6 +32,8 @@ PUBLIC = [
     "available_scorers",
     "get_scorer",
     "judge_answer",
+    "labelled_set_agreement",
+    "labelled_set_agreement_html",
     "load_inputs",
     "load_results",
     "prepare_configs",

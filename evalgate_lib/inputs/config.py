@@ -32,14 +32,16 @@ _SHARED_TYPES: dict[str, type | tuple[type, ...]] = {
     "temperature": (int, float),
 }
 #: Which matching rule decides ``correct`` (every rule's verdict is always recorded; the
-#: rules are in :mod:`evalgate_lib.judging.correctness`): ``token`` (default) token-bounded
-#: containment with the conflicting-values and bare-number rules; ``raw`` the seed's plain
+#: rules are in :mod:`evalgate_lib.judging.correctness`): ``claim`` (default) the accepted value
+#: stated outside any decline, fluent declines recognised, only competing values given as the
+#: answer count against it; ``token`` token-bounded containment with the conflicting-values and
+#: bare-number rules (the default before fluent answers were measured); ``raw`` the seed's plain
 #: substring containment; ``normalised`` token-bounded containment after normalisation.
-ANSWER_MATCHING = ("token", "raw", "normalised")
-DEFAULT_ANSWER_MATCHING = "token"
+ANSWER_MATCHING = ("claim", "token", "raw", "normalised")
+DEFAULT_ANSWER_MATCHING = "claim"
 #: The sentence scorer a config gets when ``[shared] sentence_scorer`` is absent
 #: (a name registered in :mod:`evalgate_lib.judging.sentence_scorers`, checked when the run starts).
-DEFAULT_SENTENCE_SCORER = "span"
+DEFAULT_SENTENCE_SCORER = "prose"
 
 #: Every key a config may hold, table by table. Anything else is refused with the
 #: nearest valid key: a typo must never run silently with a default.

@@ -1,7 +1,7 @@
 """Reviewers' labels as data: loading, validating, matching to a run, and saving one click at a time.
 
 EvalGate's judgements are transparent string functions; to know how far to trust them we measure
-them against human reviewers who follow ``labelling-guide.md``. Those labels are data like the gold
+them against human reviewers who follow ``docs/labelling-guide.md``. Those labels are data like the gold
 file, so they get the same treatment: strict validation that names ``file:line`` and the key, and no
 label is ever used silently when it may not describe the answer in the run.
 

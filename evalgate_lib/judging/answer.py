@@ -13,6 +13,7 @@ from typing import Mapping, Sequence
 
 from evalgate_lib.inputs.config import DEFAULT_ANSWER_MATCHING
 from evalgate_lib.judging.correctness import decide_correctness
+from evalgate_lib.judging.discourse import fenced_lines
 from evalgate_lib.judging.flags import flag_answer
 from evalgate_lib.judging.rows import Flags, Matching, SentenceVerdict
 from evalgate_lib.judging.scoring import Groundedness, confidence, mean_support
@@ -84,9 +85,9 @@ def judge_answer(
     ``scorer`` is a registered sentence-scorer name or an instance.
     """
     judge = get_scorer(scorer) if isinstance(scorer, str) else scorer
-    decision = decide_correctness(answer, answerable, accept, matching)
+    decision = decide_correctness(answer, answerable, accept, matching, question)
     verdict, record = decision.verdict, decision.matching
-    context = ScoringContext(question, tuple((str(t), str(x)) for t, x in passages))
+    context = ScoringContext(question, tuple((str(t), str(x)) for t, x in passages), fenced_lines(answer))
     sentences = judge_sentences(sentences_of(answer), context, judge)
     grounded = Groundedness(sentences, mean_support(sentences))
     conf = confidence(top_similarity, grounded.score)
@@ -98,6 +99,6 @@ def judge_answer(
         sentences=sentences,
         groundedness=grounded.score,
         confidence=conf,
-        flags=flag_answer(verdict, grounded, conf),
+        flags=flag_answer(verdict, grounded, conf, by_doubt=bool(getattr(judge, "marks_doubt", False))),
         scorer=scorer_id(judge),
     )

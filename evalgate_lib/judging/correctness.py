@@ -8,7 +8,11 @@ Three containment rules are computed for every answer and recorded side by side
 * ``raw``: the seed's plain case-insensitive substring rule (:func:`~evalgate_lib.judging.scoring.matched_accept`),
   kept so earlier figures stay reproducible;
 * ``normalised``: token-bounded after :func:`~evalgate_lib.judging.normalise.normalise_text`
-  (number words, units, money).
+  (number words, units, money);
+* ``claim``: reads the answer the way the labelling guide does for fluent prose
+  (:func:`decide_claim`): declines are found in the wording capable models use, the
+  accepted value must be stated outside any decline, and only a *competing* value given as
+  the answer makes a correct answer wrong, not other values mentioned around it.
 
 Under ``token`` and ``normalised`` two more rules apply, each with its reason:
 
@@ -29,7 +33,15 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from evalgate_lib.inputs.config import ANSWER_MATCHING
+from evalgate_lib.judging.discourse import (
+    is_courtesy,
+    is_decline,
+    is_sources_line,
+    without_citations,
+    without_source_frame,
+)
 from evalgate_lib.judging.normalise import match_answer, normalise_text
+from evalgate_lib.judging.prose_support import declining_clauses, prose_terms
 from evalgate_lib.judging.rows import Matching, MatchVerdict
 from evalgate_lib.judging.scoring import Correctness, accept_list, correctness
 from evalgate_lib.text.matching import bounded_pattern
@@ -101,14 +113,20 @@ class Decision:
     matching: Matching
 
 
-def decide_correctness(answer: str, answerable: bool, accept: Sequence[str], matching: str) -> Decision:
-    """Every matching rule's verdict on ``answer``, and the deciding one (``matching``) with its reason."""
+def decide_correctness(
+    answer: str, answerable: bool, accept: Sequence[str], matching: str, question: str = ""
+) -> Decision:
+    """Every matching rule's verdict on ``answer``, and the deciding one (``matching``) with its reason.
+
+    ``question`` is needed by the ``claim`` rule only (to tell an answer from background).
+    """
     if matching not in ANSWER_MATCHING:
         raise ValueError(f"matching must be one of {ANSWER_MATCHING}, got {matching!r}")
     raw = correctness(answer, answerable, accept)
     if not answerable:
-        record = Matching(matching, MatchVerdict(raw.correct, None), None, raw.reason, None)
-        return Decision(raw, record)
+        verdict = decide_claim(answer_part(answer), (), question, answerable=False) if matching == "claim" else raw
+        record = Matching(matching, MatchVerdict(raw.correct, None), None, verdict.reason, None)
+        return Decision(verdict, record)
     part = answer_part(answer)
     token = token_bounded_match(part, accept)
     normalised = match_answer(part, accept, normalise=True)
@@ -119,6 +137,8 @@ def decide_correctness(answer: str, answerable: bool, accept: Sequence[str], mat
     }
     if matching == "raw":
         verdict = raw
+    elif matching == "claim":
+        verdict = decide_claim(part, accept, question)
     else:
         verdict = _apply_rules(part, accept, raw.refused, verdicts[matching], matching)
     record = Matching(matching, verdicts["raw"], verdicts["normalised"], verdict.reason, verdicts["token"])
@@ -147,4 +167,165 @@ def _apply_rules(part: str, accept: Sequence[str], refused: bool, found: MatchVe
         )
     return Correctness(
         False, False, None, f"the answer contains none of the accepted strings ({accept_list(accept)}) {how}"
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# The ``claim`` rule: correctness read from a fluent answer's claim about what was asked.
+
+#: Share of the question's words a sentence must hold to read as (another) answer to it.
+RESTATES_QUESTION = 0.75
+#: Share of the question's words a sentence stating a value must hold to give that value as the answer.
+VALUE_ABOUT_QUESTION = 0.5
+#: Words that ask rather than say what is asked about ("how many", "how much").
+_QUESTION_WORDS = frozenset({"mani", "much", "long", "often"})
+
+#: Hedges that mark a sentence as background rather than the answer ("Typically, …", "It may …").
+_HEDGE = re.compile(
+    r"\b(?:typically|usually|generally|often|commonly|normally|in general|most|many|some|might|may|could|"
+    r"probably|likely|possibly|perhaps|sometimes|depending|depends|if you|you can|you could|i'?d|i would|"
+    r"recommend|suggest|check|contact|reach out|ask|consult|look (?:at|into|for)|visit|elsewhere|other)\b",
+    re.IGNORECASE,
+)
+
+
+def _substantive(part: str) -> list[str]:
+    """The answer's sentences that say something: courtesy, fences and source lists left out, citations removed."""
+    out = []
+    for sentence in sentences_of(part):
+        plain = without_citations(sentence).strip(" *_")
+        if plain and not is_courtesy(plain) and not is_sources_line(plain) and not plain.startswith(("```", "~~~")):
+            out.append(plain)
+    return out
+
+
+def answers_question(
+    sentence: str, question: str, share: float = RESTATES_QUESTION, hedged_ok: bool = False
+) -> bool:
+    """Is ``sentence`` phrased as the answer to ``question``, not hedged and not a decline?
+
+    True for a yes/no opening, or when it restates the question: it holds :data:`RESTATES_QUESTION`
+    of the question's words ("The Starter plan includes 5 seats" for "How many seats does the
+    Starter plan include?", but not "A workspace can have up to 10 seats"), with no hedge (:data:`_HEDGE`).
+    """
+    if is_decline(sentence) or not hedged_ok and _HEDGE.search(sentence) or without_source_frame(sentence) != sentence:
+        return False  # a decline, a hedge, or a report of what the context says ("It only explains that …")
+    if re.match(r"^\W*(?:yes|no)\b(?=\s*(?:[,.!;:\u2014-]|$))", sentence, re.IGNORECASE):
+        return True
+    words, _ = prose_terms(sentence)
+    asked = prose_terms(question)[0] - _QUESTION_WORDS
+    return bool(asked) and len(words & asked) >= share * len(asked)
+
+
+def gives_value(sentence: str, question: str) -> bool:
+    """Does ``sentence`` state a value (a number or identifier) about what was asked, as an answer?
+
+    After a decline this is what turns "background" into "an answer given as the answer": a
+    value, in a sentence about the question's subject (half its words), not a report of the context.
+    """
+    if not prose_terms(sentence)[1]:
+        return False
+    return answers_question(sentence, question, share=VALUE_ABOUT_QUESTION, hedged_ok=True)
+
+
+def claim_refusal(sentences: Sequence[str], question: str) -> tuple[bool, str]:
+    """``(refused, why)``: does the answer decline, by the guide's reading of fluent answers?
+
+    It declines when one of its sentences is a decline (:func:`~evalgate_lib.judging.discourse.is_decline`)
+    and no sentence gives an answer as the answer (:func:`answers_question`): "I couldn't find it
+    in the context. Usually …" declines; "The context doesn't say, but it is 5." does not.
+    """
+    declines = [i for i, s in enumerate(sentences) if is_decline(s)]
+    if not declines:
+        return False, "no sentence declines"
+    # a decline's own clauses may answer too: "The context doesn't say, but it is 5 retries."
+    pieces = [c for i in declines for c in declining_clauses(sentences[i])[1]]
+    pieces += [s for i, s in enumerate(sentences) if i not in declines]
+    answered = [s for s in pieces if answers_question(s, question) or gives_value(s, question)]
+    if answered:
+        return False, f"it declines, but also gives an answer: {answered[0]!r}"
+    return True, f"it declines ({sentences[declines[0]]!r}) and gives no answer of its own"
+
+
+def competing_values(sentences: Sequence[str], accepted: str, question: str) -> tuple[str, ...]:
+    """Other values of the accepted string's unit that the answer gives *as the answer*.
+
+    A value counts as competing when it stands in a bare list item or fragment (at most two
+    words of its own: "2. 20 GB"), when it is offered as an alternative in the sentence that
+    states the accepted value ("10 GB or 20 GB"), or when it stands in a sentence phrased as the
+    answer to the question (:func:`answers_question`) that does not state the accepted value.
+    Values mentioned around the answer ("3 seats are included; up to 10 in total") are not.
+    """
+    parsed = value_and_unit(accepted)
+    money = re.fullmatch(r"\$(\d+(?:\.\d+)?)", normalise_text(accepted))
+    if parsed is not None:
+        value, unit = parsed
+        pattern = re.compile(r"(?<![\d.])\$?(\d+(?:\.\d+)?) " + re.escape(unit) + r"\b")
+    elif money is not None:  # "$18": other dollar amounts are its rivals
+        value, unit = money.group(1), "dollars"
+        pattern = re.compile(r"\$(\d+(?:\.\d+)?)(?![\d.])")
+    else:
+        return ()
+    found: list[str] = []
+    for sentence in sentences:
+        normal = normalise_text(sentence)
+        others = [v for v in pattern.findall(normal) if v != value]
+        if not others:
+            continue
+        holds_accepted = value in pattern.findall(normal)
+        words, exact = prose_terms(sentence)
+        fragment = len(words - exact) <= 2
+        alternative = holds_accepted and re.search(r"\b(?:or|either)\b|/", sentence, re.IGNORECASE)
+        rival = not holds_accepted and answers_question(sentence, question)
+        if fragment or alternative or rival:
+            found += [f"{v} {unit}" for v in others]
+    return tuple(dict.fromkeys(found))
+
+
+def decide_claim(part: str, accept: Sequence[str], question: str, answerable: bool = True) -> Correctness:
+    """The ``claim`` rule's verdict on the answer proper ``part`` (see :func:`claim_refusal`, :func:`competing_values`).
+
+    Answerable: correct when an accepted string (token-bounded, else after normalisation) is stated
+    in a sentence that is not a decline, and no competing value is given as the answer; a decline
+    with no accepted value is a refusal, hence wrong. No-answer: correct only when the answer declines.
+    """
+    sentences = _substantive(part)
+    refused, why = claim_refusal(sentences, question)
+    if not answerable:
+        mixed = refused is False and why.startswith("it declines, but")
+        if refused:
+            return Correctness(True, True, None, f"a no-answer question, and the answer declines: {why}")
+        return Correctness(
+            False, False, None, f"the question has no answer in the knowledge base, and {why}", doubtful=mixed
+        )
+    stated = "\n".join(s for s in sentences if not is_decline(s))
+    found = token_bounded_match(stated, accept)
+    how = "on token boundaries"
+    if found is None:
+        # normalisation is for values ("three seats" for "3 seats", "$18.00" for "$18"); an identifier
+        # (".netrc", "[freeze]", "--python") stays exact: stripping its punctuation would change it
+        values = [a for a in accept if re.search(r"\d", normalise_text(a))]
+        normalised = match_answer(stated, values, normalise=True)
+        found, how = normalised.matched, "after normalisation (number words, units, money)"
+    if found is not None:
+        rivals = competing_values(sentences, found, question)
+        if rivals:
+            return Correctness(
+                False, refused, found,
+                f"the answer states {found!r} but also gives {', '.join(rivals)} as the answer (competing values)",
+                doubtful=True,
+            )
+        loose = refused or how != "on token boundaries"
+        reason = f"the answer states {found!r} {how}, outside any decline"
+        return Correctness(True, refused, found, reason, doubtful=loose)
+    if refused:
+        return Correctness(False, True, None, f"the question is answerable, but the answer declines: {why}")
+    bare = bare_number_match(stated, accept)
+    if bare is not None:
+        return Correctness(
+            True, False, bare, f"the answer's first sentence states the number of {bare!r} without its unit",
+            doubtful=True,
+        )
+    return Correctness(
+        False, False, None, f"the answer states none of the accepted strings ({accept_list(accept)}) outside a decline"
     )

@@ -22,10 +22,32 @@ def _floor3(value: float) -> float:
     return math.floor(value * 1000) / 1000
 
 
-def review_reasons(grounded: Groundedness, confidence: float) -> tuple[str, ...]:
-    """Why an answer enters the review queue; empty when it does not. Uses no gold data."""
+def review_reasons(
+    grounded: Groundedness, confidence: float, verdict: Correctness | None = None, by_doubt: bool = False
+) -> tuple[str, ...]:
+    """Why an answer enters the review queue; empty when it does not.
+
+    Two rules, chosen by the scorer. The span and lexical scorers (``by_doubt=False``, their
+    figures kept reproducible): any unsupported sentence, or low confidence; no gold data.
+    The prose scorers mark the verdicts that sit at the edge of their rules (``doubtful``),
+    and the queue holds what a person should confirm first (``by_doubt=True``): a doubtful
+    sentence verdict, a correctness verdict decided by a rule of thumb, or low confidence.
+    A clear-cut unsupported claim (a number or name no span holds) is flagged as such and
+    needs no second look to be believed.
+    """
     reasons = []
-    if grounded.unsupported:
+    if by_doubt:
+        doubtful = [s for s in grounded.sentences if s.doubtful]
+        if doubtful:
+            reasons.append(f"{len(doubtful)} sentence verdict(s) at the edge of the rule, e.g. {doubtful[0].text!r}")
+        if verdict is not None and verdict.doubtful:
+            reasons.append(f"correctness decided by a rule of thumb: {verdict.reason}")
+        if verdict is not None and not verdict.correct and grounded.score is not None and not grounded.unsupported:
+            reasons.append(
+                "wrong, yet every claim is judged supported: confirm that the context really says what the answer "
+                "claims (or that the context misled the model)"
+            )
+    elif grounded.unsupported:
         reasons.append(f"{grounded.unsupported} sentence(s) judged unsupported by the context")
     if confidence < REVIEW_CONFIDENCE:
         reasons.append(
@@ -41,17 +63,17 @@ def _unsupported_reason(grounded: Groundedness) -> str:
     return f"{len(unsupported)} sentence(s) judged unsupported; e.g. {worst.text!r}: {worst.reason}"
 
 
-def flag_answer(verdict: Correctness, grounded: Groundedness, confidence: float) -> Flags:
+def flag_answer(verdict: Correctness, grounded: Groundedness, confidence: float, by_doubt: bool = False) -> Flags:
     """All flags of one answer, each with the reasons it fired.
 
     * wrong: the correctness verdict says so (its reason is the flag's reason);
     * hallucination: wrong, and at least one sentence is unsupported;
     * grounded-but-wrong: wrong, something was claimed, and every claim is supported
       (the context itself misled, or the wrong passage was retrieved);
-    * review: :func:`review_reasons` is non-empty (no gold data used).
+    * review: :func:`review_reasons` is non-empty (``by_doubt``: the prose scorers' rule).
     """
     wrong = not verdict.correct
-    review = review_reasons(grounded, confidence)
+    review = review_reasons(grounded, confidence, verdict, by_doubt)
     hallucination = wrong and grounded.unsupported > 0
     grounded_but_wrong = wrong and grounded.score is not None and grounded.unsupported == 0
     reasons: dict[str, tuple[str, ...]] = {}

@@ -174,6 +174,8 @@ class SentenceVerdict:
     refusal: bool = False
     span: str | None = None
     reason: str = ""
+    #: The verdict sits at the edge of its rule (a near-miss paraphrase either way): a person should confirm it.
+    doubtful: bool = False
 
     @property
     def claims(self) -> bool:
@@ -190,6 +192,7 @@ class SentenceVerdict:
             "missing": list(self.missing),
             "span": self.span,
             "reason": self.reason,
+            **({"doubtful": True} if self.doubtful else {}),  # absent when False: older rows stay byte-identical
         }
 
     @classmethod
@@ -203,6 +206,7 @@ class SentenceVerdict:
             refusal=data["refusal"],
             span=data.get("span"),
             reason=data.get("reason", ""),
+            doubtful=bool(data.get("doubtful", False)),
         )
 
 

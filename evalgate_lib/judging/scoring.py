@@ -70,6 +70,8 @@ class Correctness:
     refused: bool
     matched: str | None
     reason: str = ""
+    #: Decided by a rule of thumb a person should confirm (a decline that also answers, competing values, ...).
+    doubtful: bool = False
 
 
 def accept_list(accept: Sequence[str]) -> str:

@@ -44,11 +44,14 @@ class ScoringContext:
 
     ``text`` is exactly what the model saw minus the ``[1]``..``[k]`` layout labels
     (:func:`evalgate_lib.inputs.prompts.context_text`); ``tokens`` its content-token set.
-    Both are computed once per answer and shared by its sentences.
+    Both are computed once per answer and shared by its sentences. ``code`` holds the
+    answer's lines that sit inside fenced code blocks (a sentence alone cannot tell).
     """
 
     question: str
     passages: tuple[tuple[str, str], ...]
+    #: The answer's lines inside fenced code blocks: a scorer may read them as commands, not prose.
+    code: frozenset[str] = frozenset()
 
     @cached_property
     def text(self) -> str:
@@ -94,6 +97,15 @@ class LexicalCoverageScorer:
 def scorer_id(scorer: SentenceScorer) -> str:
     """``name@version``, as rows and the manifest record it."""
     return f"{scorer.name}@{scorer.version}"
+
+
+def judging_manifest(scorer_name: str, matching: str, row_schema: int) -> dict[str, Any]:
+    """The manifest's ``judging`` section, built in one place for runs and scored logs alike."""
+    return {
+        "row_schema": row_schema,
+        "sentence_scorer": scorer_id(get_scorer(scorer_name)),
+        "answer_matching": matching,
+    }
 
 
 class TransformersNLIScorer:

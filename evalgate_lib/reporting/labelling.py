@@ -1,9 +1,13 @@
 """Labelling answers in the explorer: a reviewer marks correct / wrong and each sentence supported or not.
 
+Labels are measurements: a mark the reviewer did not choose must never reach the file.
+So no toggle has a default, and an answer is saved only once its verdict and every
+sentence have been set (see :class:`Draft`).
+
 The labelling view shows what the labelling guide lets a reviewer see (question, reference,
 the passages the model was shown, the answer) and never EvalGate's verdicts, so the labels
 stay independent of the judge they measure. :class:`LabellingSession` holds the logic
-(testable without a kernel): every mark is saved at once, atomically, through
+(testable without a kernel): a fully marked answer is saved at once, atomically, through
 :class:`~evalgate_lib.inputs.labels.LabelStore`, and a new session starts at the first answer
 this reviewer has not labelled yet. :func:`labelling_widget` only wires it to ipywidgets.
 """
@@ -11,7 +15,7 @@ this reviewer has not labelled yet. :func:`labelling_widget` only wires it to ip
 from __future__ import annotations
 
 import html
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
 from evalgate_lib.inputs.corpus import Article
@@ -23,8 +27,53 @@ from evalgate_lib.text.tokens import sentences_of
 SENTENCE_MARKS: dict[str, bool | None] = {"supported": True, "unsupported": False, "not a claim": None}
 
 
+class _Unset:
+    """The mark of a sentence the reviewer has not clicked yet (distinct from ``None``, "not a claim")."""
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+#: A sentence or verdict nobody has chosen yet: nothing is ever saved in its place.
+UNSET: Any = _Unset()
+
+
+@dataclass
+class Draft:
+    """The marks made so far on one answer: the answer verdict and one mark per sentence, each possibly unset.
+
+    A label is written only from a complete draft, so no field of a saved label is a default
+    the reviewer did not choose.
+    """
+
+    sentences: tuple[str, ...]
+    correct: bool | Any = UNSET
+    marks: list[bool | None | Any] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.marks:
+            self.marks = [UNSET] * len(self.sentences)
+
+    @property
+    def missing(self) -> list[str]:
+        """What is still to be marked, in words ("the answer's verdict", "sentence 2")."""
+        todo = ["the answer's verdict"] if self.correct is UNSET else []
+        return todo + [f"sentence {i + 1}" for i, mark in enumerate(self.marks) if mark is UNSET]
+
+    @property
+    def complete(self) -> bool:
+        return not self.missing
+
+
 class LabellingSession:
-    """One reviewer's pass over a run's answers, saved to a label file one mark at a time."""
+    """One reviewer's pass over a run's answers, saved to a label file once each answer is fully marked.
+
+    Nothing has a default: an answer's verdict and every sentence start unmarked, and the
+    label is written (atomically, through :class:`LabelStore`) only when the reviewer has set
+    the verdict and every sentence. After that, each further click re-saves it. Partial
+    marks live in the session until the answer is complete, so a label on disk is always
+    one the reviewer chose in full.
+    """
 
     def __init__(self, rows: Sequence[ResultRow], store: LabelStore, reviewer: str, pass_number: int = 1) -> None:
         if not reviewer.strip():
@@ -33,6 +82,7 @@ class LabellingSession:
         self.store = store
         self.reviewer = reviewer
         self.pass_number = pass_number
+        self._drafts: dict[tuple[str, str, str, str, int], Draft] = {}
         self.position = self.first_unlabelled()
 
     def _key(self, row: ResultRow) -> tuple[str, str, str, str, int]:
@@ -48,7 +98,7 @@ class LabellingSession:
         return self.rows[self.position]
 
     def progress(self) -> tuple[int, int]:
-        """``(labelled, total)`` for this reviewer and pass."""
+        """``(labelled, total)`` for this reviewer and pass: only complete labels count."""
         done = self.store.labelled_keys(reviewer=self.reviewer, pass_number=self.pass_number)
         return sum(self._key(row) in done for row in self.rows), len(self.rows)
 
@@ -58,45 +108,64 @@ class LabellingSession:
         return self.current
 
     def label(self) -> Label | None:
-        """This reviewer's label of the current answer, if any."""
+        """This reviewer's saved label of the current answer, if any."""
         row = self.current
         return self.store.get(row.config, row.question_id, answer_sha256(row.answer), self.reviewer, self.pass_number)
 
-    def _base(self) -> Label:
-        existing = self.label()
-        if existing is not None:
-            return existing
+    def draft(self) -> Draft:
+        """The marks on the current answer: the saved label's, or what has been clicked so far (possibly nothing)."""
         row = self.current
-        return Label(
+        key = self._key(row)
+        if key not in self._drafts:
+            sentences = sentences_of(row.answer)
+            saved = self.label()
+            if saved is None:
+                self._drafts[key] = Draft(sentences)
+            else:
+                marks = {s.text: s.supported for s in saved.sentences or ()}
+                self._drafts[key] = Draft(sentences, saved.correct, [marks.get(t, UNSET) for t in sentences])
+        return self._drafts[key]
+
+    def _save_if_complete(self, draft: Draft) -> Label | None:
+        if not draft.complete:
+            return None
+        row = self.current
+        sentences = tuple(SentenceLabel(t, m) for t, m in zip(draft.sentences, draft.marks, strict=True))
+        unsupported = tuple(s.text for s in sentences if s.supported is False)
+        label = Label(
             config=row.config,
             question_id=row.question_id,
             answer_sha256=answer_sha256(row.answer),
-            correct=False,
-            unsupported_claim=False,
+            correct=bool(draft.correct),
+            unsupported_claim=bool(unsupported),
             reviewer=self.reviewer,
             pass_number=self.pass_number,
-            sentences=tuple(SentenceLabel(text, None) for text in sentences_of(row.answer)),
+            unsupported_sentences=unsupported,
+            sentences=sentences,
         )
-
-    def mark_correct(self, correct: bool) -> Label:
-        """Save the reviewer's correct / wrong verdict on the current answer."""
-        label = replace(self._base(), correct=correct)
+        saved = self.label()
+        if saved is not None:  # keep what the widget does not edit (refusal, comment)
+            label = replace(saved, correct=label.correct, unsupported_claim=label.unsupported_claim,
+                            unsupported_sentences=unsupported, sentences=sentences)
         self.store.put(label)
         return label
 
-    def mark_sentence(self, index: int, supported: bool | None) -> Label:
-        """Save one sentence's mark; ``unsupported_claim`` and ``unsupported_sentences`` follow from the marks."""
-        base = self._base()
-        sentences = list(base.sentences or ())
-        if not 0 <= index < len(sentences):
-            raise IndexError(f"the answer has {len(sentences)} sentence(s); no sentence {index}")
-        sentences[index] = SentenceLabel(sentences[index].text, supported)
-        unsupported = tuple(s.text for s in sentences if s.supported is False)
-        label = replace(
-            base, sentences=tuple(sentences), unsupported_claim=bool(unsupported), unsupported_sentences=unsupported
-        )
-        self.store.put(label)
-        return label
+    def mark_correct(self, correct: bool) -> Label | None:
+        """Record the reviewer's correct / wrong verdict; returns the saved label once the answer is fully marked."""
+        draft = self.draft()
+        draft.correct = correct
+        return self._save_if_complete(draft)
+
+    def mark_sentence(self, index: int, supported: bool | None) -> Label | None:
+        """Record one sentence's mark (``None``: not a claim); returns the saved label once the answer is complete.
+
+        ``unsupported_claim`` and ``unsupported_sentences`` follow from the marks.
+        """
+        draft = self.draft()
+        if not 0 <= index < len(draft.marks):
+            raise IndexError(f"the answer has {len(draft.marks)} sentence(s); no sentence {index}")
+        draft.marks[index] = supported
+        return self._save_if_complete(draft)
 
 
 def review_html(row: ResultRow, articles: Mapping[str, Article]) -> str:
@@ -127,13 +196,17 @@ def review_html(row: ResultRow, articles: Mapping[str, Article]) -> str:
 
 
 def labelling_widget(session: LabellingSession, articles: Sequence[Article]) -> Any:
-    """ipywidgets front of a :class:`LabellingSession`: every click is saved before the next one."""
+    """ipywidgets front of a :class:`LabellingSession`. Every toggle starts unselected; nothing is preselected.
+
+    The status line says what is still unmarked on the current answer; the label is saved
+    as soon as the verdict and every sentence are set.
+    """
     import ipywidgets as widgets
 
     by_id = {a.id: a for a in articles}
     view = widgets.HTML()
     status = widgets.HTML()
-    verdict = widgets.ToggleButtons(options=["(not marked)", "correct", "wrong"], description="Answer is")
+    verdict = widgets.ToggleButtons(options=["correct", "wrong"], value=None, description="Answer is")
     sentence_box = widgets.VBox()
     back, forward = widgets.Button(description="◀ previous"), widgets.Button(description="next ▶")
     loading = {"on": False}
@@ -143,12 +216,12 @@ def labelling_widget(session: LabellingSession, articles: Sequence[Article]) -> 
             session.mark_correct(change["new"] == "correct")
             show_status()
 
-    def sentence_toggle(index: int, text: str, mark: bool | None) -> Any:
-        current = next(name for name, value in SENTENCE_MARKS.items() if value is mark)
+    def sentence_toggle(index: int, text: str, mark: bool | None | Any) -> Any:
+        current = None if mark is UNSET else next(name for name, value in SENTENCE_MARKS.items() if value is mark)
         toggle = widgets.ToggleButtons(options=list(SENTENCE_MARKS), value=current, style={"button_width": "110px"})
 
         def on_change(change: Any) -> None:
-            if not loading["on"]:
+            if not loading["on"] and change["new"] is not None:
                 session.mark_sentence(index, SENTENCE_MARKS[change["new"]])
                 show_status()
 
@@ -158,17 +231,21 @@ def labelling_widget(session: LabellingSession, articles: Sequence[Article]) -> 
     def show_status() -> None:
         done, total = session.progress()
         where = html.escape(str(session.store.path))
-        status.value = f"<p>{session.position + 1} of {total} · labelled {done} · saved to {where}</p>"
+        missing = session.draft().missing
+        state = "saved" if not missing else "not saved yet; still to mark: " + html.escape(", ".join(missing))
+        status.value = (
+            f"<p>answer {session.position + 1} of {total} · labelled {done} · this answer: {state} · file {where}</p>"
+        )
 
     def render() -> None:
         loading["on"] = True
         row = session.current
-        label = session.label()
+        draft = session.draft()
         view.value = review_html(row, by_id)
-        verdict.value = "(not marked)" if label is None else ("correct" if label.correct else "wrong")
-        marks = {s.text: s.supported for s in (label.sentences or ())} if label else {}
+        verdict.value = None if draft.correct is UNSET else ("correct" if draft.correct else "wrong")
         sentence_box.children = [
-            sentence_toggle(i, text, marks.get(text)) for i, text in enumerate(sentences_of(row.answer))
+            sentence_toggle(i, text, mark)
+            for i, (text, mark) in enumerate(zip(draft.sentences, draft.marks, strict=True))
         ]
         loading["on"] = False
         show_status()

@@ -397,3 +397,44 @@ def agreement_html(report: Mapping[str, Any]) -> str:
         "<table class='eg-headline'><thead><tr><th></th><th>rate</th><th>automatic</th><th>labelled sample</th>"
         f"<th>corrected [95% CI]</th></tr></thead><tbody>{ppi_rows}</tbody></table></div>"
     )
+
+
+def _kappa_cell(stat: Mapping[str, Any]) -> str:
+    k = stat["kappa"]
+    if k["value"] is None:
+        return "—"
+    interval = "" if k["ci_low"] is None else f" [{k['ci_low']:.2f}, {k['ci_high']:.2f}]"
+    return f"{k['value']:.2f}{interval}"
+
+
+def sets_agreement_html(sets: Sequence[Mapping[str, Any]]) -> str:
+    """The judges' agreement with reviewers on every labelled set, one table per set, never pooled.
+
+    ``sets`` is :func:`evalgate_lib.statistics.set_agreement.set_json` of each set. Each table has
+    one row per judge (the default first), with κ for correctness, unsupported claim and
+    hallucination, and the share of the judge's own errors the review queue holds.
+    """
+    blocks = []
+    for item in sets:
+        rows = "".join(
+            f"<tr><td>{e(j['judge']['name'])}</td><td class='num'>{sum(j['correct']['confusion'].values())}</td>"
+            f"<td class='num'>{_kappa_cell(j['correct'])}</td>"
+            f"<td class='num'>{_kappa_cell(j['unsupported_claim'])}</td>"
+            f"<td class='num'>{_kappa_cell(j['hallucination'])}</td>"
+            f"<td class='num'>{j['queue']['size']} of {j['queue']['n']}; holds {j['queue']['caught']} of "
+            f"{j['queue']['errors']} errors</td></tr>"
+            for j in item["judges"]
+        )
+        blocks.append(
+            f"<h4>{e(item['set'])} <small>({e(item['generator'])} answers, {item['labelled']} labelled)</small></h4>"
+            "<table class='eg-headline'><thead><tr><th>judge</th><th>n</th><th>correct κ</th>"
+            "<th>unsupported claim κ</th><th>hallucination κ</th><th>review queue</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table>"
+        )
+    return (
+        f'<div class="eg-report eg-agreement"><style>{_CSS}</style>'
+        "<p>How far each judge agrees with blind reviewers on every labelled set EvalGate ships "
+        "(<code>labels/sets.toml</code>): the demo model's answers and fluent answers written in the style of "
+        "capable generators, in three domains. Figures are per set, never pooled: a judge can agree on one kind "
+        "of answer and not on another. κ with 95% bootstrap intervals.</p>" + "".join(blocks) + "</div>"
+    )

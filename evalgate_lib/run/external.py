@@ -30,7 +30,7 @@ from evalgate_lib.inputs.corpus import Article, corpus_digest, scan_corpus
 from evalgate_lib.inputs.gold import GoldQuestion, load_gold
 from evalgate_lib.judging.evaluation import Retrieved, score_answer
 from evalgate_lib.judging.rows import SCHEMA_VERSION, ResultRow
-from evalgate_lib.judging.sentence_scorers import get_scorer, scorer_id
+from evalgate_lib.judging.sentence_scorers import get_scorer, judging_manifest
 from evalgate_lib.run.pipeline import checked_evidence
 from evalgate_lib.run.results import package_versions, sha256_file, write_folder
 from evalgate_lib.statistics.metrics import compare
@@ -186,11 +186,7 @@ def external_manifest(run: ExternalRun) -> dict[str, Any]:
             "question_ids": [q.id for q in run.questions],
         },
         "backend": {"backend": "external"},
-        "judging": {
-            "row_schema": SCHEMA_VERSION,
-            "sentence_scorer": scorer_id(get_scorer(run.scorer)),
-            "answer_matching": run.matching,
-        },
+        "judging": judging_manifest(run.scorer, run.matching, SCHEMA_VERSION),
         "generation": None,
         "top_k": None,
         "packages": package_versions(),

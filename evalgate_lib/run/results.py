@@ -26,7 +26,7 @@ from evalgate_lib.files import atomic_write
 from evalgate_lib.inputs.config import shared_settings
 from evalgate_lib.inputs.corpus import corpus_digest
 from evalgate_lib.judging.rows import SCHEMA_VERSION, ResultRow
-from evalgate_lib.judging.sentence_scorers import get_scorer, scorer_id
+from evalgate_lib.judging.sentence_scorers import judging_manifest
 from evalgate_lib.run.pipeline import Comparison, RunOptions, run_comparison
 from evalgate_lib.statistics.metrics import compare
 from evalgate_lib.version import __version__
@@ -101,11 +101,7 @@ def build_manifest(comparison: Comparison) -> dict[str, Any]:
             "question_ids": [q.id for q in inputs.questions],
         },
         "backend": comparison.backend,
-        "judging": {
-            "row_schema": SCHEMA_VERSION,
-            "sentence_scorer": scorer_id(get_scorer(inputs.baseline.sentence_scorer)),
-            "answer_matching": inputs.baseline.answer_matching,
-        },
+        "judging": judging_manifest(inputs.baseline.sentence_scorer, inputs.baseline.answer_matching, SCHEMA_VERSION),
         "generation": inputs.baseline.generation.as_dict(),
         "top_k": inputs.baseline.top_k,
         "packages": package_versions(),

@@ -139,7 +139,9 @@ def measure(
 
     correctness = [agree("correct", [r.correct for r, _ in pairs], human_correct, scorer=f"run: {matching}")]
     for mode in matchings:
-        verdicts = [decide_correctness(r.answer, r.answerable, r.accept, mode).verdict.correct for r, _ in pairs]
+        verdicts = [
+            decide_correctness(r.answer, r.answerable, r.accept, mode, r.question).verdict.correct for r, _ in pairs
+        ]
         correctness.append(agree(f"correct ({mode})", verdicts, human_correct))
 
     by_scorer: dict[str, tuple[JudgementAgreement, ...]] = {}

@@ -1,0 +1,199 @@
+"""What a fluent sentence does before what it claims: declines, talk about the context, courtesy, citations.
+
+A capable generator wraps its claims in discourse a small model never writes: "According
+to the documentation, …", "The context doesn't say how many times pip retries", "I hope
+this helps!", "[2]". None of that is a claim about the world, and the labelling guide
+says how each is read:
+
+* a **decline** ("I don't know", "I couldn't find that in the provided context", "The
+  sources don't cover euro prices") claims nothing; as an answer's first sentence it makes
+  the answer a refusal;
+* a **statement about what the context does not say** is a decline of that part: it claims
+  nothing about the world;
+* a **statement about what the context does say** ("The context only gives prices in US
+  dollars", "According to [1], …") claims what follows the frame: the frame is removed and
+  the rest is judged like any claim;
+* **courtesy** ("Great question!", "Let me know if you need anything else.") claims nothing;
+* **citation marks** ("[1]", "[2][3]", "(source 1)") and a closing "Sources: [1], [3]" line
+  are references, not content: removed before a sentence is judged (their digits are not
+  numbers the context must hold).
+
+Every rule is a regular expression written out below, so a reader can see why a sentence
+was read as it was. Matching is case-insensitive on the sentence with curly quotes
+straightened (:func:`evalgate_lib.text.tokens.fold`).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from evalgate_lib.text.tokens import fold
+
+#: What an answer may call its context.
+_SOURCE = (
+    r"(?:the |this |these |that |those |your |provided |given |retrieved |available |above |supplied )*"
+    r"(?:context|contexts|documentation|docs|documents?|passages?|sources?|excerpts?|texts?|articles?|"
+    r"information(?: (?:provided|given|available))?|material|snippets?|pages?|guides?|sections?|"
+    r"\[\d+\](?:\s*(?:and|,)\s*\[\d+\])*)"
+    r"(?: (?:provided|given|above|here|available|retrieved|shown|supplied|i have|i was given|"
+    r"you (?:shared|gave|provided)))?"
+)
+_SAY = (
+    r"(?:say|says|said|mention|mentions|mentioned|state|states|stated|specify|specifies|specified|include|includes|"
+    r"included|contain|contains|contained|provide|provides|provided|give|gives|given|cover|covers|covered|list|"
+    r"lists|listed|describe|describes|described|address|addresses|addressed|discuss|discusses|explain|explains|"
+    r"explained|indicate|indicates|indicated|detail|details|detailed|document|documents|documented|tell|tells|"
+    r"show|shows|note|notes|offer|offers|define|defines|go into|talk about|talks about|appear to|seem to|answer)"
+)
+_NOT = (
+    r"(?:does not|doesn't|do not|don't|did not|didn't|does n't|is not|isn't|are not|aren't|was not|wasn't|"
+    r"cannot|can't|never)"
+)
+
+#: Declines: the answer says it cannot answer (or cannot answer this part) from its context.
+DECLINE_PATTERNS: tuple[str, ...] = (
+    r"\bi (?:do not|don't|dont|really don't) (?:know|have (?:enough |any |that |the )?(?:information|details|data))\b",
+    r"\bi(?:'m| am) (?:not sure|unsure|unable|not able)\b",
+    r"\bi (?:cannot|can't|can not|could not|couldn't|was unable to|am unable to|wasn't able to) "
+    r"(?:find|answer|determine|tell|say|confirm|locate|see|provide|give|speak)\b",
+    r"\b(?:cannot|can't|can not|unable to|not able to) (?:be )?(?:answer|answered|determine|determined|tell|"
+    r"confirm|confirmed|found)\b",
+    rf"\b{_SOURCE} {_NOT} (?:\w+ )?{_SAY}\b",
+    rf"\b{_SOURCE} (?:(?:only|just) )?(?:has|have|contains?|provides?|gives?|includes?|offers?) no\b",
+    rf"\bno(?:thing| mention| information| details?| data| answer| indication| reference)\b.{{0,80}}\b"
+    rf"(?:in|from|within) {_SOURCE}",
+    rf"\b(?:is|are|was|were) not (?:\w+ )?(?:mentioned|stated|provided|specified|covered|included|given|"
+    rf"available|listed|described|documented|addressed|discussed|found|present|explained|specified|detailed|"
+    rf"indicated)\b.{{0,40}}\b(?:in|by|within|from) {_SOURCE}",
+    r"\b(?:isn't|aren't|wasn't|weren't) (?:\w+ )?(?:mentioned|stated|provided|specified|covered|included|given|"
+    r"available|listed|described|documented|addressed|discussed|found|explained|detailed)\b",
+    r"\bthere(?:'s| is| are) no (?:information|mention|details?|data|answer|indication|reference|specific|"
+    r"explicit)\b",
+    r"\b(?:no|not enough|insufficient) (?:information|details?)\b",
+    r"\bthere is no answer\b",
+    r"\b(?:it|they) (?:does not|doesn't|do not|don't|did not|didn't) (?:say|mention|specify|state|list|give|tell|"
+    r"document|indicate|explain|describe|go into|provide (?:a|any|the))\b",
+    rf"\b{_SOURCE} (?:(?:only|just) )?(?:talks? about|focus(?:es)? on|covers?|describes?|discuss(?:es)?|"
+    rf"mentions?|lists?|gives?|provides?|says?|deals? with|explains?) (?:only|just)\b",
+    r"\bwithout (?:more|additional|further) (?:information|context|details)\b",
+    r"\b(?:not|n't) (?:explicitly |directly |specifically )?(?:covered|addressed|answered|mentioned|stated|"
+    r"specified|documented)\b",
+)
+_DECLINE = re.compile("|".join(DECLINE_PATTERNS))
+
+#: "The context doesn't say …", "It isn't mentioned …": a statement of what the context lacks.
+_ABOUT_ABSENCE = re.compile(
+    rf"\b{_SOURCE} {_NOT}\b|\b(?:isn't|aren't|is not|are not|wasn't|not) (?:\w+ )?(?:mentioned|stated|covered|"
+    r"specified|documented|described|listed|included|provided|given|addressed|explained)\b|\bno (?:mention|"
+    r"information|details?|indication)\b"
+)
+
+#: A frame that introduces what the context says: removed, and the rest judged as a claim.
+_SOURCE_FRAME = re.compile(
+    rf"^\s*(?:(?:according to|based on|per|from|as (?:stated|noted|described|mentioned|shown|explained) in|"
+    rf"as per|in) {_SOURCE}\s*[,:]?\s*"
+    rf"|{_SOURCE} (?:(?:also|only|just|clearly|explicitly) )?(?:says?|states?|mentions?|notes?|explains?|"
+    rf"indicates?|specifies|specify|describes?|shows?|confirms?|lists?|gives?|provides?|covers?|suggests?|"
+    rf"talks? about|refers? to)(?: that)?\s*:?\s*"
+    rf"|(?:it|they) (?:(?:also|only|just|does|do) )?(?:says?|states?|mentions?|notes?|explains?|describes?|lists?|"
+    rf"gives?|covers?|talks? about)(?: that)?\s+)",
+    re.IGNORECASE,
+)
+
+#: Courtesy and offers of help: no claim.
+COURTESY_PATTERNS: tuple[str, ...] = (
+    r"^\W*(?:great|good|excellent|nice) question\W*$",
+    r"^\W*(?:sure|certainly|absolutely|of course|happy to help|glad to help|great|good news)\W*$",
+    r"\b(?:i )?hope (?:this|that|it) helps\b",
+    r"\blet me know if\b",
+    r"\bfeel free to\b",
+    r"\bhappy to help\b",
+    r"\bif you have (?:any )?(?:other|more|further|additional) questions\b",
+    r"\b(?:good luck|happy coding|have a (?:great|nice|good) day)\b",
+    r"^\W*(?:here(?:'s| is) (?:what|how|a quick|the)|here are)\b[^.]*:\s*$",
+    r"^\W*(?:great|good|excellent) question\b",
+)
+_COURTESY = re.compile("|".join(COURTESY_PATTERNS))
+
+#: Advice and opinion: "It's a good idea to switch early", "A handy trick is …". Without a number,
+#: option, path or name of its own such a sentence states no checkable fact (the guide's "claim").
+ADVICE_PATTERNS: tuple[str, ...] = (
+    r"\b(?:it'?s|it is|that'?s|that is|this is) (?:a |an )?(?:good|great|nice|smart|wise|useful|handy|helpful|"
+    r"excellent|best|safe|sensible|common) (?:idea|way|practice|habit|approach|option|choice|move|bet|thing|"
+    r"feature|detail|touch|bonus|benefit|tip|rule of thumb)\b",
+    r"^\W*(?:a |one )?(?:nice|handy|useful|helpful|great|good|quick|pro|important|small) "
+    r"(?:bonus|detail|touch|tip|benefit|thing|note|trick|point|reminder)\b",
+    r"\b(?:i'?d|i would|we'?d|we would) (?:recommend|suggest|advise)\b",
+    r"\b(?:don'?t|do not) (?:worry|panic|forget)\b",
+    r"\b(?:keep in mind|be sure to|make sure (?:to|you)|remember to|consider (?:using|checking|switching))\b",
+    r"\b(?:you (?:may|might) (?:want|wish) to|it (?:may|might) (?:be worth|help))\b",
+    r"\bworth (?:it|checking|noting|knowing|considering)\b",
+)
+_ADVICE = re.compile("|".join(ADVICE_PATTERNS))
+
+#: Citation marks: "[1]", "[2][3]", "[1, 3]", "[1-2]", "(source 2)", "【1】".
+_CITATION = re.compile(
+    r"\s*(?:\[(?:\d+(?:\s*[,;–-]\s*\d+)*)\](?!\()|\((?:source|passage|doc(?:ument)?|ref)s?\.?\s*\d+(?:\s*[,&]\s*\d+)*\)"
+    r"|【\d+】)",
+    re.IGNORECASE,
+)
+_SOURCES_LINE = re.compile(r"^\W*(?:sources?|references?|citations?)\s*:?\s*(?:\[\d+\][\s,;and]*)+\W*$", re.IGNORECASE)
+
+
+@lru_cache(maxsize=65536)
+def is_decline(sentence: str) -> bool:
+    """True when ``sentence`` declines to answer, or says the context lacks something (:data:`DECLINE_PATTERNS`)."""
+    return bool(_DECLINE.search(fold(sentence)))
+
+
+def is_about_absence(sentence: str) -> bool:
+    """True when ``sentence`` says what the context does *not* say: a decline of that part, not a claim."""
+    return bool(_ABOUT_ABSENCE.search(fold(sentence)))
+
+
+@lru_cache(maxsize=65536)
+def is_courtesy(sentence: str) -> bool:
+    """True for greetings, thanks and offers of help (:data:`COURTESY_PATTERNS`)."""
+    return bool(_COURTESY.search(fold(sentence)))
+
+
+@lru_cache(maxsize=65536)
+def is_advice(sentence: str) -> bool:
+    """True for advice or opinion phrasing (:data:`ADVICE_PATTERNS`); the caller checks it names no fact."""
+    return bool(_ADVICE.search(fold(sentence)))
+
+
+def without_citations(text: str) -> str:
+    """``text`` without citation marks ("Starter includes 3 seats [1]." → "Starter includes 3 seats.")."""
+    if "[" not in text and "(" not in text and "【" not in text:
+        return text
+    return _CITATION.sub("", text)
+
+
+def is_sources_line(sentence: str) -> bool:
+    """A closing list of references ("Sources: [1], [3]"): no claim."""
+    return bool(_SOURCES_LINE.match(sentence))
+
+
+def without_source_frame(sentence: str) -> str:
+    """The claim inside "According to the context, X" / "The documentation says that X": X (else the sentence)."""
+    stripped = _SOURCE_FRAME.sub("", sentence, count=1)
+    return stripped if stripped.strip() else sentence
+
+
+_FENCE = re.compile(r"^\s*(?:```|~~~)")
+
+
+def fenced_lines(answer: str) -> frozenset[str]:
+    """The lines of ``answer`` inside fenced code blocks (```` ``` ```` or ``~~~``), stripped as sentences are."""
+    if "```" not in answer and "~~~" not in answer:
+        return frozenset()
+    inside = False
+    lines: set[str] = set()
+    for line in answer.split("\n"):
+        if _FENCE.match(line):
+            inside = not inside
+        elif inside and line.strip():
+            lines.add(line.strip())
+    return frozenset(lines)

@@ -1,0 +1,332 @@
+"""Agreement with reviewers, set by set: what ``evalgate agreement --sets`` prints.
+
+A judge can agree with reviewers on one kind of answer and not on another (the demo
+model's pasted lists against a capable model's prose), so the figures are given per
+labelled set and, inside a set, per generator style, and never pooled into one κ.
+Every answer of a set is judged again from its strings (:func:`judge_answer`, the code
+every run calls) by each judge asked for (a sentence scorer with a correctness rule),
+so the default judge, today's ``span`` + ``token`` and the seed's ``lexical`` + ``raw``
+are measured side by side on the same labels.
+
+The review queue is measured as what it is for: the share of the judge's own errors
+(an answer whose correctness or unsupported-claim verdict differs from the reviewer's)
+that it holds, beside the share of all answers it holds (:func:`queue_capture`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from evalgate_lib.inputs.answer_logs import AnswerLog, LoggedAnswer, load_answer_log
+from evalgate_lib.inputs.config import DEFAULT_ANSWER_MATCHING, DEFAULT_SENTENCE_SCORER
+from evalgate_lib.inputs.gold import GoldQuestion, load_gold
+from evalgate_lib.inputs.labelled_sets import LabelledSet
+from evalgate_lib.inputs.labels import Label, load_labels, match_labels
+from evalgate_lib.judging.answer import Judgement, judge_answer
+from evalgate_lib.statistics.agreement import JudgementAgreement, interrater, judgement_agreement
+from evalgate_lib.statistics.label_agreement import REFERENCE_PASS, human_judgements
+from evalgate_lib.statistics.significance import DEFAULT_SEED
+
+
+@dataclass(frozen=True)
+class Judge:
+    """One automatic judge: a display name, a sentence scorer and a correctness (matching) rule."""
+
+    name: str
+    scorer: str
+    matching: str
+
+
+#: The judges every set is measured with: the default, today's span + token, and the seed's lexical + raw.
+DEFAULT_JUDGES: tuple[Judge, ...] = (
+    Judge(
+        f"default ({DEFAULT_SENTENCE_SCORER} + {DEFAULT_ANSWER_MATCHING})",
+        DEFAULT_SENTENCE_SCORER,
+        DEFAULT_ANSWER_MATCHING,
+    ),
+    Judge("span + token", "span", "token"),
+    Judge("lexical + raw (the seed)", "lexical", "raw"),
+)
+
+
+@dataclass(frozen=True)
+class QueueCapture:
+    """How much of the judge's error a review queue holds: ``caught`` of ``errors``, in ``size`` of ``n`` answers."""
+
+    n: int
+    size: int
+    errors: int
+    caught: int
+
+    @property
+    def share(self) -> float | None:
+        """Share of all answers in the queue."""
+        return self.size / self.n if self.n else None
+
+    @property
+    def recall(self) -> float | None:
+        """Share of the judge's errors that the queue holds (``None`` when it made none)."""
+        return self.caught / self.errors if self.errors else None
+
+
+#: Queue sizes (shares of all answers) at which the ranked review queue is measured.
+QUEUE_SHARES = (0.1, 0.2, 0.35, 0.5)
+
+
+def review_priority(judgement: Judgement) -> tuple[int, float]:
+    """How early a reviewer should read an answer: more reasons to doubt first, then lower confidence.
+
+    The reasons are the review flag's own (:func:`evalgate_lib.judging.flags.review_reasons`), so
+    the ranked queue and the flag never disagree about why an answer is there.
+    """
+    return (len(judgement.flags.reasons.get("review", ())), round(1.0 - judgement.confidence, 6))
+
+
+def ranked_capture(priorities: Sequence[tuple[int, float]], error: Sequence[bool], share: float) -> QueueCapture:
+    """The queue of the ``share`` of answers with the highest priority (ties: earlier answers first)."""
+    size = round(share * len(priorities))
+    order = sorted(range(len(priorities)), key=lambda i: (-priorities[i][0], -priorities[i][1], i))
+    chosen = set(order[:size])
+    return queue_capture([i in chosen for i in range(len(priorities))], error)
+
+
+def queue_capture(in_queue: Sequence[bool], error: Sequence[bool]) -> QueueCapture:
+    """Count the queue's size and the judge's errors it holds; both sequences are per answer, in one order."""
+    if len(in_queue) != len(error):
+        raise ValueError(f"queue_capture needs paired values: {len(in_queue)} queue marks, {len(error)} error marks")
+    return QueueCapture(
+        n=len(in_queue),
+        size=sum(map(bool, in_queue)),
+        errors=sum(map(bool, error)),
+        caught=sum(1 for q, e in zip(in_queue, error, strict=True) if q and e),
+    )
+
+
+@dataclass(frozen=True)
+class JudgeAgreement:
+    """One judge on one group of labelled answers: κ and friends per judgement, and its review queue."""
+
+    judge: Judge
+    correct: JudgementAgreement
+    unsupported: JudgementAgreement
+    hallucination: JudgementAgreement
+    review: JudgementAgreement
+    queue: QueueCapture
+    #: The ranked queue (:func:`review_priority`) cut at each of :data:`QUEUE_SHARES`.
+    curve: tuple[QueueCapture, ...] = ()
+
+
+@dataclass(frozen=True)
+class SetAgreement:
+    """Every judge on one labelled set, overall and per configuration (generator style)."""
+
+    labelled_set: LabelledSet
+    labelled: int
+    stale: int
+    unknown: int
+    overall: tuple[JudgeAgreement, ...]
+    by_config: Mapping[str, tuple[JudgeAgreement, ...]]
+    interrater: Mapping[str, dict[str, Any]]
+    double_labelled: int
+
+
+def _judge_logged(answer: LoggedAnswer, question: GoldQuestion, judge: Judge) -> Judgement:
+    top = answer.passages[0].score if answer.passages and answer.passages[0].score is not None else 1.0
+    return judge_answer(
+        question=question.question,
+        answer=answer.answer,
+        passages=[(p.title or p.doc_id or "", p.text) for p in answer.passages],
+        accept=question.accept,
+        answerable=question.answerable,
+        top_similarity=top,
+        matching=judge.matching,
+        scorer=judge.scorer,
+    )
+
+
+def _measure_group(
+    judged: Sequence[Judgement], labels: Sequence[Label], judge: Judge, seed: int, resamples: int
+) -> JudgeAgreement:
+    """One judge's agreement over one group of answers (its judgements and their pass-1 labels, in one order)."""
+    human = [human_judgements(label) for label in labels]
+
+    def agree(name: str, auto: list[bool], reference: list[bool]) -> JudgementAgreement:
+        return judgement_agreement(name, auto, reference, scorer=judge.name, seed=seed, resamples=resamples)
+
+    correct_auto = [j.correct for j in judged]
+    unsupported_auto = [bool(j.unsupported_sentences) for j in judged]
+    errors = [
+        j_correct != label.correct or j_unsupported != label.unsupported_claim
+        for j_correct, j_unsupported, label in zip(correct_auto, unsupported_auto, labels, strict=True)
+    ]
+    return JudgeAgreement(
+        judge=judge,
+        correct=agree("correct", correct_auto, [label.correct for label in labels]),
+        unsupported=agree("unsupported claim", unsupported_auto, [h["unsupported sentence"] for h in human]),
+        hallucination=agree("hallucination", [j.hallucination for j in judged], [h["hallucination"] for h in human]),
+        review=agree("review", [j.review for j in judged], [h["review"] for h in human]),
+        queue=queue_capture([j.review for j in judged], errors),
+        curve=tuple(ranked_capture([review_priority(j) for j in judged], errors, share) for share in QUEUE_SHARES),
+    )
+
+
+def measure_set(
+    labelled_set: LabelledSet, judges: Sequence[Judge], seed: int = DEFAULT_SEED, resamples: int = 10000
+) -> SetAgreement:
+    """Every judge against the set's pass-1 labels, overall and per configuration; pass 2 against pass 1.
+
+    Each answer is judged once per judge; the per-configuration figures regroup those judgements.
+    """
+    questions = load_gold(labelled_set.gold)
+    by_id = {q.id: q for q in questions}
+    ids = [q.id for q in questions]
+    logs: dict[str, AnswerLog] = {config: load_answer_log(path, ids) for config, path in labelled_set.answers}
+    answers = {(config, a.question_id): a for config, log in logs.items() for a in log.answers}
+    match = match_labels(load_labels(labelled_set.labels), {key: a.answer for key, a in answers.items()})
+    reference: dict[tuple[str, str], Label] = {}
+    second: dict[tuple[str, str], Label] = {}
+    for key, found in match.matched.items():
+        by_pass = {label.pass_number: label for label in found}
+        if REFERENCE_PASS in by_pass:
+            reference[key] = by_pass[REFERENCE_PASS]
+            others = sorted(p for p in by_pass if p != REFERENCE_PASS)
+            if others:
+                second[key] = by_pass[others[0]]
+    keys = [key for key in answers if key in reference]  # log order: configs as listed, gold order inside
+    labels = [reference[k] for k in keys]
+    overall = []
+    by_config: dict[str, list[JudgeAgreement]] = {config: [] for config in logs}
+    for judge in judges:
+        judged = [_judge_logged(answers[k], by_id[k[1]], judge) for k in keys]
+        overall.append(_measure_group(judged, labels, judge, seed, resamples))
+        for config in logs:
+            pick = [i for i, k in enumerate(keys) if k[0] == config]
+            by_config[config].append(
+                _measure_group([judged[i] for i in pick], [labels[i] for i in pick], judge, seed, resamples)
+            )
+    passes: dict[str, dict[str, Any]] = {}
+    if second:
+        pairs = sorted(second)
+        passes = {
+            name: interrater(
+                [pick(reference[k]) for k in pairs], [pick(second[k]) for k in pairs], seed=seed, resamples=resamples
+            )
+            for name, pick in (
+                ("correct", lambda lb: lb.correct),
+                ("unsupported claim", lambda lb: lb.unsupported_claim),
+            )
+        }
+    return SetAgreement(
+        labelled_set,
+        len(keys),
+        len(match.stale),
+        len(match.unknown),
+        tuple(overall),
+        {config: tuple(rows) for config, rows in by_config.items()},
+        passes,
+        len(second),
+    )
+
+
+def _kappa(result: JudgementAgreement) -> str:
+    k = result.kappa
+    if k.value is None:
+        return "—"
+    if k.ci_low is None or k.ci_high is None:
+        return f"{k.value:.2f}"
+    return f"{k.value:.2f} [{k.ci_low:.2f}, {k.ci_high:.2f}]"
+
+
+def _queue(q: QueueCapture) -> str:
+    share = "—" if q.share is None else f"{q.share * 100:.0f}%"
+    caught = "no errors" if q.recall is None else f"{q.caught}/{q.errors} = {q.recall * 100:.0f}%"
+    return f"{q.size}/{q.n} = {share}; errors held {caught}"
+
+
+def _curve(curve: Sequence[QueueCapture]) -> str:
+    return " ".join(
+        f"{share:.0%}:{'—' if c.recall is None else f'{c.recall * 100:.0f}%'}"
+        for share, c in zip(QUEUE_SHARES, curve, strict=True)
+    )
+
+
+def _table(rows: Sequence[tuple[str, JudgeAgreement]]) -> list[str]:
+    header = (
+        "",
+        "n",
+        "correct κ [95% CI]",
+        "unsupported claim κ",
+        "hallucination κ",
+        "review flag: size; judge's errors held",
+        "ranked queue: errors held at size",
+    )
+    lines = [header] + [
+        (
+            label,
+            str(r.correct.confusion.n),
+            _kappa(r.correct),
+            _kappa(r.unsupported),
+            _kappa(r.hallucination),
+            _queue(r.queue),
+            _curve(r.curve),
+        )
+        for label, r in rows
+    ]
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    return ["  " + "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip() for line in lines]
+
+
+def format_set(result: SetAgreement) -> str:
+    """The plain-text block of one set: bookkeeping, one row per judge, then the default judge per configuration."""
+    s = result.labelled_set
+    out = [
+        f"set {s.name!r} ({s.generator} answers; configurations {', '.join(c for c, _ in s.answers)}): "
+        f"{result.labelled} labelled answers; stale {result.stale}; unknown {result.unknown}"
+    ]
+    out += _table([(r.judge.name, r) for r in result.overall])
+    if len(result.by_config) > 1 and result.overall:
+        first = result.overall[0].judge.name
+        out.append(f"  per configuration, judge {first}:")
+        out += _table([(f"{config}", rows[0]) for config, rows in result.by_config.items()])
+    if result.interrater:
+        parts = []
+        for name, stats in result.interrater.items():
+            k = stats["kappa"]
+            parts.append(f"{name} κ " + ("—" if k["value"] is None else f"{k['value']:.2f}"))
+        out.append(
+            f"  agreement between labelling passes ({result.double_labelled} answers labelled twice): "
+            + ", ".join(parts)
+        )
+    return "\n".join(out) + "\n"
+
+
+def set_json(result: SetAgreement) -> dict[str, Any]:
+    """One set's figures as plain JSON (``--json``)."""
+
+    def judge_json(r: JudgeAgreement) -> dict[str, Any]:
+        return {
+            "judge": {"name": r.judge.name, "scorer": r.judge.scorer, "matching": r.judge.matching},
+            "correct": r.correct.to_dict(),
+            "unsupported_claim": r.unsupported.to_dict(),
+            "hallucination": r.hallucination.to_dict(),
+            "review": r.review.to_dict(),
+            "queue": {"n": r.queue.n, "size": r.queue.size, "errors": r.queue.errors, "caught": r.queue.caught},
+            "ranked_queue": [
+                {"share": share, "size": c.size, "errors": c.errors, "caught": c.caught}
+                for share, c in zip(QUEUE_SHARES, r.curve, strict=True)
+            ],
+        }
+
+    s = result.labelled_set
+    return {
+        "set": s.name,
+        "generator": s.generator,
+        "labelled": result.labelled,
+        "stale": result.stale,
+        "unknown": result.unknown,
+        "double_labelled": result.double_labelled,
+        "judges": [judge_json(r) for r in result.overall],
+        "by_config": {config: [judge_json(r) for r in rows] for config, rows in result.by_config.items()},
+        "interrater": dict(result.interrater),
+    }

@@ -1,0 +1,72 @@
+"""Markdown tables of `evalgate agreement --sets --json` output: the README's and docs' agreement figures.
+
+Usage::
+
+    .venv/bin/evalgate agreement --sets labels/sets.toml --json build/agreement.json
+    .venv/bin/python scripts/agreement_tables.py build/agreement.json            # the README table
+    .venv/bin/python scripts/agreement_tables.py build/agreement.json --by-config  # per configuration (docs)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+
+def kappa(stat: dict) -> str:
+    k = stat["kappa"]
+    if k["value"] is None:
+        return "—"
+    return (
+        f"{k['value']:.2f} [{k['ci_low']:.2f}, {k['ci_high']:.2f}]" if k["ci_low"] is not None else f"{k['value']:.2f}"
+    )
+
+
+def point(stat: dict) -> str:
+    value = stat["kappa"]["value"]
+    return "—" if value is None else f"{value:.2f}"
+
+
+def queue(judge: dict) -> str:
+    q = judge["queue"]
+    ranked = next(r for r in judge["ranked_queue"] if abs(r["share"] - 0.35) < 1e-9)
+    held = "—" if not q["errors"] else f"{q['caught'] / q['errors']:.0%}"
+    ranked_held = "—" if not ranked["errors"] else f"{ranked['caught'] / ranked['errors']:.0%}"
+    return f"{q['size'] / q['n']:.0%} of answers, {held} of errors; top 35 %: {ranked_held}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("json", type=Path)
+    parser.add_argument("--by-config", action="store_true")
+    args = parser.parse_args()
+    sets = json.loads(args.json.read_text())
+    print(
+        "| set (answers) | correct κ, default | unsupported claim κ, default | hallucination κ, default "
+        "| span + token: correct / unsupported | seed: correct / unsupported | review queue (default) |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for s in sets:
+        default, span, seed = s["judges"][:3]
+        print(
+            f"| {s['set']} ({s['labelled']}) | {kappa(default['correct'])} | {kappa(default['unsupported_claim'])} "
+            f"| {kappa(default['hallucination'])} | {point(span['correct'])} / {point(span['unsupported_claim'])} "
+            f"| {point(seed['correct'])} / {point(seed['unsupported_claim'])} | {queue(default)} |"
+        )
+    if args.by_config:
+        print()
+        print("| set | configuration | n | correct κ | unsupported claim κ | hallucination κ | review queue |")
+        print("|---|---|---|---|---|---|---|")
+        for s in sets:
+            for config, judges in s["by_config"].items():
+                d = judges[0]
+                n = sum(d["correct"]["confusion"].values())
+                print(
+                    f"| {s['set']} | {config} | {n} | {kappa(d['correct'])} | {kappa(d['unsupported_claim'])} "
+                    f"| {kappa(d['hallucination'])} | {queue(d)} |"
+                )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,163 @@
+"""The prose scorer, one test per kind of error the span scorer made on fluent answers (hand-checked values)."""
+
+from __future__ import annotations
+
+import pytest
+
+from evalgate_lib.judging.discourse import is_advice, is_courtesy, is_decline, without_citations, without_source_frame
+from evalgate_lib.judging.prose_support import clauses_of, judge_prose, prose_terms
+from evalgate_lib.judging.sentence_scorers import ScoringContext, get_scorer
+
+PLANS = (
+    "Nimbus plans and pricing (2026)",
+    "Starter includes 3 seats in its flat price. Each additional Starter seat costs $10 per month.\n"
+    "Prices are in US dollars and exclude sales tax.\n"
+    "A Starter workspace can grow to a maximum of 10 seats.\n"
+    "Uptime below 95% earns a service credit of 50% of the monthly fee.",
+)
+CACHE = (
+    "Caching",
+    "pip's caching behaviour is disabled by passing the `--no-cache-dir` option.\n"
+    "You can inspect the cache with `pip cache dir`.",
+)
+API = ("Quickstart", "There's also a builtin JSON decoder, in case you're dealing with JSON data: `Response.json()`.")
+
+
+def judge(sentence: str, question: str = "How many seats does the Starter plan include?", *passages, code=()):
+    return judge_prose(sentence, ScoringContext(question, passages or (PLANS,), frozenset(code)))
+
+
+def test_citation_marks_are_references_not_numbers() -> None:
+    # the span scorer wanted a span holding "1": every cited sentence failed
+    verdict = judge("Starter includes 3 seats in its flat price [1].")
+    assert verdict.supported is True
+    assert without_citations("Business costs $18 [2][3] and (source 4) more") == "Business costs $18 and more"
+
+
+def test_a_statement_of_what_the_context_does_not_say_claims_nothing() -> None:
+    verdict = judge("The provided context doesn't say how many people can edit a document at the same time.")
+    assert verdict.supported is None and verdict.refusal is True
+    assert is_decline("The documentation provided doesn't say which release dropped Python 3.7.")
+    assert is_decline("I couldn't find that in the context.")
+
+
+def test_what_the_context_does_say_is_judged_without_its_frame() -> None:
+    assert (
+        without_source_frame("According to the documentation, Starter includes 3 seats.") == "Starter includes 3 seats."
+    )
+    assert judge("According to the context, Starter includes 3 seats.").supported is True
+    # the frame goes, the claim stays: a wrong number after it is still wrong
+    assert judge("The context says that Starter includes 4 seats.").supported is False
+
+
+def test_a_decline_and_a_claim_in_one_sentence_is_judged_on_the_claim() -> None:
+    verdict = judge("Prices are in US dollars, so I don't know the euro amount.", "How much is Starter in euros?")
+    assert verdict.supported is True  # the claiming clause ("Prices are in US dollars") is in the context
+    invented = judge(
+        "The context doesn't list euro prices, but Starter costs 33 euros.", "How much is Starter in euros?"
+    )
+    assert invented.supported is False and "33" in invented.missing
+
+
+def test_a_paraphrase_with_ordinary_words_added_is_supported() -> None:
+    # "simply" and "e.g." add no fact: counted words seat, starter, addit, cost, 10, month, new, hire -> the
+    # adjacent pair of the first two sentences holds all but "new" and "hire": 6/8 = 0.75, at the floor
+    verdict = judge("Each additional Starter seat simply costs $10 per month, e.g. for a new hire.")
+    assert verdict.supported is True, verdict.reason
+    assert prose_terms("e.g. simply you can")[0] == frozenset()
+
+
+def test_two_adjacent_sentences_may_be_merged_but_not_distant_ones() -> None:
+    merged = judge("Starter includes 3 seats and each additional seat costs $10 per month.")
+    assert merged.supported is True
+    # the number 95 and the seat count are three lines apart: no single span (or adjacent pair) holds both
+    far = judge("Starter includes 3 seats and an uptime of 95%.")
+    assert far.supported is False
+
+
+def test_numbers_stay_exact_and_equal_forms_compare_equal() -> None:
+    wrong = judge("Starter includes 4 seats.")
+    assert wrong.supported is False and wrong.missing[0] == "4" and "no span" in wrong.reason
+    assert prose_terms("95.0%")[1] == prose_terms("95%")[1] == frozenset({"95"})
+    assert prose_terms("1,000 downloads")[1] == frozenset({"1000"})
+    credit = judge(
+        "If uptime falls below 95.0%, you get a service credit of 50% of the monthly fee.",
+        "What service credit do you get below 95% uptime?",
+    )
+    assert credit.supported is True, credit.reason
+
+
+def test_a_command_built_from_the_contexts_parts_is_supported_a_new_option_is_not() -> None:
+    question = "How do I disable pip's cache?"
+    good = judge("pip install --no-cache-dir requests", question, CACHE, code=["pip install --no-cache-dir requests"])
+    assert good.supported is True and "command" in good.reason
+    bad = judge(
+        "pip install --no-cache-dir --force requests",
+        question,
+        CACHE,
+        code=["pip install --no-cache-dir --force requests"],
+    )
+    assert bad.supported is False and bad.missing == ("--force",)
+    # a code line without any option, path or number claims nothing checkable
+    assert judge("import requests", question, CACHE, code=["import requests"]).supported is None
+
+
+def test_a_local_variable_stands_for_the_documented_object() -> None:
+    verdict = judge("There is a builtin JSON decoder, `r.json()`.", "How do I decode JSON?", API)
+    assert verdict.supported is True, verdict.reason
+
+
+def test_yes_no_and_courtesy() -> None:
+    assert judge("Yes.").supported is None
+    assert judge("No, Starter includes 3 seats.").supported is True
+    # "No files ..." is a plain claim, not a yes/no answer
+    assert "yes/no" not in judge("No seats are free on Starter.").reason
+    assert is_courtesy("Let me know if you have any other questions!")
+    assert judge("I hope this helps!").supported is None
+
+
+def test_advice_without_a_fact_claims_nothing_advice_with_one_is_judged() -> None:
+    assert is_advice("It's a good idea to switch early to an authenticator app.")
+    assert judge("It's a good idea to plan your evaluation early!").supported is None
+    assert judge("It's a good idea to buy 4 seats.").supported is False
+
+
+def test_a_long_sentence_is_held_clause_by_clause() -> None:
+    sentence = "Starter includes 3 seats in its flat price; a Starter workspace can grow to a maximum of 10 seats."
+    assert clauses_of(sentence) == [
+        "Starter includes 3 seats in its flat price",
+        "a Starter workspace can grow to a maximum of 10 seats.",
+    ]
+    verdict = judge(sentence)
+    assert verdict.supported is True
+
+
+def test_verdicts_at_the_edge_of_the_word_rule_are_marked_doubtful() -> None:
+    # counted words starter, bundl, 3, seat, flat, fee (+ yearly): the first span holds starter, 3, seat, flat
+    clear = judge("Starter bundles 3 seats into its flat fee.")  # 4/6 = 0.67 >= 0.60: supported, clear
+    assert clear.supported is True and clear.doubtful is False
+    edge = judge("Starter bundles 3 seats into its flat yearly fee.")  # 4/7 = 0.57: supported, at the edge
+    assert edge.supported is True and edge.doubtful is True
+    near = judge("Starter bundles 3 seats into its cheap yearly fee package.")  # 3/8 = 0.38 < 0.50
+    assert near.supported is False and near.doubtful is True
+    missing_number = judge("Starter includes 7 seats.")  # no span holds 7: a clear miss
+    assert missing_number.supported is False and missing_number.doubtful is False
+
+
+def test_registered_under_its_name() -> None:
+    scorer = get_scorer("prose")
+    assert scorer.name == "prose" and scorer.marks_doubt is True
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("I don't know.", True),
+        ("The sources do not cover that.", True),
+        ("There's no information about a Firefox extension.", True),
+        ("Starter includes 3 seats.", False),
+        ("It is not possible to add more than 10 seats.", False),
+    ],
+)
+def test_declines(sentence: str, expected: bool) -> None:
+    assert is_decline(sentence) is expected
