@@ -23,6 +23,12 @@ def kappa(stat: dict) -> str:
     )
 
 
+def with_agreement(stat: dict) -> str:
+    """κ and the raw agreement: κ is 0 (or undefined) when the reviewers marked no positive at all."""
+    share = stat["agreement"]["value"]
+    return f"{kappa(stat)}; agree {share:.0%}" if share is not None else kappa(stat)
+
+
 def point(stat: dict) -> str:
     value = stat["kappa"]["value"]
     return "—" if value is None else f"{value:.2f}"
@@ -63,7 +69,8 @@ def main() -> None:
                 d = judges[0]
                 n = sum(d["correct"]["confusion"].values())
                 print(
-                    f"| {s['set']} | {config} | {n} | {kappa(d['correct'])} | {kappa(d['unsupported_claim'])} "
+                    f"| {s['set']} | {config} | {n} | {with_agreement(d['correct'])} "
+                    f"| {with_agreement(d['unsupported_claim'])} "
                     f"| {kappa(d['hallucination'])} | {queue(d)} |"
                 )
 

@@ -100,9 +100,9 @@ FILLER_WORDS: frozenset[str] = frozenset(
     e g eg ie i.e etc example examples instance instances note noted notice please simply just basically actually
     essentially specifically generally typically usually normally commonly also additionally furthermore moreover
     therefore thus hence well overall really quite rather certain particular particularly way ways able
-    sure make makes made help helps helpful want wants wanted like mean means meaning thing things
-    specific specifically exactly precisely directly important importantly keep mind worth case
-    answer answers question questions asked ask user users you'll you'd let lets go going
+    sure help helps helpful want wants wanted like mean means meaning thing things
+    specific specifically exactly precisely directly important importantly worth case
+    answer answers question questions asked ask you'll you'd let lets go going
     nice great good handy bonus benefit comparison practice versus vs bit
     """.split()
 )
@@ -121,8 +121,11 @@ _NEGATIVE_SPAN = re.compile(
     r"no longer|neither|nor|unless|instead|rather than|prevent|avoid|lacks?|unsupported|removed|dropped)\b|n't\b",
     re.IGNORECASE,
 )
-#: Conditional clauses ("if you don't want …"): a negation inside one is not the claim's own.
-_CONDITION = re.compile(r"\b(?:if|unless|when|whether)\b[^,;.]*", re.IGNORECASE)
+#: Conditional and relative clauses ("if you don't want …", "users who can't migrate") and "not only":
+#: a negation there is not the claim's own.
+_CONDITION = re.compile(
+    r"\b(?:if|unless|when|whether|who|that|which)\b[^,;.]*|\bnot only\b|\bno matter\b", re.IGNORECASE
+)
 #: Where a long sentence may be cut into clauses, each to be held by a span of its own.
 _CLAUSE = re.compile(
     r"\s*(?:;|:\s|,\s*(?:and|but|so|which|while|whereas|although|though|since|because|plus)\b|\s\((?=[^)]{12,}\))|"
@@ -160,7 +163,7 @@ def prose_terms(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """``(words, exact)`` of ``text``: counted words (stemmed, no stop or filler words) and exact tokens.
 
     Exact tokens are numbers (canonical), options, dotted/slashed/underscored names; they are
-    compared as written, case-folded. Words exclude the exact tokens' own digits.
+    compared as written, case-folded. Numbers are counted among the words too.
     """
     unnumbered = without_list_markers(text)
     tokens = distinct_tokens(unnumbered)
@@ -171,7 +174,8 @@ def prose_terms(text: str) -> tuple[frozenset[str], frozenset[str]]:
     else:
         exact = {_canonical(t) for t in tokens if t[0].isdigit()}
     runs = tokens if "'" not in folded else {run for t in tokens for run in t.split("'")}
-    exact.update(NUMBER_WORDS[t] for t in runs if t in NUMBER_WORDS)
+    # "one" is a pronoun far more often than a count ("a different one", "one of the two"): a word, not a number
+    exact.update(NUMBER_WORDS[t] for t in runs if t in NUMBER_WORDS and t != "one")
     exact.discard("")
     return frozenset(_canonical(w) if w[0].isdigit() else w for w in words), frozenset(exact)
 
@@ -186,7 +190,7 @@ class _Unit:
     exact: frozenset[str]
 
 
-_HEADING = re.compile(r"^\s*(?:#{1,6}\s+\S|[=~^\-*]{3,}\s*$)")
+_HEADING = re.compile(r"^\s*#{1,6}\s+\S")
 _TABLE_LINE = re.compile(r"^\s*\|")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
 
@@ -208,7 +212,7 @@ def prose_spans(index: int, title: str, text: str) -> tuple[_Unit, ...]:
     units: list[tuple[str, frozenset[str], frozenset[str]]] = []
     for start, end in sentence_spans(text):
         unit = text[start:end]
-        if "#" in unit and _HEADING.match(unit) and unit.lstrip().startswith("#"):
+        if "#" in unit and _HEADING.match(unit):
             heading, header = unit, ""
             heading_terms, header_terms = prose_terms(unit), (frozenset(), frozenset())
             continue
