@@ -171,7 +171,9 @@ def test_one_as_a_pronoun_is_not_a_number_to_find() -> None:
 def test_a_negation_in_a_relative_or_conditional_clause_is_not_the_claims_own() -> None:
     # the span says nothing negative; "who can't" and "not only" do not make the claim a negative one
     passage = ("Support", "Users on Python 2.7 should pin to requests<2.28.")
-    verdict = judge("Users who can't migrate should pin to requests<2.28.", "What should users of old Pythons do?", passage)
+    verdict = judge(
+        "Users who can't migrate should pin to requests<2.28.", "What should users of old Pythons do?", passage
+    )
     assert verdict.supported is True, verdict.reason
     negative = judge("Users should not pin to requests<2.28.", "What should users of old Pythons do?", passage)
     assert negative.supported is False and "negative" in negative.reason

@@ -13,7 +13,8 @@ from evalgate_lib.inputs.gold_check import CODES, ERROR, WARNING, AcceptCheck, E
 
 #: How the check defines "occurs" for accept strings, printed above the report so nobody has to guess.
 MATCHING_NOTE = (
-    "accept strings: case-insensitive, on token boundaries (the judge's 'token' answer_matching rule, also the 'claim' rule's first test); "
+    "accept strings: case-insensitive, on token boundaries (the judge's 'token' answer_matching rule, "
+    "also the 'claim' rule's first test); "
     "evidence: exact substring of the article body"
 )
 

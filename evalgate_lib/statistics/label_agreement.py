@@ -123,14 +123,7 @@ def measure(
     """
     bodies = {a.id: a for a in articles}
     match = match_labels(labels, {(r.config, r.question_id): r.answer for r in rows})
-    reference: dict[tuple[str, str], Label] = {}
-    second: dict[tuple[str, str], Label] = {}
-    for key, found in match.matched.items():
-        by_pass = {label.pass_number: label for label in found}
-        if REFERENCE_PASS in by_pass:
-            reference[key] = by_pass[REFERENCE_PASS]
-        if REFERENCE_PASS in by_pass and len(by_pass) > 1:
-            second[key] = by_pass[min(p for p in by_pass if p != REFERENCE_PASS)]
+    reference, second = split_passes(match.matched)
     pairs = _pairs(rows, reference)
     human_correct = [label.correct for _, label in pairs]
 
@@ -172,13 +165,7 @@ def measure(
             [reference[k].correct for k in correct_keys],
         )
     }
-    agreement_between_passes: dict[str, dict] = {}
-    if second:
-        keys = sorted(second)
-        for name, pick in _PASS_FIELDS.items():
-            agreement_between_passes[name] = interrater(
-                [pick(reference[k]) for k in keys], [pick(second[k]) for k in keys], seed=seed, resamples=resamples
-            )
+    agreement_between_passes = passes_agreement(reference, second, seed, resamples)
     return AgreementReport(
         labelled=len(pairs),
         stale=len(match.stale),
@@ -195,6 +182,37 @@ _PASS_FIELDS: dict[str, Callable[[Label], bool]] = {
     "correct": lambda label: label.correct,
     "unsupported claim": lambda label: label.unsupported_claim,
 }
+
+LabelledKey = tuple[str, str]
+
+
+def split_passes(
+    matched: Mapping[LabelledKey, Sequence[Label]],
+) -> tuple[dict[LabelledKey, Label], dict[LabelledKey, Label]]:
+    """``(reference, second)``: each answer's pass-1 label, and its next pass where it has one."""
+    reference: dict[LabelledKey, Label] = {}
+    second: dict[LabelledKey, Label] = {}
+    for key, found in matched.items():
+        by_pass = {label.pass_number: label for label in found}
+        if REFERENCE_PASS in by_pass:
+            reference[key] = by_pass[REFERENCE_PASS]
+            if len(by_pass) > 1:
+                second[key] = by_pass[min(p for p in by_pass if p != REFERENCE_PASS)]
+    return reference, second
+
+
+def passes_agreement(
+    reference: Mapping[LabelledKey, Label], second: Mapping[LabelledKey, Label], seed: int, resamples: int
+) -> dict[str, dict]:
+    """Agreement and κ between the two labelling passes, per verdict (empty when nothing was labelled twice)."""
+    keys = sorted(second)
+    if not keys:
+        return {}
+    return {
+        name: interrater([pick(reference[k]) for k in keys], [pick(second[k]) for k in keys], seed=seed,
+                         resamples=resamples)
+        for name, pick in _PASS_FIELDS.items()
+    }
 
 
 def _ppi_line(name: str, estimate: PPIEstimate) -> str:

@@ -24,8 +24,8 @@ from evalgate_lib.inputs.gold import GoldQuestion, load_gold
 from evalgate_lib.inputs.labelled_sets import LabelledSet
 from evalgate_lib.inputs.labels import Label, load_labels, match_labels
 from evalgate_lib.judging.answer import Judgement, judge_answer
-from evalgate_lib.statistics.agreement import JudgementAgreement, interrater, judgement_agreement
-from evalgate_lib.statistics.label_agreement import REFERENCE_PASS, human_judgements
+from evalgate_lib.statistics.agreement import JudgementAgreement, judgement_agreement
+from evalgate_lib.statistics.label_agreement import human_judgements, passes_agreement, split_passes
 from evalgate_lib.statistics.significance import DEFAULT_SEED
 
 
@@ -184,15 +184,7 @@ def measure_set(
     logs: dict[str, AnswerLog] = {config: load_answer_log(path, ids) for config, path in labelled_set.answers}
     answers = {(config, a.question_id): a for config, log in logs.items() for a in log.answers}
     match = match_labels(load_labels(labelled_set.labels), {key: a.answer for key, a in answers.items()})
-    reference: dict[tuple[str, str], Label] = {}
-    second: dict[tuple[str, str], Label] = {}
-    for key, found in match.matched.items():
-        by_pass = {label.pass_number: label for label in found}
-        if REFERENCE_PASS in by_pass:
-            reference[key] = by_pass[REFERENCE_PASS]
-            others = sorted(p for p in by_pass if p != REFERENCE_PASS)
-            if others:
-                second[key] = by_pass[others[0]]
+    reference, second = split_passes(match.matched)
     keys = [key for key in answers if key in reference]  # log order: configs as listed, gold order inside
     labels = [reference[k] for k in keys]
     overall = []
@@ -205,18 +197,7 @@ def measure_set(
             by_config[config].append(
                 _measure_group([judged[i] for i in pick], [labels[i] for i in pick], judge, seed, resamples)
             )
-    passes: dict[str, dict[str, Any]] = {}
-    if second:
-        pairs = sorted(second)
-        passes = {
-            name: interrater(
-                [pick(reference[k]) for k in pairs], [pick(second[k]) for k in pairs], seed=seed, resamples=resamples
-            )
-            for name, pick in (
-                ("correct", lambda lb: lb.correct),
-                ("unsupported claim", lambda lb: lb.unsupported_claim),
-            )
-        }
+    passes = passes_agreement(reference, second, seed, resamples)
     return SetAgreement(
         labelled_set,
         len(keys),
