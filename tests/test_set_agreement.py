@@ -135,3 +135,15 @@ def test_the_command_prints_one_block_per_set(tmp_path: Path, capsys: pytest.Cap
     figures = json.loads(out.read_text())
     assert figures[0]["set"] == "tiny" and figures[0]["judges"][0]["judge"]["scorer"] == "prose"
     assert main(["agreement", "--sets", str(sets), "--set", "other"]) == 2
+
+
+def test_the_report_table_names_each_set_and_escapes_it(tmp_path: Path) -> None:
+    from evalgate_lib.reporting.report_html import sets_agreement_html
+    from evalgate_lib.statistics.set_agreement import set_json
+
+    sets = make_set(tmp_path, {"q1": (True, False), "q2": (False, True), "q3": (True, False)})
+    sets.write_text(sets.read_text().replace('name = "tiny"', 'name = "<b>tiny</b>"'))
+    result = measure_set(load_sets(sets)[0], [Judge("prose + claim", "prose", "claim")], resamples=100)
+    page = sets_agreement_html([set_json(result)])
+    assert "&lt;b&gt;tiny&lt;/b&gt;" in page and "<b>tiny</b>" not in page
+    assert "1.00" in page and "0 of 0 errors" in page  # κ 1.00 on both verdicts; the judge made no error

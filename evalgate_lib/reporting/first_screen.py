@@ -87,18 +87,17 @@ def significant_mark(evidence: Sequence[str], stat: Mapping[str, Any], alpha: fl
 
 def _significant_sentence(summary: Mapping[str, Any], significant: Mapping[str, Sequence[str]], alpha: float) -> str:
     if not significant:
-        return f"No delta is beyond noise: every 95% interval contains 0 and no McNemar p is below {alpha:g}."
+        return (
+            f"No delta is beyond noise: no yes/no metric's McNemar p is below {alpha:g} and every score's 95% "
+            "interval contains 0."
+        )
     sig = summary.get("significance") or {}
     parts = []
     for key, evidence in significant.items():
         metric, stat = _METRICS[key], sig.get(key) or {}
-        p = stat.get("p_value")
-        note = ""
-        if INTERVAL in evidence and MCNEMAR not in evidence and p is not None:
-            note = f" (its interval excludes 0; McNemar p = {p:.3f} does not reach {alpha:g})"
         parts.append(
             f"<b>{e(metric.label)} {e(format_value(summary['delta'].get(key), metric.kind, signed=True))}</b> "
-            f"{e(format_interval(stat, metric.kind))} {significant_mark(evidence, stat, alpha)}{e(note)}"
+            f"{e(format_interval(stat, metric.kind))} {significant_mark(evidence, stat, alpha)}"
         )
     many = "changes are" if len(parts) > 1 else "change is"
     return f"{len(parts)} {many} beyond noise: " + "; ".join(parts) + ". Every other delta is within noise."

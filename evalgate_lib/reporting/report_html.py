@@ -58,9 +58,10 @@ def headline_html(summary: Mapping[str, Any], alpha: float = 0.05) -> str:
 
     Each number cell carries its exact value in ``data-value`` (``data-metric``,
     ``data-config`` = a config name or ``delta``), so a test or a script can read
-    the numbers back without parsing the formatting. A delta beyond noise (its interval
-    excludes 0, or McNemar p < ``alpha``: :func:`~evalgate_lib.statistics.significant.significance_evidence`)
-    carries a visible *significant* mark; its row has ``data-significant="1"``.
+    the numbers back without parsing the formatting. A delta beyond noise by the gate's own test
+    (McNemar p < ``alpha`` for a yes/no metric, an interval excluding 0 for a score:
+    :func:`~evalgate_lib.statistics.significant.significance_evidence`) carries a visible
+    *significant* mark; its row has ``data-significant="1"``.
     """
     base, cand = summary["baseline"], summary["candidate"]
     b, c, d = summary["configs"][base], summary["configs"][cand], summary["delta"]
@@ -98,7 +99,8 @@ def headline_html(summary: Mapping[str, Any], alpha: float = 0.05) -> str:
         f"{b['no_answer']} no-answer). Rates are shares of the questions they name; flag counts are numbers of "
         "answers (lower is better). Green: the candidate is better, red: worse. An interval that contains 0 "
         "means the difference is within noise at this sample size; a delta beyond noise is marked "
-        f'<span class="eg-sig eg-sig-legend">significant</span> (its interval excludes 0, or McNemar p &lt; {alpha:g})'
+        f'<span class="eg-sig eg-sig-legend">significant</span> (the gate\'s test: McNemar p &lt; {alpha:g} for a '
+        "yes/no metric, an interval excluding 0 for a score)"
         + (f"; bootstrap seed {e(str(boot.get('seed')))}, paired by question id" if boot else "")
         + ".</p></div>"
     )

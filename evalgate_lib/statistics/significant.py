@@ -5,10 +5,12 @@ for yes/no metrics, McNemar's exact p. A reader should not have to scan seventee
 find the one that excludes 0, so the report marks it; the rule that decides the mark lives
 here, once, so the headline table, the first screen and any script agree on it.
 
-A delta is marked when **either** test says it is beyond noise, and the mark says which:
-its interval excludes 0, or McNemar's p is below ``alpha``. The two can disagree near the
-edge (an interval of [+1, +25] with p = 0.053), and the gate in ``significant`` mode only
-trusts McNemar for yes/no metrics, so the mark names its evidence instead of hiding one test.
+One test decides per metric, the same one the gate uses in ``significant`` mode, so the
+report can never call a delta significant that the gate calls noise: a yes/no metric
+(correct, hit, each flag) is beyond noise when McNemar's exact p is below ``alpha``; a score
+(groundedness, MRR) when its paired-bootstrap interval excludes 0. (The two tests can
+disagree near the edge, an interval of [+1, +25] with p = 0.053: the yes/no metric's is the
+exact test on its discordant pairs, and it decides.)
 """
 
 from __future__ import annotations
@@ -26,19 +28,19 @@ MCNEMAR = "mcnemar"
 
 
 def significance_evidence(stat: Mapping[str, Any], alpha: float = SIGNIFICANCE_ALPHA) -> tuple[str, ...]:
-    """Why one metric's delta is beyond noise: a subset of (:data:`INTERVAL`, :data:`MCNEMAR`), empty if within noise.
+    """Why one metric's delta is beyond noise: ``(MCNEMAR,)``, ``(INTERVAL,)`` or ``()`` (within noise).
 
     ``stat`` is one entry of ``summary["significance"]`` (``ci_low``, ``ci_high`` and, for
-    yes/no metrics, ``p_value``). An interval touching 0 (``[-0.11, 0.0]``) does not exclude it.
+    yes/no metrics, ``p_value``). A yes/no metric is decided by McNemar's p alone; a score by
+    its interval alone. An interval touching 0 (``[-0.11, 0.0]``) does not exclude it.
     """
-    evidence = []
+    p = stat.get("p_value")
+    if p is not None:
+        return (MCNEMAR,) if p < alpha else ()
     low, high = stat.get("ci_low"), stat.get("ci_high")
     if low is not None and high is not None and (low > 0 or high < 0):
-        evidence.append(INTERVAL)
-    p = stat.get("p_value")
-    if p is not None and p < alpha:
-        evidence.append(MCNEMAR)
-    return tuple(evidence)
+        return (INTERVAL,)
+    return ()
 
 
 def significant_metrics(summary: Mapping[str, Any], alpha: float = SIGNIFICANCE_ALPHA) -> dict[str, tuple[str, ...]]:
