@@ -216,9 +216,20 @@ class Results:
         return plots.sentences_html(row)
 
     def support_matrix(self, rows: Sequence[ResultRow] | None = None, limit: int = 40) -> Axes:
-        """Many answers at once: one heatmap line per answer, one cell per sentence."""
-        picked = list(rows) if rows is not None else [r for r in self.rows if r.sentences][:limit]
-        return plots.coverage_matrix_heatmap(picked)
+        """Many answers at once: one heatmap line per answer, one cell per sentence.
+
+        Without ``rows``: the first ``limit // 2`` answers of each config, alternating, and the
+        title says how many of how many are drawn.
+        """
+        if rows is not None:
+            return plots.coverage_matrix_heatmap(list(rows))
+        configs = list(dict.fromkeys(r.config for r in self.rows))
+        per = max(1, limit // max(1, len(configs)))
+        by_config = [[r for r in self.rows if r.config == c and r.sentences][:per] for c in configs]
+        picked = [r for group in zip(*by_config, strict=False) for r in group]
+        total = {c: sum(1 for r in self.rows if r.config == c) for c in configs}
+        shown = ", ".join(f"{c}: first {len(g)} of {total[c]}" for c, g in zip(configs, by_config, strict=True))
+        return plots.coverage_matrix_heatmap(picked, title=f"answers drawn ({shown})")
 
     def support_distribution(self) -> Axes:
         return plots.coverage_distribution(self.rows)

@@ -549,6 +549,7 @@ class ProseSupportScorer:
 
     name = "prose"
     version = "1"
+    floor = PROSE_FLOOR  # the share of a claim's words its span must hold
     marks_doubt = True  # its verdicts say when they sit at the edge of a rule: the review queue reads that
 
     def judge(self, sentence: str, context: ScoringContext) -> SentenceVerdict:

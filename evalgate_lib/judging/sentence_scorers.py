@@ -89,6 +89,7 @@ class LexicalCoverageScorer:
 
     name = "lexical"
     version = "1"
+    floor = COVERAGE_FLOOR  # the support score at which a sentence counts as supported
 
     def judge(self, sentence: str, context: ScoringContext) -> SentenceVerdict:
         return sentence_coverage(sentence, context.tokens)
@@ -97,6 +98,18 @@ class LexicalCoverageScorer:
 def scorer_id(scorer: SentenceScorer) -> str:
     """``name@version``, as rows and the manifest record it."""
     return f"{scorer.name}@{scorer.version}"
+
+
+def scorer_floor(scorer: str) -> float | None:
+    """The support score a scorer (``name`` or ``name@version``) calls supported, if it has one.
+
+    Views draw scores on the scorer's own scale; ``None`` when the scorer is unknown here or
+    cannot be built without arguments (a model scorer).
+    """
+    try:
+        return getattr(get_scorer(scorer.split("@")[0]), "floor", None)
+    except (InputError, BackendError, TypeError):
+        return None
 
 
 def judging_manifest(scorer_name: str, matching: str, row_schema: int) -> dict[str, Any]:
@@ -133,6 +146,7 @@ class TransformersNLIScorer:
 
     name = "transformers-nli"
     version = "1"
+    floor = COVERAGE_FLOOR
 
     def __init__(self, model_path: str | Path, *, entailment_label: str = "entailment", device: int = -1):
         path = Path(model_path)

@@ -455,6 +455,7 @@ class SpanSupportScorer:
 
     name = "span"
     version = "1"
+    floor = SPAN_FLOOR  # the share of content words at which a span supports a claim
 
     def judge(self, sentence: str, context: ScoringContext) -> SentenceVerdict:
         return judge_span(sentence, context)

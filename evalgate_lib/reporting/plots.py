@@ -19,7 +19,7 @@ from evalgate_lib.chunks.chunking import chunk_corpus
 from evalgate_lib.inputs.corpus import Article
 from evalgate_lib.inputs.gold import GoldQuestion
 from evalgate_lib.judging.rows import ResultRow, SentenceVerdict
-from evalgate_lib.judging.scoring import COVERAGE_FLOOR
+from evalgate_lib.judging.sentence_scorers import scorer_floor
 from evalgate_lib.statistics.metrics import METRICS
 from evalgate_lib.text.stopwords import STOPWORDS
 from evalgate_lib.text.tokens import token_spans
@@ -213,23 +213,40 @@ def _short(text: str, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _coverage_image(ax: Axes, values: Any, missing_color: str) -> Any:
-    """Coverage values drawn red-to-green with the colour scale centred on the floor; NaN cells in ``missing_color``."""
-    import matplotlib.pyplot as plt
-    import numpy as np
-    from matplotlib.colors import TwoSlopeNorm
+def _scorer_of(rows: Sequence[ResultRow]) -> str:
+    return next((r.scorer for r in rows if r.scorer), "")
 
-    cmap = plt.get_cmap("RdYlGn").copy()
-    cmap.set_bad(missing_color)
-    norm = TwoSlopeNorm(vmin=0.0, vcenter=COVERAGE_FLOOR, vmax=1.0)
-    return ax.imshow(np.ma.masked_invalid(values), cmap=cmap, norm=norm, aspect="auto")
+
+def _verdict_image(ax: Axes, values: Any, missing_color: str) -> Any:
+    """Sentence verdicts as cells: red unsupported (0), green supported (1), ``missing_color`` where nothing is claimed.
+
+    The colour is the verdict the run published, never a score compared with some floor here:
+    the scorers differ in what their scores mean (a word share, a token coverage).
+    """
+    import numpy as np
+    from matplotlib.colors import BoundaryNorm, ListedColormap
+
+    cmap = ListedColormap(["#f4a6a0", "#a6d9a0"]).with_extremes(bad=missing_color)
+    return ax.imshow(np.ma.masked_invalid(values), cmap=cmap, norm=BoundaryNorm([-0.5, 0.5, 1.5], 2), aspect="auto")
+
+
+def _verdict_legend(ax: Axes, image: Any, scorer: str) -> None:
+    colorbar = ax.figure.colorbar(image, ax=ax, fraction=0.05, pad=0.02, ticks=[0, 1])
+    colorbar.ax.set_yticklabels(["unsupported", "supported"], fontsize=8)
+    floor = scorer_floor(scorer) if scorer else None
+    scale = f", floor {floor:.2f}" if floor is not None else ""
+    colorbar.set_label(f"verdict of {scorer or 'the scorer'} (cell text: its support score{scale})", fontsize=8)
+
+
+def _verdict_value(s: SentenceVerdict) -> float:
+    return float("nan") if s.supported is None else float(s.supported)
 
 
 def coverage_heatmap(row: ResultRow, ax: Axes | None = None, width: int = 60) -> Axes:
-    """Each answer sentence's coverage as one heatmap cell, coloured against the 0.70 floor.
+    """Each answer sentence as one cell coloured by the run's verdict, with the scorer's support score in it.
 
-    Red below :data:`~evalgate_lib.judging.scoring.COVERAGE_FLOOR`, green at or above it; a
-    sentence that claims nothing (a refusal, only stopwords) is grey and reads ``n/a``.
+    Green: supported; red: unsupported; grey: the sentence claims nothing (a decline, courtesy,
+    a heading) and reads ``n/a``. The legend names the scorer (``row.scorer``) and its floor.
     """
     import matplotlib.pyplot as plt
     import numpy as np
@@ -237,8 +254,8 @@ def coverage_heatmap(row: ResultRow, ax: Axes | None = None, width: int = 60) ->
     sentences = row.sentences
     if ax is None:
         _, ax = plt.subplots(figsize=(8, 0.45 * max(len(sentences), 1) + 1.1))
-    values = np.array([[np.nan if s.coverage is None else s.coverage] for s in sentences] or [[np.nan]])
-    image = _coverage_image(ax, values, missing_color="#d9d9d9")
+    values = np.array([[_verdict_value(s)] for s in sentences] or [[np.nan]])
+    image = _verdict_image(ax, values, missing_color="#d9d9d9")
     for i, s in enumerate(sentences):
         cov = s.coverage
         label = "n/a (refusal)" if s.refusal else ("n/a" if cov is None else f"{cov:.2f}")
@@ -247,27 +264,33 @@ def coverage_heatmap(row: ResultRow, ax: Axes | None = None, width: int = 60) ->
     ax.set_yticks(range(len(sentences)) if sentences else [0])
     ax.set_yticklabels([_short(s.text, width) for s in sentences] or ["(empty answer)"], fontsize=8)
     ax.set_xticks([])
-    colorbar = ax.figure.colorbar(image, ax=ax, fraction=0.05, pad=0.02)
-    colorbar.ax.axhline(COVERAGE_FLOOR, color="black", linewidth=1.5)
-    colorbar.set_label(f"coverage (floor {COVERAGE_FLOOR:.2f})", fontsize=8)
+    _verdict_legend(ax, image, row.scorer)
     ax.set_title(f"{row.config} · {row.question_id}: {_short(row.question, 70)}", fontsize=9)
     return ax
 
 
-def coverage_matrix_heatmap(rows: Sequence[ResultRow], ax: Axes | None = None, max_sentences: int = 6) -> Axes:
-    """Several answers at once: one heatmap row per answer, one column per sentence (up to ``max_sentences``)."""
+def coverage_matrix_heatmap(
+    rows: Sequence[ResultRow], ax: Axes | None = None, max_sentences: int = 6, title: str = ""
+) -> Axes:
+    """Several answers at once: one heatmap row per answer, one cell per sentence (up to ``max_sentences``).
+
+    Cells are coloured by the run's verdict and show the scorer's support score; ``title`` says
+    which answers are drawn when they are not all of them.
+    """
     import matplotlib.pyplot as plt
     import numpy as np
 
     if ax is None:
         _, ax = plt.subplots(figsize=(1.1 * max_sentences + 3, 0.35 * max(len(rows), 1) + 1.2))
     values = np.full((max(len(rows), 1), max_sentences), np.nan)
+    scores = np.full_like(values, np.nan)
     for i, row in enumerate(rows):
         for j, s in enumerate(row.sentences[:max_sentences]):
+            values[i, j] = _verdict_value(s)
             if s.coverage is not None:
-                values[i, j] = s.coverage
-    image = _coverage_image(ax, values, missing_color="#f0f0f0")
-    for (i, j), v in np.ndenumerate(values):
+                scores[i, j] = s.coverage
+    image = _verdict_image(ax, values, missing_color="#f0f0f0")
+    for (i, j), v in np.ndenumerate(scores):
         if not np.isnan(v):
             ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=7)
     ax.set_yticks(range(len(rows)))
@@ -275,9 +298,9 @@ def coverage_matrix_heatmap(rows: Sequence[ResultRow], ax: Axes | None = None, m
     ax.set_xticks(range(max_sentences))
     ax.set_xticklabels([f"s{j + 1}" for j in range(max_sentences)], fontsize=8)
     ax.set_xlabel("answer sentence (grey: no sentence, or nothing claimed)")
-    colorbar = ax.figure.colorbar(image, ax=ax, fraction=0.05, pad=0.02)
-    colorbar.ax.axhline(COVERAGE_FLOOR, color="black", linewidth=1.5)
-    colorbar.set_label(f"coverage (floor {COVERAGE_FLOOR:.2f})", fontsize=8)
+    _verdict_legend(ax, image, _scorer_of(rows))
+    if title:
+        ax.set_title(title, fontsize=9)
     return ax
 
 
@@ -303,7 +326,7 @@ def sentence_coverages(rows: Iterable[ResultRow]) -> pd.DataFrame:
 
 
 def coverage_distribution(rows: Sequence[ResultRow], ax: Axes | None = None) -> Axes:
-    """Histogram of sentence coverage per config, with the floor as a vertical line."""
+    """Histogram of sentence support scores per config, with the run's scorer's floor as a vertical line."""
     import matplotlib.pyplot as plt
     import numpy as np
 
@@ -317,9 +340,12 @@ def coverage_distribution(rows: Sequence[ResultRow], ax: Axes | None = None) -> 
         values = picked["coverage"].to_numpy(dtype=float)
         unsupported = int((picked["supported"] == False).sum())  # noqa: E712 - a pandas mask, not a truth test
         ax.hist(values, bins=bins, alpha=0.55, label=f"{name} ({len(values)} sentences, {unsupported} unsupported)")
-    ax.axvline(COVERAGE_FLOOR, color="black", linestyle="--", linewidth=1.2)
-    ax.text(COVERAGE_FLOOR, ax.get_ylim()[1] * 0.95, f" floor {COVERAGE_FLOOR:.2f}", va="top", fontsize=8)
-    ax.set_xlabel("sentence coverage (share of content tokens found in the context)")
+    scorer = _scorer_of(rows)
+    floor = scorer_floor(scorer) if scorer else None
+    if floor is not None:
+        ax.axvline(floor, color="black", linestyle="--", linewidth=1.2)
+        ax.text(floor, ax.get_ylim()[1] * 0.95, f" {scorer} floor {floor:.2f}", va="top", fontsize=8)
+    ax.set_xlabel(f"sentence support score of {scorer or 'the scorer'} (its verdicts are counted in the legend)")
     ax.set_ylabel("sentences")
     ax.legend(fontsize=8)
     return ax

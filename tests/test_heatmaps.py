@@ -1,0 +1,48 @@
+"""Heatmaps draw the run's own verdicts and name the scorer whose scale the scores are on."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+from conftest import make_row  # noqa: E402
+
+from evalgate_lib.judging.rows import SentenceVerdict  # noqa: E402
+from evalgate_lib.judging.sentence_scorers import scorer_floor  # noqa: E402
+from evalgate_lib.reporting.plots import coverage_heatmap, coverage_matrix_heatmap  # noqa: E402
+
+# a high score with an unsupported verdict (a number no span holds): the colour must follow the verdict
+SENTENCES = (
+    SentenceVerdict("Starter includes 3 seats.", (), (), 0.88, False, reason="no span holds 3"),
+    SentenceVerdict("It is cheap.", (), (), 0.40, True, reason="held"),
+    SentenceVerdict("I hope this helps!", (), (), None, None, reason="courtesy"),
+)
+
+
+def _cells(ax) -> np.ndarray:
+    return np.ma.filled(ax.images[0].get_array().astype(float), np.nan)
+
+
+def test_cells_are_coloured_by_verdict_and_the_legend_names_the_scorer() -> None:
+    row = make_row(sentences=SENTENCES, scorer="prose@1")
+    ax = coverage_heatmap(row)
+    cells = _cells(ax)
+    assert cells[0, 0] == 0.0 and cells[1, 0] == 1.0 and np.isnan(cells[2, 0])
+    label = ax.figure.axes[-1].get_ylabel()
+    assert "prose@1" in label and "floor 0.50" in label
+    texts = [t.get_text() for t in ax.texts]
+    assert texts == ["0.88  ✗ unsupported", "0.40  ✓", "n/a"]
+
+
+def test_each_scorer_has_its_own_floor() -> None:
+    assert scorer_floor("prose@1") == 0.5 and scorer_floor("span") == 0.75 and scorer_floor("lexical@1") == 0.70
+    assert scorer_floor("no-such-scorer") is None
+
+
+def test_the_matrix_says_which_answers_it_draws() -> None:
+    rows = [make_row(question_id=f"q{i:03d}", sentences=SENTENCES, scorer="span@1") for i in range(3)]
+    ax = coverage_matrix_heatmap(rows, title="answers drawn (baseline: first 3 of 101)")
+    assert ax.get_title() == "answers drawn (baseline: first 3 of 101)"
+    assert "span@1" in ax.figure.axes[-1].get_ylabel() and "floor 0.75" in ax.figure.axes[-1].get_ylabel()
