@@ -36,6 +36,7 @@ def executed_notebook() -> nbformat.NotebookNode:
     nb = new_notebook(cells=[new_markdown_cell("# Title"), code])
     nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": {}}}
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["language_info"] = {"name": "python", "version": "3.11.7", "codemirror_mode": {"name": "ipython"}}
     return nb
 
 
@@ -46,6 +47,7 @@ def test_clear_outputs_by_hand():
     assert "execution" not in code.metadata and code.metadata["tags"] == ["parameters"]  # tags are content
     assert code.source == "print(1 + 1)" and markdown.source == "# Title"
     assert "widgets" not in nb.metadata and nb.metadata["kernelspec"]["name"] == "python3"
+    assert nb.metadata["language_info"] == {"name": "python"}  # the kernel's version details are not content
     nbformat.validate(nb)
 
 
@@ -57,6 +59,11 @@ def test_is_committed_notebook(tmp_path):
     assert not is_committed_notebook(folder / "notes.py", folder)
     assert notebook_support.COMMITTED_NOTEBOOKS == ROOT / "notebooks"  # the checkout's own folder by default
     assert is_committed_notebook(ROOT / "notebooks" / "05_report.ipynb")
+    # a second clone: notebooks/ beside evalgate_lib/, wherever it lives
+    clone = tmp_path / "second-clone"
+    (clone / "evalgate_lib").mkdir(parents=True)
+    assert is_committed_notebook(clone / "notebooks" / "03_coverage_heatmaps.ipynb")
+    assert not is_committed_notebook(tmp_path / "elsewhere" / "notebooks" / "mine.ipynb")
 
 
 @pytest.fixture
@@ -88,6 +95,24 @@ def test_jupyter_saves_committed_notebooks_without_outputs(contents_manager):
     manager.save({"type": "notebook", "format": "json", "content": executed_notebook()}, "results/run.ipynb")
     kept = nbformat.read(checkout / "results" / "run.ipynb", as_version=4)
     assert kept.cells[1].outputs[0]["text"] == "2\n" and kept.cells[1].execution_count == 3
+
+
+def test_jupyter_in_a_second_clone_saves_its_notebooks_clean(tmp_path):
+    """The hook is not tied to the clone the venv was installed from (no monkeypatching here)."""
+    from jupyter_server.services.contents.filemanager import FileContentsManager
+    from traitlets.config.loader import JSONFileConfigLoader
+
+    clone = tmp_path / "second-clone"
+    (clone / "evalgate_lib").mkdir(parents=True)
+    (clone / "notebooks").mkdir()
+    config_file = install_save_hook(tmp_path / "venv")
+    config = JSONFileConfigLoader(config_file.name, str(config_file.parent)).load_config()
+    manager = FileContentsManager(config=config, root_dir=str(clone))
+    notebook = executed_notebook()
+    notebook.metadata["language_info"] = {"name": "python", "version": "3.11.7", "mimetype": "text/x-python"}
+    manager.save({"type": "notebook", "format": "json", "content": notebook}, "notebooks/05_report.ipynb")
+    saved = nbformat.read(clone / "notebooks" / "05_report.ipynb", as_version=4)
+    assert saved.cells[1].outputs == [] and saved.metadata["language_info"] == {"name": "python"}
 
 
 def test_hook_leaves_other_files_alone():

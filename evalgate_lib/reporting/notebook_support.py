@@ -7,9 +7,11 @@ override lives here, where tests reach it; the public API exposes it as
 
 The numbered notebooks are committed without outputs (a test checks it), but JupyterLab's
 autosave writes whatever the open notebook shows. :func:`strip_committed_outputs` is a
-Jupyter ``ContentsManager.pre_save_hook``: every save of a notebook under the repository's
-``notebooks/`` folder is written without outputs, execution counts or widget state, while the
-open notebook keeps showing them. ``scripts/install.sh`` sets it in the venv's Jupyter config
+Jupyter ``ContentsManager.pre_save_hook``: every save of a notebook under the ``notebooks/`` folder
+of an EvalGate checkout (this one or any other clone: a ``notebooks/`` folder beside an
+``evalgate_lib/`` folder) is written without outputs, execution counts, widget state or the
+kernel's version details, while the open notebook keeps showing them, so opening and saving a
+notebook leaves ``git status`` clean. ``scripts/install.sh`` sets it in the venv's Jupyter config
 with :func:`install_save_hook`; notebooks anywhere else (executed copies, your own) are saved as they are.
 """
 
@@ -118,7 +120,11 @@ def clear_outputs(notebook: dict[str, Any]) -> dict[str, Any]:
     state and the cells' timing / collapse state, which change on every run and are no part
     of the notebook's content.
     """
-    notebook.get("metadata", {}).pop("widgets", None)
+    metadata = notebook.get("metadata", {})
+    metadata.pop("widgets", None)
+    language = metadata.get("language_info")
+    if isinstance(language, dict):  # the kernel fills in its version, mimetype, ...: keep what is committed
+        metadata["language_info"] = {"name": language.get("name", "python")}
     for cell in notebook.get("cells", []):
         metadata = cell.get("metadata", {})
         for key in _RUN_CELL_METADATA:
@@ -130,10 +136,17 @@ def clear_outputs(notebook: dict[str, Any]) -> dict[str, Any]:
 
 
 def is_committed_notebook(os_path: str | Path, folder: str | Path | None = None) -> bool:
-    """Whether ``os_path`` is a notebook under ``folder`` (default: the repository's ``notebooks/``)."""
+    """Whether ``os_path`` is a committed notebook: under ``folder`` when given, else under the
+    ``notebooks/`` folder of an EvalGate checkout (this package's own, or any clone: a ``notebooks/``
+    folder that has an ``evalgate_lib/`` folder beside it)."""
     path = Path(os_path).resolve()
-    root = Path(folder).resolve() if folder is not None else COMMITTED_NOTEBOOKS
-    return path.suffix == ".ipynb" and root in path.parents
+    if path.suffix != ".ipynb":
+        return False
+    if folder is not None:
+        return Path(folder).resolve() in path.parents
+    if COMMITTED_NOTEBOOKS in path.parents:
+        return True
+    return any(p.name == "notebooks" and (p.parent / "evalgate_lib").is_dir() for p in path.parents)
 
 
 def strip_committed_outputs(model: dict[str, Any], path: str, contents_manager: Any, **_: Any) -> None:
