@@ -1,9 +1,10 @@
 """Which answers are correct: the matching rules, each a visible function of strings.
 
 Three containment rules are computed for every answer and recorded side by side
-(``matching`` in a row); ``[shared] answer_matching`` picks the one that decides:
+(``matching`` in a row); ``[shared] answer_matching`` picks the one that decides, or the
+``claim`` rule below (the default), which reads the answer proper as a reviewer does:
 
-* ``token`` (default): an accepted string, case-insensitively, on token boundaries
+* ``token``: an accepted string, case-insensitively, on token boundaries
   (:func:`token_bounded_match`): "3 seats" is not inside "13 seats", "10" not inside "10.5";
 * ``raw``: the seed's plain case-insensitive substring rule (:func:`~evalgate_lib.judging.scoring.matched_accept`),
   kept so earlier figures stay reproducible;
@@ -177,7 +178,8 @@ def _apply_rules(part: str, accept: Sequence[str], refused: bool, found: MatchVe
 RESTATES_QUESTION = 0.75
 #: Share of the question's words a sentence stating a value must hold to give that value as the answer.
 VALUE_ABOUT_QUESTION = 0.5
-#: Words that ask rather than say what is asked about ("how many", "how much").
+#: Words that ask rather than say what is asked about ("how many", "how much", "how long", "how often"),
+#: as :func:`~evalgate_lib.judging.prose_support.prose_terms` stems them.
 _QUESTION_WORDS = frozenset({"mani", "much", "long", "often"})
 
 #: Hedges that mark a sentence as background rather than the answer ("Typically, …", "It may …").

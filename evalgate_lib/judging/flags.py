@@ -1,9 +1,11 @@
 """Flags: which answers a human should look at, and why.
 
 ``hallucination`` and ``grounded_but_wrong`` use the gold label (they explain a
-miss). ``review`` is what a production system could compute *without* gold:
-an unsupported sentence, or low confidence. It never reads the gold label, so
-the report can show how well the no-gold signal catches the gold-known misses.
+miss). ``review`` has two rules, chosen by the sentence scorer (:func:`review_reasons`):
+under ``span`` and ``lexical`` it is what a production system could compute without
+gold (an unsupported sentence, or low confidence); under ``prose`` it is the queue of
+verdicts a person should confirm first, measured by how many of the judge's own errors
+it holds (``evalgate agreement --sets``).
 """
 
 from __future__ import annotations
@@ -31,7 +33,9 @@ def review_reasons(
     figures kept reproducible): any unsupported sentence, or low confidence; no gold data.
     The prose scorers mark the verdicts that sit at the edge of their rules (``doubtful``),
     and the queue holds what a person should confirm first (``by_doubt=True``): a doubtful
-    sentence verdict, a correctness verdict decided by a rule of thumb, or low confidence.
+    sentence verdict, a correctness verdict decided by a rule of thumb, a wrong answer whose
+    every claim is judged supported (it reads the correctness verdict, hence the gold answer:
+    a review of the judge, not a production signal), or low confidence.
     A clear-cut unsupported claim (a number or name no span holds) is flagged as such and
     needs no second look to be believed.
     """
