@@ -20,7 +20,7 @@ from evalgate_lib.inputs.corpus import Article
 from evalgate_lib.inputs.gold import GoldQuestion
 from evalgate_lib.judging.rows import ResultRow, SentenceVerdict
 from evalgate_lib.judging.sentence_scorers import scorer_floor
-from evalgate_lib.statistics.metrics import METRICS
+from evalgate_lib.statistics.metrics import METRICS, format_value
 from evalgate_lib.text.stopwords import STOPWORDS
 from evalgate_lib.text.tokens import token_spans
 
@@ -171,7 +171,12 @@ def delta_bar_chart(summary: Mapping[str, Any], axes: Sequence[Axes] | None = No
     fig = axes[0].figure
     delta = summary["delta"]
     panels = (
-        ([m for m in METRICS if m.kind != "count"], "delta (percentage points; scores × 100)", 100.0, True),
+        (
+            [m for m in METRICS if m.kind != "count"],
+            "bar length: percentage points (scores × 100); labels as in the table",
+            100.0,
+            True,
+        ),
         ([m for m in METRICS if m.kind == "count"], "delta (number of answers)", 1.0, False),
     )
     for ax, (metrics, ylabel, scale, higher_is_better) in zip(axes, panels, strict=True):
@@ -180,7 +185,7 @@ def delta_bar_chart(summary: Mapping[str, Any], axes: Sequence[Axes] | None = No
         colors = ["#9e9e9e" if v == 0 else ("#2e7d32" if (v > 0) == higher_is_better else "#c62828") for v in values]
         bars = ax.barh(labels, values, color=colors)
         for bar, m, value in zip(bars, metrics, values, strict=True):
-            text = "n/a" if delta.get(m.key) is None else (f"{value:+.0f}" if m.kind == "count" else f"{value:+.1f}")
+            text = format_value(delta.get(m.key), m.kind, signed=True)  # as the table prints it: +0.010, not +1.0
             ax.annotate(
                 text,
                 (bar.get_width(), bar.get_y() + bar.get_height() / 2),
