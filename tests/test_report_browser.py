@@ -285,6 +285,32 @@ def test_shipped_report_at_1280_by_800(small_screen, tmp_path_factory):
     assert _rect(driver, detail)["right"] - _rect(driver, detail)["left"] >= 0.95 * (table["right"] - table["left"])
     chunks = detail.find_elements(By.CSS_SELECTOR, ".eg-chunk-text")
     assert len(chunks) == len(widest.retrieved) and all(c.text.strip() for c in chunks)  # the chunks' text
+    # no word of the sentence table is split across lines ("unsuppo / rted"): every word's text lies on one line
+    split = driver.execute_script(
+        """var out = [];
+        arguments[0].querySelectorAll('table.eg-sentences td').forEach(function (td) {
+          var walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+          for (var node = walker.nextNode(); node; node = walker.nextNode()) {
+            var re = /\\S+/g, m;
+            while ((m = re.exec(node.data)) !== null) {
+              if (m[0].length < 4) continue;
+              var range = document.createRange();
+              range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+              var tops = Array.from(range.getClientRects()).map(function (r) { return Math.round(r.top); });
+              if (new Set(tops).size > 1) out.push(m[0]);
+            }
+          }
+        });
+        return out;""",
+        detail,
+    )
+    assert split == [], split
+    # the sticky header is opaque: the rows scrolled beneath it do not show through
+    header = driver.find_element(By.CSS_SELECTOR, "table.eg-results-table > thead th")
+    style = driver.execute_script(
+        "var s = getComputedStyle(arguments[0]); return [s.position, s.backgroundColor];", header
+    )
+    assert style[0] == "sticky" and style[1] in ("rgb(243, 243, 243)", "rgba(243, 243, 243, 1)"), style
     driver.save_screenshot(str(SHOTS_1280 / "opened_details.png"))
     _no_horizontal_overflow(driver)
 

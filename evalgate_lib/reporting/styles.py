@@ -43,9 +43,11 @@ BASE_CSS = """
 SCROLL_CSS = """
 .eg-scroll { max-height: calc(100vh - 140px); overflow: auto; max-width: 100%; border: 1px solid #ddd; }
 .eg-report table.eg-fit { table-layout: fixed !important; width: 100% !important; margin: 0; }
-.eg-fit th { position: sticky; top: 0; z-index: 1; }
+.eg-fit > thead th { position: sticky; top: 0; z-index: 2; background: #f3f3f3; box-shadow: inset 0 -1px 0 #ccc; }
+.eg-fit table th { position: static; }
 .eg-fit tr { scroll-margin-top: 5em; }
 .eg-fit td { overflow-wrap: anywhere; word-break: normal; }
+.eg-fit td table td { overflow-wrap: break-word; }
 .eg-fit td.answer, .eg-fit .answer { white-space: pre-wrap; }
 .eg-fit .eg-badge { white-space: normal; }
 """
