@@ -231,6 +231,12 @@ class Results:
         shown = ", ".join(f"{c}: first {len(g)} of {total[c]}" for c, g in zip(configs, by_config, strict=True))
         return plots.coverage_matrix_heatmap(picked, title=f"answers drawn ({shown})")
 
+    def model_calls_line(self) -> str:
+        """The run's model calls and wall time in words (empty for answers scored from logs without stats)."""
+        from evalgate_lib.run.results import format_model_calls
+
+        return format_model_calls(self.run_stats) if self.run_stats.get("model_calls") else ""
+
     def support_distribution(self) -> Axes:
         return plots.coverage_distribution(self.rows)
 

@@ -73,12 +73,11 @@ def run_options(args: argparse.Namespace):  # noqa: ANN201 - RunOptions, importe
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Run both configs, print the summary table, write the results folder."""
-    from evalgate_lib.run.results import evaluate_and_write
+    from evalgate_lib.run.results import evaluate_and_write, format_model_calls
     from evalgate_lib.statistics.metrics import format_table
 
     comparison, summary, folder = evaluate_and_write(args.baseline, args.candidate, run_options(args), args.out)
     inputs = comparison.inputs
-    calls = comparison.stats["model_calls"]
     print(
         f"backend: {comparison.backend['backend']} "
         f"(generator {comparison.backend['generator']}, embedder {comparison.backend['embedder']})"
@@ -89,12 +88,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     print()
     print(format_table(summary))
     print()
-    print(
-        f"model calls: {calls['generate_calls']} generations, {calls['embed_calls']} embedding batches; "
-        f"cache hits: {calls['hits']}; wall time {comparison.stats['wall_seconds']:.1f} s"
-    )
-    if calls["corrupt_entries"]:
-        print(f"corrupt cache entries detected and recomputed: {calls['corrupt_entries']}")
+    print(format_model_calls(comparison.stats))
     print(f"results: {folder.resolve()}/results.jsonl (+ summary.json, manifest.json)")
     return 0
 

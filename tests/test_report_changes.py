@@ -263,3 +263,39 @@ def test_evalgate_diff_command(tmp_path, capsys):
     assert data["only"] == "flags" and [c["question_id"] for c in data["changes"]] == ["q3", "q4"]
     assert main(["diff", "--results", str(tmp_path / "missing")]) == 2
     assert "not a results folder" in capsys.readouterr().err
+
+
+def test_prompt_templates_side_by_side_with_the_difference_marked():
+    from evalgate_lib.reporting.report_html import prompts_side_by_side_html
+
+    manifest = {
+        "baseline": "baseline",
+        "candidate": "candidate",
+        "configs": {
+            "baseline": {"prompt_template": "Context:\n{context}\n\nQuestion: {question}\nAnswer:"},
+            "candidate": {
+                "prompt_template": "Answer only from <the context>.\n"
+                "Context:\n{context}\n\nQuestion: {question}\nAnswer:"
+            },
+        },
+    }
+    soup = BeautifulSoup(prompts_side_by_side_html(manifest), "html.parser")
+    left, right = soup.select("pre.eg-prompt")
+    assert [m.text for m in right.select(".eg-prompt-diff")] == ["Answer only from <the context>."]  # escaped, marked
+    assert left.select(".eg-prompt-diff") == [] and "Question: {question}" in left.text
+    assert "lines that differ are marked" in soup.text
+    assert prompts_side_by_side_html({"configs": {}}) == ""  # an older manifest has no templates: nothing shown
+
+
+def test_model_calls_are_said_in_words_not_as_a_dict():
+    from evalgate_lib.run.results import format_model_calls
+
+    stats = {
+        "model_calls": {"generate_calls": 2, "embed_calls": 1, "hits": 207, "corrupt_entries": 0},
+        "wall_seconds": 1.73,
+    }
+    assert (
+        format_model_calls(stats) == "model calls: 2 generations, 1 embedding batches; cache hits: 207; wall time 1.7 s"
+    )
+    stats["model_calls"]["corrupt_entries"] = 3
+    assert format_model_calls(stats).splitlines()[1] == "corrupt cache entries detected and recomputed: 3"

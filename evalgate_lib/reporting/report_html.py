@@ -12,6 +12,7 @@ The page loads nothing from the network: no CDN, no fonts.
 
 from __future__ import annotations
 
+import difflib
 import html
 import json
 from typing import Any, Mapping, Sequence
@@ -166,6 +167,7 @@ def fairness_html(manifest: Mapping[str, Any]) -> str:
         f"<p><b>Allowed to differ</b> (what is being evaluated): {differs}.</p>"
         "<table><thead><tr><th>config</th><th>chunking</th><th>chunks</th><th>config sha256</th>"
         f"<th>prompt sha256</th></tr></thead><tbody>{configs}</tbody></table>"
+        f"{prompts_side_by_side_html(manifest)}"
         "<p><b>Held constant</b> (evalgate refuses to run the pair if any of these differs):</p>"
         f"<table><thead><tr><th>key</th><th>value</th></tr></thead><tbody>{shared}</tbody></table>{skipped}</div>"
     )
@@ -186,6 +188,36 @@ def external_fairness_html(manifest: Mapping[str, Any]) -> str:
         f"only in chunking and prompt) is <b>{e(manifest['pipeline']['fairness'])}</b>.</p>"
         "<table><thead><tr><th>config</th><th>answer log</th><th>sha256</th><th>answers</th><th>passages</th>"
         f"<th>document ids</th></tr></thead><tbody>{logs}</tbody></table></div>"
+    )
+
+
+def prompts_side_by_side_html(manifest: Mapping[str, Any]) -> str:
+    """The two prompt templates side by side, the lines that differ marked (empty for an older manifest).
+
+    The prompt is one of the two things a comparison evaluates, so a reader sees it, not a hash.
+    Lines present on one side only, or changed, are highlighted (``difflib``, line by line).
+    """
+    names = [manifest.get("baseline"), manifest.get("candidate")]
+    templates = [manifest.get("configs", {}).get(n, {}).get("prompt_template") for n in names]
+    if not all(isinstance(t, str) for t in templates):
+        return ""
+    left, right = (t.splitlines() for t in templates)
+    cells: tuple[list[str], list[str]] = ([], [])
+    matcher = difflib.SequenceMatcher(a=left, b=right, autojunk=False)
+    for op, a0, a1, b0, b1 in matcher.get_opcodes():
+        changed = op != "equal"
+        for side, lines in ((0, left[a0:a1]), (1, right[b0:b1])):
+            for line in lines:
+                style = ' class="eg-prompt-diff"' if changed else ""
+                cells[side].append(f"<span{style}>{e(line) or '&nbsp;'}</span>")
+    same = "identical" if templates[0] == templates[1] else "lines that differ are marked"
+    columns = "".join(f"<td><pre class='eg-prompt'>{chr(10).join(c)}</pre></td>" for c in cells)
+    return (
+        f"<p><b>Prompt templates</b> ({same}):</p>"
+        "<style>.eg-prompt { white-space: pre-wrap; margin: 0; font-size: 12px; }"
+        " .eg-prompt-diff { background: #fff3c4; display: inline-block; width: 100%; }</style>"
+        f"<table class='eg-prompts'><thead><tr><th>{e(str(names[0]))}</th><th>{e(str(names[1]))}</th></tr></thead>"
+        f"<tbody><tr>{columns}</tr></tbody></table>"
     )
 
 

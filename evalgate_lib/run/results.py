@@ -18,7 +18,7 @@ import json
 import platform
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from evalgate_lib.chunks.chunking import chunker_identity
 from evalgate_lib.errors import InputError
@@ -73,6 +73,7 @@ def build_manifest(comparison: Comparison) -> dict[str, Any]:
             "sha256": config.sha256,
             "chunking": config.chunking,
             "prompt_sha256": hashlib.sha256(config.prompt_template.encode()).hexdigest(),
+            "prompt_template": config.prompt_template,  # one of the two things compared: shown, not only hashed
             "chunks": comparison.chunk_counts.get(config.name),
         }
         custom = chunker_identity(config.chunking, (config.path.parent,))
@@ -177,3 +178,19 @@ def load_rows(folder: str | Path) -> list[ResultRow]:
             detail = f"missing key {exc}" if isinstance(exc, KeyError) else str(exc)
             raise InputError(f"{path}:{number}: not a result row of this EvalGate version ({detail})") from None
     return rows
+
+
+def format_model_calls(stats: Mapping[str, Any]) -> str:
+    """The run's model calls, as ``evalgate run`` prints them and the report shows them (a second line
+    names corrupt cache entries, when there were any).
+
+    ``stats`` is ``run_stats.json`` (``model_calls`` and ``wall_seconds``).
+    """
+    calls = stats.get("model_calls") or {}
+    line = (
+        f"model calls: {calls.get('generate_calls', 0)} generations, {calls.get('embed_calls', 0)} embedding batches; "
+        f"cache hits: {calls.get('hits', 0)}; wall time {float(stats.get('wall_seconds') or 0):.1f} s"
+    )
+    if calls.get("corrupt_entries"):
+        line += f"\ncorrupt cache entries detected and recomputed: {calls['corrupt_entries']}"
+    return line
