@@ -149,8 +149,9 @@ class Results:
     def labelling(self, labels_path: str | Path, reviewer: str, pass_number: int = 1) -> Any:
         """The labelling widget: mark each answer correct / wrong and each sentence supported or not.
 
-        Every click is saved atomically to ``labels_path``; a new session resumes at the first
-        answer ``reviewer`` has not labelled. It shows no EvalGate verdict.
+        Nothing is preselected; an answer is saved atomically to ``labels_path`` once its verdict
+        and every sentence are marked, and a new session resumes at the first answer ``reviewer``
+        has not labelled. It shows no EvalGate verdict.
         """
         from evalgate_lib.inputs.labels import LabelStore
         from evalgate_lib.reporting.labelling import LabellingSession, labelling_widget

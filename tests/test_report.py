@@ -183,22 +183,27 @@ def test_flag_explorer_widget_steps_through_flagged_rows(rows):
     from evalgate_lib.reporting.explorer import flag_explorer
 
     box = flag_explorer(rows, flag="Hallucination")
-    (config_box, flag_box), (_, next_button, position), status, body = (
+    (config_box, flag_box), (prev_button, next_button, position), status, body = (
         box.children[0].children,
         box.children[1].children,
         box.children[2],
         box.children[3],
     )
     assert config_box.value == "baseline" and "of <b>2</b>" in status.value and "q002" in body.value
+    assert position.value == 1 and "answer <b>1</b>" in status.value  # the slider counts as the words do
+    assert prev_button.disabled and not next_button.disabled  # "previous" on the first answer goes nowhere
+    prev_button.click()
+    assert "q002" in body.value and position.value == 1
     next_button.click()
-    assert "q005" in body.value and "&lt;script&gt;" in body.value
+    assert "q005" in body.value and "&lt;script&gt;" in body.value and position.value == 2
+    assert next_button.disabled  # the last answer: no wrap-around to the first
     next_button.click()
-    assert "q002" in body.value  # wraps around
+    assert "q005" in body.value
     flag_box.value = "Grounded-but-wrong"
     assert "of <b>1</b>" in status.value and "q003" in body.value
     config_box.value = "candidate"
     flag_box.value = "Wrong"
-    assert position.max == 2
+    assert (position.min, position.max) == (1, 3)
 
 
 def test_pick_examples_prefers_hallucinations(rows):

@@ -85,11 +85,13 @@ def describe_row(row: ResultRow, bodies: Mapping[str, str] | None = None, excerp
     )
     for r in row.retrieved:
         gold = " (gold article)" if r.article_id == row.gold_article else ""
-        cells = f"<td>{r.rank}</td><td>{e(r.chunk_id)}{gold}</td><td>{r.similarity:.3f}</td>"
+        # text cells left-aligned explicitly: Jupyter's HTML rendering right-aligns table cells
+        cells = f"<td>{r.rank}</td><td style='text-align:left'>{e(r.chunk_id)}{gold}</td><td>{r.similarity:.3f}</td>"
         if bodies:
             text = bodies.get(r.article_id, "")[r.start : r.end]
             cut = text if len(text) <= excerpt else text[:excerpt] + " …"
-            cells += f"<td><pre style='white-space:pre-wrap;margin:0'>{e(cut)}</pre></td>"
+            pre = "white-space:pre-wrap;margin:0;text-align:left"
+            cells += f"<td style='text-align:left'><pre style='{pre}'>{e(cut)}</pre></td>"
         parts.append(f"<tr>{cells}</tr>")
     parts.append("</tbody></table>")
     parts.append(f"<p><b>Per-sentence support</b> (scorer {e(row.scorer)}):</p>" + sentences_html(row))
@@ -115,7 +117,8 @@ def flag_explorer(
     flag_box = widgets.Dropdown(options=list(FLAG_CHOICES), value=flag, description="flag")
     prev_button = widgets.Button(description="◀ previous")
     next_button = widgets.Button(description="next ▶")
-    position = widgets.IntSlider(min=0, max=0, value=0, description="answer", continuous_update=False)
+    # 1-based, as the status line counts: the slider and the words never disagree
+    position = widgets.IntSlider(min=1, max=1, value=1, description="answer", continuous_update=False)
     status = widgets.HTML()
     body = widgets.HTML()
     state: dict[str, list[ResultRow]] = {"rows": []}
@@ -127,19 +130,21 @@ def flag_explorer(
             body.value = ""
             return
         i = position.value
-        row = selected[i]
-        status.value = f"answer <b>{i + 1}</b> of <b>{len(selected)}</b> ({e(flag_box.value)}, {e(config_box.value)})"
+        row = selected[i - 1]
+        status.value = f"answer <b>{i}</b> of <b>{len(selected)}</b> ({e(flag_box.value)}, {e(config_box.value)})"
+        prev_button.disabled, next_button.disabled = i <= 1, i >= len(selected)
         body.value = describe_row(row, bodies)
 
     def refilter(*_: Any) -> None:
         state["rows"] = filter_rows(rows, config_box.value, flag_box.value)
-        position.max = max(len(state["rows"]) - 1, 0)
-        position.value = 0
+        position.max = max(len(state["rows"]), 1)
+        position.value = 1
         show()
 
     def step(delta: int) -> None:
+        """Move within the list; at either end the button does nothing (it is disabled there)."""
         if state["rows"]:
-            position.value = (position.value + delta) % len(state["rows"])
+            position.value = min(max(position.value + delta, 1), len(state["rows"]))
 
     e = html.escape
     config_box.observe(refilter, names="value")
