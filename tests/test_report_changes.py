@@ -175,8 +175,14 @@ def test_first_screen_pass_names_the_rules_and_what_changed():
     soup = BeautifulSoup(page, "html.parser")
     box = soup.select_one("#eg-verdict")
     assert box["data-verdict"] == "PASS" and box.select_one(".eg-verdict-word").text == "PASS"
-    assert "1 of 2 thresholds were breached (hallucination flags)" in box.text
-    assert "configs/gate.toml" in box.text and "significant mode" in box.text
+    assert "1 of 2 numbers moved past their limit (hallucination flags)" in box.text
+    assert "by no more than chance alone explains" in box.text and "read the broken questions" in box.text
+    assert "McNemar" not in box.text and "p =" not in box.text  # no statistician's words on the first screen
+    plain = [li.text for li in soup.select(".eg-plain li")]
+    assert plain[0].startswith("accuracy on answerable: 16.7 points higher (plausibly anywhere from")
+    assert plain[1] == "hallucination flags: 2 answers more (plausibly anywhere from 1 answer more to 25 answers more)"
+    how = soup.select_one("details.eg-how")  # the test, its p-values and the thresholds file one click away
+    assert "configs/gate.toml" in how.text and "significant mode" in how.text
     rules = {tr["data-rule"]: tr.text for tr in soup.select("tr[data-rule]")}
     assert set(rules) == {"accuracy_answerable", "hallucination"}
     assert (
@@ -184,7 +190,8 @@ def test_first_screen_pass_names_the_rules_and_what_changed():
     )
     assert rules["accuracy_answerable"].endswith("ok")
     changed = soup.select_one(".eg-what-changed").text
-    assert "on 6 questions: 2 fixed and 1 broken" in changed and "2 changed a flag with the same verdict" in changed
+    assert "on 6 questions: 2 fixed (wrong before, right now) and 1 broken (right before, wrong now)" in changed
+    assert "2 changed a flag with the same verdict" in changed and "McNemar" not in changed
     # the rule table calls the hallucination breach "not significant", so the sentence below it must too
     assert "1 change is beyond noise: mean groundedness" in changed and "hallucination" not in changed
     assert soup.select_one(".eg-what-changed a")["href"] == "#eg-changes"
@@ -299,3 +306,17 @@ def test_model_calls_are_said_in_words_not_as_a_dict():
     )
     stats["model_calls"]["corrupt_entries"] = 3
     assert format_model_calls(stats).splitlines()[1] == "corrupt cache entries detected and recomputed: 3"
+
+
+def test_a_rule_in_plain_words_by_hand():
+    from evalgate_lib.reporting.first_screen import plain_words
+    from evalgate_lib.statistics.gate import RuleVerdict
+
+    verdict = RuleVerdict(Rule("accuracy_answerable", max_drop=0.05), -0.074, True, False, False, "")
+    stat = {"ci_low": -0.16, "ci_high": 0.012, "p_value": 0.18}
+    assert plain_words(verdict, stat) == (
+        "accuracy on answerable: 7.4 points lower (plausibly anywhere from 16.0 points lower to 1.2 points higher)"
+    )
+    assert plain_words(verdict, {}) == "accuracy on answerable: 7.4 points lower"
+    unmeasured = RuleVerdict(Rule("accuracy_answerable", max_drop=0.05), None, False, None, False, "")
+    assert plain_words(unmeasured, {}) == "accuracy on answerable: not measured in this run"

@@ -40,6 +40,9 @@ _FIRST_CSS = """
 .eg-report table.eg-gate-rules { margin: 0.3em 0 0.5em; font-size: 13px; }
 .eg-what-changed { font-size: 15px; line-height: 1.45; }
 .eg-decided { font-size: 16px; font-weight: 600; margin-bottom: 2px; }
+.eg-advice { font-size: 14px; }
+.eg-plain { margin: 0.2em 0 0.4em; font-size: 14px; }
+.eg-how summary { cursor: pointer; color: #1565c0; font-size: 13px; }
 """
 
 
@@ -58,6 +61,57 @@ def _status(verdict: RuleVerdict, stat: Mapping[str, Any], gate: GateConfig) -> 
         why = f"McNemar p = {p:.3f} ≥ {gate.alpha:g}" if p is not None else "its interval is not wholly past the limit"
         return f'<span class="eg-rule-breach">breached, not significant</span> <small>({e(why)})</small>'
     return '<span class="eg-rule-ok">ok</span>'
+
+
+def _amount(value: float | int, kind: str) -> str:
+    """A delta's size in plain units, without its sign: "7.4 points", "9 answers", "0.012"."""
+    size = abs(value)
+    if kind == "rate":
+        return f"{size * 100:.1f} points"
+    if kind == "count":
+        return f"{size:g} answer" + ("" if size == 1 else "s")
+    return f"{size:.3f}"
+
+
+def _direction(value: float | int, kind: str) -> str:
+    """ "7.4 points lower" / "9 answers more" / "unchanged", in the metric's own words."""
+    if value == 0:
+        return "unchanged"
+    up = value > 0
+    if kind == "count":
+        return f"{_amount(value, kind)} {'more' if up else 'fewer'}"
+    return f"{_amount(value, kind)} {'higher' if up else 'lower'}"
+
+
+def plain_words(verdict: RuleVerdict, stat: Mapping[str, Any]) -> str:
+    """One gate rule in words a product manager reads without a glossary.
+
+    "Accuracy on answerable questions: 7.4 points lower (plausibly anywhere from 16.0 points lower
+    to 1.2 points higher)". The interval is the 95% paired-bootstrap one; the test's name and p-value
+    stay in the rule table one click away.
+    """
+    metric = _METRICS[verdict.rule.metric]
+    if verdict.delta is None:
+        return f"{metric.label}: not measured in this run"
+    said = f"{metric.label}: {_direction(verdict.delta, metric.kind)}"
+    low, high = stat.get("ci_low"), stat.get("ci_high")
+    if low is not None and high is not None:
+        said += f" (plausibly anywhere from {_direction(low, metric.kind)} to {_direction(high, metric.kind)})"
+    return said
+
+
+def _advice(failed: Sequence[RuleVerdict], breached: Sequence[RuleVerdict]) -> str:
+    if failed:
+        return (
+            "Do not ship the candidate as it is: it is worse beyond what chance explains. "
+            "Read the broken questions below to see where."
+        )
+    if breached:
+        return (
+            "Nothing is worse beyond what chance explains on this gold set, but some numbers moved the wrong way: "
+            "read the broken questions below before shipping, or confirm on a larger gold set."
+        )
+    return "Nothing moved past its limit: as far as these checks go, the candidate can ship."
 
 
 def _rule_row(verdict: RuleVerdict, stat: Mapping[str, Any], gate: GateConfig) -> str:
@@ -131,8 +185,8 @@ def first_screen_html(
     elif breached:
         names = ", ".join(e(_METRICS[v.rule.metric].label) for v in breached)
         decided = (
-            f"No rule failed. {len(breached)} of {len(verdicts)} thresholds were breached ({names}), "
-            "but none of the breaches is beyond noise."
+            f"No rule failed. {len(breached)} of {len(verdicts)} numbers moved past their limit ({names}), "
+            "but by no more than chance alone explains."
         )
     else:
         decided = "No rule failed: every delta is within its threshold."
@@ -143,26 +197,36 @@ def first_screen_html(
         else "any breach of a threshold fails"
     )
     rules = "".join(_rule_row(v, sig.get(v.rule.metric) or {}, gate) for v in verdicts)
-    accuracy = sig.get("accuracy_overall") or {}
-    p = accuracy.get("p_value")
-    behind = "" if p is None else f" (the discordant pairs behind accuracy's McNemar p = {p:.3f})"
+    p = (sig.get("accuracy_overall") or {}).get("p_value")
+    behind = (
+        ""
+        if p is None
+        else f" The fixed and broken questions are the discordant pairs behind accuracy's McNemar p = {p:.3f}."
+    )
     questions = sum(counts.values())
     changed = (
         f"<b>What changed</b>, {e(cand)} against {e(base)} on {questions} questions: "
-        f"<b>{counts[FIXED]} fixed</b> and <b>{counts[BROKEN]} broken</b>{behind}, "
+        f"<b>{counts[FIXED]} fixed</b> (wrong before, right now) and <b>{counts[BROKEN]} broken</b> "
+        "(right before, wrong now), "
         f"<b>{counts[FLAGS]}</b> changed a flag with the same verdict "
         f'(<a href="#{e(changes_anchor)}">see them side by side</a>). '
         + _significant_sentence(summary, significant, alpha)
+    )
+    checked = "".join(
+        f'<li data-rule="{e(v.rule.metric)}">{e(plain_words(v, sig.get(v.rule.metric) or {}))}</li>' for v in verdicts
     )
     return (
         f'<div class="eg-report eg-first" id="eg-first-screen"><style>{BASE_CSS}{_FIRST_CSS}</style>'
         f'<div class="eg-verdict eg-verdict-{cls}" id="eg-verdict" data-verdict="{word}">'
         f'<span class="eg-verdict-word">{word}</span>'
-        f'<div><div class="eg-decided">{decided}</div><small>Gate thresholds <code>{e(thresholds)}</code>, '
-        f"{e(gate.mode)} mode: {mode}.</small></div></div>"
+        f'<div><div class="eg-decided">{decided}</div>'
+        f'<div class="eg-advice">{e(_advice(failed, breached))}</div></div></div>'
+        f'<ul class="eg-plain">{checked}</ul>'
+        "<details class='eg-how'><summary>How this was decided: the thresholds, the test and its p-values</summary>"
+        f"<p><small>Gate thresholds <code>{e(thresholds)}</code>, {e(gate.mode)} mode: {mode}.{behind}</small></p>"
         '<table class="eg-gate-rules"><thead><tr><th>rule</th><th>threshold</th><th>delta</th>'
         "<th>95% CI</th><th>McNemar p</th><th>status</th></tr></thead>"
-        f"<tbody>{rules}</tbody></table>"
+        f"<tbody>{rules}</tbody></table></details>"
         f'<p class="eg-what-changed">{changed}</p></div>'
     )
 

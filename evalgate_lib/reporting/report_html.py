@@ -360,7 +360,9 @@ def report_intro_html(manifest: Mapping[str, Any], summary: Mapping[str, Any]) -
     else:
         word = "higher" if delta > 0 else "lower"
         verdict = (
-            f"<b>{e(cand)}</b> scores <b>{abs(delta) * 100:.1f} points {word}</b> than <b>{e(base)}</b> on accuracy."
+            f"<b>{e(cand)}</b> scores <b>{abs(delta) * 100:.1f} points {word}</b> than <b>{e(base)}</b> on accuracy "
+            "over all questions (answerable and no-answer together; the gate above reads accuracy on answerable "
+            "questions only)."
         )
     gold = manifest["gold"]
     backend = manifest.get("backend", {})
