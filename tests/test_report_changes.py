@@ -320,3 +320,14 @@ def test_a_rule_in_plain_words_by_hand():
     assert plain_words(verdict, {}) == "accuracy on answerable: 7.4 points lower"
     unmeasured = RuleVerdict(Rule("accuracy_answerable", max_drop=0.05), None, False, None, False, "")
     assert plain_words(unmeasured, {}) == "accuracy on answerable: not measured in this run"
+
+
+def test_paths_in_a_shared_report_are_never_this_machines(tmp_path, monkeypatch):
+    from evalgate_lib.reporting.paths import shareable_path
+
+    project = tmp_path / "project"
+    (project / "notebooks").mkdir(parents=True)
+    monkeypatch.chdir(project / "notebooks")  # where the report's notebooks run
+    assert shareable_path(project / "configs" / "gate.toml") == "configs/gate.toml"
+    assert shareable_path(project / "notebooks" / "x.toml") == "x.toml"
+    assert shareable_path("/somewhere/else/corpus") == "corpus"

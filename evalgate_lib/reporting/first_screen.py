@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from evalgate_lib.judging.rows import ResultRow
+from evalgate_lib.reporting.paths import shareable_path
 from evalgate_lib.reporting.styles import BASE_CSS
 from evalgate_lib.statistics.changes import BROKEN, FIXED, FLAGS, count_changes, question_changes
 from evalgate_lib.statistics.gate import GateConfig, RuleVerdict, judge, load_gate
@@ -245,5 +246,5 @@ def first_screen(summary: Mapping[str, Any], rows: Sequence[ResultRow], threshol
         judge(dict(summary), gate),
         count_changes(changes),
         significant_metrics(summary),
-        str(thresholds),
+        shareable_path(thresholds),
     )

@@ -20,6 +20,7 @@ from typing import Any, Mapping, Sequence
 from evalgate_lib.judging.flags import REVIEW_CONFIDENCE
 from evalgate_lib.judging.scoring import COVERAGE_FLOOR, REFUSAL_PATTERNS
 from evalgate_lib.reporting.first_screen import significant_mark
+from evalgate_lib.reporting.paths import shareable_path
 from evalgate_lib.reporting.results_table import FILTER_LABELS, results_table_html, table_page_html
 from evalgate_lib.reporting.styles import BASE_CSS
 from evalgate_lib.statistics.metrics import METRICS, format_interval, format_value
@@ -108,6 +109,10 @@ def headline_html(summary: Mapping[str, Any], alpha: float = 0.05) -> str:
     return "".join(lines)
 
 
+#: Held-constant settings that are paths: shown relative to the project, not as this machine's absolute path.
+_PATH_KEYS = frozenset({"corpus", "gold"})
+
+
 def _value(v: Any) -> str:
     text = json.dumps(v, ensure_ascii=False) if not isinstance(v, str) else v
     return e(text)
@@ -145,7 +150,7 @@ def fairness_html(manifest: Mapping[str, Any]) -> str:
     unused = unused_model_keys(manifest)
     others = sorted({key.split(".")[2] for key in unused})
     shared = "".join(
-        f"<tr><td><code>{e(k)}</code></td><td>{_value(v)}</td></tr>"
+        f"<tr><td><code>{e(k)}</code></td><td>{e(shareable_path(v)) if k in _PATH_KEYS else _value(v)}</td></tr>"
         for k, v in sorted(fairness["shared"].items())
         if k not in unused
     )
