@@ -241,6 +241,14 @@ def test_shipped_report_at_1280_by_800(small_screen, tmp_path_factory):
     failed = any(v.failed for v in judge(summary, load_gate(ROOT / "configs" / "gate.toml")))
     assert verdict.get_attribute("data-verdict") == ("FAIL" if failed else "PASS")
     assert verdict.find_element(By.CSS_SELECTOR, ".eg-verdict-word").text == ("FAIL" if failed else "PASS")
+    # in words a product manager reads: what to do, each rule's change with its range; no test names on screen
+    assert "McNemar" not in verdict.text and "p =" not in verdict.text
+    advice = verdict.find_element(By.CSS_SELECTOR, ".eg-advice").text
+    assert advice.startswith("Do not ship" if failed else "Nothing")
+    plain = driver.find_elements(By.CSS_SELECTOR, ".eg-plain li")
+    assert plain and all("plausibly anywhere from" in li.text for li in plain if "not measured" not in li.text)
+    assert all(_rect(driver, li)["bottom"] <= HEIGHT for li in plain)  # on the first screen
+    assert not driver.find_element(By.CSS_SELECTOR, "details.eg-how table.eg-gate-rules").is_displayed()
     driver.save_screenshot(str(SHOTS_1280 / "first_screen.png"))
     _no_horizontal_overflow(driver)
 
