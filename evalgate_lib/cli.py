@@ -174,7 +174,9 @@ def _agreement_by_set(args: argparse.Namespace) -> int:
     import json
 
     from evalgate_lib.files import atomic_write
+    from evalgate_lib.inputs.config import ANSWER_MATCHING
     from evalgate_lib.inputs.labelled_sets import load_sets
+    from evalgate_lib.judging.sentence_scorers import get_scorer
     from evalgate_lib.statistics.set_agreement import DEFAULT_JUDGES, Judge, format_set, measure_set, set_json
 
     sets = load_sets(args.sets)
@@ -189,6 +191,10 @@ def _agreement_by_set(args: argparse.Namespace) -> int:
         scorer, _, matching = spec.partition(":")
         if not matching:
             raise InputError(f"--judge {spec!r}: write SCORER:MATCHING, e.g. span:token")
+        if matching not in ANSWER_MATCHING:
+            known = ", ".join(ANSWER_MATCHING)
+            raise InputError(f"--judge {spec!r}: unknown matching {matching!r}; choose one of {known}")
+        get_scorer(scorer)  # an unknown scorer name is refused here, with the registered names
         judges.append(Judge(f"{scorer} + {matching}", scorer, matching))
     results = [measure_set(s, judges, resamples=args.resamples) for s in sets]
     for result in results:

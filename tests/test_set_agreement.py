@@ -135,6 +135,11 @@ def test_the_command_prints_one_block_per_set(tmp_path: Path, capsys: pytest.Cap
     figures = json.loads(out.read_text())
     assert figures[0]["set"] == "tiny" and figures[0]["judges"][0]["judge"]["scorer"] == "prose"
     assert main(["agreement", "--sets", str(sets), "--set", "other"]) == 2
+    assert main(["agreement", "--sets", str(sets), "--judge", "prose:fuzzy"]) == 2
+    assert main(["agreement", "--sets", str(sets), "--judge", "nosuch:token"]) == 2
+    err = capsys.readouterr().err
+    assert "no set named 'other'" in err and "unknown matching 'fuzzy'" in err
+    assert "unknown sentence scorer 'nosuch'" in err
 
 
 def test_the_report_table_names_each_set_and_escapes_it(tmp_path: Path) -> None:
