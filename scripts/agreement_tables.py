@@ -13,20 +13,13 @@ import argparse
 import json
 from pathlib import Path
 
-
-def kappa(stat: dict) -> str:
-    k = stat["kappa"]
-    if k["value"] is None:
-        return "—"
-    return (
-        f"{k['value']:.2f} [{k['ci_low']:.2f}, {k['ci_high']:.2f}]" if k["ci_low"] is not None else f"{k['value']:.2f}"
-    )
+from evalgate_lib.reporting.report_html import kappa_cell
 
 
 def with_agreement(stat: dict) -> str:
     """κ and the raw agreement: κ is 0 (or undefined) when the reviewers marked no positive at all."""
     share = stat["agreement"]["value"]
-    return f"{kappa(stat)}; agree {share:.0%}" if share is not None else kappa(stat)
+    return f"{kappa_cell(stat)}; agree {share:.0%}" if share is not None else kappa_cell(stat)
 
 
 def point(stat: dict) -> str:
@@ -56,8 +49,9 @@ def main() -> None:
     for s in sets:
         default, span, seed = s["judges"][:3]
         print(
-            f"| {s['set']} ({s['labelled']}) | {kappa(default['correct'])} | {kappa(default['unsupported_claim'])} "
-            f"| {kappa(default['hallucination'])} | {point(span['correct'])} / {point(span['unsupported_claim'])} "
+            f"| {s['set']} ({s['labelled']}) | {kappa_cell(default['correct'])} "
+            f"| {kappa_cell(default['unsupported_claim'])} "
+            f"| {kappa_cell(default['hallucination'])} | {point(span['correct'])} / {point(span['unsupported_claim'])} "
             f"| {point(seed['correct'])} / {point(seed['unsupported_claim'])} | {queue(default)} |"
         )
     if args.by_config:
@@ -71,7 +65,7 @@ def main() -> None:
                 print(
                     f"| {s['set']} | {config} | {n} | {with_agreement(d['correct'])} "
                     f"| {with_agreement(d['unsupported_claim'])} "
-                    f"| {kappa(d['hallucination'])} | {queue(d)} |"
+                    f"| {kappa_cell(d['hallucination'])} | {queue(d)} |"
                 )
 
 

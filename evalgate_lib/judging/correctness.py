@@ -42,7 +42,7 @@ from evalgate_lib.judging.discourse import (
     without_source_frame,
 )
 from evalgate_lib.judging.normalise import match_answer, normalise_text
-from evalgate_lib.judging.prose_support import declining_clauses, prose_terms
+from evalgate_lib.judging.prose_support import POLAR, declining_clauses, prose_terms
 from evalgate_lib.judging.rows import Matching, MatchVerdict
 from evalgate_lib.judging.scoring import Correctness, accept_list, correctness
 from evalgate_lib.text.matching import bounded_pattern
@@ -212,7 +212,7 @@ def answers_question(
     """
     if is_decline(sentence) or not hedged_ok and _HEDGE.search(sentence) or without_source_frame(sentence) != sentence:
         return False  # a decline, a hedge, or a report of what the context says ("It only explains that …")
-    if re.match(r"^\W*(?:yes|no)\b(?=\s*(?:[,.!;:\u2014-]|$))", sentence, re.IGNORECASE):
+    if POLAR.match(sentence):
         return True
     words, _ = prose_terms(sentence)
     asked = prose_terms(question)[0] - _QUESTION_WORDS

@@ -82,13 +82,6 @@ DECLINE_PATTERNS: tuple[str, ...] = (
 )
 _DECLINE = re.compile("|".join(DECLINE_PATTERNS))
 
-#: "The context doesn't say …", "It isn't mentioned …": a statement of what the context lacks.
-_ABOUT_ABSENCE = re.compile(
-    rf"\b{_SOURCE} {_NOT}\b|\b(?:isn't|aren't|is not|are not|wasn't|not) (?:\w+ )?(?:mentioned|stated|covered|"
-    r"specified|documented|described|listed|included|provided|given|addressed|explained)\b|\bno (?:mention|"
-    r"information|details?|indication)\b"
-)
-
 #: A frame that introduces what the context says: removed, and the rest judged as a claim.
 _SOURCE_FRAME = re.compile(
     rf"^\s*(?:(?:according to|based on|per|from|as (?:stated|noted|described|mentioned|shown|explained) in|"
@@ -147,11 +140,6 @@ def is_decline(sentence: str) -> bool:
     return bool(_DECLINE.search(fold(sentence)))
 
 
-def is_about_absence(sentence: str) -> bool:
-    """True when ``sentence`` says what the context does *not* say: a decline of that part, not a claim."""
-    return bool(_ABOUT_ABSENCE.search(fold(sentence)))
-
-
 @lru_cache(maxsize=65536)
 def is_courtesy(sentence: str) -> bool:
     """True for greetings, thanks and offers of help (:data:`COURTESY_PATTERNS`)."""
@@ -182,7 +170,8 @@ def without_source_frame(sentence: str) -> str:
     return stripped if stripped.strip() else sentence
 
 
-_FENCE = re.compile(r"^\s*(?:```|~~~)")
+#: A line that opens or closes a fenced code block.
+FENCE = re.compile(r"^\s*(?:```|~~~)")
 
 
 def fenced_lines(answer: str) -> frozenset[str]:
@@ -192,7 +181,7 @@ def fenced_lines(answer: str) -> frozenset[str]:
     inside = False
     lines: set[str] = set()
     for line in answer.split("\n"):
-        if _FENCE.match(line):
+        if FENCE.match(line):
             inside = not inside
         elif inside and line.strip():
             lines.add(line.strip())

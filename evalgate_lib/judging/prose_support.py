@@ -47,6 +47,7 @@ from functools import lru_cache
 import snowballstemmer
 
 from evalgate_lib.judging.discourse import (
+    FENCE,
     is_advice,
     is_courtesy,
     is_decline,
@@ -66,6 +67,7 @@ from evalgate_lib.judging.span_support import (
     NUMBER_WORDS,
     POLAR_FLOOR,
     QUESTION_FLOOR,
+    _squash,
     key_terms,
     without_list_markers,
 )
@@ -111,9 +113,8 @@ _STEMMER = snowballstemmer.stemmer("english")
 _EMPHASIS = re.compile(r"\*\*|__|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)")
 _BULLET = re.compile(r"^\s*(?:[-*+•]\s+|\d{1,2}[.)]\s+)")
 _SHELL_LINE = re.compile(r"^\s*(?:\$|>>>|\.\.\.|#!|[a-z_][\w.-]*\s*=\s*\S|(?:pip|python|python3|py|git|export|set)\s)")
-_FENCE = re.compile(r"^\s*(?:```|~~~)")
 #: A yes/no answer: "Yes." / "No, it does not." (not "No files are deleted", a plain claim).
-_POLAR = re.compile(r"^\W*(?:yes|no)\b(?=\s*(?:[,.!;:\u2014-]|$))", re.IGNORECASE)
+POLAR = re.compile(r"^\W*(?:yes|no)\b(?=\s*(?:[,.!;:\u2014-]|$))", re.IGNORECASE)
 #: What makes a span negative for a negative claim: a negation, or a word that says the same
 #: in other terms ("disabled", "False", "without", "only", "no longer").
 _NEGATIVE_SPAN = re.compile(
@@ -253,16 +254,15 @@ def prose_spans(index: int, title: str, text: str) -> tuple[_Unit, ...]:
 
 
 @lru_cache(maxsize=4096)
-def _context_terms(passages: tuple[tuple[str, str], ...]) -> tuple[frozenset[str], frozenset[str]]:
-    """All words and exact tokens of the whole context (for commands assembled from its parts)."""
-    words: set[str] = set()
-    exact: set[str] = set()
-    for title, text in passages:
-        for part in (title, *text.split("\n")):
-            w, e = prose_terms(part)
-            words |= w
-            exact |= e
-    return frozenset(words), frozenset(exact)
+def _context_exact(passages: tuple[tuple[str, str], ...]) -> frozenset[str]:
+    """Every exact token of the whole context (a command may be assembled from all of its parts)."""
+    return frozenset().union(*(prose_terms(part)[1] for title, text in passages for part in (title, *text.split("\n"))))
+
+
+@lru_cache(maxsize=4096)
+def _squashed_passage(title: str, text: str) -> str:
+    """A passage as the verbatim rule compares it (memoised: every claim of every answer asks for it)."""
+    return _squash(f"{title}\n{text}")
 
 
 _ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|etc|cf|vs)\.?,?(?=\s|$)", re.IGNORECASE)
@@ -319,7 +319,7 @@ def _need(claim: str, question: str, whole: bool = True) -> _Need:
     own = words - exact
     keys = frozenset(w for name in key_terms(question) for w in prose_terms(name)[0]) - words
     negated = bool(_NEGATION.search(_CONDITION.sub("", claim)))
-    if whole and _POLAR.match(claim):
+    if whole and POLAR.match(claim):
         return _Need(words, exact, asked - words, POLAR_FLOOR, keys, frozenset(), negated, "a yes/no answer")
     if whole and len(own) <= FRAGMENT_WORDS:
         return _Need(words, exact, asked - words, QUESTION_FLOOR, keys, frozenset(), negated, "an answer fragment")
@@ -389,7 +389,7 @@ def _check(claim: str, question: str, units: list[_Unit], whole: bool = True) ->
     anchored = bool(need.exact) and not missing_exact
     supported = (
         not missing_exact
-        and _enough(need.words, held_terms, anchored, PROSE_FLOOR)
+        and _enough(need.words, held_terms, anchored)
         and _enough(need.added, held_terms, anchored)
         and asked_share >= need.question_share
         and not missing_keys
@@ -417,8 +417,8 @@ def _check(claim: str, question: str, units: list[_Unit], whole: bool = True) ->
     checked = len(need.words | need.exact | need.question | need.keys)
     lacking_all = set(missing_exact) | set(missing_words) | set(missing_keys) | (need.question - best.words)
     score = (checked - len(lacking_all)) / checked if checked else 1.0
-    # At the edge: held on one missing word's grace, or failed on wording alone with every
-    # number, identifier and name held and most words there (a paraphrase the rule may miss).
+    # At the edge of the word rule, supported or not: every number, identifier and name held, and
+    # between a third and CLEAR_SHARE of the words (a paraphrase the rule may misjudge either way).
     edge = not missing_exact and not missing_keys and NEAR_MISS_SHARE <= share < CLEAR_SHARE
     return _Check(need, best, supported, reason, missing_exact + missing_words + missing_keys, score, edge)
 
@@ -452,8 +452,7 @@ def _judge_code(sentence: str, tokens: tuple[str, ...], context: ScoringContext)
     plumbing and are not compared; an option or path the context never shows is unsupported.
     """
     _, exact = prose_terms(_plain(sentence))
-    _, all_exact = _context_terms(context.passages)
-    missing = tuple(sorted(exact - _held_exact(exact, all_exact)))
+    missing = tuple(sorted(exact - _held_exact(exact, _context_exact(context.passages))))
     if not exact:
         return SentenceVerdict(sentence, tokens, (), None, None, reason="a code line with no option, path or number")
     supported = not missing
@@ -474,7 +473,7 @@ def judge_prose(sentence: str, context: ScoringContext) -> SentenceVerdict:
         return SentenceVerdict(sentence, tokens, (), None, None, refusal=refusal, reason=why)
 
     text = _plain(sentence)
-    if not text or _FENCE.match(text) or is_sources_line(text):
+    if not text or FENCE.match(text) or is_sources_line(text):
         return nothing("a code fence or a list of sources: claims nothing")
     if is_courtesy(text):
         return nothing("courtesy or an offer of help: claims nothing")
@@ -491,15 +490,15 @@ def judge_prose(sentence: str, context: ScoringContext) -> SentenceVerdict:
     if claim.rstrip("*_ ").endswith(":"):
         return nothing("a lead-in line ending with ':': claims nothing by itself")
     claim = _LABEL.sub("", claim, count=1).strip()
-    if _POLAR.match(claim):
-        rest = _POLAR.sub("", claim, count=1).strip(" ,;:.!\u2014-")
+    if POLAR.match(claim):
+        rest = POLAR.sub("", claim, count=1).strip(" ,;:.!\u2014-")
         rest_words, rest_exact = prose_terms(rest)
         if not rest_words and not rest_exact:
             return nothing("a bare yes/no: the answer's other sentences carry what it claims")
         if rest_words - prose_terms(context.question)[0]:
             claim = rest  # "No, Starter includes 3 seats": the statement after the yes/no is the claim
     words, exact = prose_terms(claim)
-    polar = bool(_POLAR.match(claim) or _NEGATION.search(claim))
+    polar = bool(POLAR.match(claim) or _NEGATION.search(claim))
     asked_words, asked_exact = prose_terms(context.question)
     if not words and not exact and not polar:
         return nothing("no content words: claims nothing")
@@ -507,8 +506,8 @@ def judge_prose(sentence: str, context: ScoringContext) -> SentenceVerdict:
         return nothing("repeats the question: claims nothing new")
     if not exact and is_advice(claim):
         return nothing("advice or opinion naming no number, option, path or name: claims no checkable fact")
-    squashed = " ".join(fold(claim).split()).rstrip(".")
-    if len(squashed) >= 12 and any(squashed in " ".join(fold(f"{t}\n{x}").split()) for t, x in context.passages):
+    squashed = _squash(claim).rstrip(".")
+    if len(squashed) >= 12 and any(squashed in _squashed_passage(t, x) for t, x in context.passages):
         return SentenceVerdict(sentence, tokens, (), 1.0, True, span=claim, reason="copied verbatim from the context")
     if not context.passages:
         return SentenceVerdict(sentence, tokens, tuple(sorted(words)), 0.0, False, reason="no context to check")

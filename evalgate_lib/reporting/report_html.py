@@ -440,7 +440,8 @@ def agreement_html(report: Mapping[str, Any]) -> str:
     )
 
 
-def _kappa_cell(stat: Mapping[str, Any]) -> str:
+def kappa_cell(stat: Mapping[str, Any]) -> str:
+    """Cohen's κ of one judgement (``JudgementAgreement.to_dict()``) as "0.58 [0.42, 0.72]"; "—" when undefined."""
     k = stat["kappa"]
     if k["value"] is None:
         return "—"
@@ -459,9 +460,9 @@ def sets_agreement_html(sets: Sequence[Mapping[str, Any]]) -> str:
     for item in sets:
         rows = "".join(
             f"<tr><td>{e(j['judge']['name'])}</td><td class='num'>{sum(j['correct']['confusion'].values())}</td>"
-            f"<td class='num'>{_kappa_cell(j['correct'])}</td>"
-            f"<td class='num'>{_kappa_cell(j['unsupported_claim'])}</td>"
-            f"<td class='num'>{_kappa_cell(j['hallucination'])}</td>"
+            f"<td class='num'>{kappa_cell(j['correct'])}</td>"
+            f"<td class='num'>{kappa_cell(j['unsupported_claim'])}</td>"
+            f"<td class='num'>{kappa_cell(j['hallucination'])}</td>"
             f"<td class='num'>{j['queue']['size']} of {j['queue']['n']}; holds {j['queue']['caught']} of "
             f"{j['queue']['errors']} errors</td></tr>"
             for j in item["judges"]
