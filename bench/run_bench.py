@@ -129,16 +129,21 @@ def scoring_memos() -> list[Any]:
     from evalgate_lib.judging import (
         answer,
         correctness,
+        discourse,
         evaluation,
         flags,
         normalise,
+        prose_support,
         scoring,
         sentence_scorers,
         span_support,
     )
     from evalgate_lib.text import tokens as text
 
-    modules = (answer, correctness, evaluation, flags, normalise, scoring, sentence_scorers, span_support, text)
+    modules = (
+        answer, correctness, discourse, evaluation, flags, normalise, prose_support, scoring, sentence_scorers,
+        span_support, text,
+    )  # fmt: skip
     found = {id(v): v for m in modules for v in vars(m).values() if callable(getattr(v, "cache_clear", None))}
     return list(found.values())
 
