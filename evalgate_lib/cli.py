@@ -176,7 +176,7 @@ def _agreement_by_set(args: argparse.Namespace) -> int:
     from evalgate_lib.files import atomic_write
     from evalgate_lib.inputs.config import ANSWER_MATCHING
     from evalgate_lib.inputs.labelled_sets import load_sets
-    from evalgate_lib.judging.sentence_scorers import get_scorer
+    from evalgate_lib.judging.scorers import get_scorer
     from evalgate_lib.statistics.set_agreement import DEFAULT_JUDGES, Judge, format_set, measure_set, set_json
 
     sets = load_sets(args.sets)

@@ -10,17 +10,15 @@ from typing import Any
 import pytest
 
 from evalgate_lib.errors import BackendError, InputError
+from evalgate_lib.judging.grounding import sentence_coverage
 from evalgate_lib.judging.rows import SentenceVerdict
-from evalgate_lib.judging.scoring import sentence_coverage
+from evalgate_lib.judging.scorers import BUILT_IN, available_scorers, get_scorer, register_scorer
 from evalgate_lib.judging.sentence_scorers import (
     LexicalCoverageScorer,
     ScoringContext,
     SentenceScorer,
     TransformersNLIScorer,
-    available_scorers,
-    get_scorer,
     judge_sentences,
-    register_scorer,
     scorer_id,
 )
 from evalgate_lib.text.tokens import content_tokens
@@ -106,9 +104,17 @@ def test_registry_register_get_and_duplicates() -> None:
         register_scorer("constant-test", lambda: Constant(0.75), replace=True)
         assert get_scorer("constant-test").judge("a", context("b")).coverage == 0.75
     finally:
-        from evalgate_lib.judging import sentence_scorers as entailment
+        from evalgate_lib.judging import scorers
 
-        entailment._REGISTRY.pop("constant-test", None)
+        scorers._registered.pop("constant-test", None)
+
+
+def test_the_registry_lists_every_built_in_scorer_and_protects_them() -> None:
+    assert sorted(BUILT_IN) == ["lexical", "prose", "span", "transformers-nli"]
+    assert set(BUILT_IN) <= set(available_scorers())
+    with pytest.raises(ValueError, match="built-in scorer and cannot be replaced"):
+        register_scorer("span", LexicalCoverageScorer, replace=True)
+    assert get_scorer("span").name == "span"
 
 
 def test_unknown_scorer_is_an_input_error_listing_choices() -> None:

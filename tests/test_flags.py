@@ -6,9 +6,10 @@ import inspect
 
 import pytest
 
+from evalgate_lib.judging.correctness import Correctness
 from evalgate_lib.judging.flags import REVIEW_CONFIDENCE, flag_answer, review_reasons
+from evalgate_lib.judging.grounding import Groundedness, mean_support, sentence_coverage
 from evalgate_lib.judging.rows import FLAG_NAMES, Flags, SentenceVerdict
-from evalgate_lib.judging.scoring import Correctness, Groundedness, mean_support, sentence_coverage
 from evalgate_lib.text.tokens import content_tokens, sentences_of
 
 # content tokens: starter, costs, 36, month, annual, billing

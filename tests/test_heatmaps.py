@@ -10,7 +10,7 @@ import numpy as np  # noqa: E402
 from conftest import make_row  # noqa: E402
 
 from evalgate_lib.judging.rows import SentenceVerdict  # noqa: E402
-from evalgate_lib.judging.sentence_scorers import scorer_floor  # noqa: E402
+from evalgate_lib.judging.scorers import scorer_floor  # noqa: E402
 from evalgate_lib.reporting.plots import coverage_heatmap, coverage_matrix_heatmap  # noqa: E402
 
 # a high score with an unsupported verdict (a number no span holds): the colour must follow the verdict

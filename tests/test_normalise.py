@@ -1,10 +1,11 @@
-"""Tests for evalgate_lib.judging.normalise (opt-in answer normalisation)."""
+"""Tests for answer-text normalisation and the ``normalised`` matching rule built on it."""
 
 from __future__ import annotations
 
 import pytest
 
-from evalgate_lib.judging.normalise import MatchResult, match_answer, normalise_text
+from evalgate_lib.judging.correctness import MatchResult, match_answer
+from evalgate_lib.judging.normalise import normalise_text
 
 
 def test_number_word_answer_raw_miss_normalised_hit() -> None:

@@ -6,7 +6,8 @@ import pytest
 
 from evalgate_lib.judging.discourse import is_advice, is_courtesy, is_decline, without_citations, without_source_frame
 from evalgate_lib.judging.prose_support import clauses_of, judge_prose, prose_terms
-from evalgate_lib.judging.sentence_scorers import ScoringContext, get_scorer
+from evalgate_lib.judging.scorers import get_scorer
+from evalgate_lib.judging.sentence_scorers import ScoringContext
 
 PLANS = (
     "Nimbus plans and pricing (2026)",

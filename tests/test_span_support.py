@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from evalgate_lib.judging.sentence_scorers import ScoringContext, get_scorer
+from evalgate_lib.judging.scorers import get_scorer
+from evalgate_lib.judging.sentence_scorers import ScoringContext
 from evalgate_lib.judging.span_support import (
     SPAN_FLOOR,
     claim_part,

@@ -1,3 +1,5 @@
-"""judging layer: correctness, sentence support, flags and the typed result rows."""
+"""judging layer: correctness, sentence support, flags and the typed result rows.
 
-from evalgate_lib.judging import prose_support, span_support  # noqa: F401  (register the "prose" and "span" scorers)
+Scorers are listed in one registry, :mod:`evalgate_lib.judging.scorers`; nothing here is
+imported for its side effects.
+"""

@@ -15,16 +15,10 @@ from evalgate_lib.inputs.config import DEFAULT_ANSWER_MATCHING
 from evalgate_lib.judging.correctness import decide_correctness
 from evalgate_lib.judging.discourse import fenced_lines
 from evalgate_lib.judging.flags import flag_answer
+from evalgate_lib.judging.grounding import Groundedness, confidence, mean_support
 from evalgate_lib.judging.rows import Flags, Matching, SentenceVerdict
-from evalgate_lib.judging.scoring import Groundedness, confidence, mean_support
-from evalgate_lib.judging.sentence_scorers import (
-    DEFAULT_SCORER,
-    ScoringContext,
-    SentenceScorer,
-    get_scorer,
-    judge_sentences,
-    scorer_id,
-)
+from evalgate_lib.judging.scorers import DEFAULT_SCORER, get_scorer
+from evalgate_lib.judging.sentence_scorers import ScoringContext, SentenceScorer, judge_sentences, scorer_id
 from evalgate_lib.text.tokens import sentences_of
 
 

@@ -6,7 +6,7 @@ Three containment rules are computed for every answer and recorded side by side
 
 * ``token``: an accepted string, case-insensitively, on token boundaries
   (:func:`token_bounded_match`): "3 seats" is not inside "13 seats", "10" not inside "10.5";
-* ``raw``: the seed's plain case-insensitive substring rule (:func:`~evalgate_lib.judging.scoring.matched_accept`),
+* ``raw``: the seed's plain case-insensitive substring rule (:func:`matched_accept`),
   kept so earlier figures stay reproducible;
 * ``normalised``: token-bounded after :func:`~evalgate_lib.judging.normalise.normalise_text`
   (number words, units, money);
@@ -31,25 +31,125 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Literal, Sequence
 
 from evalgate_lib.inputs.config import ANSWER_MATCHING
 from evalgate_lib.judging.discourse import (
+    answer_refuses,
     is_courtesy,
     is_decline,
     is_sources_line,
     without_citations,
     without_source_frame,
 )
-from evalgate_lib.judging.normalise import match_answer, normalise_text
+from evalgate_lib.judging.normalise import normalise_text
 from evalgate_lib.judging.prose_support import POLAR, declining_clauses, prose_terms
 from evalgate_lib.judging.rows import Matching, MatchVerdict
-from evalgate_lib.judging.scoring import Correctness, accept_list, correctness
 from evalgate_lib.text.matching import bounded_pattern
 from evalgate_lib.text.tokens import sentences_of
 
 _NEW_QUESTION = re.compile(r"^\s*(?:\*\*)?(?:question|q)\s*\d*\s*[:.]", re.IGNORECASE | re.MULTILINE)
 _VALUE_UNIT = re.compile(r"^\$?(\d+(?:\.\d+)?) ([a-z%]+)$")
+
+
+def matched_accept(answer: str, accept: Sequence[str]) -> str | None:
+    """First accepted string contained in ``answer``, case-insensitively (``casefold``); ``None`` if none is.
+
+    An empty accept string never matches: it is contained in everything.
+    """
+    folded = answer.casefold()
+    for candidate in accept:
+        if candidate and candidate.casefold() in folded:
+            return candidate
+    return None
+
+
+@dataclass(frozen=True)
+class Correctness:
+    """A correctness verdict and the reason for it, in words a reader can check against the answer."""
+
+    correct: bool
+    refused: bool
+    matched: str | None
+    reason: str = ""
+    #: Decided by a rule of thumb a person should confirm (a decline that also answers, competing values, ...).
+    doubtful: bool = False
+
+
+def accept_list(accept: Sequence[str]) -> str:
+    """The accepted strings as a verdict's reason quotes them."""
+    return ", ".join(repr(a) for a in accept) or "(none)"
+
+
+def correctness(answer: str, answerable: bool, accept: Sequence[str]) -> Correctness:
+    """Answerable: correct iff an accepted string is contained. No-answer: correct iff the model refused.
+
+    Containment is literal: "three seats" does not contain "3 seats". That limit is
+    documented and visible; the ``normalised`` rule (:func:`match_answer`) reads numbers, units and money.
+    """
+    refused = answer_refuses(answer)
+    if answerable:
+        matched = matched_accept(answer, accept)
+        if matched is not None:
+            return Correctness(True, refused, matched, f"the answer contains the accepted string {matched!r}")
+        if refused:
+            return Correctness(False, True, None, "the question is answerable, but the answer is a refusal")
+        reason = (
+            f"the answer contains none of the accepted strings ({accept_list(accept)}); "
+            "containment is literal and case-insensitive"
+        )
+        return Correctness(False, False, None, reason)
+    if refused:
+        return Correctness(True, True, None, "a no-answer question, and the answer is a refusal")
+    return Correctness(
+        False, False, None, "the question has no answer in the knowledge base, and the answer is not a refusal"
+    )
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """Verdict of :func:`match_answer`.
+
+    ``matched`` is the original accept string (not its normalised form) that
+    matched, or ``None``; ``mode`` says which rule decided, so raw and normalised
+    verdicts are never confused in a report.
+    """
+
+    correct: bool
+    matched: str | None
+    mode: Literal["raw", "normalised"]
+
+
+def _contains_tokens(haystack: str, needle: str) -> bool:
+    """``needle`` occurs in ``haystack`` on token boundaries (both normalised).
+
+    Left boundary: start, a space or ``$`` (so ``12`` matches ``$12``); right
+    boundary: end or a space (so ``3 seat`` is not inside ``13 seat`` and ``20`` is
+    not inside ``20%``).
+    """
+    return re.search(r"(?:^|(?<=[ $]))" + re.escape(needle) + r"(?= |$)", haystack) is not None
+
+
+def match_answer(answer: str, accept: Sequence[str], normalise: bool) -> MatchResult:
+    """Is one of the ``accept`` strings in ``answer``? First match in ``accept`` order wins.
+
+    * raw mode (``normalise=False``): case-insensitive substring containment, the
+      methodology's rule (``str.casefold`` on both sides, no token boundaries).
+    * normalised mode: ``normalise_text(accept)`` must occur in
+      ``normalise_text(answer)`` on token boundaries, see :func:`_contains_tokens`.
+
+    Accept strings that are empty (or normalise to nothing) never match: an empty
+    string is contained in everything and would mark every answer correct.
+    """
+    if normalise:
+        norm_answer = normalise_text(answer)
+        for candidate in accept:
+            norm = normalise_text(candidate)
+            if norm and _contains_tokens(norm_answer, norm):
+                return MatchResult(True, candidate, "normalised")
+        return MatchResult(False, None, "normalised")
+    matched = matched_accept(answer, accept)
+    return MatchResult(matched is not None, matched, "raw")
 
 
 def answer_part(answer: str) -> str:

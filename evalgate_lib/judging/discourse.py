@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from evalgate_lib.text.tokens import fold
+from evalgate_lib.text.tokens import fold, sentences_of
 
 #: What an answer may call its context.
 _SOURCE = (
@@ -186,3 +186,35 @@ def fenced_lines(answer: str) -> frozenset[str]:
         elif inside and line.strip():
             lines.add(line.strip())
     return frozenset(lines)
+
+
+#: The refusal rule. A sentence is a refusal when any of these matches it (lower-cased,
+#: straight quotes). Kept as a visible list so a reader can see why an answer counted
+#: as "I don't know"; the candidate prompt asks the model to answer exactly "I don't know".
+#: Negations are refusals only when they are about the *context* ("the context does not
+#: mention ..."): a factual negative ("the Free plan does not include API access") is a
+#: claim, and is checked against the context like any other sentence.
+REFUSAL_PATTERNS: tuple[str, ...] = (
+    r"\bi (?:do not|don't|dont) know\b",
+    r"\b(?:cannot|can't|can not|unable to|not able to) (?:answer|determine)\b",
+    r"\b(?:cannot|can't|can not|unable to|not able to) find (?:the|an|any) (?:answer|information)\b",
+    r"\b(?:context|documents?|articles?|passages?|texts?|sources?|information provided|provided information) "
+    r"(?:does|do|did) not (?:mention|say|state|contain|provide|specify|include|cover|give)\b",
+    r"\bnot (?:mentioned|stated|provided|specified|covered|included|given|available) in the "
+    r"(?:context|documents?|articles?|passages?|texts?|sources?|information)\b",
+    r"\b(?:no|not enough|insufficient) (?:information|details?)\b",
+    r"\bthere is no answer\b",
+)
+_REFUSAL = re.compile("|".join(REFUSAL_PATTERNS))
+
+
+@lru_cache(maxsize=65536)
+def is_refusal(text: str) -> bool:
+    """True when ``text`` declines to answer, by the :data:`REFUSAL_PATTERNS` rule."""
+    return bool(_REFUSAL.search(fold(text)))
+
+
+def answer_refuses(answer: str) -> bool:
+    """An answer is a refusal when its first sentence is one ("I don't know. ..." counts)."""
+    sentences = sentences_of(answer)
+    return bool(sentences) and is_refusal(sentences[0])

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import math
 
+from evalgate_lib.judging.correctness import Correctness
+from evalgate_lib.judging.grounding import Groundedness
 from evalgate_lib.judging.rows import Flags
-from evalgate_lib.judging.scoring import Correctness, Groundedness
 
 #: An answer whose confidence is below this goes to the review queue.
 REVIEW_CONFIDENCE = 0.50

@@ -1,11 +1,11 @@
-"""Opt-in answer normalisation: make "three seats" match "3 seats", visibly.
+"""Answer-text normalisation: the rules that make "three seats" read as "3 seats", visibly.
 
-The methodology's correctness rule is raw, case-insensitive containment of an
-``accept`` string in the answer. That rule is transparent but brittle: a model
-that writes "three seats", "5GB" or "$12.00 per user" is marked wrong against
-"3 seats", "5 GB" or "$12". Normalisation is therefore offered as an explicit,
-opt-in second mode; :class:`MatchResult` records which mode produced a verdict
-so a report can never silently mix the two.
+Literal containment of an ``accept`` string is transparent but brittle: a model that writes
+"three seats", "5GB" or "$12.00 per user" would be wrong against "3 seats", "5 GB" or "$12".
+This module only rewrites text; the ``normalised`` matching rule that uses it, and every
+other correctness rule, live in :mod:`evalgate_lib.judging.correctness`, whose
+:class:`~evalgate_lib.judging.correctness.MatchResult` records which rule produced a verdict so a
+report can never silently mix them.
 
 :func:`normalise_text` applies these rules, in this order (each is a plain rule
 that can be checked by hand, no model involved):
@@ -43,11 +43,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal, Sequence
-
-from evalgate_lib.judging.scoring import matched_accept
 
 _PUNCT_MAP = str.maketrans(
     {
@@ -285,49 +281,3 @@ def normalise_text(s: str) -> str:
     words = _merge_money_and_percent(words)
     words = _canonical_units(words)
     return " ".join(words)
-
-
-@dataclass(frozen=True)
-class MatchResult:
-    """Verdict of :func:`match_answer`.
-
-    ``matched`` is the original accept string (not its normalised form) that
-    matched, or ``None``; ``mode`` says which rule decided, so raw and normalised
-    verdicts are never confused in a report.
-    """
-
-    correct: bool
-    matched: str | None
-    mode: Literal["raw", "normalised"]
-
-
-def _contains_tokens(haystack: str, needle: str) -> bool:
-    """``needle`` occurs in ``haystack`` on token boundaries (both normalised).
-
-    Left boundary: start, a space or ``$`` (so ``12`` matches ``$12``); right
-    boundary: end or a space (so ``3 seat`` is not inside ``13 seat`` and ``20`` is
-    not inside ``20%``).
-    """
-    return re.search(r"(?:^|(?<=[ $]))" + re.escape(needle) + r"(?= |$)", haystack) is not None
-
-
-def match_answer(answer: str, accept: Sequence[str], normalise: bool) -> MatchResult:
-    """Is one of the ``accept`` strings in ``answer``? First match in ``accept`` order wins.
-
-    * raw mode (``normalise=False``): case-insensitive substring containment, the
-      methodology's rule (``str.casefold`` on both sides, no token boundaries).
-    * normalised mode: ``normalise_text(accept)`` must occur in
-      ``normalise_text(answer)`` on token boundaries, see :func:`_contains_tokens`.
-
-    Accept strings that are empty (or normalise to nothing) never match: an empty
-    string is contained in everything and would mark every answer correct.
-    """
-    if normalise:
-        norm_answer = normalise_text(answer)
-        for candidate in accept:
-            norm = normalise_text(candidate)
-            if norm and _contains_tokens(norm_answer, norm):
-                return MatchResult(True, candidate, "normalised")
-        return MatchResult(False, None, "normalised")
-    matched = matched_accept(answer, accept)
-    return MatchResult(matched is not None, matched, "raw")

@@ -56,7 +56,7 @@ from evalgate_lib.judging.discourse import (
     without_source_frame,
 )
 from evalgate_lib.judging.rows import SentenceVerdict
-from evalgate_lib.judging.sentence_scorers import ScoringContext, register_scorer
+from evalgate_lib.judging.sentence_scorers import ScoringContext
 from evalgate_lib.judging.span_support import (
     _EXACT,
     _FRAME,
@@ -554,5 +554,3 @@ class ProseSupportScorer:
     def judge(self, sentence: str, context: ScoringContext) -> SentenceVerdict:
         return judge_prose(sentence, context)
 
-
-register_scorer(ProseSupportScorer.name, ProseSupportScorer)

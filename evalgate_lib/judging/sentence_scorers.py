@@ -7,15 +7,16 @@ The hallucination and grounded-but-wrong flags and the review queue follow the
 verdicts of whichever scorer a run uses.
 
 A run picks its scorer with ``[shared] sentence_scorer = "<name>"`` (the same for
-both configs, under the fairness contract); the default is :data:`DEFAULT_SCORER`.
+both configs, under the fairness contract); the default is :data:`~evalgate_lib.judging.scorers.DEFAULT_SCORER`.
 The scorer's name and version go into every row (``scorer``) and into the
 manifest. Judgements are not cached (scoring is pure and takes milliseconds), so
 no cache entry can outlive a change of scorer; the model-call cache keys do not
 depend on it.
 
-Usage::
+Scorers are found by name in one registry, :mod:`evalgate_lib.judging.scorers`. Usage::
 
-    from evalgate_lib.judging.sentence_scorers import ScoringContext, get_scorer
+    from evalgate_lib.judging.scorers import get_scorer
+    from evalgate_lib.judging.sentence_scorers import ScoringContext
     scorer = get_scorer("lexical")
     verdict = scorer.judge("Starter includes 3 seats.", ScoringContext("How many seats?", (("Plans", text),)))
 """
@@ -25,17 +26,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Callable, Protocol, Sequence, runtime_checkable
+from typing import Protocol, Sequence, runtime_checkable
 
 from evalgate_lib.errors import BackendError, InputError
-from evalgate_lib.inputs.config import DEFAULT_SENTENCE_SCORER
 from evalgate_lib.inputs.prompts import context_text
+from evalgate_lib.judging.discourse import is_refusal
+from evalgate_lib.judging.grounding import COVERAGE_FLOOR, sentence_coverage
 from evalgate_lib.judging.rows import SentenceVerdict
-from evalgate_lib.judging.scoring import COVERAGE_FLOOR, is_refusal, sentence_coverage
 from evalgate_lib.text.tokens import content_token_list, content_tokens
-
-#: The scorer a config gets when it names none (chosen by measured agreement with reviewers' labels).
-DEFAULT_SCORER = DEFAULT_SENTENCE_SCORER
 
 
 @dataclass(frozen=True)
@@ -81,10 +79,10 @@ class SentenceScorer(Protocol):
 class LexicalCoverageScorer:
     """The seed scorer: share of the sentence's content tokens found anywhere in the whole context.
 
-    Supported at coverage >= :data:`~evalgate_lib.judging.scoring.COVERAGE_FLOOR` (0.70).
+    Supported at coverage >= :data:`~evalgate_lib.judging.grounding.COVERAGE_FLOOR` (0.70).
     Transparent and recomputable by hand from a row's ``tokens``/``missing``, but blind
     to where in the context a word occurs: kept as a named scorer so its figures stay
-    reproducible and comparable. The rule itself is :func:`~evalgate_lib.judging.scoring.sentence_coverage`.
+    reproducible and comparable. The rule itself is :func:`~evalgate_lib.judging.grounding.sentence_coverage`.
     """
 
     name = "lexical"
@@ -98,27 +96,6 @@ class LexicalCoverageScorer:
 def scorer_id(scorer: SentenceScorer) -> str:
     """``name@version``, as rows and the manifest record it."""
     return f"{scorer.name}@{scorer.version}"
-
-
-def scorer_floor(scorer: str) -> float | None:
-    """The support score a scorer (``name`` or ``name@version``) calls supported, if it has one.
-
-    Views draw scores on the scorer's own scale; ``None`` when the scorer is unknown here or
-    cannot be built without arguments (a model scorer).
-    """
-    try:
-        return getattr(get_scorer(scorer.split("@")[0]), "floor", None)
-    except (InputError, BackendError, TypeError):
-        return None
-
-
-def judging_manifest(scorer_name: str, matching: str, row_schema: int) -> dict[str, Any]:
-    """The manifest's ``judging`` section, built in one place for runs and scored logs alike."""
-    return {
-        "row_schema": row_schema,
-        "sentence_scorer": scorer_id(get_scorer(scorer_name)),
-        "answer_matching": matching,
-    }
 
 
 class TransformersNLIScorer:
@@ -192,49 +169,9 @@ class TransformersNLIScorer:
         return SentenceVerdict(sentence, tokens, (), p, supported, reason=reason)
 
 
-ScorerFactory = Callable[..., SentenceScorer]
-
-_REGISTRY: dict[str, ScorerFactory] = {}
-
-
-def register_scorer(name: str, factory: ScorerFactory, *, replace: bool = False) -> None:
-    """Make ``factory`` available as ``get_scorer(name, **kwargs)``.
-
-    Registering an existing name is an error unless ``replace=True``, so two
-    plug-ins cannot silently shadow each other.
-    """
-    if not name:
-        raise ValueError("scorer name must be non-empty")
-    if name in _REGISTRY and not replace:
-        raise ValueError(f"a scorer named {name!r} is already registered (pass replace=True to override)")
-    _REGISTRY[name] = factory
-
-
-def available_scorers() -> list[str]:
-    """Registered scorer names, sorted."""
-    return sorted(_REGISTRY)
-
-
-def get_scorer(name: str, **kwargs: Any) -> SentenceScorer:
-    """A new scorer instance; ``kwargs`` go to its factory (e.g. ``model_path``).
-
-    An unknown name is a user error (it comes from a config file) and raises
-    :class:`InputError` listing the registered names.
-    """
-    try:
-        factory = _REGISTRY[name]
-    except KeyError:
-        known = ", ".join(available_scorers())
-        raise InputError(f"unknown sentence scorer {name!r}; available: {known}") from None
-    return factory(**kwargs)
-
-
 def judge_sentences(
     sentences: Sequence[str], context: ScoringContext, scorer: SentenceScorer
 ) -> tuple[SentenceVerdict, ...]:
     """The verdict on every sentence of one answer, in order."""
     return tuple(scorer.judge(s, context) for s in sentences)
 
-
-register_scorer(LexicalCoverageScorer.name, LexicalCoverageScorer)
-register_scorer(TransformersNLIScorer.name, TransformersNLIScorer)

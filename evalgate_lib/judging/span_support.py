@@ -33,9 +33,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from evalgate_lib.judging.discourse import is_refusal
 from evalgate_lib.judging.rows import SentenceVerdict
-from evalgate_lib.judging.scoring import is_refusal
-from evalgate_lib.judging.sentence_scorers import ScoringContext, register_scorer
+from evalgate_lib.judging.sentence_scorers import ScoringContext
 from evalgate_lib.text.stopwords import STOPWORDS
 from evalgate_lib.text.tokens import content_token_list, content_token_set, distinct_tokens, fold, sentence_spans
 
@@ -460,8 +460,6 @@ class SpanSupportScorer:
     def judge(self, sentence: str, context: ScoringContext) -> SentenceVerdict:
         return judge_span(sentence, context)
 
-
-register_scorer(SpanSupportScorer.name, SpanSupportScorer)
 
 __all__ = [
     "FRAGMENT_WORDS",

@@ -19,7 +19,7 @@ from evalgate_lib.chunks.chunking import chunk_corpus
 from evalgate_lib.inputs.corpus import Article
 from evalgate_lib.inputs.gold import GoldQuestion
 from evalgate_lib.judging.rows import ResultRow, SentenceVerdict
-from evalgate_lib.judging.sentence_scorers import scorer_floor
+from evalgate_lib.judging.scorers import scorer_floor
 from evalgate_lib.statistics.metrics import METRICS, format_value
 from evalgate_lib.text.stopwords import STOPWORDS
 from evalgate_lib.text.tokens import token_spans

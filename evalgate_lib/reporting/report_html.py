@@ -17,8 +17,9 @@ import html
 import json
 from typing import Any, Mapping, Sequence
 
+from evalgate_lib.judging.discourse import REFUSAL_PATTERNS
 from evalgate_lib.judging.flags import REVIEW_CONFIDENCE
-from evalgate_lib.judging.scoring import COVERAGE_FLOOR, REFUSAL_PATTERNS
+from evalgate_lib.judging.grounding import COVERAGE_FLOOR
 from evalgate_lib.reporting.first_screen import significant_mark
 from evalgate_lib.reporting.paths import shareable_path
 from evalgate_lib.reporting.results_table import FILTER_LABELS, results_table_html, table_page_html

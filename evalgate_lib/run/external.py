@@ -30,7 +30,7 @@ from evalgate_lib.inputs.corpus import Article, corpus_digest, scan_corpus
 from evalgate_lib.inputs.gold import GoldQuestion, load_gold
 from evalgate_lib.judging.evaluation import Retrieved, score_answer
 from evalgate_lib.judging.rows import SCHEMA_VERSION, ResultRow
-from evalgate_lib.judging.sentence_scorers import get_scorer, judging_manifest
+from evalgate_lib.judging.scorers import get_scorer, judging_manifest
 from evalgate_lib.run.pipeline import checked_evidence
 from evalgate_lib.run.results import package_versions, sha256_file, write_folder
 from evalgate_lib.statistics.metrics import compare

@@ -32,7 +32,7 @@ from evalgate_lib.inputs.gold import GoldQuestion, check_articles, load_gold
 from evalgate_lib.inputs.prompts import render_context, render_prompt
 from evalgate_lib.judging.evaluation import Retrieved, score_answer
 from evalgate_lib.judging.rows import ResultRow
-from evalgate_lib.judging.sentence_scorers import get_scorer
+from evalgate_lib.judging.scorers import get_scorer
 from evalgate_lib.retrieval.index import VectorIndex
 from evalgate_lib.retrieval.metrics import locate_evidence
 

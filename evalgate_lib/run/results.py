@@ -26,7 +26,7 @@ from evalgate_lib.files import atomic_write
 from evalgate_lib.inputs.config import shared_settings
 from evalgate_lib.inputs.corpus import corpus_digest
 from evalgate_lib.judging.rows import SCHEMA_VERSION, ResultRow
-from evalgate_lib.judging.sentence_scorers import judging_manifest
+from evalgate_lib.judging.scorers import judging_manifest
 from evalgate_lib.run.pipeline import Comparison, RunOptions, run_comparison
 from evalgate_lib.statistics.metrics import compare
 from evalgate_lib.version import __version__
