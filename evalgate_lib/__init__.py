@@ -34,8 +34,8 @@ from evalgate_lib.api import (
     run_comparison,
 )
 from evalgate_lib.errors import BackendError, CacheError, EvalGateError, FairnessError, InputError
-from evalgate_lib.judging.answer import Judgement, judge_answer
-from evalgate_lib.judging.rows import Flags, ResultRow, SentenceVerdict
+from evalgate_lib.judging.answer import judge_answer
+from evalgate_lib.judging.rows import Flags, Judgement, ResultRow, SentenceVerdict
 from evalgate_lib.judging.scorers import available_scorers, get_scorer, register_scorer
 from evalgate_lib.judging.sentence_scorers import ScoringContext, SentenceScorer
 from evalgate_lib.run.pipeline import RunOptions

@@ -7,6 +7,7 @@ Import them directly (``from conftest import make_row``): pytest puts this folde
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from typing import Any, Sequence
 
 import numpy as np
@@ -18,6 +19,7 @@ from evalgate_lib.judging.rows import (
     RECALL_KS,
     SCHEMA_VERSION,
     Flags,
+    Judgement,
     Matching,
     MatchVerdict,
     ResultRow,
@@ -26,7 +28,7 @@ from evalgate_lib.judging.rows import (
     SentenceVerdict,
 )
 
-assert SCHEMA_VERSION == 2, "update make_row to the new row schema"
+assert SCHEMA_VERSION == 3, "update make_row to the new row schema"
 
 
 def make_flags(**fired: bool) -> Flags:
@@ -142,7 +144,13 @@ def make_row(**overrides: Any) -> ResultRow:
         "scorer": "lexical@1",
     }
     row.update(overrides)
-    return ResultRow(**row)
+    given = row.pop("judgement", None)  # a whole judgement (e.g. another row's ``__dict__``), then field overrides
+    verdicts = {name: row.pop(name) for name in Judgement.__dataclass_fields__}
+    if given is None:
+        judgement = Judgement(**verdicts)
+    else:
+        judgement = replace(given, **{k: v for k, v in overrides.items() if k in Judgement.__dataclass_fields__})
+    return ResultRow(**row, judgement=judgement)
 
 
 class CountingBackend:

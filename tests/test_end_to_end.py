@@ -103,7 +103,7 @@ def test_rows_read_back_equal_the_file(two_runs):
     assert len(lines) == len(rows)
     for line, row in zip(lines, rows, strict=True):
         data = json.loads(line)
-        assert data["schema"] == 2
+        assert data["schema"] == 3
         assert ResultRow.from_json(data) == row
         assert json.dumps(row.to_json(), sort_keys=True, ensure_ascii=False) == line
 
@@ -127,7 +127,7 @@ def test_manifest_records_models_inputs_and_fairness(two_runs):
     assert manifest["fairness"]["shared"]["shared.top_k"] == 4
     assert manifest["packages"]["transformers"]
     judging = manifest["judging"]
-    assert judging["row_schema"] == 2
+    assert judging["row_schema"] == 3
     assert judging["sentence_scorer"] == "prose@1" and judging["answer_matching"] == "claim"
     assert manifest["backend"]["generator_runtime"].endswith("/float32")
     assert manifest["generation"]["stop"] == ["\nQuestion:"]

@@ -79,7 +79,7 @@ def test_correct_grounded_answer_full_row() -> None:
     # content tokens: starter, includes, 3, seats → 4 of 4 → 1.0; confidence = min(0.712346, 1.0)
     # (the row may hold more keys than docs/DESIGN.md lists, e.g. retrieval_metrics and matching)
     expected = {
-        "schema": 2,
+        "schema": 3,
         "config": "baseline",
         "question_id": "q001",
         "question": "How many seats does Starter include?",
@@ -102,6 +102,8 @@ def test_correct_grounded_answer_full_row() -> None:
         ],
         "top_similarity": 0.712346,
         "retrieval_hit": True,
+    }
+    judgement = {
         "refused": False,
         "correct": True,
         "matched": "3 seats",
@@ -130,7 +132,8 @@ def test_correct_grounded_answer_full_row() -> None:
     }
     data = r.to_json()
     assert {k: data[k] for k in expected} == expected
-    assert data["matching"] == {
+    assert {k: data["judgement"][k] for k in judgement} == judgement
+    assert data["judgement"]["matching"] == {
         "mode": "raw",
         "raw": {"correct": True, "matched": "3 seats"},
         "token": {"correct": True, "matched": "3 seats"},

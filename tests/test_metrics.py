@@ -112,7 +112,9 @@ def test_summarise_empty_and_missing_populations() -> None:
 
 def test_rows_without_retrieval_metrics_or_matching() -> None:
     # a row without rank metrics or a normalised verdict: those are n/a, the rest still computes
-    row = dataclasses.replace(BASE[0], retrieval_metrics=None, matching=make_matching(True, None))
+    base = BASE[0]
+    judgement = dataclasses.replace(base.judgement, matching=make_matching(True, None))
+    row = dataclasses.replace(base, retrieval_metrics=None, judgement=judgement)
     s = summarise([row])
     assert s["recall@1"] is None and s["mrr"] is None and s["accuracy_normalised"] is None
     assert s["accuracy_answerable"] == 1.0 and s["retrieval_recall"] == 1.0

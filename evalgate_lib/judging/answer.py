@@ -8,55 +8,17 @@ run published. It needs no model, no cache and no retrieval index.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Sequence
 
 from evalgate_lib.inputs.config import DEFAULT_ANSWER_MATCHING
 from evalgate_lib.judging.correctness import decide_correctness
 from evalgate_lib.judging.discourse import fenced_lines
 from evalgate_lib.judging.flags import flag_answer
 from evalgate_lib.judging.grounding import Groundedness, confidence, mean_support
-from evalgate_lib.judging.rows import Flags, Matching, SentenceVerdict
+from evalgate_lib.judging.rows import Judgement
 from evalgate_lib.judging.scorers import DEFAULT_SCORER, get_scorer
 from evalgate_lib.judging.sentence_scorers import ScoringContext, SentenceScorer, judge_sentences, scorer_id
 from evalgate_lib.text.tokens import sentences_of
-
-
-@dataclass(frozen=True)
-class Judgement:
-    """Every verdict on one answer, each with its reason."""
-
-    correct: bool
-    refused: bool
-    matched: str | None
-    matching: Matching
-    sentences: tuple[SentenceVerdict, ...]
-    groundedness: float | None
-    confidence: float
-    flags: Flags
-    scorer: str
-
-    @property
-    def unsupported_sentences(self) -> list[str]:
-        """Text of every sentence the scorer judged unsupported by the context."""
-        return [s.text for s in self.sentences if s.supported is False]
-
-    @property
-    def hallucination(self) -> bool:
-        return self.flags.hallucination
-
-    @property
-    def grounded_but_wrong(self) -> bool:
-        return self.flags.grounded_but_wrong
-
-    @property
-    def review(self) -> bool:
-        return self.flags.review
-
-    @property
-    def reasons(self) -> Mapping[str, tuple[str, ...]]:
-        """Why each flag fired (flag name → reasons), plus ``correct``: why the answer counts as (in)correct."""
-        return {"correct": (self.matching.reason,), **self.flags.reasons}
 
 
 def judge_answer(

@@ -14,6 +14,11 @@ Schema history (the row's ``schema`` field):
   reason (``matching.reason``), every sentence verdict its reason, the supporting
   span and the scorer that judged it; ``review_reasons`` is gone (it is
   ``flags.reasons["review"]``). Every other field and value is unchanged.
+* 3: the nine verdict fields (``correct``, ``refused``, ``matched``, ``matching``,
+  ``sentences``, ``scorer``, ``groundedness``, ``confidence``, ``flags``) move, unchanged,
+  into one ``judgement`` object: the row holds the :class:`Judgement` that
+  :func:`~evalgate_lib.judging.answer.judge_answer` returns instead of repeating its fields.
+  What was asked and retrieved stays at the top. Every value is unchanged.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 #: Version of the row layout written to ``results.jsonl`` (see the module docstring).
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 #: The cut-offs at which chunk-level recall is reported.
 RECALL_KS = (1, 3, 5, 10)
@@ -245,6 +250,75 @@ class Flags:
 
 
 @dataclass(frozen=True)
+class Judgement:
+    """Every verdict on one answer, each with its reason: what :func:`~evalgate_lib.judging.answer.judge_answer`
+    returns and what a result row holds.
+
+    ``correct``, ``refused`` and ``matched`` are the deciding rule's verdict (``matching.mode``);
+    ``matching`` also keeps every other rule's verdict side by side, for comparison.
+    """
+
+    correct: bool
+    refused: bool
+    matched: str | None
+    matching: Matching
+    sentences: tuple[SentenceVerdict, ...]
+    groundedness: float | None
+    confidence: float
+    flags: Flags
+    scorer: str
+
+    @property
+    def unsupported_sentences(self) -> list[str]:
+        """Text of every sentence the scorer judged unsupported by the context."""
+        return [s.text for s in self.sentences if s.supported is False]
+
+    @property
+    def hallucination(self) -> bool:
+        return self.flags.hallucination
+
+    @property
+    def grounded_but_wrong(self) -> bool:
+        return self.flags.grounded_but_wrong
+
+    @property
+    def review(self) -> bool:
+        return self.flags.review
+
+    @property
+    def reasons(self) -> Mapping[str, tuple[str, ...]]:
+        """Why each flag fired (flag name → reasons), plus ``correct``: why the answer counts as (in)correct."""
+        return {"correct": (self.matching.reason,), **self.flags.reasons}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "correct": self.correct,
+            "refused": self.refused,
+            "matched": self.matched,
+            "matching": self.matching.to_json(),
+            "sentences": [s.to_json() for s in self.sentences],
+            "scorer": self.scorer,
+            "groundedness": self.groundedness,
+            "confidence": self.confidence,
+            "flags": self.flags.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Judgement:
+        return cls(
+            correct=data["correct"],
+            refused=data["refused"],
+            matched=data["matched"],
+            matching=Matching.from_json(data["matching"]),
+            sentences=tuple(SentenceVerdict.from_json(s) for s in data["sentences"]),
+            groundedness=data["groundedness"],
+            confidence=data["confidence"],
+            flags=Flags.from_json(data["flags"]),
+            scorer=data["scorer"],
+        )
+
+
+@dataclass(frozen=True)
 class ResultRow:
     """One published result: a (config, question) pair, what was retrieved, the answer and every verdict."""
 
@@ -261,24 +335,53 @@ class ResultRow:
     top_similarity: float
     retrieval_hit: bool | None
     retrieval_metrics: RetrievalScores | None
-    refused: bool
-    correct: bool
-    matched: str | None
-    matching: Matching
-    sentences: tuple[SentenceVerdict, ...]
-    groundedness: float | None
-    confidence: float
-    flags: Flags
-    scorer: str = ""
+    judgement: Judgement
 
     @property
     def answerable(self) -> bool:
         return self.type == "answerable"
 
+    # Read-only shortcuts into the judgement, so a view can say ``row.correct``; the row stores each once.
+    @property
+    def correct(self) -> bool:
+        return self.judgement.correct
+
+    @property
+    def refused(self) -> bool:
+        return self.judgement.refused
+
+    @property
+    def matched(self) -> str | None:
+        return self.judgement.matched
+
+    @property
+    def matching(self) -> Matching:
+        return self.judgement.matching
+
+    @property
+    def sentences(self) -> tuple[SentenceVerdict, ...]:
+        return self.judgement.sentences
+
+    @property
+    def groundedness(self) -> float | None:
+        return self.judgement.groundedness
+
+    @property
+    def confidence(self) -> float:
+        return self.judgement.confidence
+
+    @property
+    def flags(self) -> Flags:
+        return self.judgement.flags
+
+    @property
+    def scorer(self) -> str:
+        return self.judgement.scorer
+
     @property
     def unsupported_sentences(self) -> list[str]:
         """Text of every sentence the scorer judged unsupported."""
-        return [s.text for s in self.sentences if s.supported is False]
+        return self.judgement.unsupported_sentences
 
     def to_json(self) -> dict[str, Any]:
         """The row as ``results.jsonl`` stores it (keys are sorted when written)."""
@@ -297,15 +400,7 @@ class ResultRow:
             "top_similarity": self.top_similarity,
             "retrieval_hit": self.retrieval_hit,
             "retrieval_metrics": None if self.retrieval_metrics is None else self.retrieval_metrics.to_json(),
-            "refused": self.refused,
-            "correct": self.correct,
-            "matched": self.matched,
-            "matching": self.matching.to_json(),
-            "sentences": [s.to_json() for s in self.sentences],
-            "scorer": self.scorer,
-            "groundedness": self.groundedness,
-            "confidence": self.confidence,
-            "flags": self.flags.to_json(),
+            "judgement": self.judgement.to_json(),
         }
 
     @classmethod
@@ -332,13 +427,5 @@ class ResultRow:
             top_similarity=data["top_similarity"],
             retrieval_hit=data["retrieval_hit"],
             retrieval_metrics=None if metrics is None else RetrievalScores.from_json(metrics),
-            refused=data["refused"],
-            correct=data["correct"],
-            matched=data["matched"],
-            matching=Matching.from_json(data["matching"]),
-            sentences=tuple(SentenceVerdict.from_json(s) for s in data["sentences"]),
-            groundedness=data["groundedness"],
-            confidence=data["confidence"],
-            flags=Flags.from_json(data["flags"]),
-            scorer=data["scorer"],
+            judgement=Judgement.from_json(data["judgement"]),
         )

@@ -30,9 +30,9 @@ from typing import Callable, Mapping, Sequence
 
 from evalgate_lib.inputs.corpus import Article
 from evalgate_lib.inputs.labels import Label, match_labels
-from evalgate_lib.judging.answer import Judgement, judge_answer
+from evalgate_lib.judging.answer import judge_answer
 from evalgate_lib.judging.correctness import decide_correctness
-from evalgate_lib.judging.rows import ResultRow
+from evalgate_lib.judging.rows import Judgement, ResultRow
 from evalgate_lib.statistics.agreement import (
     JudgementAgreement,
     PPIEstimate,

@@ -23,7 +23,8 @@ from evalgate_lib.inputs.config import DEFAULT_ANSWER_MATCHING, DEFAULT_SENTENCE
 from evalgate_lib.inputs.gold import GoldQuestion, load_gold
 from evalgate_lib.inputs.labelled_sets import LabelledSet
 from evalgate_lib.inputs.labels import Label, load_labels, match_labels
-from evalgate_lib.judging.answer import Judgement, judge_answer
+from evalgate_lib.judging.answer import judge_answer
+from evalgate_lib.judging.rows import Judgement
 from evalgate_lib.statistics.agreement import JudgementAgreement, judgement_agreement
 from evalgate_lib.statistics.label_agreement import human_judgements, passes_agreement, split_passes
 from evalgate_lib.statistics.significance import DEFAULT_SEED
