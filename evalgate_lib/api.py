@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from evalgate_lib.statistics.label_agreement import AgreementReport
+    from evalgate_lib.statistics.run_agreement import AgreementReport
     from evalgate_lib.statistics.set_agreement import SetAgreement
 
 #: Where ``evalgate run`` writes by default, and where notebooks and ``load_results`` look first.
@@ -165,7 +165,7 @@ class Results:
         """Every judgement of this run against reviewers' labels, for the run's scorer and each of ``scorers``."""
         from evalgate_lib.inputs.config import ANSWER_MATCHING
         from evalgate_lib.inputs.labels import load_labels
-        from evalgate_lib.statistics.label_agreement import measure
+        from evalgate_lib.statistics.run_agreement import measure
 
         loaded = [label for path in labels for label in load_labels(path)]
         if not loaded:
@@ -185,7 +185,7 @@ class Results:
 
     def agreement(self, labels: Sequence[str | Path], scorers: Sequence[str] = ("lexical", "span")) -> dict[str, Any]:
         """:meth:`agreement_report` as plain JSON (what ``evalgate agreement --json`` writes)."""
-        from evalgate_lib.statistics.label_agreement import report_json
+        from evalgate_lib.statistics.run_agreement import report_json
 
         return report_json(self.agreement_report(labels, scorers))
 

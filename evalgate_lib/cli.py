@@ -153,7 +153,7 @@ def cmd_agreement(args: argparse.Namespace) -> int:
 
     from evalgate_lib.api import load_results
     from evalgate_lib.files import atomic_write
-    from evalgate_lib.statistics.label_agreement import format_report, report_json
+    from evalgate_lib.statistics.run_agreement import format_report, report_json
 
     if args.sets is not None:
         return _agreement_by_set(args)

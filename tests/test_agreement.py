@@ -1,4 +1,4 @@
-"""Tests for evalgate_lib.statistics.agreement, with expected values worked out by hand."""
+"""Tests for evalgate_lib.statistics.agreement_measures, with expected values worked out by hand."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from evalgate_lib.statistics.agreement import (
+from evalgate_lib.statistics.agreement_measures import (
     Confusion,
     Interval,
     JudgementAgreement,
@@ -23,7 +23,7 @@ from evalgate_lib.statistics.agreement import (
     precision,
     recall,
 )
-from evalgate_lib.statistics.significance import DEFAULT_SEED
+from evalgate_lib.statistics.paired_tests import DEFAULT_SEED
 
 Z_975 = 1.959963984540054  # standard normal 97.5% quantile
 

@@ -38,9 +38,9 @@ from evalgate_lib.reporting.report_html import (
     unused_model_keys,
 )
 from evalgate_lib.run.results import load_results, load_rows
+from evalgate_lib.statistics.beyond_noise import significant_metrics
 from evalgate_lib.statistics.changes import question_changes
 from evalgate_lib.statistics.metrics import METRICS, compare
-from evalgate_lib.statistics.significant import significant_metrics
 
 ROOT = Path(__file__).resolve().parents[1]
 LIMIT = 4

@@ -20,6 +20,7 @@ from evalgate_lib.reporting.diff_text import changes_json, format_changes, summa
 from evalgate_lib.reporting.first_screen import first_screen_html
 from evalgate_lib.reporting.report_html import headline_html
 from evalgate_lib.run.results import load_results
+from evalgate_lib.statistics.beyond_noise import significance_evidence, significant_metrics
 from evalgate_lib.statistics.changes import (
     classify,
     count_changes,
@@ -28,8 +29,7 @@ from evalgate_lib.statistics.changes import (
 )
 from evalgate_lib.statistics.gate import GateConfig, Rule, judge
 from evalgate_lib.statistics.metrics import compare
-from evalgate_lib.statistics.significance import mcnemar_exact
-from evalgate_lib.statistics.significant import significance_evidence, significant_metrics
+from evalgate_lib.statistics.paired_tests import mcnemar_exact
 
 
 def wrong(**overrides):

@@ -1,4 +1,4 @@
-"""Tests for evalgate_lib.statistics.significance, with expected values worked out by hand."""
+"""Tests for evalgate_lib.statistics.paired_tests, with expected values worked out by hand."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import time
 import numpy as np
 import pytest
 
-from evalgate_lib.statistics.significance import (
+from evalgate_lib.statistics.paired_tests import (
     DEFAULT_SEED,
     BootstrapResult,
     compare_metric,

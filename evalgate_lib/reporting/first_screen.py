@@ -5,7 +5,7 @@ the answer comes first: PASS or FAIL as ``evalgate gate`` decides it with the sa
 file (:func:`evalgate_lib.statistics.gate.judge`), each rule with its delta, interval, p-value and
 status, then how many questions the candidate fixed, broke or re-flagged
 (:mod:`evalgate_lib.statistics.changes`) and which deltas are beyond noise, marked
-*significant* (:mod:`evalgate_lib.statistics.significant`). Nothing here computes a number;
+*significant* (:mod:`evalgate_lib.statistics.beyond_noise`). Nothing here computes a number;
 it lays out what those functions decided.
 """
 
@@ -18,10 +18,10 @@ from typing import Any, Mapping, Sequence
 from evalgate_lib.judging.rows import ResultRow
 from evalgate_lib.reporting.paths import shareable_path
 from evalgate_lib.reporting.styles import BASE_CSS
+from evalgate_lib.statistics.beyond_noise import INTERVAL, MCNEMAR, SIGNIFICANCE_ALPHA, significant_metrics
 from evalgate_lib.statistics.changes import BROKEN, FIXED, FLAGS, count_changes, question_changes
 from evalgate_lib.statistics.gate import GateConfig, RuleVerdict, judge, load_gate
 from evalgate_lib.statistics.metrics import METRICS, format_interval, format_value
-from evalgate_lib.statistics.significant import INTERVAL, MCNEMAR, SIGNIFICANCE_ALPHA, significant_metrics
 
 e = html.escape
 _METRICS = {m.key: m for m in METRICS}
@@ -173,7 +173,7 @@ def first_screen_html(
     ``verdicts`` is :func:`~evalgate_lib.statistics.gate.judge` of ``summary`` under ``gate``
     (loaded from ``thresholds``); ``counts`` is
     :func:`~evalgate_lib.statistics.changes.count_changes`; ``significant`` is
-    :func:`~evalgate_lib.statistics.significant.significant_metrics` at ``alpha`` (the level of the
+    :func:`~evalgate_lib.statistics.beyond_noise.significant_metrics` at ``alpha`` (the level of the
     *significant* marks, which is not necessarily the gate's own ``alpha``).
     """
     base, cand = summary["baseline"], summary["candidate"]

@@ -24,8 +24,8 @@ from evalgate_lib.reporting.first_screen import significant_mark
 from evalgate_lib.reporting.paths import shareable_path
 from evalgate_lib.reporting.results_table import FILTER_LABELS, results_table_html, table_page_html
 from evalgate_lib.reporting.styles import BASE_CSS
+from evalgate_lib.statistics.beyond_noise import significance_evidence
 from evalgate_lib.statistics.metrics import METRICS, format_interval, format_value
-from evalgate_lib.statistics.significant import significance_evidence
 
 __all__ = [
     "FILTER_LABELS",
@@ -63,7 +63,7 @@ def headline_html(summary: Mapping[str, Any], alpha: float = 0.05) -> str:
     ``data-config`` = a config name or ``delta``), so a test or a script can read
     the numbers back without parsing the formatting. A delta beyond noise by the gate's own test
     (McNemar p < ``alpha`` for a yes/no metric, an interval excluding 0 for a score:
-    :func:`~evalgate_lib.statistics.significant.significance_evidence`) carries a visible
+    :func:`~evalgate_lib.statistics.beyond_noise.significance_evidence`) carries a visible
     *significant* mark; its row has ``data-significant="1"``.
     """
     base, cand = summary["baseline"], summary["candidate"]
@@ -409,7 +409,7 @@ def _agreement_rows(items: Sequence[Mapping[str, Any]]) -> str:
 def agreement_html(report: Mapping[str, Any]) -> str:
     """How far each automatic judgement agrees with reviewers' labels (the ``evalgate agreement`` figures).
 
-    ``report`` is :func:`evalgate_lib.statistics.label_agreement.report_json`. Every flag of the
+    ``report`` is :func:`evalgate_lib.statistics.run_agreement.report_json`. Every flag of the
     run is listed with its confusion matrix, agreement, precision, recall and Cohen's κ, each with
     its bootstrap interval, for every sentence scorer measured; then the headline rates corrected
     by the labelled sample.

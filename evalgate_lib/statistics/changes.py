@@ -7,7 +7,7 @@ kind of change of one question and everything else reads its answer.
 
 *Fixed* and *broken* are defined on the answer verdict (``correct``) alone, paired by
 question id: they are exactly the discordant pairs that McNemar's test on "accuracy overall"
-counts (``c`` and ``b`` in :mod:`evalgate_lib.statistics.significance`), so the list behind the
+counts (``c`` and ``b`` in :mod:`evalgate_lib.statistics.paired_tests`), so the list behind the
 p-value can be read one question at a time. *Flags* is a question whose verdict did not change
 but whose set of fired flags did (a new hallucination, a question leaving the review queue).
 """

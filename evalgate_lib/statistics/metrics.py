@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from evalgate_lib.judging.rows import RECALL_KS, ResultRow, RetrievalScores
-from evalgate_lib.statistics.significance import DEFAULT_SEED, compare_metric
+from evalgate_lib.statistics.paired_tests import DEFAULT_SEED, compare_metric
 
 
 def _retrieval(pick: Callable[[RetrievalScores], Any]) -> Callable[[ResultRow], Any]:

@@ -25,9 +25,9 @@ from evalgate_lib.inputs.labelled_sets import LabelledSet
 from evalgate_lib.inputs.labels import Label, load_labels, match_labels
 from evalgate_lib.judging.answer import judge_answer
 from evalgate_lib.judging.rows import Judgement
-from evalgate_lib.statistics.agreement import JudgementAgreement, judgement_agreement
-from evalgate_lib.statistics.label_agreement import human_judgements, passes_agreement, split_passes
-from evalgate_lib.statistics.significance import DEFAULT_SEED
+from evalgate_lib.statistics.agreement_measures import JudgementAgreement, judgement_agreement
+from evalgate_lib.statistics.paired_tests import DEFAULT_SEED
+from evalgate_lib.statistics.run_agreement import human_judgements, passes_agreement, split_passes
 
 
 @dataclass(frozen=True)

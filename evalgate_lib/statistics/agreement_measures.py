@@ -23,7 +23,7 @@ from typing import Any, Sequence
 import numpy as np
 from scipy.stats import norm
 
-from evalgate_lib.statistics.significance import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED
+from evalgate_lib.statistics.paired_tests import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED
 
 # Upper bound on index draws materialised at once; depends on n only, so results depend on (data, seed).
 _MAX_DRAWS_PER_BATCH = 2_000_000
@@ -149,7 +149,7 @@ def _bootstrap(
 ) -> tuple[Confusion, dict[str, Interval]]:
     """Point values and percentile intervals, resampling items (pairs) with replacement.
 
-    Method, as in :func:`evalgate_lib.statistics.significance.paired_bootstrap_ci`: ``resamples`` index
+    Method, as in :func:`evalgate_lib.statistics.paired_tests.paired_bootstrap_ci`: ``resamples`` index
     vectors of length n from ``numpy.random.default_rng(seed)`` in batches sized from n only; for each,
     the four cell counts (vectorised) and then each statistic from the *same* scalar function that makes
     the point value; the interval is the ``(1 ± confidence) / 2`` percentiles (linear interpolation) of

@@ -33,7 +33,7 @@ from evalgate_lib.inputs.labels import Label, match_labels
 from evalgate_lib.judging.answer import judge_answer
 from evalgate_lib.judging.correctness import decide_correctness
 from evalgate_lib.judging.rows import Judgement, ResultRow
-from evalgate_lib.statistics.agreement import (
+from evalgate_lib.statistics.agreement_measures import (
     JudgementAgreement,
     PPIEstimate,
     format_agreement_table,
@@ -41,7 +41,7 @@ from evalgate_lib.statistics.agreement import (
     judgement_agreement,
     ppi_mean,
 )
-from evalgate_lib.statistics.significance import DEFAULT_SEED
+from evalgate_lib.statistics.paired_tests import DEFAULT_SEED
 
 #: The reference pass: agreement is measured against each answer's pass-1 label.
 REFERENCE_PASS = 1
