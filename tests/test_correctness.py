@@ -1,4 +1,4 @@
-"""The matching rules that decide correctness, on hand-worked answers (each failure kind of the seed rule)."""
+"""The matching rules that decide correctness, on hand-worked answers (each failure kind of the 0.1 rule (raw))."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def decide(answer: str, accept: list[str], matching: str = "token"):
 
 def test_raw_containment_passes_3_seats_inside_13_seats_token_does_not() -> None:
     decision = decide("Pro includes 13 seats.", ["3 seats"])
-    assert decision.matching.raw.correct is True  # the seed rule's flaw, still recorded
+    assert decision.matching.raw.correct is True  # the 0.1 rule (raw)'s flaw, still recorded
     assert decision.matching.token is not None and decision.matching.token.correct is False
     assert decision.verdict.correct is False
     assert decision.matching.mode == "token"

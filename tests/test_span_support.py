@@ -1,4 +1,4 @@
-"""The span scorer against hand-worked sentences: each failure kind of the seed scorer, and each rule."""
+"""The span scorer against hand-worked sentences: each failure kind of the 0.1 scorer (lexical), and each rule."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def test_one_wrong_number_in_a_long_sentence_is_unsupported() -> None:
 
 
 def test_a_claim_assembled_from_two_places_is_unsupported() -> None:
-    # "14" is the refund deadline, "free trial" another sentence's subject: the seed scorer says 1.0.
+    # "14" is the refund deadline, "free trial" another sentence's subject: the 0.1 scorer (lexical) says 1.0.
     lexical = get_scorer("lexical").judge("The free trial lasts 14 days.", CONTEXT)
     assert lexical.coverage == 1.0
     verdict = judge("The free trial lasts 14 days.")

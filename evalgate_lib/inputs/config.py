@@ -35,7 +35,7 @@ _SHARED_TYPES: dict[str, type | tuple[type, ...]] = {
 #: rules are in :mod:`evalgate_lib.judging.correctness`): ``claim`` (default) the accepted value
 #: stated outside any decline, fluent declines recognised, only competing values given as the
 #: answer count against it; ``token`` token-bounded containment with the conflicting-values and
-#: bare-number rules (the default before fluent answers were measured); ``raw`` the seed's plain
+#: bare-number rules (the default before fluent answers were measured); ``raw`` EvalGate 0.1's plain
 #: substring containment; ``normalised`` token-bounded containment after normalisation.
 ANSWER_MATCHING = ("claim", "token", "raw", "normalised")
 DEFAULT_ANSWER_MATCHING = "claim"

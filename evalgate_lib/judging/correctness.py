@@ -6,7 +6,7 @@ Three containment rules are computed for every answer and recorded side by side
 
 * ``token``: an accepted string, case-insensitively, on token boundaries
   (:func:`token_bounded_match`): "3 seats" is not inside "13 seats", "10" not inside "10.5";
-* ``raw``: the seed's plain case-insensitive substring rule (:func:`matched_accept`),
+* ``raw``: EvalGate 0.1's plain case-insensitive substring rule (:func:`matched_accept`),
   kept so earlier figures stay reproducible;
 * ``normalised``: token-bounded after :func:`~evalgate_lib.judging.normalise.normalise_text`
   (number words, units, money);

@@ -1,6 +1,6 @@
 """How grounded an answer is: the lexical sentence rule, groundedness and confidence.
 
-:func:`sentence_coverage` is the seed's sentence rule (the ``lexical`` scorer);
+:func:`sentence_coverage` is EvalGate 0.1's sentence rule (the ``lexical`` scorer);
 :func:`mean_support` turns any scorer's sentence verdicts into an answer's groundedness and
 :func:`confidence` combines it with the retriever's best similarity. Whether an answer is
 *correct* is decided elsewhere, in :mod:`evalgate_lib.judging.correctness`. Each function is

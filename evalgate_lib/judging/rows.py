@@ -126,7 +126,7 @@ class MatchVerdict:
 class Matching:
     """Every answer-matching rule's verdict, which one decides (``mode``), and why the decision is what it is.
 
-    ``raw`` is the seed's substring rule, ``token`` the token-bounded one, ``normalised`` the
+    ``raw`` is EvalGate 0.1's substring rule, ``token`` the token-bounded one, ``normalised`` the
     normalised one (``token`` and ``normalised`` are ``None`` for a no-answer question).
     """
 

@@ -20,6 +20,8 @@ from typing import Any, Mapping, Sequence
 from evalgate_lib.judging.discourse import REFUSAL_PATTERNS
 from evalgate_lib.judging.flags import REVIEW_CONFIDENCE
 from evalgate_lib.judging.grounding import COVERAGE_FLOOR
+from evalgate_lib.judging.prose_support import PROSE_FLOOR
+from evalgate_lib.judging.span_support import SPAN_FLOOR
 from evalgate_lib.reporting.first_screen import significant_mark
 from evalgate_lib.reporting.paths import shareable_path
 from evalgate_lib.reporting.results_table import FILTER_LABELS, results_table_html, table_page_html
@@ -283,6 +285,9 @@ def models_used_html(manifest: Mapping[str, Any]) -> str:
 
 
 _MATCHING_TEXT = {
+    "claim": "the answer states an accepted string on token boundaries outside any decline, and gives no "
+    "competing value as its answer (values mentioned around the answer do not count against it); a fluent "
+    "decline (\"the context does not say\") is a refusal, and a decline that also states the value is an answer.",
     "token": "an accepted string occurs in the answer (case-insensitive) on token boundaries, so '3 seats' is not "
     "inside '13 seats'; an answer that also gives another value of the accepted unit is wrong (conflicting values); "
     "a bare number whose accepted string carries a unit counts.",
@@ -291,10 +296,15 @@ _MATCHING_TEXT = {
     "on both sides.",
 }
 _SCORER_TEXT = {
+    "prose": "a sentence is supported when one unit of one passage (a sentence or line, or two adjacent ones) holds "
+    "every number, version, option, path and identifier of it exactly and, compared by word stems in any order, at "
+    f"least {PROSE_FLOOR:.0%} of its other content words; declines, courtesy, advice that names nothing, citation "
+    "marks and source frames (\"According to the documentation,\") claim nothing, and verdicts at the edge of the "
+    "rule are marked doubtful and sent to the review queue.",
     "span": "a sentence is supported only when one local span of the context (a sentence or line with its title, "
-    "heading and table header) holds every number and identifier of it exactly and at least 75% of its content "
-    "words; a short answer fragment is read as the answer to the question and must sit with the question's words. "
-    "Refusals, questions, bare labels and echoes of the question claim nothing.",
+    f"heading and table header) holds every number and identifier of it exactly and at least {SPAN_FLOOR:.0%} of its "
+    "content words; a short answer fragment is read as the answer to the question and must sit with the question's "
+    "words. Refusals, questions, bare labels and echoes of the question claim nothing.",
     "lexical": f"the share of a sentence's content tokens found anywhere in the retrieved context; supported at "
     f"≥ {COVERAGE_FLOOR:.2f}.",
 }

@@ -2,7 +2,7 @@
 
 For each labelled answer the answer is judged again, from its strings alone, with every
 sentence scorer asked for (:func:`evalgate_lib.judging.answer.judge_answer`, the code the
-pipeline runs), so the seed scorer and a new one are measured side by side on the same
+pipeline runs), so the 0.1 scorer (lexical) and a new one are measured side by side on the same
 labels without generating anything. Labels whose answer hash no longer matches the run's
 answer are *stale*: counted and listed, never used.
 

@@ -5,7 +5,7 @@ model's pasted lists against a capable model's prose), so the figures are given 
 labelled set and, inside a set, per generator style, and never pooled into one κ.
 Every answer of a set is judged again from its strings (:func:`judge_answer`, the code
 every run calls) by each judge asked for (a sentence scorer with a correctness rule),
-so the default judge, today's ``span`` + ``token`` and the seed's ``lexical`` + ``raw``
+so the default judge, today's ``span`` + ``token`` and EvalGate 0.1's ``lexical`` + ``raw``
 are measured side by side on the same labels.
 
 The review queue is measured as what it is for: the share of the judge's own errors
@@ -39,7 +39,7 @@ class Judge:
     matching: str
 
 
-#: The judges every set is measured with: the default, today's span + token, and the seed's lexical + raw.
+#: The judges every set is measured with: the default, today's span + token, and EvalGate 0.1's lexical + raw.
 DEFAULT_JUDGES: tuple[Judge, ...] = (
     Judge(
         f"default ({DEFAULT_SENTENCE_SCORER} + {DEFAULT_ANSWER_MATCHING})",
@@ -47,7 +47,7 @@ DEFAULT_JUDGES: tuple[Judge, ...] = (
         DEFAULT_ANSWER_MATCHING,
     ),
     Judge("span + token", "span", "token"),
-    Judge("lexical + raw (the seed)", "lexical", "raw"),
+    Judge("lexical + raw (EvalGate 0.1)", "lexical", "raw"),
 )
 
 

@@ -1,0 +1,38 @@
+"""The report's methodology names the rule of every built-in scorer and matching rule, with the code's floors."""
+
+from __future__ import annotations
+
+import pytest
+
+from evalgate_lib.inputs.config import ANSWER_MATCHING
+from evalgate_lib.judging.prose_support import PROSE_FLOOR
+from evalgate_lib.judging.scorers import BUILT_IN
+from evalgate_lib.judging.span_support import SPAN_FLOOR
+from evalgate_lib.reporting.report_html import methodology_html
+
+
+def manifest(scorer: str, matching: str) -> dict:
+    return {
+        "gold": {"questions_run": 4, "questions_in_file": 4},
+        "backend": {"generator": "g", "embedder": "e"},
+        "judging": {"sentence_scorer": scorer, "answer_matching": matching},
+    }
+
+
+@pytest.mark.parametrize("name", sorted(set(BUILT_IN) - {"transformers-nli"}))
+def test_every_built_in_scorer_is_described_not_called_a_plug_in(name: str) -> None:
+    page = methodology_html(manifest(f"{name}@1", "claim"))
+    assert "a registered plug-in scorer" not in page
+
+
+@pytest.mark.parametrize("matching", ANSWER_MATCHING)
+def test_every_matching_rule_is_described(matching: str) -> None:
+    page = methodology_html(manifest("prose@1", matching))
+    accuracy = page.split("Accuracy on answerable</b>:")[1].split("<b>Refusal accuracy")[0]
+    assert len(accuracy.strip()) > 40
+
+
+def test_the_floors_printed_are_the_code_s_floors() -> None:
+    assert f"at least {PROSE_FLOOR:.0%} of its other content words" in methodology_html(manifest("prose@1", "claim"))
+    assert f"at least {SPAN_FLOOR:.0%} of its" in methodology_html(manifest("span@1", "token"))
+    assert PROSE_FLOOR == 0.5 and SPAN_FLOOR == 0.75  # 50% and 75% as printed
