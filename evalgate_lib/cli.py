@@ -334,8 +334,8 @@ def _cmd_gold_check(args: argparse.Namespace) -> int:
     import json
 
     from evalgate_lib.files import atomic_write
-    from evalgate_lib.inputs.gold_check_format import check_json, format_check
-    from evalgate_lib.inputs.gold_files import check_gold_files, gold_sources
+    from evalgate_lib.gold_tools.gold_check_format import check_json, format_check
+    from evalgate_lib.gold_tools.gold_files import check_gold_files, gold_sources
 
     if (args.corpus is None) != (args.gold is None):
         raise InputError("--corpus and --gold go together: give both, or neither (the configs then name them)")
@@ -365,8 +365,8 @@ def _cmd_gold_check(args: argparse.Namespace) -> int:
 
 def _cmd_gold_import(args: argparse.Namespace) -> int:
     """Import a JSONL/CSV question set into a gold file; exit 1 when some rows could not be imported."""
-    from evalgate_lib.inputs.gold_files import import_gold_file
-    from evalgate_lib.inputs.gold_import_format import format_import
+    from evalgate_lib.gold_tools.gold_files import import_gold_file
+    from evalgate_lib.gold_tools.gold_import_format import format_import
 
     result = import_gold_file(args.input, args.out, args.corpus, args.force)
     print(format_import(result, str(args.out), None if args.corpus is None else str(args.corpus)), end="")

@@ -8,9 +8,7 @@ from pathlib import Path
 import pytest
 
 from evalgate_lib.cli import main
-from evalgate_lib.inputs.corpus import Article
-from evalgate_lib.inputs.gold import GoldQuestion
-from evalgate_lib.inputs.gold_check import (
+from evalgate_lib.gold_tools.gold_check import (
     AcceptCheck,
     EvidenceCheck,
     InsideWord,
@@ -18,7 +16,9 @@ from evalgate_lib.inputs.gold_check import (
     body_line_offsets,
     check_gold,
 )
-from evalgate_lib.inputs.gold_check_format import format_question, summary_line
+from evalgate_lib.gold_tools.gold_check_format import format_question, summary_line
+from evalgate_lib.inputs.corpus import Article
+from evalgate_lib.inputs.gold import GoldQuestion
 from evalgate_lib.judging.correctness import token_bounded_match
 
 DATA = Path(__file__).resolve().parent / "data"

@@ -24,16 +24,17 @@ LAYERS: dict[str, int] = {
     "files": 0,
     "text": 1,
     "inputs": 2,
-    "chunks": 3,
-    "retrieval": 4,
-    "generation": 5,
-    "judging": 6,
-    "statistics": 7,
-    "run": 8,
-    "reporting": 9,
-    "api": 10,
-    "cli": 10,
-    "__init__": 10,
+    "gold_tools": 3,
+    "chunks": 4,
+    "retrieval": 5,
+    "generation": 6,
+    "judging": 7,
+    "statistics": 8,
+    "run": 9,
+    "reporting": 10,
+    "api": 11,
+    "cli": 11,
+    "__init__": 11,
 }
 
 
@@ -153,8 +154,8 @@ def test_the_checker_sees_imports_inside_functions(tmp_path: Path, monkeypatch: 
         (7, "evalgate_lib.run"),
     ]
     assert [v.split(": ", 1)[1] for v in violations(module)] == [
-        "layer 6 imports evalgate_lib.reporting.plots (layer 9)",
-        "layer 6 imports evalgate_lib.cli (layer 10)",
-        "layer 6 imports evalgate_lib.api (layer 10)",
-        "layer 6 imports evalgate_lib.run (layer 8)",
+        "layer 7 imports evalgate_lib.reporting.plots (layer 10)",
+        "layer 7 imports evalgate_lib.cli (layer 11)",
+        "layer 7 imports evalgate_lib.api (layer 11)",
+        "layer 7 imports evalgate_lib.run (layer 9)",
     ]

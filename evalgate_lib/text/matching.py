@@ -2,7 +2,7 @@
 
 It lives in the lowest layer because two places must agree on it exactly: the
 correctness judge (:mod:`evalgate_lib.judging.correctness`, ``token`` rule) and the
-gold-set check (:mod:`evalgate_lib.inputs.gold_check`), which shows where an accept
+gold-set check (:mod:`evalgate_lib.gold_tools.gold_check`), which shows where an accept
 string occurs. If they used different rules, the check would report an accept
 string as found where the judge would never match it, or the other way round.
 """

@@ -1,4 +1,4 @@
-"""Rendering a :class:`~evalgate_lib.inputs.gold_check.GoldCheck` for people (text) and for scripts (JSON).
+"""Rendering a :class:`~evalgate_lib.gold_tools.gold_check.GoldCheck` for people (text) and for scripts (JSON).
 
 Kept apart from the check so the check stays a pure function with typed results,
 and so the text layout can change without touching what is checked.
@@ -9,7 +9,15 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from evalgate_lib.inputs.gold_check import CODES, ERROR, WARNING, AcceptCheck, EvidenceCheck, GoldCheck, QuestionCheck
+from evalgate_lib.gold_tools.gold_check import (
+    CODES,
+    ERROR,
+    WARNING,
+    AcceptCheck,
+    EvidenceCheck,
+    GoldCheck,
+    QuestionCheck,
+)
 
 #: How the check defines "occurs" for accept strings, printed above the report so nobody has to guess.
 MATCHING_NOTE = (

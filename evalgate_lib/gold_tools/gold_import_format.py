@@ -6,7 +6,7 @@ make the gold set smaller than the team believes, so every one is listed.
 
 from __future__ import annotations
 
-from evalgate_lib.inputs.gold_import import LONG_ACCEPT_TOKENS, ImportResult
+from evalgate_lib.gold_tools.gold_import import LONG_ACCEPT_TOKENS, ImportResult
 
 
 def format_import(result: ImportResult, out: str, corpus: str | None) -> str:

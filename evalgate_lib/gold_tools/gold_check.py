@@ -5,7 +5,7 @@ accept string that also sits inside other words ("certifi" in "certificate") or 
 the question itself marks answers correct that are not; one that never occurs in
 its gold article cannot come from retrieval. :func:`check_gold` finds these, as
 typed findings with stable codes (:data:`CODES`), without printing anything;
-:mod:`evalgate_lib.inputs.gold_check_format` renders them.
+:mod:`evalgate_lib.gold_tools.gold_check_format` renders them.
 
 "Occurs" for an accept string means exactly what the correctness judge's ``token``
 rule means (the default ``answer_matching``): case-folded, on token boundaries,
@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, Sequence
 
+from evalgate_lib.gold_tools.locate import find_exact, find_loose, line_of
 from evalgate_lib.inputs.corpus import Article, read_document
 from evalgate_lib.inputs.gold import GoldQuestion
-from evalgate_lib.inputs.locate import find_exact, find_loose, line_of
 from evalgate_lib.text.matching import bounded_pattern
 
 WARNING = "warning"

@@ -1,7 +1,7 @@
 """The file side of ``evalgate gold``: which corpus and gold file to check, and writing an imported gold file.
 
-The check (:mod:`~evalgate_lib.inputs.gold_check`) and the mapping
-(:mod:`~evalgate_lib.inputs.gold_import`) read no files, so they are tested on
+The check (:mod:`~evalgate_lib.gold_tools.gold_check`) and the mapping
+(:mod:`~evalgate_lib.gold_tools.gold_import`) read no files, so they are tested on
 hand-made values; everything that touches the disk for them is here.
 """
 
@@ -14,12 +14,12 @@ from typing import Sequence
 
 from evalgate_lib.errors import InputError
 from evalgate_lib.files import atomic_write
+from evalgate_lib.gold_tools.gold_check import GoldCheck, body_line_offsets, check_gold
+from evalgate_lib.gold_tools.gold_import import ImportResult, gold_record, import_table
+from evalgate_lib.gold_tools.tables import read_table
 from evalgate_lib.inputs.config import load_config
 from evalgate_lib.inputs.corpus import CorpusScan, scan_corpus
 from evalgate_lib.inputs.gold import GoldQuestion, check_articles, load_gold, parse_question
-from evalgate_lib.inputs.gold_check import GoldCheck, body_line_offsets, check_gold
-from evalgate_lib.inputs.gold_import import ImportResult, gold_record, import_table
-from evalgate_lib.inputs.tables import read_table
 
 
 def display_path(path: Path) -> Path:
