@@ -159,3 +159,69 @@ def test_the_checker_sees_imports_inside_functions(tmp_path: Path, monkeypatch: 
         "layer 7 imports evalgate_lib.api (layer 11)",
         "layer 7 imports evalgate_lib.run (layer 9)",
     ]
+
+
+# ------------------------------------------------------------- docs/DESIGN.md matches the code
+
+DESIGN = PACKAGE.parent / "docs" / "DESIGN.md"
+
+
+def _section(title: str) -> list[str]:
+    """The lines of DESIGN.md's ``## title`` section."""
+    text = DESIGN.read_text(encoding="utf-8")
+    body = text.split(f"\n## {title}\n", 1)[1]
+    return body.split("\n## ", 1)[0].splitlines()
+
+
+def _table_rows(lines: list[str]) -> list[list[str]]:
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in lines if line.startswith("|")]
+    return [r for r in rows[2:]]  # header and separator rows dropped
+
+
+def _ticked(cell: str) -> list[str]:
+    return [t.strip() for t in cell.split("`")[1::2]]
+
+
+def test_design_layer_table_lists_every_room_its_layer_and_every_module() -> None:
+    rows = _table_rows(_section("Layers"))
+    documented = {}
+    for layer, room, modules, _what in rows:
+        name = _ticked(room)[0].removesuffix("/").removesuffix(".py")
+        assert LAYERS[name] == int(layer), f"DESIGN.md puts {name} at layer {layer}; this file: {LAYERS[name]}"
+        documented[name] = set(_ticked(modules))
+    assert set(documented) == set(LAYERS) - {"__init__"}, "a room of the package is missing from DESIGN.md's table"
+    for name, modules in documented.items():
+        folder = PACKAGE / name
+        if not folder.is_dir():
+            continue
+        actual = {p.relative_to(folder).with_suffix("").as_posix() for p in folder.rglob("*.py")}
+        actual = {m for m in actual if not m.endswith("__init__") and "__pycache__" not in m}
+        assert modules == actual, f"{name}/: DESIGN.md lists {sorted(modules)}, the folder holds {sorted(actual)}"
+
+
+def _resolves(reference: str) -> bool:
+    import importlib
+
+    parts = reference.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(["evalgate_lib", *parts[:cut]]))
+        except ModuleNotFoundError:
+            continue
+        for attr in parts[cut:]:
+            if not hasattr(obj, attr):
+                return False
+            obj = getattr(obj, attr)
+        return True
+    return False
+
+
+def test_design_names_one_existing_function_for_every_published_number_and_flag() -> None:
+    rows = _table_rows(_section("One function per published number"))
+    assert len(rows) >= 12
+    missing = []
+    for number, functions in rows:
+        references = [r for r in _ticked(functions) if "." in r and r.split(".")[0] in LAYERS]
+        assert references, f"DESIGN.md names no function for {number!r}"
+        missing += [r for r in references if not _resolves(r)]
+    assert missing == [], f"DESIGN.md names functions that do not exist: {missing}"
