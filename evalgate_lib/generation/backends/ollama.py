@@ -375,7 +375,7 @@ class OllamaBackend:
                 self._sleep(self.backoff * 2 ** (attempt - 1))
             waiting = _waiting_message(url, model, self.read_timeout, attempt + 1, attempts)
             try:
-                with WaitNotice(waiting, notice_interval(self.read_timeout), self._say):
+                with WaitNotice(waiting, notice_interval(self.read_timeout), self._say, until=self.read_timeout):
                     response = client.request(method, path, json=json)
             except httpx.TimeoutException as exc:
                 cause = f"timed out ({_describe(exc)})"
@@ -545,7 +545,7 @@ def _waiting_message(url: str, model: object, timeout: float, attempt: int, atte
     about = f" (model {model})" if isinstance(model, str) else ""
 
     def message(elapsed: float) -> str:
-        return f"waiting for {url}{about}, {elapsed:.0f} s of {timeout:g} s, try {attempt} of {attempts}"
+        return f"waiting for {url}{about}, {int(elapsed)} s of {timeout:g} s, try {attempt} of {attempts}"
 
     return message
 
@@ -562,7 +562,10 @@ def say_on_stderr(message: str) -> None:
 
 
 class WaitNotice:
-    """While the ``with`` block runs, say ``message(elapsed)`` every ``interval`` seconds.
+    """While the ``with`` block runs, say ``message(elapsed)`` every ``interval`` seconds (until ``until`` seconds).
+
+    ``until`` is the request's timeout: a notice due when the timeout fires would race the
+    error message, so the notices stop there.
 
     A small daemon thread per request rather than httpx timeouts split into short reads:
     httpx cannot resume reading a response after its read timeout fires, so shorter
@@ -570,17 +573,27 @@ class WaitNotice:
     so a quick request costs one thread start and prints nothing.
     """
 
-    def __init__(self, message: Callable[[float], str], interval: float, say: Callable[[str], None]) -> None:
+    def __init__(
+        self,
+        message: Callable[[float], str],
+        interval: float,
+        say: Callable[[str], None],
+        until: float | None = None,
+    ) -> None:
         self.message = message
         self.interval = interval
         self.say = say
+        self.until = until
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._tick, name="evalgate-wait-notice", daemon=True)
 
     def _tick(self) -> None:
         started = time.monotonic()
         while not self._done.wait(self.interval):
-            self.say(self.message(time.monotonic() - started))
+            elapsed = time.monotonic() - started
+            if self.until is not None and elapsed >= self.until:
+                return
+            self.say(self.message(elapsed))
 
     def __enter__(self) -> Self:
         self._thread.start()
