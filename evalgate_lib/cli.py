@@ -50,7 +50,39 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="dtype of the embedded generator (default float32, fastest here; bfloat16 where it wins)",
     )
-    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.add_argument(
+        "--timeout",
+        metavar="SECONDS",
+        default=None,
+        help="seconds one Ollama request may wait for its answer (default: [shared.models.ollama] timeout, else 300)",
+    )
+    parser.add_argument(
+        "--retries",
+        metavar="N",
+        default=None,
+        help="retries after a transient Ollama failure (default: [shared.models.ollama] retries, else 3)",
+    )
+    parser.add_argument(
+        "--no-progress", action="store_true", help="hide the progress bar (the one-line count of model calls stays)"
+    )
+
+
+def _waiting_options(args: argparse.Namespace) -> tuple[float | None, int | None]:
+    """``--timeout`` and ``--retries`` checked here, so a bad value is one error line, not argparse's usage text."""
+    timeout = retries = None
+    if args.timeout is not None:
+        try:
+            timeout = float(args.timeout)
+        except ValueError:
+            timeout = None
+        if timeout is None or not 0 < timeout < float("inf"):
+            raise EvalGateError(f"--timeout must be a number of seconds > 0, got {args.timeout!r}")
+    if args.retries is not None:
+        text = str(args.retries).strip()
+        if not text.isdigit():
+            raise EvalGateError(f"--retries must be a whole number >= 0, got {args.retries!r}")
+        retries = int(text)
+    return timeout, retries
 
 
 def run_options(args: argparse.Namespace):  # noqa: ANN201 - RunOptions, imported lazily
@@ -59,6 +91,7 @@ def run_options(args: argparse.Namespace):  # noqa: ANN201 - RunOptions, importe
 
     if args.jobs < 1:
         raise EvalGateError(f"--jobs must be at least 1, got {args.jobs}")
+    timeout, retries = _waiting_options(args)
     return RunOptions(
         backend=args.backend,
         hosts=args.hosts,
@@ -68,6 +101,9 @@ def run_options(args: argparse.Namespace):  # noqa: ANN201 - RunOptions, importe
         joblib_backend=args.joblib_backend,
         progress=not args.no_progress,
         local_dtype=args.dtype,
+        timeout=timeout,
+        retries=retries,
+        announce=lambda line: print(line, flush=True),
     )
 
 

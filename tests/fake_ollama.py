@@ -150,6 +150,11 @@ class FakeOllama:
         with self._lock:
             self._standing.append((path, self._count(path) + after + 1, 1, "timeout"))
 
+    def answer_malformed(self, after: int = 0, path: str | None = None) -> None:
+        """Serve ``after`` more model requests normally, then answer every one with HTTP 200 and a non-JSON body."""
+        with self._lock:
+            self._standing.append((path, self._count(path) + after + 1, 1, "malformed"))
+
     def interrupt_on(self, n: int, path: str | None = None) -> None:
         """Raise ``KeyboardInterrupt`` inside the ``n``-th model request from now (1-based)."""
         self._schedule("interrupt", 1, path, after=n - 1)
@@ -213,6 +218,8 @@ class FakeOllama:
                 raise httpx.ConnectError("[Errno 111] Connection refused", request=request)
             if fault == "timeout":
                 raise httpx.ReadTimeout("timed out", request=request)
+            if fault == "malformed":  # e.g. a proxy's HTML page where Ollama should be
+                return httpx.Response(200, text="<html>502 Bad Gateway</html>")
             if isinstance(fault, int):
                 return httpx.Response(fault, json={"error": f"injected failure (HTTP {fault})"})
             return self._timed(request, path)

@@ -11,6 +11,7 @@ kinds of test expect the same bytes.
 How the handler's faults look on the wire:
 
 * an HTTP status (``fail``, ``fail_every``): that status with Ollama's ``{"error": ...}`` body;
+* a body that is not JSON (``answer_malformed``): HTTP 200 with an HTML page;
 * a timeout (``time_out``, ``hang_after``): the request is read and never answered; the
   connection stays open until the client gives up (or the server stops);
 * down (``go_down``): the listening socket is closed, so every new connection is
@@ -30,12 +31,16 @@ From a shell (the port is printed, and written to ``--port-file`` if given)::
 from __future__ import annotations
 
 import argparse
+import contextlib
 import ipaddress
 import json
 import signal
 import socket
+import subprocess
 import sys
 import threading
+import time
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from types import TracebackType
@@ -48,7 +53,9 @@ try:  # tests/ on sys.path (pytest, the benchmark)
 except ImportError:  # python -m tests.fake_ollama_server from the repository root
     from tests.fake_ollama import MODEL_PATHS, FakeOllama
 
-__all__ = ["FakeOllamaServer", "main"]
+__all__ = ["FakeOllamaServer", "main", "server_process"]
+
+ROOT = Path(__file__).resolve().parents[1]
 
 #: How long a "timed out" request hangs at most if the client never gives up.
 HANG_SECONDS = 600.0
@@ -240,6 +247,44 @@ def _close(sock: socket.socket) -> None:
     sock.close()
 
 
+# ------------------------------------------------------------ as a separate process
+
+
+@contextlib.contextmanager
+def server_process(folder: Path, *options: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """``python -m tests.fake_ollama_server --port 0 OPTIONS`` in its own process; yields (URL, process), then stops it.
+
+    ``folder`` receives the port file. A test that needs a server in another process (a
+    hung server the client must give up on, a command-line run) starts it this way.
+    """
+    port_file = folder / "port"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tests.fake_ollama_server", "--port", "0", "--port-file", str(port_file), *options],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        for _ in range(300):  # wait for the port (at most ~30 s), or for the process to fail
+            if port_file.exists() and port_file.read_text().strip() or proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        if proc.poll() is not None:
+            raise AssertionError(f"fake server exited with {proc.returncode}: {proc.stderr.read()}")
+        yield f"http://127.0.0.1:{int(port_file.read_text())}", proc
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        proc.stdout.close()
+        proc.stderr.close()
+
+
 # ---------------------------------------------------------------------- command line
 
 
@@ -262,6 +307,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--status", type=int, default=500, help="the status --status-5xx-every sends (default 500)")
     parser.add_argument("--hang", action="store_true", help="never answer a model request (the client times out)")
     parser.add_argument("--hang-after", type=int, metavar="N", help="answer N model requests, then hang every one")
+    parser.add_argument(
+        "--malformed", action="store_true", help="answer every model request with HTTP 200 and a body that is not JSON"
+    )
     args = parser.parse_args(argv)
 
     fake = FakeOllama(delay=args.delay, parallel=args.parallel)
@@ -269,6 +317,8 @@ def main(argv: list[str] | None = None) -> int:
         fake.fail_every(args.status_5xx_every, args.status)
     if args.hang or args.hang_after is not None:
         fake.hang_after(0 if args.hang else args.hang_after)
+    if args.malformed:
+        fake.answer_malformed(0)
     if args.fail_after is not None:
         fake.go_down(after=args.fail_after)
     try:

@@ -164,6 +164,14 @@ class ModelCache:
         self.stats.add("generate", executed, corrupt)
         return text
 
+    def is_generation_cached(self, prompt: str, options: GenerationOptions) -> bool:
+        """Whether the answer to ``prompt`` under ``options`` is in the cache, without loading it or calling the model.
+
+        Lets a run count the generations it still has to make before it starts. An entry
+        that turns out corrupt when read counts as cached here and is recomputed then.
+        """
+        return bool(self._generate.check_call_in_cache(self.backend, self.identity, options.as_dict(), prompt))
+
     def generate_with_status(self, prompt: str, options: GenerationOptions) -> tuple[str, bool, bool]:
         """Like :meth:`generate` but leaves counting to the caller (a joblib worker's parent)."""
         return self._fetch("generate", self._generate, self.identity, options.as_dict(), prompt)

@@ -60,7 +60,10 @@ SHARED_KEYS = (
     "models",
 )
 PROMPT_KEYS = ("template",)
-MODEL_KEYS: dict[str, tuple[str, ...]] = {"ollama": ("generator", "embedder")}
+#: ``timeout`` (seconds one Ollama request may wait for its answer) and ``retries`` (tries after a
+#: transient failure) change how long a run waits, never an answer: they are checked here, shared
+#: like every [shared] key, and kept out of every cache key (``--timeout``/``--retries`` override them).
+MODEL_KEYS: dict[str, tuple[str, ...]] = {"ollama": ("generator", "embedder", "timeout", "retries")}
 
 
 def check_keys(table: Mapping[str, Any], known: Sequence[str], file: Path | str, where: str) -> None:
@@ -70,6 +73,16 @@ def check_keys(table: Mapping[str, Any], known: Sequence[str], file: Path | str,
             near = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
             hint = f"; did you mean {near[0]!r}?" if near else f"; valid keys: {', '.join(known)}"
             raise InputError(f"{file}: unknown key {key!r} in {where}{hint}")
+
+
+def check_waiting(table: Mapping[str, Any], where: str) -> None:
+    """Refuse a ``timeout`` that is not a number of seconds > 0 or ``retries`` that is not a whole number >= 0."""
+    timeout = table.get("timeout")
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0):
+        raise InputError(f"{where} timeout must be a number of seconds > 0, got {timeout!r}")
+    retries = table.get("retries")
+    if retries is not None and (isinstance(retries, bool) or not isinstance(retries, int) or retries < 0):
+        raise InputError(f"{where} retries must be a whole number >= 0, got {retries!r}")
 
 
 @dataclass(frozen=True)
@@ -84,7 +97,7 @@ class RunConfig:
     gold: Path
     top_k: int
     generation: GenerationOptions
-    models: dict[str, dict[str, str]]
+    models: dict[str, dict[str, Any]]
     chunking: dict[str, Any]
     prompt_template: str
     answer_matching: str = DEFAULT_ANSWER_MATCHING
@@ -129,6 +142,7 @@ def load_config(path: str | Path) -> RunConfig:
         if not isinstance(table, dict):
             raise InputError(f"{file}: [shared.models.{backend}] must be a table")
         check_keys(table, MODEL_KEYS[backend], file, f"[shared.models.{backend}]")
+        check_waiting(table, f"{file}: [shared.models.{backend}]")
     missing = [k for k in _REQUIRED_SHARED if k not in shared]
     if missing:
         raise InputError(f"{file}: [shared] is missing {missing}")

@@ -17,7 +17,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import joblib
 import numpy as np
@@ -35,6 +35,13 @@ from evalgate_lib.judging.rows import ResultRow
 from evalgate_lib.judging.scorers import get_scorer
 from evalgate_lib.retrieval.index import VectorIndex
 from evalgate_lib.retrieval.metrics import locate_evidence
+from evalgate_lib.run.estimate import (
+    PRIOR_SECONDS_PER_GENERATION,
+    CallPlan,
+    format_plan,
+    seconds_per_call,
+    time_left,
+)
 
 #: Rank metrics look this deep (recall@10), whatever top-k the prompt uses.
 RANKING_DEPTH = 10
@@ -54,6 +61,13 @@ class RunOptions:
     progress: bool = True
     #: The embedded generator's dtype (``None``: its default, float32); part of the model identity.
     local_dtype: str | None = None
+    #: Seconds one Ollama request may wait, and retries after a transient failure (``None``: the
+    #: config's ``[shared.models.ollama]`` value, else the backend's default). Never in a cache key.
+    timeout: float | None = None
+    retries: int | None = None
+    #: Where the line counting the model calls cached and to make goes before the first
+    #: generation (``None``: nowhere; the command line prints it, with or without the bar).
+    announce: Callable[[str], None] | None = None
 
 
 @dataclass
@@ -224,59 +238,119 @@ def joblib_parallel(name: str | None, jobs: int) -> joblib.Parallel:
             return joblib.Parallel(n_jobs=jobs, return_as="list")
 
 
-def _progress(total: int, label: str, enabled: bool) -> Any:
-    from tqdm.auto import tqdm
+@dataclass
+class Prepared:
+    """One configuration up to its prompts: everything before generation."""
 
-    return tqdm(total=total, desc=label, unit="q", disable=not enabled, leave=True)
+    config: RunConfig
+    chunk_count: int
+    #: (question, retrieved top-k, prompt, full ranking) in gold order.
+    items: list[tuple[GoldQuestion, list[Retrieved], str, list[Retrieved]]]
 
 
-def run_config(
+class GenerationProgress:
+    """One bar over the generations still to make, both configs, with an estimate of the time left.
+
+    Its total is known before the first generation (the cached answers are counted first), so
+    it never grows; a cached answer does not move it. The estimate starts from the backend's
+    prior and follows the measured rate (:func:`~evalgate_lib.run.estimate.seconds_per_call`).
+    """
+
+    def __init__(self, total: int, prior: float | None, enabled: bool) -> None:
+        from tqdm.auto import tqdm
+
+        self.total = total
+        self.prior = prior
+        self.made = 0
+        self.started = time.perf_counter()
+        self.bar = tqdm(
+            total=total,
+            desc="generating",
+            unit="call",
+            disable=not enabled or total == 0,
+            leave=True,
+            bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}{postfix}]",
+            postfix=time_left(prior, total),  # tqdm puts ", " before it
+        )
+
+    def made_one(self) -> None:
+        """A generation came back from the model (not from the cache)."""
+        self.made += 1
+        per_call = seconds_per_call(self.prior, self.made, time.perf_counter() - self.started)
+        self.bar.set_postfix_str(time_left(per_call, max(self.total - self.made, 0)), refresh=False)
+        self.bar.update(1)
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+def prepare_config(
     config: RunConfig,
     inputs: Inputs,
-    spec: BackendSpec,
-    options: RunOptions,
+    cache: ModelCache,
     question_vectors: np.ndarray,
-) -> tuple[list[ResultRow], int]:
-    """All rows of one configuration, in gold order, and its chunk count."""
-    cache = model_cache(spec, options.cache_dir)
+) -> Prepared:
+    """Chunk, embed and retrieve for one configuration and render its prompts (no generation)."""
     chunks: list[Chunk] = chunk_corpus(inputs.articles, config.chunking, search=(config.path.parent,))
     index = VectorIndex(cache.embed([f"{c.title}\n{c.text}" for c in chunks]))
-    prepared = []
+    items = []
     for question, vector in zip(inputs.questions, question_vectors, strict=True):
         ids, sims = index.search(vector, max(config.top_k, RANKING_DEPTH))
         ranking = [Retrieved(rank, chunks[i], float(s)) for rank, (i, s) in enumerate(zip(ids, sims, strict=True), 1)]
         retrieved = ranking[: config.top_k]
         passages = [(r.chunk.title, r.chunk.text) for r in retrieved]
         prompt = render_prompt(config.prompt_template, render_context(passages), question.question)
-        prepared.append((question, retrieved, prompt, ranking))
+        items.append((question, retrieved, prompt, ranking))
+    return Prepared(config, len(chunks), items)
+
+
+def generate_config(
+    prepared: Prepared,
+    inputs: Inputs,
+    spec: BackendSpec,
+    options: RunOptions,
+    progress: GenerationProgress,
+) -> list[ResultRow]:
+    """All rows of one prepared configuration, in gold order."""
+    config = prepared.config
+    cache = model_cache(spec, options.cache_dir)
     parallel = joblib_parallel(options.joblib_backend, options.jobs)
-    tasks = (joblib.delayed(generate_task)(spec, str(options.cache_dir), config.generation, p[2]) for p in prepared)
+    tasks = (
+        joblib.delayed(generate_task)(spec, str(options.cache_dir), config.generation, p[2]) for p in prepared.items
+    )
     scorer = get_scorer(config.sentence_scorer)
     rows: list[ResultRow] = []
-    with _progress(len(prepared), config.name, options.progress) as bar:
-        try:
-            for (question, retrieved, prompt, ranking), (answer, executed, corrupt) in zip(
-                prepared, parallel(tasks), strict=True
-            ):
-                cache.stats.add("generate", executed, corrupt)
-                row = score_answer(
-                    config.name,
-                    question,
-                    retrieved,
-                    answer,
-                    prompt_sha256(prompt),
-                    scorer=scorer,
-                    ranking=ranking,
-                    evidence_spans=inputs.evidence.get(question.id),
-                    matching=config.answer_matching,
-                )
-                rows.append(row)
-                bar.update(1)
-        except BackendError as exc:
-            # Where the run stopped; every answer generated before this is already in the cache.
-            exc.add_note(f"config {config.name!r} stopped after {len(rows)} of {len(prepared)} answers")
-            raise
-    return rows, len(chunks)
+    try:
+        for (question, retrieved, prompt, ranking), (answer, executed, corrupt) in zip(
+            prepared.items, parallel(tasks), strict=True
+        ):
+            cache.stats.add("generate", executed, corrupt)
+            row = score_answer(
+                config.name,
+                question,
+                retrieved,
+                answer,
+                prompt_sha256(prompt),
+                scorer=scorer,
+                ranking=ranking,
+                evidence_spans=inputs.evidence.get(question.id),
+                matching=config.answer_matching,
+            )
+            rows.append(row)
+            if executed:
+                progress.made_one()
+    except BackendError as exc:
+        # Where the run stopped; every answer generated before this is already in the cache.
+        exc.add_note(f"config {config.name!r} stopped after {len(rows)} of {len(prepared.items)} answers")
+        raise
+    return rows
+
+
+def plan_calls(cache: ModelCache, prepared: Sequence[Prepared], embed_made: int, embed_cached: int) -> CallPlan:
+    """Count the generations of every prepared configuration, and how many the cache already holds."""
+    prompts = [(p.config.generation, item[2]) for p in prepared for item in p.items]
+    cached = sum(cache.is_generation_cached(prompt, generation) for generation, prompt in prompts)
+    return CallPlan(len(prompts), cached, embed_made + embed_cached, embed_cached)
 
 
 def run_comparison(baseline: str | Path, candidate: str | Path, options: RunOptions) -> Comparison:
@@ -284,21 +358,41 @@ def run_comparison(baseline: str | Path, candidate: str | Path, options: RunOpti
     started = time.perf_counter()
     inputs = load_inputs(baseline, candidate, options.limit)
     check_joblib_backend(options.joblib_backend)
-    spec = resolve_backend(options.backend, inputs.baseline.models, options.hosts, options.local_dtype)
+    spec = resolve_backend(
+        options.backend, inputs.baseline.models, options.hosts, options.local_dtype, options.timeout, options.retries
+    )
     cache = model_cache(spec, options.cache_dir)
     before = cache.stats.as_dict()
     identity = dict(cache.identity)
     question_vectors = cache.embed([q.question for q in inputs.questions])
+    prepared = [prepare_config(c, inputs, cache, question_vectors) for c in (inputs.baseline, inputs.candidate)]
+    embedded = cache.stats.as_dict()  # only embeddings so far: their hits are the cached batches
+    plan = plan_calls(
+        cache, prepared, embedded["embed_calls"] - before["embed_calls"], embedded["hits"] - before["hits"]
+    )
+    prior = PRIOR_SECONDS_PER_GENERATION.get(spec.kind)
+    if options.announce is not None:
+        options.announce(format_plan(plan, prior))
+    progress = GenerationProgress(plan.to_make, prior, options.progress)
     rows: list[ResultRow] = []
-    chunk_counts = {}
-    for config in (inputs.baseline, inputs.candidate):
-        config_rows, chunk_counts[config.name] = run_config(config, inputs, spec, options, question_vectors)
-        rows.extend(config_rows)
+    try:
+        for one in prepared:
+            rows.extend(generate_config(one, inputs, spec, options, progress))
+    finally:
+        progress.close()
     after = cache.stats.as_dict()
     stats = {
         "model_calls": {k: after[k] - before[k] for k in after},
+        "planned_calls": plan.as_dict(),
         "wall_seconds": round(time.perf_counter() - started, 3),
         "jobs": options.jobs,
         "joblib_backend": options.joblib_backend,
     }
+    if spec.kind == "ollama":  # how long a request could wait: how the run ran, not what it measured
+        backend = cache.backend
+        stats["ollama"] = {
+            "timeout": getattr(backend, "read_timeout", None),
+            "retries": getattr(backend, "max_retries", None),
+        }
+    chunk_counts = {p.config.name: p.chunk_count for p in prepared}
     return Comparison(inputs, identity, rows, chunk_counts, stats)

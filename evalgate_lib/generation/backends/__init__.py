@@ -52,13 +52,21 @@ class BackendSpec:
 
 
 def resolve_backend(
-    choice: str, models: dict[str, dict[str, str]], hosts: str | None = None, local_dtype: str | None = None
+    choice: str,
+    models: dict[str, dict[str, Any]],
+    hosts: str | None = None,
+    local_dtype: str | None = None,
+    timeout: float | None = None,
+    retries: int | None = None,
 ) -> BackendSpec:
     """Turn ``--backend auto|ollama|local`` into a spec; ``auto`` probes Ollama with a short timeout.
 
     ``models`` is the config's ``[shared.models]`` table: ``models["ollama"]`` names the
-    Ollama generator and embedder (the local backend's models are fixed by its packages).
-    ``local_dtype`` picks the local generator's dtype (``None``: its default, float32).
+    Ollama generator and embedder (the local backend's models are fixed by its packages)
+    and may set its ``timeout`` and ``retries``; ``timeout``/``retries`` here (the command
+    line's) override those. Unset, the backend's defaults apply. They only govern waiting,
+    so the local backend ignores them. ``local_dtype`` picks the local generator's dtype
+    (``None``: its default, float32).
     """
     if choice not in BACKEND_CHOICES:
         raise InputError(f"unknown backend {choice!r}; choose one of {BACKEND_CHOICES}")
@@ -73,6 +81,12 @@ def resolve_backend(
         "generator": ollama.get("generator", "qwen2.5:7b"),
         "embedder": ollama.get("embedder", "nomic-embed-text"),
     }
+    timeout = timeout if timeout is not None else ollama.get("timeout")
+    retries = retries if retries is not None else ollama.get("retries")
+    if timeout is not None:
+        options["read_timeout"] = float(timeout)
+    if retries is not None:
+        options["max_retries"] = int(retries)
     # Resolved here, in the parent, so that joblib workers on other machines (Dask, Ray)
     # talk to the hosts this process chose, not to whatever their own OLLAMA_HOST says.
     from evalgate_lib.generation.backends.ollama import parse_hosts

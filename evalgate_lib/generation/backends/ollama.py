@@ -19,6 +19,13 @@ Design choices, and why:
   bad request) and retrying cannot help, so they fail at once.
 * Every failure surfaces as :class:`~evalgate_lib.errors.BackendError` with the
   URL, the cause and the command that fixes it, because the CLI prints it as is.
+* A request that has not answered after a few seconds says so on stderr, every few
+  seconds, naming the URL, the model, the time waited out of the timeout and the try
+  (:class:`WaitNotice`): a wedged server must not look like a silent hang for the
+  minutes the read timeout allows. Quick answers print nothing. The read timeout and
+  the retries are options (``[shared.models.ollama] timeout/retries``, ``--timeout``,
+  ``--retries``); they change how long a run waits, never an answer, so they are not
+  part of the identity or any cache key.
 """
 
 from __future__ import annotations
@@ -26,6 +33,8 @@ from __future__ import annotations
 import ipaddress
 import math
 import os
+import socket
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -41,11 +50,14 @@ from evalgate_lib.inputs.options import GenerationOptions
 __all__ = [
     "DEFAULT_HOST",
     "DEFAULT_PORT",
+    "DEFAULT_READ_TIMEOUT",
+    "DEFAULT_RETRIES",
     "OllamaBackend",
     "OllamaHTTPError",
     "normalize_host",
     "ollama_reachable",
     "parse_hosts",
+    "WaitNotice",
 ]
 
 DEFAULT_PORT = 11434
@@ -57,6 +69,15 @@ _RETRY_STATUS_MIN = 500
 _TOO_MANY_REQUESTS = 429
 
 _BODY_SNIPPET = 200  # characters of a non-JSON body quoted in an error message
+
+#: Seconds one request may wait for its answer. Long because a first request makes Ollama
+#: load the model into memory, which can take minutes for a 7B model on a laptop.
+DEFAULT_READ_TIMEOUT = 300.0
+#: Retries after a transient failure (so ``DEFAULT_RETRIES + 1`` tries in all).
+DEFAULT_RETRIES = 3
+#: A request still unanswered after this many seconds says what it waits for, and again
+#: every as many seconds (sooner under a short timeout: see :func:`notice_interval`).
+WAIT_NOTICE_SECONDS = 10.0
 
 
 class OllamaHTTPError(BackendError):
@@ -161,21 +182,26 @@ class OllamaBackend:
         embedder: str = "nomic-embed-text",
         hosts: str | Sequence[str] | None = None,
         connect_timeout: float = 5.0,
-        read_timeout: float = 300.0,
-        max_retries: int = 3,
+        read_timeout: float = DEFAULT_READ_TIMEOUT,
+        max_retries: int = DEFAULT_RETRIES,
         backoff: float = 0.5,
         embed_batch_size: int = 32,
         transport: httpx.BaseTransport | None = None,
         sleep: Callable[[float], None] = time.sleep,
+        say: Callable[[str], None] | None = None,
     ) -> None:
         """Set up one client per host; no request is made until the backend is used.
 
         ``read_timeout`` is long because a first request makes Ollama load the model
         into memory, which can take minutes for a 7B model on a laptop.
         ``transport`` exists so tests can plug in ``httpx.MockTransport``.
+        ``say`` receives the waiting notices of slow requests (default: one
+        ``evalgate: waiting for ...`` line on stderr each).
         """
         if max_retries < 0:
             raise ValueError("max_retries must be >= 0")
+        if not read_timeout > 0:
+            raise ValueError("read_timeout must be > 0")
         if embed_batch_size < 1:
             raise ValueError("embed_batch_size must be >= 1")
         self.generator = generator
@@ -187,6 +213,7 @@ class OllamaBackend:
         self.backoff = backoff
         self.embed_batch_size = embed_batch_size
         self._sleep = sleep
+        self._say = say or say_on_stderr
         timeout = httpx.Timeout(read_timeout, connect=connect_timeout)
         self._clients: list[httpx.Client] = [
             httpx.Client(base_url=host, timeout=timeout, transport=transport) for host in self.hosts
@@ -316,6 +343,13 @@ class OllamaBackend:
             f"'ollama pull {self.generator}' and 'ollama pull {self.embedder}'"
         )
 
+    def _timeout_hint(self) -> str:
+        """A timeout means the server is up but slow or wedged: say how to wait longer, not how to start it."""
+        return (
+            f"No answer within {self.read_timeout:g} s; if the server is only slow (a first request loads "
+            "the model into memory), wait longer with --timeout SECONDS or [shared.models.ollama] timeout"
+        )
+
     def _pick_client(self) -> int:
         """Index of the next host in round-robin order (thread-safe)."""
         with self._rr_lock:
@@ -333,26 +367,32 @@ class OllamaBackend:
         client = self._clients[index]
         url = f"{self.hosts[index]}{path}"
         attempts = self.max_retries + 1
+        model = json.get("model") if isinstance(json, dict) else None
         cause = ""
+        hint = self._fix_hint()
         for attempt in range(attempts):
             if attempt:
                 self._sleep(self.backoff * 2 ** (attempt - 1))
+            waiting = _waiting_message(url, model, self.read_timeout, attempt + 1, attempts)
             try:
-                response = client.request(method, path, json=json)
+                with WaitNotice(waiting, notice_interval(self.read_timeout), self._say, until=self.read_timeout):
+                    response = client.request(method, path, json=json)
             except httpx.TimeoutException as exc:
                 cause = f"timed out ({_describe(exc)})"
+                hint = self._timeout_hint()
                 continue
             except httpx.TransportError as exc:
-                cause = f"could not connect ({_describe(exc)})"
+                cause = _connect_cause(exc, self.hosts[index])
+                hint = self._fix_hint()
                 continue
             except httpx.HTTPError as exc:  # e.g. an undecodable body: not transient
                 raise BackendError(f"Ollama request to {url} failed: {_describe(exc)}") from None
             status = response.status_code
             if status >= _RETRY_STATUS_MIN or status == _TOO_MANY_REQUESTS:
                 cause = f"HTTP {status}: {_error_text(response)}"
+                hint = self._fix_hint()
                 continue
             if status >= 400:
-                model = json.get("model") if isinstance(json, dict) else None
                 raise OllamaHTTPError(_client_error_message(url, response, model), url, status)
             try:
                 return response.json(), url
@@ -362,7 +402,7 @@ class OllamaBackend:
                     "(is OLLAMA_HOST pointing at an Ollama server?)"
                 ) from None
         tries = "1 attempt" if attempts == 1 else f"{attempts} attempts"
-        raise BackendError(f"Ollama request to {url} failed after {tries}: {cause}. {self._fix_hint()}")
+        raise BackendError(f"Ollama request to {url} failed after {tries}: {cause}. {hint}")
 
     def _parse_embeddings(self, data: Any, url: str, expected: int) -> np.ndarray:
         """Validate an ``/api/embed`` body and return its vectors as a float32 matrix."""
@@ -452,6 +492,21 @@ def _snippet(text: str) -> str:
     return text if len(text) <= _BODY_SNIPPET else text[:_BODY_SNIPPET] + "..."
 
 
+def _connect_cause(exc: httpx.TransportError, host: str) -> str:
+    """What a transport error means: a host name that does not resolve is told apart from a refused connection.
+
+    The DNS case names the host instead of quoting the resolver's wording, which differs
+    between systems (``Name or service not known``, ``nodename nor servname provided``).
+    """
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, socket.gaierror):
+            name = httpx.URL(host).host
+            return f"could not resolve the host name {name!r} (DNS lookup failed)"
+        seen = seen.__cause__ or seen.__context__
+    return f"could not connect ({_describe(exc)})"
+
+
 def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
@@ -473,6 +528,82 @@ def _error_text(response: httpx.Response) -> str:
     if isinstance(data, dict) and isinstance(data.get("error"), str):
         return data["error"]
     return _snippet(response.text) or response.reason_phrase or "no detail"
+
+
+# ----------------------------------------------------------------- waiting notices
+
+
+def notice_interval(timeout: float) -> float:
+    """Seconds between waiting notices: :data:`WAIT_NOTICE_SECONDS`, or half the timeout when that is shorter.
+
+    Under a short timeout a hung request still says what it waits for once before it gives up.
+    """
+    return min(WAIT_NOTICE_SECONDS, timeout / 2)
+
+
+def _waiting_message(url: str, model: object, timeout: float, attempt: int, attempts: int) -> Callable[[float], str]:
+    about = f" (model {model})" if isinstance(model, str) else ""
+
+    def message(elapsed: float) -> str:
+        return f"waiting for {url}{about}, {int(elapsed)} s of {timeout:g} s, try {attempt} of {attempts}"
+
+    return message
+
+
+def say_on_stderr(message: str) -> None:
+    """Print ``evalgate: <message>`` on stderr, above a progress bar if one is drawn (so it is not torn)."""
+    line = f"evalgate: {message}"
+    try:
+        from tqdm import tqdm
+    except ImportError:  # pragma: no cover - tqdm is a dependency
+        print(line, file=sys.stderr, flush=True)
+        return
+    tqdm.write(line, file=sys.stderr)
+
+
+class WaitNotice:
+    """While the ``with`` block runs, say ``message(elapsed)`` every ``interval`` seconds (until ``until`` seconds).
+
+    ``until`` is the request's timeout: a notice due when the timeout fires would race the
+    error message, so the notices stop there.
+
+    A small daemon thread per request rather than httpx timeouts split into short reads:
+    httpx cannot resume reading a response after its read timeout fires, so shorter
+    timeouts would turn a slow answer into a retry. The thread only waits on an event,
+    so a quick request costs one thread start and prints nothing.
+    """
+
+    def __init__(
+        self,
+        message: Callable[[float], str],
+        interval: float,
+        say: Callable[[str], None],
+        until: float | None = None,
+    ) -> None:
+        self.message = message
+        self.interval = interval
+        self.say = say
+        self.until = until
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._tick, name="evalgate-wait-notice", daemon=True)
+
+    def _tick(self) -> None:
+        started = time.monotonic()
+        while not self._done.wait(self.interval):
+            elapsed = time.monotonic() - started
+            if self.until is not None and elapsed >= self.until:
+                return
+            self.say(self.message(elapsed))
+
+    def __enter__(self) -> Self:
+        self._thread.start()
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._done.set()
+        self._thread.join()
 
 
 def ollama_reachable(
