@@ -43,7 +43,9 @@ from evalgate_lib.judging.sentence_scorers import (
     get_scorer,
     register_scorer,
 )
+from evalgate_lib.run.manifest import Manifest
 from evalgate_lib.run.pipeline import RunOptions
+from evalgate_lib.statistics.metrics import Summary
 from evalgate_lib.version import __version__
 
 __all__ = [
@@ -55,12 +57,14 @@ __all__ = [
     "InputError",
     "Inputs",
     "Judgement",
+    "Manifest",
     "ResultRow",
     "Results",
     "RunOptions",
     "ScoringContext",
     "SentenceScorer",
     "SentenceVerdict",
+    "Summary",
     "__version__",
     "available_scorers",
     "get_scorer",
