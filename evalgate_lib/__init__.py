@@ -38,7 +38,9 @@ from evalgate_lib.judging.answer import judge_answer
 from evalgate_lib.judging.rows import Flags, Judgement, ResultRow, SentenceVerdict
 from evalgate_lib.judging.scorers import available_scorers, get_scorer, register_scorer
 from evalgate_lib.judging.sentence_scorers import ScoringContext, SentenceScorer
+from evalgate_lib.run.manifest import Manifest
 from evalgate_lib.run.pipeline import RunOptions
+from evalgate_lib.statistics.metrics import Summary
 from evalgate_lib.version import __version__
 
 __all__ = [
@@ -50,12 +52,14 @@ __all__ = [
     "InputError",
     "Inputs",
     "Judgement",
+    "Manifest",
     "ResultRow",
     "Results",
     "RunOptions",
     "ScoringContext",
     "SentenceScorer",
     "SentenceVerdict",
+    "Summary",
     "__version__",
     "available_scorers",
     "get_scorer",

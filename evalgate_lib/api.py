@@ -22,11 +22,12 @@ from evalgate_lib.inputs.gold import GoldQuestion, load_gold
 from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow
 from evalgate_lib.reporting import changes_view, explorer, first_screen, plots, report_html
 from evalgate_lib.reporting.notebook_support import resolve_configs
+from evalgate_lib.run.folder import read_results_folder
+from evalgate_lib.run.manifest import Manifest
 from evalgate_lib.run.pipeline import RunOptions, select_questions
 from evalgate_lib.run.results import evaluate_and_write, has_results
-from evalgate_lib.run.results import load_results as _load_folder
 from evalgate_lib.statistics.changes import QuestionChange, question_changes
-from evalgate_lib.statistics.metrics import format_table
+from evalgate_lib.statistics.metrics import Summary, format_table
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -42,25 +43,27 @@ DEFAULT_RESULTS = Path("results/latest")
 
 @dataclass(frozen=True)
 class Results:
-    """A results folder, loaded: typed rows, summary, manifest, run stats, and the views over them.
+    """A results folder, loaded and verified: typed rows, summary, manifest, run stats, and the views over them.
 
-    ``rows`` are :class:`~evalgate_lib.judging.rows.ResultRow` objects; ``frame`` is the same
-    rows flattened into a pandas DataFrame (one line per answer) for ad-hoc analysis.
+    ``rows`` are :class:`~evalgate_lib.judging.rows.ResultRow` objects; ``summary`` a
+    :class:`~evalgate_lib.statistics.metrics.Summary`; ``manifest`` a
+    :class:`~evalgate_lib.run.manifest.Manifest`; ``frame`` is the rows flattened into a pandas
+    DataFrame (one line per answer) for ad-hoc analysis.
     """
 
     folder: Path
     rows: tuple[ResultRow, ...]
-    summary: dict[str, Any]
-    manifest: dict[str, Any]
+    summary: Summary
+    manifest: Manifest
     run_stats: dict[str, Any] = field(default_factory=dict)
 
     @property
     def baseline(self) -> str:
-        return str(self.summary["baseline"])
+        return self.summary.baseline
 
     @property
     def candidate(self) -> str:
-        return str(self.summary["candidate"])
+        return self.summary.candidate
 
     @cached_property
     def frame(self) -> pd.DataFrame:
@@ -171,15 +174,14 @@ class Results:
         if not loaded:
             raise InputError(f"no labels in {', '.join(map(str, labels))}")
 
-        judging = self.manifest.get("judging", {})
-        run_scorer = str(judging.get("sentence_scorer", "lexical@1")).split("@")[0]
+        run_scorer = self.manifest.sentence_scorer.split("@")[0]
         return measure(
             self.rows,
             loaded,
             self.articles(),
             scorers=list(dict.fromkeys([run_scorer, *scorers])),
             matchings=ANSWER_MATCHING,
-            matching=str(judging.get("answer_matching", "token")),
+            matching=self.manifest.answer_matching,
             resamples=resamples,
         )
 
@@ -277,17 +279,19 @@ class Results:
 
         Empty for answers scored from logs without ``--corpus``: no knowledge base was given.
         """
-        path = self.manifest["corpus"]["path"]
+        path = self.manifest.corpus.get("path")
         return [] if path is None else load_corpus(path)
 
 
 def load_results(folder: str | Path = DEFAULT_RESULTS) -> Results:
-    """Load a results folder written by ``evalgate run`` (default ``results/latest``)."""
-    path = Path(folder)
-    rows, summary, manifest = _load_folder(path)
-    stats_file = path / "run_stats.json"
-    stats = json.loads(stats_file.read_text(encoding="utf-8")) if stats_file.is_file() else {}
-    return Results(path, tuple(rows), summary, manifest, stats)
+    """Load a results folder written by ``evalgate run`` or ``evalgate score`` (default ``results/latest``).
+
+    The one way to load a folder: it is verified first (files present, digests equal to the
+    manifest's, summary complete, row counts the manifest's), and a folder changed after its
+    run, or written by an older EvalGate, is refused with one line naming the file.
+    """
+    loaded = read_results_folder(folder)
+    return Results(loaded.folder, loaded.rows, loaded.summary, loaded.manifest, loaded.run_stats)
 
 
 def run_comparison(

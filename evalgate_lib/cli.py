@@ -130,24 +130,34 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_gate(args: argparse.Namespace) -> int:
-    """Judge an existing results folder, or run the evaluation first; exit 1 on regression."""
-    import json
+    """Judge an existing results folder, or run the evaluation first; exit 1 on regression.
 
+    The folder is verified before it is judged (:func:`evalgate_lib.load_results`), and a
+    partial (``--limit``) run is refused unless ``--allow-partial``: a gate that passes on
+    2 questions must not look like one that passed on all of them.
+    """
+    from evalgate_lib.api import load_results
     from evalgate_lib.statistics.gate import EXIT_REGRESSION, format_verdict, judge, load_gate
 
     gate = load_gate(args.thresholds)
-    if args.results is not None:
-        path = Path(args.results) / "summary.json"
-        if not path.is_file():
-            raise InputError(f"{path} does not exist: run 'evalgate run --out {args.results}' first")
-        summary = json.loads(path.read_text(encoding="utf-8"))
-    else:
+    if args.results is None:
         status = cmd_run(args)
         if status:
             return status
-        summary = json.loads((Path(args.out) / "summary.json").read_text(encoding="utf-8"))
+    folder = args.results if args.results is not None else args.out
+    results = load_results(folder)
+    manifest, summary = results.manifest, results.summary
+    partial_of = None
+    if manifest.limit is not None:
+        run, total = manifest.gold.get("questions_run"), manifest.gold.get("questions_in_file")
+        if not args.allow_partial:
+            raise InputError(
+                f"{folder}: a partial run (--limit {manifest.limit}: {run} of {total} gold questions), which the "
+                "gate does not judge; rerun without --limit, or pass --allow-partial to judge it anyway"
+            )
+        partial_of = total
     verdicts = judge(summary, gate)
-    print(format_verdict(summary, gate, verdicts))
+    print(format_verdict(summary, gate, verdicts, questions_in_file=partial_of))
     return EXIT_REGRESSION if any(v.failed for v in verdicts) else 0
 
 
@@ -324,6 +334,11 @@ def _configure_gate(parser: argparse.ArgumentParser) -> None:
         "--results", default=None, type=Path, help="judge this results folder instead of running the evaluation"
     )
     parser.add_argument("--out", default="results/latest", type=Path, help="results folder when running")
+    parser.add_argument(
+        "--allow-partial",
+        action="store_true",
+        help="judge a --limit run too (refused by default: it judged only part of the gold set)",
+    )
 
 
 def _configure_report(parser: argparse.ArgumentParser) -> None:
@@ -435,13 +450,11 @@ def cmd_diff(args: argparse.Namespace) -> int:
     """List what changed per question between the two configs of a results folder (fixed, broken, flag changed)."""
     import json
 
+    from evalgate_lib.api import load_results
     from evalgate_lib.files import atomic_write
     from evalgate_lib.reporting.diff_text import changes_json, format_changes
-    from evalgate_lib.run.results import load_results
-    from evalgate_lib.statistics.changes import question_changes
 
-    rows, summary, _ = load_results(args.results)
-    changes = question_changes(rows, summary["baseline"], summary["candidate"])
+    changes = load_results(args.results).changes()
     print(format_changes(changes, args.only), end="")
     if args.json is not None:
         atomic_write(args.json, json.dumps(changes_json(changes, args.only), indent=2, ensure_ascii=False) + "\n")

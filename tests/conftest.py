@@ -184,3 +184,42 @@ class CountingBackend:
 @pytest.fixture
 def counting_backend() -> CountingBackend:
     return CountingBackend()
+
+
+def write_results_folder(
+    folder: Any,
+    rows: Sequence[ResultRow],
+    baseline: str = "baseline",
+    candidate: str = "candidate",
+    limit: int | None = None,
+    questions_in_file: int | None = None,
+) -> Any:
+    """A results folder of ``rows`` written by the one writer (digests and all), with no model and no corpus.
+
+    ``limit`` marks it a partial run of ``questions_in_file`` gold questions, as ``--limit`` would.
+    """
+    from evalgate_lib.run.manifest import corpus_section, new_manifest
+    from evalgate_lib.run.results import write_folder
+    from evalgate_lib.statistics.metrics import compare
+
+    ids = list(dict.fromkeys(r.question_id for r in rows))
+    manifest = new_manifest(
+        baseline=baseline,
+        candidate=candidate,
+        configs={baseline: {}, candidate: {}},
+        fairness={"differs": ["chunking.method"], "shared": {}},
+        corpus=corpus_section(None, None, None, ()),
+        gold={
+            "path": "gold.jsonl",
+            "sha256": None,
+            "questions_in_file": questions_in_file or len(ids),
+            "questions_run": len(ids),
+            "question_ids": ids,
+        },
+        backend={"backend": "test"},
+        judging={"row_schema": SCHEMA_VERSION, "sentence_scorer": "lexical@1", "answer_matching": "token"},
+        generation=None,
+        top_k=None,
+        limit=limit,
+    )
+    return write_folder(rows, compare(rows, baseline, candidate), manifest, {}, folder)

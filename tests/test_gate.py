@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from conftest import make_flags, make_matching, make_row
+from conftest import make_flags, make_matching, make_row, write_results_folder
 
 from evalgate_lib.cli import main
 from evalgate_lib.errors import InputError
 from evalgate_lib.judging.rows import ResultRow
 from evalgate_lib.statistics.gate import GateConfig, Rule, format_verdict, judge, load_gate
-from evalgate_lib.statistics.metrics import compare
+from evalgate_lib.statistics.metrics import Summary, compare
 
 
 def _row(config: str, qid: str, qtype: str, correct: bool, hallucination: bool = False) -> ResultRow:
@@ -28,10 +26,14 @@ def _row(config: str, qid: str, qtype: str, correct: bool, hallucination: bool =
     )
 
 
-def _summary(base_correct: list[bool], cand_correct: list[bool], cand_halluc: int = 0) -> dict:
+def _rows(base_correct: list[bool], cand_correct: list[bool], cand_halluc: int = 0) -> list[ResultRow]:
     rows = [_row("base", f"q{i}", "answerable", c) for i, c in enumerate(base_correct)]
     rows += [_row("cand", f"q{i}", "answerable", c, hallucination=i < cand_halluc) for i, c in enumerate(cand_correct)]
-    return compare(rows, "base", "cand")
+    return rows
+
+
+def _summary(base_correct: list[bool], cand_correct: list[bool], cand_halluc: int = 0) -> Summary:
+    return compare(_rows(base_correct, cand_correct, cand_halluc), "base", "cand")
 
 
 def test_passes_when_within_thresholds():
@@ -92,13 +94,13 @@ def test_shipped_thresholds_parse():
 
 
 def test_gate_command_on_results_folder(tmp_path, capsys):
-    folder = tmp_path / "res"
-    folder.mkdir()
-    (folder / "summary.json").write_text(json.dumps(_summary([True] * 10, [True] * 5 + [False] * 5)))
     thresholds = tmp_path / "g.toml"
     thresholds.write_text('[[rule]]\nmetric = "accuracy_answerable"\nmax_drop = 0.05\n')
-    assert main(["gate", "--results", str(folder), "--thresholds", str(thresholds)]) == 1
-    assert "FAIL" in capsys.readouterr().out
-    (folder / "summary.json").write_text(json.dumps(_summary([True] * 10, [True] * 10)))
-    assert main(["gate", "--results", str(folder), "--thresholds", str(thresholds)]) == 0
+    regressed = write_results_folder(tmp_path / "res", _rows([True] * 10, [True] * 5 + [False] * 5), "base", "cand")
+    assert main(["gate", "--results", str(regressed), "--thresholds", str(thresholds)]) == 1
+    out = capsys.readouterr().out
+    assert out.splitlines()[:2] == ["gate (point mode): cand vs base", "judged 10 questions per config"]
+    assert "FAIL" in out
+    same = write_results_folder(tmp_path / "same", _rows([True] * 10, [True] * 10), "base", "cand")
+    assert main(["gate", "--results", str(same), "--thresholds", str(thresholds)]) == 0
     assert main(["gate", "--results", str(tmp_path / "nope"), "--thresholds", str(thresholds)]) == 2

@@ -122,10 +122,10 @@ def test_rows_without_retrieval_metrics_or_matching() -> None:
 
 def test_compare_deltas_by_hand() -> None:
     comparison = compare(BASE + CAND, "baseline", "candidate")
-    assert comparison["baseline"] == "baseline" and comparison["candidate"] == "candidate"
-    assert comparison["configs"]["baseline"] == summarise(BASE)
-    assert comparison["configs"]["candidate"] == summarise(CAND)
-    assert comparison["delta"] == {
+    assert comparison.baseline == "baseline" and comparison.candidate == "candidate"
+    assert comparison.configs["baseline"] == summarise(BASE)
+    assert comparison.configs["candidate"] == summarise(CAND)
+    assert comparison.delta == {
         "retrieval_recall": 0.333333,  # 1.0 - 0.666667
         "recall@1": 0.333334,  # 0.666667 - 0.333333 (means are rounded before subtracting)
         "recall@3": 0.333333,
@@ -149,13 +149,13 @@ def test_compare_deltas_by_hand() -> None:
 def test_compare_ignores_other_configs_and_row_order() -> None:
     other = [dataclasses.replace(r, config="other") for r in CAND]
     assert (
-        compare(list(reversed(CAND)) + other + BASE, "baseline", "candidate")["delta"]
-        == compare(BASE + CAND, "baseline", "candidate")["delta"]
+        compare(list(reversed(CAND)) + other + BASE, "baseline", "candidate").delta
+        == compare(BASE + CAND, "baseline", "candidate").delta
     )
 
 
 def test_compare_significance_is_paired_by_question() -> None:
-    sig = compare(BASE + CAND, "baseline", "candidate")["significance"]
+    sig = compare(BASE + CAND, "baseline", "candidate").significance
     assert set(sig) == set(METRIC_KEYS)
     assert sig["accuracy_answerable"]["n"] == 3  # answerable questions only
     assert sig["accuracy_answerable"]["delta"] == pytest.approx(1 / 3, abs=1e-6)
@@ -168,7 +168,7 @@ def test_compare_significance_is_paired_by_question() -> None:
 def test_delta_is_none_when_one_side_is_undefined() -> None:
     base = [BASE[3]]  # no answerable rows → accuracy_answerable None
     cand = [CAND[0], CAND[3]]
-    delta = compare(base + cand, "baseline", "candidate")["delta"]
+    delta = compare(base + cand, "baseline", "candidate").delta
     assert delta["accuracy_answerable"] is None
     assert delta["refusal_accuracy"] == -1.0
 
@@ -218,8 +218,7 @@ def test_format_table_contains_values_and_deltas() -> None:
 
 
 def test_format_table_without_significance_and_with_none() -> None:
-    comparison = compare([BASE[3], CAND[3]], "baseline", "candidate")
-    comparison.pop("significance")
+    comparison = dataclasses.replace(compare([BASE[3], CAND[3]], "baseline", "candidate"), significance={})
     table = format_table(comparison)
     assert "n/a" in table  # accuracy on answerable: no answerable rows
     assert table.splitlines()[-1] == "questions: 1 (0 answerable, 1 no-answer)"

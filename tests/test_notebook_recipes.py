@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from evalgate_lib.run.results import load_results
+from evalgate_lib.api import load_results
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.slow
@@ -73,8 +73,9 @@ def test_the_docs_hold_three_recipes() -> None:
 
 def test_each_recipe_draws_what_it_says(project: Path) -> None:
     run_as_written(project)
-    rows, _, manifest = load_results(project / "results" / "nb" / "results")
-    assert manifest["gold"]["questions_run"] == 4 and len(rows) == 8
+    loaded = load_results(project / "results" / "nb" / "results")
+    rows, manifest = loaded.rows, loaded.manifest
+    assert manifest.gold["questions_run"] == 4 and manifest.limit == 4 and len(rows) == 8
     assert 'data-metric=\\"accuracy_overall' in _text(project / "results" / "nb" / "02.ipynb")  # the summary table
 
     drawn = project / "results" / "nb" / "03.ipynb"  # question_ids arrived from -p as a string
@@ -83,5 +84,6 @@ def test_each_recipe_draws_what_it_says(project: Path) -> None:
     text = _text(drawn)
     assert "q001" in text and "q082" in text and '"output_type": "error"' not in text
 
-    rows, _, manifest = load_results(project / "results" / "nb" / "top2" / "results")
-    assert manifest["top_k"] == 2 and rows and all(len(r.retrieved) == 2 for r in rows)
+    loaded = load_results(project / "results" / "nb" / "top2" / "results")
+    rows, manifest = loaded.rows, loaded.manifest
+    assert manifest.top_k == 2 and rows and all(len(r.retrieved) == 2 for r in rows)

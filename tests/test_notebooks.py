@@ -12,9 +12,10 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from evalgate_lib.api import load_results
 from evalgate_lib.errors import EvalGateError
 from evalgate_lib.reporting.report import NOTEBOOKS, REPORT_NOTEBOOK, execute_notebook
-from evalgate_lib.run.results import has_results, load_results
+from evalgate_lib.run.results import has_results
 
 ROOT = Path(__file__).resolve().parents[1]
 NB_DIR = ROOT / "notebooks"
@@ -115,8 +116,9 @@ def test_top_k_parameter_overrides_both_configs(tmp_path):
     }
     path = execute_notebook(NB_DIR / "02_two_config_run.ipynb", tmp_path / "02.ipynb", params, cwd=NB_DIR)
     assert not [o for o in _outputs(path) if o["output_type"] == "error"]
-    rows, _, manifest = load_results(tmp_path / "r")
-    assert manifest["top_k"] == 2
+    loaded = load_results(tmp_path / "r")
+    rows, manifest = loaded.rows, loaded.manifest
+    assert manifest.top_k == 2
     assert rows and all(len(r.retrieved) == 2 for r in rows)
 
 

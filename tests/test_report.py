@@ -18,6 +18,7 @@ import pytest
 from bs4 import BeautifulSoup
 from conftest import make_flags, make_row
 
+from evalgate_lib.api import load_results
 from evalgate_lib.chunks.chunking import Chunk
 from evalgate_lib.inputs.gold import GoldQuestion
 from evalgate_lib.inputs.labels import Label, SentenceLabel, answer_sha256
@@ -37,7 +38,8 @@ from evalgate_lib.reporting.report_html import (
     table_page_html,
     unused_model_keys,
 )
-from evalgate_lib.run.results import load_results, load_rows
+from evalgate_lib.run.manifest import Manifest
+from evalgate_lib.run.results import load_rows
 from evalgate_lib.statistics.beyond_noise import significant_metrics
 from evalgate_lib.statistics.changes import question_changes
 from evalgate_lib.statistics.metrics import METRICS, compare
@@ -134,9 +136,9 @@ def test_headline_numbers_are_the_library_numbers(rows):
     soup = BeautifulSoup(headline_html(summary), "html.parser")
     for key in (m.key for m in METRICS):
         for config, expected in (
-            ("baseline", summary["configs"]["baseline"][key]),
-            ("candidate", summary["configs"]["candidate"][key]),
-            ("delta", summary["delta"][key]),
+            ("baseline", summary.configs["baseline"][key]),
+            ("candidate", summary.configs["candidate"][key]),
+            ("delta", summary.delta[key]),
         ):
             cell = soup.select_one(f'td[data-metric="{key}"][data-config="{config}"]')
             assert cell is not None, (key, config)
@@ -245,6 +247,7 @@ def test_fairness_manifest_methodology_html_from_a_manifest():
         "packages": {"numpy": "2.0"},
         "python": "3.11",
     }
+    manifest = Manifest.from_json(manifest)
     fair = fairness_html(manifest)
     assert "chunking.method" in fair and "shared.top_k" in fair and "&lt;md&gt;" in fair
     assert "e" * 64 in manifest_html(manifest)
@@ -357,7 +360,7 @@ def test_reviewer_labels_beside_automatic_verdicts_and_stale_ones_left_out():
     assert "1 label(s) of answers that have changed since are not" in soup.get_text()
 
 
-LOCAL_MANIFEST = {
+LOCAL_MANIFEST_JSON = {
     "backend": {
         "backend": "local",
         "generator": "SmolLM2-135M-Instruct.Q4_1",
@@ -382,6 +385,7 @@ LOCAL_MANIFEST = {
     "generation": {"temperature": 0.0},
     "top_k": 4,
 }
+LOCAL_MANIFEST = Manifest.from_json(LOCAL_MANIFEST_JSON)
 
 
 def test_a_local_run_names_its_own_models_and_no_ollama_model():
@@ -392,7 +396,9 @@ def test_a_local_run_names_its_own_models_and_no_ollama_model():
     used = BeautifulSoup(manifest_html(LOCAL_MANIFEST), "html.parser").select_one(".eg-models-used").get_text()
     assert "embedded local backend" in used and "SmolLM2-135M-Instruct.Q4_1" in used and "all-MiniLM-L6-v2" in used
     # an Ollama run used those models: they are listed
-    ollama = {**LOCAL_MANIFEST, "backend": {"backend": "ollama", "generator": "qwen2.5:7b", "embedder": "x"}}
+    ollama = Manifest.from_json(
+        {**LOCAL_MANIFEST_JSON, "backend": {"backend": "ollama", "generator": "qwen2.5:7b", "embedder": "x"}}
+    )
     assert unused_model_keys(ollama) == [] and "nomic-embed-text" in fairness_html(ollama)
 
 
@@ -440,7 +446,8 @@ def _is_shipped_run(folder: Path) -> bool:
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
     configs = manifest["configs"]
     return (
-        manifest["backend"].get("backend") == "local"
+        "files" in manifest  # written with digests: an older schema's folder is refused, so rerun instead
+        and manifest["backend"].get("backend") == "local"
         and manifest["gold"]["questions_run"] == manifest["gold"]["questions_in_file"]
         and manifest["gold"]["sha256"] == sha256_file(ROOT / "gold" / "questions.jsonl")
         and set(configs) == {"baseline", "candidate"}
@@ -509,7 +516,7 @@ def test_report_headline_equals_library(real_report):
     assert len(cells) == 3 * len(METRICS)
     for cell in cells:
         key, config = cell["data-metric"], cell["data-config"]
-        expected = summary["delta"][key] if config == "delta" else summary["configs"][config][key]
+        expected = summary.delta[key] if config == "delta" else summary.configs[config][key]
         assert (float(cell["data-value"]) if cell["data-value"] else None) == expected, (key, config)
 
 
@@ -562,7 +569,8 @@ def test_shipped_report_names_the_models_it_used_and_no_ollama_model(shipped_rep
 
 @pytest.mark.slow
 def test_shipped_report_opens_with_the_verdict_and_lists_what_changed(shipped_report):
-    rows, summary, _ = load_results(shipped_results(shipped_report.parent))
+    loaded = load_results(shipped_results(shipped_report.parent))
+    rows, summary = loaded.rows, loaded.summary
     soup = BeautifulSoup((shipped_report / "index.html").read_text(encoding="utf-8"), "html.parser")
     first = soup.select_one(".eg-report")
     assert first is soup.select_one("#eg-first-screen")  # the first piece of the page is the verdict
@@ -570,7 +578,7 @@ def test_shipped_report_opens_with_the_verdict_and_lists_what_changed(shipped_re
     assert {tr["data-rule"] for tr in soup.select("#eg-first-screen tr[data-rule]")} == {
         "accuracy_answerable", "refusal_accuracy", "retrieval_recall", "hallucination",
     }  # fmt: skip
-    changes = question_changes(rows, summary["baseline"], summary["candidate"])
+    changes = question_changes(rows, summary.baseline, summary.candidate)
     listed = {tr["data-question-id"]: tr["data-change"] for tr in soup.select("tr.eg-change")}
     assert listed == {c.question_id: c.kind for c in changes if c.changed}
     marked = {tr["data-metric"] for tr in soup.select('#eg-headline tr[data-significant="1"]')}

@@ -20,9 +20,10 @@ from pathlib import Path
 
 import pytest
 
+from evalgate_lib.api import load_results
 from evalgate_lib.reporting.report_html import table_page_html
 from evalgate_lib.reporting.results_table import visible_text
-from evalgate_lib.run.results import load_results, load_rows
+from evalgate_lib.run.results import load_rows
 from evalgate_lib.statistics.gate import judge, load_gate
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -229,7 +230,8 @@ def test_shipped_report_at_1280_by_800(small_screen, tmp_path_factory):
     driver = small_screen
     base = tmp_path_factory.getbasetemp()
     report = build_shipped_report(base)
-    rows, summary, _ = load_results(shipped_results(base))
+    loaded = load_results(shipped_results(base))
+    rows, summary = loaded.rows, loaded.summary
     SHOTS_1280.mkdir(parents=True, exist_ok=True)
     driver.get((report / "index.html").as_uri())
     assert driver.execute_script("return [window.innerWidth, window.innerHeight, window.scrollY]") == [WIDTH, HEIGHT, 0]
@@ -255,9 +257,9 @@ def test_shipped_report_at_1280_by_800(small_screen, tmp_path_factory):
     # 2. "verdict changed" shows exactly the discordant pairs, computed here from results.jsonl
     correct = {(r.config, r.question_id): r.correct for r in rows}
     discordant = {
-        q for (c, q), ok in correct.items() if c == summary["baseline"] and ok != correct[(summary["candidate"], q)]
+        q for (c, q), ok in correct.items() if c == summary.baseline and ok != correct[(summary.candidate, q)]
     }
-    accuracy = summary["significance"]["accuracy_overall"]
+    accuracy = summary.significance["accuracy_overall"]
     assert len(discordant) == accuracy["b"] + accuracy["c"] > 0
     changes = driver.find_element(By.ID, "eg-changes")
     heading = driver.find_element(By.XPATH, "//h2[starts-with(@id, 'What-changed')]")

@@ -8,18 +8,17 @@ the discordant pairs McNemar's test counts in ``summary.json``.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import make_flags, make_row
+from conftest import make_flags, make_row, write_results_folder
 
+from evalgate_lib.api import load_results
 from evalgate_lib.cli import main
 from evalgate_lib.reporting.changes_view import changes_html
 from evalgate_lib.reporting.diff_text import changes_json, format_changes, summary_line
 from evalgate_lib.reporting.first_screen import first_screen_html
 from evalgate_lib.reporting.report_html import headline_html
-from evalgate_lib.run.results import load_results
 from evalgate_lib.statistics.beyond_noise import significance_evidence, significant_metrics
 from evalgate_lib.statistics.changes import (
     classify,
@@ -103,11 +102,12 @@ def test_fixed_and_broken_are_mcnemars_discordant_pairs_by_hand():
 def test_fixed_and_broken_equal_the_shipped_runs_discordant_pairs(tmp_path_factory):
     from test_report import shipped_results
 
-    rows, summary, _ = load_results(shipped_results(tmp_path_factory.getbasetemp()))
+    loaded = load_results(shipped_results(tmp_path_factory.getbasetemp()))
+    rows, summary = loaded.rows, loaded.summary
     assert len(rows) == 202
-    changes = question_changes(rows, summary["baseline"], summary["candidate"])
+    changes = question_changes(rows, summary.baseline, summary.candidate)
     counts = count_changes(changes)
-    accuracy = summary["significance"]["accuracy_overall"]
+    accuracy = summary.significance["accuracy_overall"]
     assert counts["fixed"] == accuracy["c"] and counts["broken"] == accuracy["b"]
     # and straight from the rows, without classify: the questions whose verdict differs
     by_id = {(r.config, r.question_id): r.correct for r in rows}
@@ -140,8 +140,8 @@ def test_significance_evidence_by_hand(stat, expected):
 def hand_summary() -> dict:
     """The summary of ``paired_rows`` with hand-set significance for two metrics."""
     summary = compare(paired_rows(), "baseline", "candidate")
-    summary["significance"]["hallucination"].update(ci_low=1.0, ci_high=25.0, p_value=0.053)
-    summary["significance"]["mean_groundedness"].update(ci_low=-0.2, ci_high=-0.01)
+    summary.significance["hallucination"].update(ci_low=1.0, ci_high=25.0, p_value=0.053)
+    summary.significance["mean_groundedness"].update(ci_low=-0.2, ci_high=-0.01)
     return summary
 
 
@@ -167,7 +167,7 @@ GATE = GateConfig(
 def test_first_screen_pass_names_the_rules_and_what_changed():
     summary = hand_summary()
     # hand rows: accuracy on answerable 3/6 → 4/6 (+16.7 pts, no breach); hallucination 1 → 1 answer
-    summary["delta"]["hallucination"] = 2  # a breach (> 0) whose p = 0.053 is not significant
+    summary.delta["hallucination"] = 2  # a breach (> 0) whose p = 0.053 is not significant
     verdicts = judge(summary, GATE)
     assert [(v.breached, v.failed) for v in verdicts] == [(False, False), (True, False)]
     counts = count_changes(question_changes(paired_rows(), "baseline", "candidate"))
@@ -199,8 +199,8 @@ def test_first_screen_pass_names_the_rules_and_what_changed():
 
 def test_first_screen_fail_names_the_regressed_metric():
     summary = hand_summary()
-    summary["delta"]["accuracy_answerable"] = -0.2
-    summary["significance"]["accuracy_answerable"].update(p_value=0.01, ci_low=-0.3, ci_high=-0.1)
+    summary.delta["accuracy_answerable"] = -0.2
+    summary.significance["accuracy_answerable"].update(p_value=0.01, ci_low=-0.3, ci_high=-0.1)
     verdicts = judge(summary, GATE)
     counts = {"fixed": 0, "broken": 3, "flags": 0, "same": 3}
     soup = BeautifulSoup(first_screen_html(summary, GATE, verdicts, counts, {}, "g.toml"), "html.parser")
@@ -251,16 +251,8 @@ def test_diff_text_and_json_by_hand():
                                                "correct": True, "flags": []}  # fmt: skip
 
 
-def _write_results(folder: Path, rows: list) -> Path:
-    folder.mkdir(parents=True)
-    (folder / "results.jsonl").write_text("".join(json.dumps(r.to_json()) + "\n" for r in rows), encoding="utf-8")
-    (folder / "summary.json").write_text(json.dumps(compare(rows, "baseline", "candidate")), encoding="utf-8")
-    (folder / "manifest.json").write_text("{}", encoding="utf-8")
-    return folder
-
-
 def test_evalgate_diff_command(tmp_path, capsys):
-    folder = _write_results(tmp_path / "run", paired_rows())
+    folder = write_results_folder(tmp_path / "run", paired_rows())
     out_json = tmp_path / "changes.json"
     assert main(["diff", "--results", str(folder), "--only", "flags", "--json", str(out_json)]) == 0
     printed = capsys.readouterr().out
@@ -274,6 +266,7 @@ def test_evalgate_diff_command(tmp_path, capsys):
 
 def test_prompt_templates_side_by_side_with_the_difference_marked():
     from evalgate_lib.reporting.report_html import prompts_side_by_side_html
+    from evalgate_lib.run.manifest import Manifest
 
     manifest = {
         "baseline": "baseline",
@@ -286,12 +279,13 @@ def test_prompt_templates_side_by_side_with_the_difference_marked():
             },
         },
     }
-    soup = BeautifulSoup(prompts_side_by_side_html(manifest), "html.parser")
+    soup = BeautifulSoup(prompts_side_by_side_html(Manifest.from_json(manifest)), "html.parser")
     left, right = soup.select("pre.eg-prompt")
     assert [m.text for m in right.select(".eg-prompt-diff")] == ["Answer only from <the context>."]  # escaped, marked
     assert left.select(".eg-prompt-diff") == [] and "Question: {question}" in left.text
     assert "lines that differ are marked" in soup.text
-    assert prompts_side_by_side_html({"configs": {}}) == ""  # an older manifest has no templates: nothing shown
+    # an older manifest has no templates: nothing shown
+    assert prompts_side_by_side_html(Manifest.from_json({"configs": {}})) == ""
 
 
 def test_model_calls_are_said_in_words_not_as_a_dict():

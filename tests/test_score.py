@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from evalgate_lib.api import load_results
 from evalgate_lib.cli import main
-from evalgate_lib.run.results import load_results
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "corpus"
@@ -56,20 +56,23 @@ def test_scores_two_logs_end_to_end(tmp_path, capsys):
     assert _score(tmp_path, str(v1), str(v2), "--gold", str(gold), "--corpus", str(CORPUS)) == 0
     printed = capsys.readouterr().out
     assert "fairness: declared by you, not enforced" in printed
-    rows, summary, manifest = load_results(tmp_path / "out")
+    results = load_results(tmp_path / "out")
+    rows, summary, manifest = results.rows, results.summary, results.manifest
     assert [r.config for r in rows] == ["v1"] * 4 + ["v2"] * 4
     assert [r.question_id for r in rows] == list(SLICE) * 2  # gold order, whatever order the log used
-    v1_stats, v2_stats = summary["configs"]["v1"], summary["configs"]["v2"]
+    v1_stats, v2_stats = summary.configs["v1"], summary.configs["v2"]
     assert v1_stats["accuracy_answerable"] == 0.0 and v1_stats["refusal_accuracy"] == 1.0
     assert v2_stats["accuracy_answerable"] == 1.0 and v2_stats["refusal_accuracy"] == 0.0
     # the passage is the evidence itself: recall@1 and evidence-in-context for every answerable question
     answerable = [r for r in rows if r.type == "answerable"]
     assert all(r.retrieval_metrics.gold_rank == 1 and r.retrieval_metrics.evidence_hit for r in answerable)
-    assert manifest["pipeline"]["kind"] == "external"
-    assert "not enforced" in manifest["pipeline"]["fairness"]
-    assert manifest["configs"]["v2"]["answer_log"] == {
+    assert manifest.is_external and manifest.pipeline["kind"] == "external"
+    assert "not enforced" in manifest.pipeline["fairness"]
+    assert manifest.limit is None and manifest.questions_per_config == {"v1": 4, "v2": 4}
+    assert manifest.files["results.jsonl"]["rows"] == 8
+    assert manifest.configs["v2"]["answer_log"] == {
         "path": str(v2),
-        "sha256": manifest["configs"]["v2"]["sha256"],
+        "sha256": manifest.configs["v2"]["sha256"],
         "answers": 4,
         "passages": 4,
         "doc_ids": True,
@@ -86,7 +89,7 @@ def test_same_verdicts_as_judge_answer(tmp_path):
     gold, picked = _gold(tmp_path)
     v1, v2 = _logs(tmp_path, picked)
     assert _score(tmp_path, str(v1), str(v2), "--gold", str(gold)) == 0
-    rows, _, _ = load_results(tmp_path / "out")
+    rows = load_results(tmp_path / "out").rows
     q = picked[0]
     row = next(r for r in rows if r.config == "v2" and r.question_id == q["id"])
     judged = eg.judge_answer(
@@ -110,10 +113,11 @@ def test_without_doc_ids_retrieval_metrics_are_unknown_not_zero(tmp_path):
     v1 = _write(tmp_path / "a.jsonl", lines)
     v2 = _write(tmp_path / "b.jsonl", lines)
     assert _score(tmp_path, str(v1), str(v2), "--gold", str(gold)) == 0
-    rows, _, manifest = load_results(tmp_path / "out")
+    results = load_results(tmp_path / "out")
+    rows, manifest = results.rows, results.manifest
     assert all(r.retrieval_metrics is None and r.retrieval_hit is None for r in rows)
     assert all(r.top_similarity == 1.0 for r in rows)  # no score logged: confidence is groundedness alone
-    assert manifest["configs"]["a"]["answer_log"]["doc_ids"] is False
+    assert manifest.configs["a"]["answer_log"]["doc_ids"] is False
 
 
 @pytest.mark.parametrize(
@@ -171,8 +175,8 @@ def test_same_names_need_names_option(tmp_path, capsys):
     assert _score(tmp_path, str(a), str(b), "--gold", str(gold)) == 2
     assert "--names" in capsys.readouterr().err
     assert _score(tmp_path, str(a), str(b), "--gold", str(gold), "--names", "old,new") == 0
-    _, summary, _ = load_results(tmp_path / "out")
-    assert (summary["baseline"], summary["candidate"]) == ("old", "new")
+    summary = load_results(tmp_path / "out").summary
+    assert (summary.baseline, summary.candidate) == ("old", "new")
 
 
 @pytest.mark.slow
@@ -214,6 +218,6 @@ def test_skipped_corpus_files_are_printed_and_recorded(tmp_path, capsys):
     assert _score(tmp_path, str(v1), str(v2), "--gold", str(gold), "--corpus", str(corpus)) == 0
     printed = capsys.readouterr().out
     assert f"skipped corpus file {corpus / 'diagram.png'}: not a document type" in printed
-    _, _, manifest = load_results(tmp_path / "out")
-    assert [s["path"] for s in manifest["corpus"]["skipped"]] == [str(corpus / "diagram.png")]
-    assert manifest["corpus"]["skipped"][0]["reason"].startswith("not a document type")
+    manifest = load_results(tmp_path / "out").manifest
+    assert [s["path"] for s in manifest.corpus["skipped"]] == [str(corpus / "diagram.png")]
+    assert manifest.corpus["skipped"][0]["reason"].startswith("not a document type")

@@ -21,7 +21,7 @@ from evalgate_lib.reporting.styles import BASE_CSS
 from evalgate_lib.statistics.beyond_noise import INTERVAL, MCNEMAR, SIGNIFICANCE_ALPHA, significant_metrics
 from evalgate_lib.statistics.changes import BROKEN, FIXED, FLAGS, count_changes, question_changes
 from evalgate_lib.statistics.gate import GateConfig, RuleVerdict, judge, load_gate
-from evalgate_lib.statistics.metrics import METRICS, format_interval, format_value
+from evalgate_lib.statistics.metrics import METRICS, Summary, format_interval, format_value
 
 e = html.escape
 _METRICS = {m.key: m for m in METRICS}
@@ -140,18 +140,18 @@ def significant_mark(evidence: Sequence[str], stat: Mapping[str, Any], alpha: fl
     return f'<span class="eg-sig" title="{e("; ".join(said))}">significant</span>'
 
 
-def _significant_sentence(summary: Mapping[str, Any], significant: Mapping[str, Sequence[str]], alpha: float) -> str:
+def _significant_sentence(summary: Summary, significant: Mapping[str, Sequence[str]], alpha: float) -> str:
     if not significant:
         return (
             f"No delta is beyond noise: no yes/no metric's McNemar p is below {alpha:g} and every score's 95% "
             "interval contains 0."
         )
-    sig = summary.get("significance") or {}
+    sig = summary.significance
     parts = []
     for key, evidence in significant.items():
         metric, stat = _METRICS[key], sig.get(key) or {}
         parts.append(
-            f"<b>{e(metric.label)} {e(format_value(summary['delta'].get(key), metric.kind, signed=True))}</b> "
+            f"<b>{e(metric.label)} {e(format_value(summary.delta.get(key), metric.kind, signed=True))}</b> "
             f"{e(format_interval(stat, metric.kind))} {significant_mark(evidence, stat, alpha)}"
         )
     many = "changes are" if len(parts) > 1 else "change is"
@@ -159,7 +159,7 @@ def _significant_sentence(summary: Mapping[str, Any], significant: Mapping[str, 
 
 
 def first_screen_html(
-    summary: Mapping[str, Any],
+    summary: Summary,
     gate: GateConfig,
     verdicts: Sequence[RuleVerdict],
     counts: Mapping[str, int],
@@ -176,8 +176,8 @@ def first_screen_html(
     :func:`~evalgate_lib.statistics.beyond_noise.significant_metrics` at ``alpha`` (the level of the
     *significant* marks, which is not necessarily the gate's own ``alpha``).
     """
-    base, cand = summary["baseline"], summary["candidate"]
-    sig = summary.get("significance") or {}
+    base, cand = summary.baseline, summary.candidate
+    sig = summary.significance
     failed = [v for v in verdicts if v.failed]
     breached = [v for v in verdicts if v.breached and not v.failed]
     word, cls = ("FAIL", "fail") if failed else ("PASS", "pass")
@@ -232,18 +232,18 @@ def first_screen_html(
     )
 
 
-def first_screen(summary: Mapping[str, Any], rows: Sequence[ResultRow], thresholds: str | Path) -> str:
+def first_screen(summary: Summary, rows: Sequence[ResultRow], thresholds: str | Path) -> str:
     """The first screen of a run: judge ``summary`` under the thresholds file, count the changes, lay them out.
 
     ``thresholds`` is a gate file such as ``configs/gate.toml`` (what ``evalgate gate`` reads);
     the verdict is the one ``evalgate gate --thresholds <file> --results <run>`` prints.
     """
     gate = load_gate(thresholds)
-    changes = question_changes(rows, summary["baseline"], summary["candidate"])
+    changes = question_changes(rows, summary.baseline, summary.candidate)
     return first_screen_html(
         summary,
         gate,
-        judge(dict(summary), gate),
+        judge(summary, gate),
         count_changes(changes),
         significant_metrics(summary),
         shareable_path(thresholds),

@@ -20,7 +20,7 @@ from evalgate_lib.inputs.corpus import Article
 from evalgate_lib.inputs.gold import GoldQuestion
 from evalgate_lib.judging.rows import ResultRow, SentenceVerdict
 from evalgate_lib.judging.scorers import scorer_floor
-from evalgate_lib.statistics.metrics import METRICS, format_value
+from evalgate_lib.statistics.metrics import METRICS, Summary, format_value
 from evalgate_lib.text.stopwords import STOPWORDS
 from evalgate_lib.text.tokens import token_spans
 
@@ -143,12 +143,12 @@ def missing_gold_articles(questions: Iterable[GoldQuestion], articles: Iterable[
 # --------------------------------------------------------------------------- headline
 
 
-def delta_frame(summary: Mapping[str, Any]) -> pd.DataFrame:
+def delta_frame(summary: Summary) -> pd.DataFrame:
     """Metrics side by side: one row per metric, both configs, the delta, and the unit."""
     import pandas as pd
 
-    base, cand = summary["baseline"], summary["candidate"]
-    b, c, d = summary["configs"][base], summary["configs"][cand], summary["delta"]
+    base, cand = summary.baseline, summary.candidate
+    b, c, d = summary.baseline_metrics, summary.candidate_metrics, summary.delta
     return pd.DataFrame(
         [
             {"metric": m.label, "key": m.key, "kind": m.kind, base: b[m.key], cand: c[m.key], "delta": d[m.key]}
@@ -157,7 +157,7 @@ def delta_frame(summary: Mapping[str, Any]) -> pd.DataFrame:
     )
 
 
-def delta_bar_chart(summary: Mapping[str, Any], axes: Sequence[Axes] | None = None) -> Figure:
+def delta_bar_chart(summary: Summary, axes: Sequence[Axes] | None = None) -> Figure:
     """Candidate-minus-baseline deltas as bars: rates and groundedness in points (left), flag counts (right).
 
     Green is better, red is worse: a rise in a rate is good, a rise in a flag count is bad.
@@ -169,7 +169,7 @@ def delta_bar_chart(summary: Mapping[str, Any], axes: Sequence[Axes] | None = No
         fig, created = plt.subplots(1, 2, figsize=(12, 0.3 * rates + 1.4), gridspec_kw={"width_ratios": [5, 4]})
         axes = list(created)
     fig = axes[0].figure
-    delta = summary["delta"]
+    delta = summary.delta
     panels = (
         (
             [m for m in METRICS if m.kind != "count"],
@@ -204,7 +204,7 @@ def delta_bar_chart(summary: Mapping[str, Any], axes: Sequence[Axes] | None = No
     from matplotlib.ticker import MaxNLocator
 
     axes[1].xaxis.set_major_locator(MaxNLocator(integer=True))
-    axes[0].set_title(f"{summary['candidate']} − {summary['baseline']}: rates")
+    axes[0].set_title(f"{summary.candidate} − {summary.baseline}: rates")
     axes[1].set_title("flag counts (lower is better)")
     fig.tight_layout()
     return fig

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from evalgate_lib.errors import EvalGateError, InputError
-from evalgate_lib.run.results import has_results
+from evalgate_lib.run.folder import read_results_folder
 
 #: The notebooks, in execution order; ``02`` is skipped when results are given.
 NOTEBOOKS = (
@@ -161,12 +161,6 @@ def declared(notebook: str | Path, parameters: Mapping[str, Any]) -> dict[str, A
     return {k: v for k, v in parameters.items() if k in known}
 
 
-def is_external(results_dir: Path) -> bool:
-    """True for a results folder of ``evalgate score`` (answers from a pipeline EvalGate did not run)."""
-    manifest = json.loads((results_dir / "manifest.json").read_text(encoding="utf-8"))
-    return manifest.get("pipeline", {}).get("kind") == "external"
-
-
 def build_report(
     out: str | Path,
     parameters: Mapping[str, Any],
@@ -188,13 +182,10 @@ def build_report(
     executed = out / "notebooks"
     params = dict(parameters)
     results_dir = Path(results).resolve() if results else out / "results"
-    if results and not has_results(results_dir):
-        raise InputError(
-            f"--results {results}: not a results folder (needs results.jsonl, summary.json, manifest.json)"
-        )
+    # a given folder is verified before any notebook runs: one line, not a report of stale numbers
+    external = results is not None and read_results_folder(results).manifest.is_external
     params["results_dir"] = str(results_dir)
     timings: dict[str, float] = {}
-    external = results is not None and is_external(results_dir)
     # 02 runs EvalGate's pipeline and 01 inspects its chunking: neither applies to answers scored from logs
     skip = {"02_two_config_run"} if results else set()
     if external:

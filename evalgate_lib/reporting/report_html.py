@@ -26,8 +26,9 @@ from evalgate_lib.reporting.first_screen import significant_mark
 from evalgate_lib.reporting.paths import shareable_path
 from evalgate_lib.reporting.results_table import FILTER_LABELS, results_table_html, table_page_html
 from evalgate_lib.reporting.styles import BASE_CSS
+from evalgate_lib.run.manifest import Manifest
 from evalgate_lib.statistics.beyond_noise import significance_evidence
-from evalgate_lib.statistics.metrics import METRICS, format_interval, format_value
+from evalgate_lib.statistics.metrics import METRICS, Summary, format_interval, format_value
 
 __all__ = [
     "FILTER_LABELS",
@@ -58,7 +59,7 @@ def _delta_class(kind: str, value: float | None) -> str:
     return "better" if better else "worse"
 
 
-def headline_html(summary: Mapping[str, Any], alpha: float = 0.05) -> str:
+def headline_html(summary: Summary, alpha: float = 0.05) -> str:
     """Per-config metrics side by side with the delta, its 95% paired-bootstrap interval and McNemar p.
 
     Each number cell carries its exact value in ``data-value`` (``data-metric``,
@@ -68,9 +69,9 @@ def headline_html(summary: Mapping[str, Any], alpha: float = 0.05) -> str:
     :func:`~evalgate_lib.statistics.beyond_noise.significance_evidence`) carries a visible
     *significant* mark; its row has ``data-significant="1"``.
     """
-    base, cand = summary["baseline"], summary["candidate"]
-    b, c, d = summary["configs"][base], summary["configs"][cand], summary["delta"]
-    sig = summary.get("significance") or {}
+    base, cand = summary.baseline, summary.candidate
+    b, c, d = summary.baseline_metrics, summary.candidate_metrics, summary.delta
+    sig = summary.significance
 
     def cell(key: str, kind: str, config: str, value: float | None, signed: bool = False, cls: str = "") -> str:
         raw = "" if value is None else repr(value)
@@ -98,7 +99,7 @@ def headline_html(summary: Mapping[str, Any], alpha: float = 0.05) -> str:
             f'<td class="num">{"" if p is None else f"{p:.3f}"}</td></tr>'
         )
     lines.append("</tbody></table>")
-    boot = summary.get("bootstrap") or {}
+    boot = summary.bootstrap
     lines.append(
         f"<p>Questions per config: <b>{b['questions']}</b> ({b['answerable']} answerable, "
         f"{b['no_answer']} no-answer). Rates are shares of the questions they name; flag counts are numbers of "
@@ -121,35 +122,35 @@ def _value(v: Any) -> str:
     return e(text)
 
 
-def unused_model_keys(manifest: Mapping[str, Any]) -> list[str]:
+def unused_model_keys(manifest: Manifest) -> list[str]:
     """The held-constant keys that name models of a backend this run did not use (``shared.models.<other>.*``).
 
     The configs name each backend's models (``[shared.models.ollama]``); a run on the embedded
     local backend never touched them, and listing them in its report made readers believe the
     run used them. Empty when the manifest does not say which backend ran (nothing is hidden then).
     """
-    used = str((manifest.get("backend") or {}).get("backend", ""))
+    used = manifest.backend_name
     if not used:
         return []
     keys = []
-    for key in manifest["fairness"]["shared"]:
+    for key in manifest.fairness["shared"]:
         parts = key.split(".")
         if len(parts) > 2 and parts[:2] == ["shared", "models"] and parts[2] != used:
             keys.append(key)
     return sorted(keys)
 
 
-def fairness_html(manifest: Mapping[str, Any]) -> str:
+def fairness_html(manifest: Manifest) -> str:
     """What differs between the configs and what is held constant (from the manifest).
 
     Models of a backend the run did not use are left out (:func:`unused_model_keys`); a note
     names that backend, not its models.
     """
-    if manifest.get("pipeline", {}).get("kind") == "external":
+    if manifest.is_external:
         return external_fairness_html(manifest)
-    fairness = manifest["fairness"]
+    fairness = manifest.fairness
     differs = ", ".join(f"<code>{e(k)}</code>" for k in fairness["differs"]) or "nothing"
-    used = str(manifest.get("backend", {}).get("backend", ""))
+    used = manifest.backend_name
     unused = unused_model_keys(manifest)
     others = sorted({key.split(".")[2] for key in unused})
     shared = "".join(
@@ -168,7 +169,7 @@ def fairness_html(manifest: Mapping[str, Any]) -> str:
         f"<tr><td>{e(name)}</td><td><code>{e(json.dumps(c['chunking'], sort_keys=True))}</code></td>"
         f"<td class='num'>{e(str(c.get('chunks')))}</td><td><code>{e(c['sha256'][:12])}</code></td>"
         f"<td><code>{e(c['prompt_sha256'][:12])}</code></td></tr>"
-        for name, c in manifest["configs"].items()
+        for name, c in manifest.configs.items()
     )
     return (
         f'<div class="eg-report"><style>{_CSS}</style>'
@@ -181,32 +182,32 @@ def fairness_html(manifest: Mapping[str, Any]) -> str:
     )
 
 
-def external_fairness_html(manifest: Mapping[str, Any]) -> str:
+def external_fairness_html(manifest: Manifest) -> str:
     """Answers scored from logs (``evalgate score``): the logs by hash, and fairness declared, not checked."""
     logs = "".join(
         f"<tr><td>{e(name)}</td><td><code>{e(c['path'])}</code></td><td><code>{e(c['sha256'][:12])}</code></td>"
         f"<td class='num'>{c['answer_log']['answers']}</td><td class='num'>{c['answer_log']['passages']}</td>"
         f"<td>{'yes' if c['answer_log']['doc_ids'] else 'no (retrieval metrics left empty)'}</td></tr>"
-        for name, c in manifest["configs"].items()
+        for name, c in manifest.configs.items()
     )
     return (
         f'<div class="eg-report"><style>{_CSS}</style>'
         "<p><b>External pipeline.</b> These answers were produced by a pipeline EvalGate did not run and scored "
         "from its answer logs with EvalGate's own judges. The fairness contract (the two configurations differ "
-        f"only in chunking and prompt) is <b>{e(manifest['pipeline']['fairness'])}</b>.</p>"
+        f"only in chunking and prompt) is <b>{e(str((manifest.pipeline or {}).get('fairness')))}</b>.</p>"
         "<table><thead><tr><th>config</th><th>answer log</th><th>sha256</th><th>answers</th><th>passages</th>"
         f"<th>document ids</th></tr></thead><tbody>{logs}</tbody></table></div>"
     )
 
 
-def prompts_side_by_side_html(manifest: Mapping[str, Any]) -> str:
+def prompts_side_by_side_html(manifest: Manifest) -> str:
     """The two prompt templates side by side, the lines that differ marked (empty for an older manifest).
 
     The prompt is one of the two things a comparison evaluates, so a reader sees it, not a hash.
     Lines present on one side only, or changed, are highlighted (``difflib``, line by line).
     """
-    names = [manifest.get("baseline"), manifest.get("candidate")]
-    templates = [manifest.get("configs", {}).get(n, {}).get("prompt_template") for n in names]
+    names = [manifest.baseline, manifest.candidate]
+    templates = [manifest.configs.get(n, {}).get("prompt_template") for n in names]
     if not all(isinstance(t, str) for t in templates):
         return ""
     left, right = (t.splitlines() for t in templates)
@@ -229,24 +230,23 @@ def prompts_side_by_side_html(manifest: Mapping[str, Any]) -> str:
     )
 
 
-def manifest_html(manifest: Mapping[str, Any]) -> str:
+def manifest_html(manifest: Manifest) -> str:
     """Hashes and model identities: what a reader needs to tell whether two reports measured the same thing."""
-    backend = manifest.get("backend", {})
     rows = [
-        ("evalgate version", manifest.get("evalgate_version")),
-        ("corpus", f"{manifest['corpus']['articles']} articles, sha256 {manifest['corpus']['sha256']}"),
+        ("evalgate version", manifest.evalgate_version),
+        ("corpus", f"{manifest.corpus['articles']} articles, sha256 {manifest.corpus['sha256']}"),
         (
             "gold set",
-            f"{manifest['gold']['questions_run']} of {manifest['gold']['questions_in_file']} questions run, "
-            f"sha256 {manifest['gold']['sha256']}",
+            f"{manifest.gold['questions_run']} of {manifest.gold['questions_in_file']} questions run, "
+            f"sha256 {manifest.gold['sha256']}",
         ),
-        ("top-k", manifest.get("top_k")),
-        ("generation", json.dumps(manifest.get("generation"), sort_keys=True)),
-        *((f"backend: {k}", v) for k, v in sorted(backend.items())),
-        ("python", manifest.get("python")),
+        ("top-k", manifest.top_k),
+        ("generation", json.dumps(manifest.generation, sort_keys=True)),
+        *((f"backend: {k}", v) for k, v in sorted(manifest.backend.items())),
+        ("python", manifest.python),
         (
             "packages",
-            ", ".join(f"{k} {v}" for k, v in sorted((manifest.get("packages") or {}).items()) if v is not None),
+            ", ".join(f"{k} {v}" for k, v in sorted(manifest.packages.items()) if v is not None),
         ),
     ]
     body = "".join(f"<tr><td>{e(str(k))}</td><td><code>{e(str(v))}</code></td></tr>" for k, v in rows)
@@ -262,9 +262,9 @@ _BACKEND_WORDS = {
 }
 
 
-def models_used_html(manifest: Mapping[str, Any]) -> str:
+def models_used_html(manifest: Manifest) -> str:
     """One sentence naming the backend and the models the run actually used, from the manifest's ``backend``."""
-    backend = manifest.get("backend") or {}
+    backend = manifest.backend
     if not backend:
         return "<p>The manifest does not record which backend and models were used.</p>"
     name = str(backend.get("backend", ""))
@@ -310,9 +310,9 @@ _SCORER_TEXT = {
 }
 
 
-def methodology_html(manifest: Mapping[str, Any]) -> str:
+def methodology_html(manifest: Manifest) -> str:
     """How every number is computed, and the honest limits of those numbers."""
-    gold = manifest["gold"]
+    gold = manifest.gold
     partial = ""
     if gold["questions_run"] < gold["questions_in_file"]:
         partial = (
@@ -323,10 +323,9 @@ def methodology_html(manifest: Mapping[str, Any]) -> str:
     n = gold["questions_run"]
     one_answer = f"{100 / n:.1f}" if n else "n/a"
     refusals = "".join(f"<li><code>{e(p)}</code></li>" for p in REFUSAL_PATTERNS)
-    backend = manifest.get("backend", {})
-    judging = manifest.get("judging", {})
-    scorer = str(judging.get("sentence_scorer", "lexical@1"))
-    matching_text = _MATCHING_TEXT.get(str(judging.get("answer_matching", "raw")), "")
+    backend = manifest.backend
+    scorer = manifest.sentence_scorer
+    matching_text = _MATCHING_TEXT.get(manifest.answer_matching, "")
     scorer_text = _SCORER_TEXT.get(scorer.split("@")[0], "a registered plug-in scorer; see its documentation.")
     return f"""<div class="eg-report"><style>{_CSS}</style>
 <h3>How the numbers are computed</h3>
@@ -365,10 +364,10 @@ accepted string is in the table below so a reader can check.</li>
 </ul></div>"""
 
 
-def report_intro_html(manifest: Mapping[str, Any], summary: Mapping[str, Any]) -> str:
+def report_intro_html(manifest: Manifest, summary: Summary) -> str:
     """A one-paragraph verdict line: which config leads on overall accuracy and by how much."""
-    base, cand = summary["baseline"], summary["candidate"]
-    delta = summary["delta"].get("accuracy_overall")
+    base, cand = summary.baseline, summary.candidate
+    delta = summary.delta.get("accuracy_overall")
     if delta is None:
         verdict = "Overall accuracy is not defined for this run."
     elif delta == 0:
@@ -380,13 +379,12 @@ def report_intro_html(manifest: Mapping[str, Any], summary: Mapping[str, Any]) -
             "over all questions (answerable and no-answer together; the gate above reads accuracy on answerable "
             "questions only)."
         )
-    gold = manifest["gold"]
-    backend = manifest.get("backend", {})
+    gold = manifest.gold
     return (
         f'<div class="eg-report"><style>{_CSS}</style><p>{verdict} '
         f"Run on {gold['questions_run']} of {gold['questions_in_file']} gold questions over "
-        f"{manifest['corpus']['articles']} knowledge-base articles, backend "
-        f"<code>{e(str(backend.get('backend')))}</code>.</p></div>"
+        f"{manifest.corpus['articles']} knowledge-base articles, backend "
+        f"<code>{e(str(manifest.backend.get('backend')))}</code>.</p></div>"
     )
 
 

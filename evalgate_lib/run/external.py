@@ -16,7 +16,6 @@ article holds no evidence span.
 
 from __future__ import annotations
 
-import platform
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -31,10 +30,10 @@ from evalgate_lib.inputs.gold import GoldQuestion, load_gold
 from evalgate_lib.judging.evaluation import Retrieved, score_answer
 from evalgate_lib.judging.rows import SCHEMA_VERSION, ResultRow
 from evalgate_lib.judging.scorers import get_scorer, judging_manifest
+from evalgate_lib.run.manifest import Manifest, corpus_section, gold_section, new_manifest
 from evalgate_lib.run.pipeline import checked_evidence
-from evalgate_lib.run.results import package_versions, sha256_file, write_folder
-from evalgate_lib.statistics.metrics import compare
-from evalgate_lib.version import __version__
+from evalgate_lib.run.results import write_folder
+from evalgate_lib.statistics.metrics import Summary, compare
 
 #: What the manifest says about fairness when EvalGate did not run the pipelines.
 DECLARED_FAIRNESS = (
@@ -159,42 +158,38 @@ def score_answer_logs(
     return run
 
 
-def external_manifest(run: ExternalRun) -> dict[str, Any]:
+def external_manifest(run: ExternalRun) -> Manifest:
     """The manifest of a scored pair of logs: same layout as ``evalgate run``'s, with the pipeline marked external."""
     articles = run.articles
-    return {
-        "evalgate_version": __version__,
-        "baseline": run.names[0],
-        "candidate": run.names[1],
-        "pipeline": {"kind": "external", "fairness": DECLARED_FAIRNESS},
-        "configs": {
+    return new_manifest(
+        baseline=run.names[0],
+        candidate=run.names[1],
+        pipeline={"kind": "external", "fairness": DECLARED_FAIRNESS},
+        configs={
             name: {"answer_log": dict(describe(log)), "path": str(log.path.resolve()), "sha256": log.sha256}
             for name, log in zip(run.names, run.logs, strict=True)
         },
-        "fairness": {"differs": ["declared by the user"], "shared": {}, "enforced": False},
-        "corpus": {
-            "path": None if run.corpus_path is None else str(run.corpus_path.resolve()),
-            "sha256": None if articles is None else corpus_digest(articles),
-            "articles": None if articles is None else len(articles),
-            "skipped": [{"path": path, "reason": reason} for path, reason in run.skipped],
-        },
-        "gold": {
-            "path": str(run.gold_path.resolve()),
-            "sha256": sha256_file(run.gold_path),
-            "questions_in_file": len(run.questions),
-            "questions_run": len(run.questions),
-            "question_ids": [q.id for q in run.questions],
-        },
-        "backend": {"backend": "external"},
-        "judging": judging_manifest(run.scorer, run.matching, SCHEMA_VERSION),
-        "generation": None,
-        "top_k": None,
-        "packages": package_versions(),
-        "python": platform.python_version(),
-    }
+        fairness={"differs": ["declared by the user"], "shared": {}, "enforced": False},
+        corpus=corpus_section(
+            None if run.corpus_path is None else str(run.corpus_path.resolve()),
+            None if articles is None else corpus_digest(articles),
+            None if articles is None else len(articles),
+            run.skipped,
+        ),
+        gold=gold_section(
+            run.gold_path, str(run.gold_path.resolve()), len(run.questions), [q.id for q in run.questions]
+        ),
+        backend={"backend": "external"},
+        judging=judging_manifest(run.scorer, run.matching, SCHEMA_VERSION),
+        generation=None,
+        top_k=None,
+    )
 
 
-def score_and_write(run: ExternalRun, out_dir: str | Path) -> tuple[dict[str, Any], Path]:
-    """Summarise a scored pair of logs and write the results folder ``evalgate report`` and ``gate`` read."""
+def score_and_write(run: ExternalRun, out_dir: str | Path) -> tuple[Summary, Path]:
+    """Summarise a scored pair of logs and write the results folder ``evalgate report`` and ``gate`` read.
+
+    The folder is the one ``evalgate run`` writes, digests and all, so it is verified the same way.
+    """
     summary = compare(run.rows, run.names[0], run.names[1])
     return summary, write_folder(run.rows, summary, external_manifest(run), run.stats, out_dir)

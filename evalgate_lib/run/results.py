@@ -7,7 +7,9 @@ and cache counters and is *meant* to differ between a cold and a cached run):
 * ``results.jsonl``: one row per (config, question), misses included;
 * ``summary.json``: per-config metrics and deltas;
 * ``manifest.json``: hashes of corpus, gold and configs, the fairness contract,
-  model identities and digests, backend, package versions;
+  model identities and digests, backend, package versions, ``limit``, and the SHA-256
+  of ``results.jsonl`` and ``summary.json`` with the rows per config, so a reader can
+  check the folder before trusting it (:mod:`evalgate_lib.run.folder`);
 * ``run_stats.json``: wall time, model calls, cache hits, corrupt entries.
 """
 
@@ -15,8 +17,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import platform
-from importlib import metadata
+from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -27,44 +29,20 @@ from evalgate_lib.inputs.config import shared_settings
 from evalgate_lib.inputs.corpus import corpus_digest
 from evalgate_lib.judging.rows import SCHEMA_VERSION, ResultRow
 from evalgate_lib.judging.scorers import judging_manifest
+from evalgate_lib.run.manifest import Manifest, corpus_section, gold_section, new_manifest, sha256_file
 from evalgate_lib.run.pipeline import Comparison, RunOptions, run_comparison
-from evalgate_lib.statistics.metrics import compare
-from evalgate_lib.version import __version__
+from evalgate_lib.statistics.metrics import Summary, compare
 
 #: The files a rerun with nothing changed reproduces byte for byte (``run_stats.json`` is not one).
 PUBLISHED_FILES = ("results.jsonl", "summary.json", "manifest.json")
 
-#: Packages whose versions can change a number, recorded in the manifest.
-RECORDED_PACKAGES = (
-    "numpy",
-    "pandas",
-    "joblib",
-    "httpx",
-    "torch",
-    "transformers",
-    "sentence-transformers",
-    "gguf",
-    "scipy",
-)
 
+def build_manifest(comparison: Comparison, limit: int | None = None) -> Manifest:
+    """Everything needed to tell whether two runs measured the same thing.
 
-def sha256_file(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def package_versions() -> dict[str, str | None]:
-    """Installed versions of :data:`RECORDED_PACKAGES` (``None`` if absent)."""
-    versions: dict[str, str | None] = {}
-    for name in RECORDED_PACKAGES:
-        try:
-            versions[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            versions[name] = None
-    return versions
-
-
-def build_manifest(comparison: Comparison) -> dict[str, Any]:
-    """Everything needed to tell whether two runs measured the same thing."""
+    ``limit`` is the run's ``--limit``: recorded only when it cut the gold set short, so a
+    manifest's ``limit`` is ``None`` exactly when every gold question ran.
+    """
     inputs = comparison.inputs
     configs = {}
     for config in (inputs.baseline, inputs.candidate):
@@ -79,35 +57,27 @@ def build_manifest(comparison: Comparison) -> dict[str, Any]:
         custom = chunker_identity(config.chunking, (config.path.parent,))
         if custom is not None:  # a team's own chunker: its code's path and hash, so runs whose code differs say so
             configs[config.name]["chunker"] = custom
-    return {
-        "evalgate_version": __version__,
-        "baseline": inputs.baseline.name,
-        "candidate": inputs.candidate.name,
-        "configs": configs,
-        "fairness": {
+    cut = limit is not None and len(inputs.questions) < inputs.all_questions
+    return new_manifest(
+        baseline=inputs.baseline.name,
+        candidate=inputs.candidate.name,
+        configs=configs,
+        fairness={
             "differs": sorted(inputs.differences),
             "shared": {k: v for k, v in shared_settings(inputs.baseline).items()},
         },
-        "corpus": {
-            "path": str(inputs.baseline.corpus),
-            "sha256": corpus_digest(inputs.articles),
-            "articles": len(inputs.articles),
-            "skipped": [{"path": path, "reason": reason} for path, reason in inputs.skipped],
-        },
-        "gold": {
-            "path": str(inputs.baseline.gold),
-            "sha256": sha256_file(inputs.baseline.gold),
-            "questions_in_file": inputs.all_questions,
-            "questions_run": len(inputs.questions),
-            "question_ids": [q.id for q in inputs.questions],
-        },
-        "backend": comparison.backend,
-        "judging": judging_manifest(inputs.baseline.sentence_scorer, inputs.baseline.answer_matching, SCHEMA_VERSION),
-        "generation": inputs.baseline.generation.as_dict(),
-        "top_k": inputs.baseline.top_k,
-        "packages": package_versions(),
-        "python": platform.python_version(),
-    }
+        corpus=corpus_section(
+            str(inputs.baseline.corpus), corpus_digest(inputs.articles), len(inputs.articles), inputs.skipped
+        ),
+        gold=gold_section(
+            inputs.baseline.gold, str(inputs.baseline.gold), inputs.all_questions, [q.id for q in inputs.questions]
+        ),
+        backend=comparison.backend,
+        judging=judging_manifest(inputs.baseline.sentence_scorer, inputs.baseline.answer_matching, SCHEMA_VERSION),
+        generation=inputs.baseline.generation.as_dict(),
+        top_k=inputs.baseline.top_k,
+        limit=limit if cut else None,
+    )
 
 
 def _dumps(obj: Any) -> str:
@@ -116,57 +86,63 @@ def _dumps(obj: Any) -> str:
 
 def write_folder(
     rows: Sequence[ResultRow],
-    summary: dict[str, Any],
-    manifest: dict[str, Any],
+    summary: Summary,
+    manifest: Manifest,
     stats: dict[str, Any],
     out_dir: str | Path,
 ) -> Path:
     """Write a results folder (rows, summary, manifest, run stats) and return its path.
 
     The one writer behind ``evalgate run`` and ``evalgate score``, so both folders read
-    back the same way in the report, the gate and the notebooks.
+    back the same way in the report, the gate and the notebooks. The manifest is written
+    last, with the SHA-256 of the two files as written and the rows per config, so a
+    reader can tell an intact folder from one changed after the run.
     """
     folder = Path(out_dir)
     lines = "".join(json.dumps(r.to_json(), sort_keys=True, ensure_ascii=False) + "\n" for r in rows)
     atomic_write(folder / "results.jsonl", lines)
-    atomic_write(folder / "summary.json", _dumps(summary))
-    atomic_write(folder / "manifest.json", _dumps(manifest))
+    atomic_write(folder / "summary.json", _dumps(summary.to_json()))
+    per_config = Counter(r.config for r in rows)
+    manifest = replace(
+        manifest,
+        files={
+            "results.jsonl": {"sha256": sha256_file(folder / "results.jsonl"), "rows": len(rows)},
+            "summary.json": {"sha256": sha256_file(folder / "summary.json")},
+        },
+        questions_per_config={name: per_config.get(name, 0) for name in (manifest.baseline, manifest.candidate)},
+    )
+    atomic_write(folder / "manifest.json", _dumps(manifest.to_json()))
     atomic_write(folder / "run_stats.json", _dumps(stats))
     return folder
 
 
-def write_results(comparison: Comparison, summary: dict[str, Any], out_dir: str | Path) -> Path:
+def write_results(
+    comparison: Comparison, summary: Summary, out_dir: str | Path, limit: int | None = None
+) -> Path:
     """Write the results folder of an EvalGate-run comparison and return its path."""
-    return write_folder(comparison.rows, summary, build_manifest(comparison), comparison.stats, out_dir)
+    return write_folder(comparison.rows, summary, build_manifest(comparison, limit), comparison.stats, out_dir)
 
 
 def evaluate_and_write(
     baseline: str | Path, candidate: str | Path, options: RunOptions, out_dir: str | Path
-) -> tuple[Comparison, dict[str, Any], Path]:
+) -> tuple[Comparison, Summary, Path]:
     """What ``evalgate run`` does: run both configs, summarise, write the folder; returns all three."""
     comparison = run_comparison(baseline, candidate, options)
     summary = compare(comparison.rows, comparison.inputs.baseline.name, comparison.inputs.candidate.name)
-    return comparison, summary, write_results(comparison, summary, out_dir)
+    return comparison, summary, write_results(comparison, summary, out_dir, options.limit)
 
 
 def has_results(folder: str | Path) -> bool:
-    """True when ``folder`` holds every published file of a results folder."""
+    """True when ``folder`` holds every published file of a results folder (present, not yet verified)."""
     path = Path(folder)
     return all((path / name).is_file() for name in PUBLISHED_FILES)
 
 
-def load_results(folder: str | Path) -> tuple[list[ResultRow], dict[str, Any], dict[str, Any]]:
-    """``(rows, summary, manifest)`` of a results folder."""
-    path = Path(folder)
-    if not has_results(path):
-        raise InputError(f"{path} is not a results folder (needs {', '.join(PUBLISHED_FILES)})")
-    summary = json.loads((path / "summary.json").read_text(encoding="utf-8"))
-    manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
-    return load_rows(path), summary, manifest
-
-
 def load_rows(folder: str | Path) -> list[ResultRow]:
-    """Read ``results.jsonl`` back as typed rows, naming the line of any row that does not parse."""
+    """Read ``results.jsonl`` back as typed rows, naming the line of any row that does not parse.
+
+    Unverified: to load a results folder, use :func:`evalgate_lib.load_results`, which checks it first.
+    """
     path = Path(folder) / "results.jsonl"
     rows = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):

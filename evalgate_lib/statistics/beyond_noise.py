@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from evalgate_lib.statistics.metrics import METRICS
+from evalgate_lib.statistics.metrics import METRICS, Summary
 
 #: The level below which McNemar's p marks a delta significant (the interval is a 95% one).
 SIGNIFICANCE_ALPHA = 0.05
@@ -43,9 +43,9 @@ def significance_evidence(stat: Mapping[str, Any], alpha: float = SIGNIFICANCE_A
     return ()
 
 
-def significant_metrics(summary: Mapping[str, Any], alpha: float = SIGNIFICANCE_ALPHA) -> dict[str, tuple[str, ...]]:
+def significant_metrics(summary: Summary, alpha: float = SIGNIFICANCE_ALPHA) -> dict[str, tuple[str, ...]]:
     """Every metric whose delta is beyond noise, in :data:`~evalgate_lib.statistics.metrics.METRICS` order."""
-    sig = summary.get("significance") or {}
+    sig = summary.significance
     out = {}
     for metric in METRICS:
         evidence = significance_evidence(sig.get(metric.key) or {}, alpha)

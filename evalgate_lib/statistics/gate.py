@@ -26,10 +26,10 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from evalgate_lib.errors import InputError
-from evalgate_lib.statistics.metrics import METRICS, format_interval, format_value
+from evalgate_lib.statistics.metrics import METRICS, Summary, format_interval, format_value
 
 EXIT_REGRESSION = 1
 _KINDS = {m.key: m for m in METRICS}
@@ -85,7 +85,7 @@ class RuleVerdict:
     message: str
 
 
-def _significant(rule: Rule, sig: dict[str, Any], alpha: float, limit: float) -> bool | None:
+def _significant(rule: Rule, sig: Mapping[str, Any], alpha: float, limit: float) -> bool | None:
     if sig.get("p_value") is not None:
         return sig["p_value"] < alpha
     if sig.get("ci_low") is None:
@@ -94,13 +94,13 @@ def _significant(rule: Rule, sig: dict[str, Any], alpha: float, limit: float) ->
     return sig["ci_high"] < limit if rule.max_drop is not None else sig["ci_low"] > limit
 
 
-def judge(summary: dict[str, Any], gate: GateConfig) -> list[RuleVerdict]:
-    """One verdict per rule, from the ``summary.json`` of a run."""
+def judge(summary: Summary, gate: GateConfig) -> list[RuleVerdict]:
+    """One verdict per rule, from the summary of a run."""
     verdicts = []
     for rule in gate.rules:
         metric = _KINDS[rule.metric]
-        delta = summary["delta"].get(rule.metric)
-        sig = summary.get("significance", {}).get(rule.metric, {})
+        delta = summary.delta.get(rule.metric)
+        sig = summary.significance.get(rule.metric, {})
         if rule.max_drop is not None:
             limit, bound = (
                 -float(rule.max_drop),
@@ -127,9 +127,28 @@ def judge(summary: dict[str, Any], gate: GateConfig) -> list[RuleVerdict]:
     return verdicts
 
 
-def format_verdict(summary: dict[str, Any], gate: GateConfig, verdicts: list[RuleVerdict]) -> str:
-    """The readable verdict: one line per rule, then PASS or FAIL naming the regressed metrics."""
-    head = f"gate ({gate.mode} mode): {summary['candidate']} vs {summary['baseline']}"
+def judged_line(summary: Summary, questions_in_file: int | None = None) -> str:
+    """How many questions the verdict rests on; with ``questions_in_file``, says the run was partial."""
+    counts = summary.questions_per_config()
+    base, cand = counts[summary.baseline], counts[summary.candidate]
+    judged = (
+        f"judged {base} questions per config"
+        if base == cand
+        else f"judged {base} questions of {summary.baseline}, {cand} of {summary.candidate}"
+    )
+    if questions_in_file is None:
+        return judged
+    return f"{judged}, a PARTIAL run (--limit: {base} of {questions_in_file} gold questions), judged by --allow-partial"
+
+
+def format_verdict(
+    summary: Summary, gate: GateConfig, verdicts: list[RuleVerdict], questions_in_file: int | None = None
+) -> str:
+    """The readable verdict: what was judged, one line per rule, then PASS or FAIL naming the regressed metrics.
+
+    ``questions_in_file`` is given for a partial (``--limit``) run only, so the verdict says it.
+    """
+    head = f"gate ({gate.mode} mode): {summary.candidate} vs {summary.baseline}"
     failed = [v.rule.metric for v in verdicts if v.failed]
     tail = f"FAIL: candidate regresses on {', '.join(failed)}" if failed else "PASS: no regression beyond thresholds"
-    return "\n".join([head] + [v.message for v in verdicts] + [tail])
+    return "\n".join([head, judged_line(summary, questions_in_file)] + [v.message for v in verdicts] + [tail])

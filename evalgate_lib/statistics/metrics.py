@@ -11,8 +11,9 @@ come from that one definition, so a reader can recompute any number from
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
+from evalgate_lib.errors import InputError
 from evalgate_lib.judging.rows import RECALL_KS, ResultRow, RetrievalScores
 from evalgate_lib.statistics.paired_tests import DEFAULT_SEED, compare_metric
 
@@ -143,22 +144,104 @@ def significance(rows: Sequence[ResultRow], baseline: str, candidate: str, seed:
     return out
 
 
-def compare(rows: Sequence[ResultRow], baseline: str, candidate: str, seed: int = DEFAULT_SEED) -> dict[str, Any]:
-    """Summaries of both configurations, ``delta = candidate - baseline`` and its significance."""
+#: The counts every config's summary carries before its metrics.
+COUNT_KEYS = ("questions", "answerable", "no_answer")
+
+
+@dataclass(frozen=True)
+class Summary:
+    """``summary.json``, typed: both configs' metrics, ``delta = candidate - baseline`` and its significance.
+
+    Made by :func:`compare` only, written with :meth:`to_json` and read back with
+    :meth:`from_json`, which refuses a summary missing any key a reader needs (a gate
+    reading ``{}`` must say so, not crash or pass). The inner mappings stay plain
+    dicts keyed by metric (``configs[name][key]``, ``delta[key]``, ``significance[key]``),
+    the shape :data:`METRICS` defines.
+    """
+
+    baseline: str
+    candidate: str
+    configs: dict[str, dict[str, Any]]
+    delta: dict[str, float | int | None]
+    significance: dict[str, dict[str, Any]]
+    bootstrap: dict[str, Any]
+
+    @property
+    def baseline_metrics(self) -> dict[str, Any]:
+        return self.configs[self.baseline]
+
+    @property
+    def candidate_metrics(self) -> dict[str, Any]:
+        return self.configs[self.candidate]
+
+    def questions_per_config(self) -> dict[str, int]:
+        """How many questions each config answered, baseline first."""
+        return {name: int(self.configs[name]["questions"]) for name in (self.baseline, self.candidate)}
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``summary.json`` object (written with sorted keys, so byte-identical across reruns)."""
+        return {
+            "baseline": self.baseline,
+            "candidate": self.candidate,
+            "configs": self.configs,
+            "delta": self.delta,
+            "significance": self.significance,
+            "bootstrap": self.bootstrap,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any, source: str = "summary.json") -> Summary:
+        """Read a ``summary.json`` object back, naming (in ``source``) the first key it lacks."""
+        if not isinstance(data, dict):
+            raise InputError(f"{source}: not a JSON object (got {type(data).__name__})")
+        for key in ("baseline", "candidate", "configs", "delta", "significance", "bootstrap"):
+            if key not in data:
+                raise InputError(f"{source}: missing key {key!r}")
+        names = (data["baseline"], data["candidate"])
+        for name in names:
+            stats = data["configs"].get(name) if isinstance(data["configs"], dict) else None
+            if not isinstance(stats, dict):
+                raise InputError(f"{source}: missing key 'configs.{name}'")
+            _require(stats, (*COUNT_KEYS, *METRIC_KEYS), f"configs.{name}", source)
+        _require(data["delta"], METRIC_KEYS, "delta", source)
+        _require(data["significance"], METRIC_KEYS, "significance", source)
+        return cls(
+            baseline=str(names[0]),
+            candidate=str(names[1]),
+            configs={str(n): dict(data["configs"][n]) for n in names},
+            delta=dict(data["delta"]),
+            significance={k: dict(v) for k, v in data["significance"].items()},
+            bootstrap=dict(data["bootstrap"]),
+        )
+
+
+def _require(section: Any, keys: Sequence[str], where: str, source: str) -> None:
+    if not isinstance(section, dict):
+        raise InputError(f"{source}: {where!r} is not a JSON object")
+    for key in keys:
+        if key not in section:
+            raise InputError(f"{source}: missing key '{where}.{key}'")
+
+
+def compare(rows: Sequence[ResultRow], baseline: str, candidate: str, seed: int = DEFAULT_SEED) -> Summary:
+    """Summaries of both configurations, ``delta = candidate - baseline`` and its significance.
+
+    The one place a :class:`Summary` is made.
+    """
     base = summarise([r for r in rows if r.config == baseline])
     cand = summarise([r for r in rows if r.config == candidate])
     delta = {
         m.key: (None if base[m.key] is None or cand[m.key] is None else round(cand[m.key] - base[m.key], 6))
         for m in METRICS
     }
-    return {
-        "baseline": baseline,
-        "candidate": candidate,
-        "configs": {baseline: base, candidate: cand},
-        "delta": delta,
-        "significance": significance(rows, baseline, candidate, seed),
-        "bootstrap": {"seed": seed, "confidence": 0.95, "pairing": "question_id"},
-    }
+    return Summary(
+        baseline=baseline,
+        candidate=candidate,
+        configs={baseline: base, candidate: cand},
+        delta=delta,
+        significance=significance(rows, baseline, candidate, seed),
+        bootstrap={"seed": seed, "confidence": 0.95, "pairing": "question_id"},
+    )
 
 
 def format_value(value: float | int | None, kind: str, signed: bool = False) -> str:
@@ -172,7 +255,7 @@ def format_value(value: float | int | None, kind: str, signed: bool = False) -> 
     return f"{value:+.3f}" if signed else f"{value:.3f}"
 
 
-def format_interval(sig: dict[str, Any], kind: str) -> str:
+def format_interval(sig: Mapping[str, Any], kind: str) -> str:
     """``[low, high]`` of the bootstrap interval in the metric's unit."""
     if sig.get("ci_low") is None:
         return "n/a"
@@ -183,11 +266,11 @@ def format_interval(sig: dict[str, Any], kind: str) -> str:
     return f"[{sig['ci_low']:+.3f}, {sig['ci_high']:+.3f}]"
 
 
-def format_table(comparison: dict[str, Any]) -> str:
+def format_table(summary: Summary) -> str:
     """The summary table the command prints: both configs, the delta, its 95% CI and McNemar p."""
-    base, cand = comparison["baseline"], comparison["candidate"]
-    b, c, d = comparison["configs"][base], comparison["configs"][cand], comparison["delta"]
-    sig = comparison.get("significance", {})
+    base, cand = summary.baseline, summary.candidate
+    b, c, d = summary.baseline_metrics, summary.candidate_metrics, summary.delta
+    sig = summary.significance
     header = ("metric", base, cand, "delta", "95% CI (paired bootstrap)", "McNemar p")
     lines = [header]
     for m in METRICS:

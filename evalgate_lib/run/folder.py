@@ -1,0 +1,140 @@
+"""Reading a results folder back, verified before it is trusted.
+
+The gate, ``diff``, the report and ``agreement`` all decide from a results folder; a folder
+whose ``results.jsonl`` was emptied, truncated or edited after the run, or whose
+``summary.json`` no longer matches its rows, must stop them with one line, not pass a
+gate on stale deltas. :func:`read_results_folder` checks, in this order: the three published
+files are present; ``manifest.json`` and ``summary.json`` parse; the manifest records
+digests (an older schema without them is refused); the SHA-256 of ``results.jsonl`` and
+``summary.json`` match it; the summary has every key a reader needs and names the
+manifest's configs; the rows parse and their count, in all and per config, is the
+manifest's. Each failure is an :class:`~evalgate_lib.errors.InputError` naming the file,
+what differs, and the command that writes a fresh folder.
+
+Internal: the public way to load a folder is :func:`evalgate_lib.load_results`, which calls this.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from evalgate_lib.errors import InputError
+from evalgate_lib.inputs.config import DEFAULT_ANSWER_MATCHING, DEFAULT_SENTENCE_SCORER
+from evalgate_lib.judging.rows import ResultRow
+from evalgate_lib.run.manifest import Manifest, sha256_file
+from evalgate_lib.run.results import PUBLISHED_FILES, load_rows
+from evalgate_lib.statistics.metrics import Summary
+
+#: The files whose SHA-256 the manifest records (the manifest itself holds the digests).
+DIGESTED_FILES = ("results.jsonl", "summary.json")
+
+
+@dataclass(frozen=True)
+class ResultsFolder:
+    """A results folder that passed every check: its rows, summary, manifest and (unchecked) run stats."""
+
+    folder: Path
+    rows: tuple[ResultRow, ...]
+    summary: Summary
+    manifest: Manifest
+    run_stats: dict[str, Any]
+
+
+def rerun_hint(folder: Path, manifest: Manifest | None) -> str:
+    """The command that writes a fresh ``folder``: ``evalgate run``, or the ``evalgate score`` that made it."""
+    if manifest is None or not manifest.is_external:
+        return f"rerun 'evalgate run --out {folder}'" + ("" if manifest is not None else " (or 'evalgate score')")
+    names = (manifest.baseline, manifest.candidate)
+    logs = [str(manifest.configs.get(name, {}).get("path", f"{name}.jsonl")) for name in names]
+    command = f"evalgate score {logs[0]} {logs[1]} --gold {manifest.gold.get('path')}"
+    if manifest.corpus.get("path"):
+        command += f" --corpus {manifest.corpus['path']}"
+    if tuple(Path(log).stem for log in logs) != names:
+        command += f" --names {manifest.baseline},{manifest.candidate}"
+    if manifest.answer_matching != DEFAULT_ANSWER_MATCHING:
+        command += f" --matching {manifest.answer_matching}"
+    scorer = manifest.sentence_scorer.split("@")[0]
+    if scorer != DEFAULT_SENTENCE_SCORER:
+        command += f" --scorer {scorer}"
+    return f"rerun '{command} --out {folder}'"
+
+
+def _parse(path: Path, hint: str) -> dict[str, Any]:
+    """A JSON object file, or one line saying why it is not one."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}: not valid JSON ({exc.msg}, line {exc.lineno} column {exc.colno}); {hint}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not UTF-8 text; {hint}") from None
+    if not isinstance(data, dict):
+        raise InputError(f"{path}: not a JSON object (got {type(data).__name__}); {hint}")
+    return data
+
+
+def _check_digests(folder: Path, manifest: Manifest, hint: str) -> None:
+    recorded = manifest.files
+    if recorded is None or manifest.questions_per_config is None:
+        raise InputError(
+            f"{folder / 'manifest.json'}: written by an older EvalGate (no SHA-256 of results.jsonl and "
+            f"summary.json to check them against); {hint}"
+        )
+    for name in DIGESTED_FILES:
+        digest = (recorded.get(name) or {}).get("sha256")
+        if not isinstance(digest, str):
+            raise InputError(f"{folder / 'manifest.json'}: no SHA-256 of {name} under 'files'; {hint}")
+        if sha256_file(folder / name) != digest:
+            raise InputError(
+                f"{folder / name}: SHA-256 differs from manifest.json (the file was changed after the run); {hint}"
+            )
+
+
+def _check_rows(folder: Path, rows: list[ResultRow], manifest: Manifest, hint: str) -> None:
+    path = folder / "results.jsonl"
+    recorded = (manifest.files or {}).get("results.jsonl", {}).get("rows")
+    if len(rows) != recorded:
+        raise InputError(f"{path}: {len(rows)} rows, but manifest.json records {recorded}; {hint}")
+    per_config = Counter(r.config for r in rows)
+    for name, questions in (manifest.questions_per_config or {}).items():
+        if per_config.get(name, 0) != questions:
+            raise InputError(
+                f"{path}: {per_config.get(name, 0)} rows of config {name!r}, but manifest.json records "
+                f"{questions} questions per config; {hint}"
+            )
+
+
+def read_results_folder(folder: str | Path) -> ResultsFolder:
+    """Load a results folder after checking it is the one its run wrote; one :class:`InputError` line if not."""
+    path = Path(folder)
+    if not path.is_dir():
+        raise InputError(f"{path}: not a results folder (no such folder); run 'evalgate run --out {path}' first")
+    for name in PUBLISHED_FILES:
+        if not (path / name).is_file():
+            raise InputError(
+                f"{path / name} does not exist, so {path} is not a results folder; {rerun_hint(path, None)}"
+            )
+    manifest = Manifest.from_json(_parse(path / "manifest.json", rerun_hint(path, None)))
+    hint = rerun_hint(path, manifest)
+    summary_data = _parse(path / "summary.json", hint)
+    _check_digests(path, manifest, hint)
+    try:
+        summary = Summary.from_json(summary_data, source=str(path / "summary.json"))
+    except InputError as exc:
+        raise InputError(f"{exc}; {hint}") from None
+    if (summary.baseline, summary.candidate) != (manifest.baseline, manifest.candidate):
+        raise InputError(
+            f"{path / 'summary.json'}: compares {summary.candidate!r} with {summary.baseline!r}, but manifest.json "
+            f"names {manifest.candidate!r} and {manifest.baseline!r}; {hint}"
+        )
+    try:
+        rows = load_rows(path)
+    except InputError as exc:
+        raise InputError(f"{exc}; {hint}") from None
+    _check_rows(path, rows, manifest, hint)
+    stats_file = path / "run_stats.json"
+    stats = _parse(stats_file, hint) if stats_file.is_file() else {}
+    return ResultsFolder(path, tuple(rows), summary, manifest, stats)
