@@ -9,14 +9,17 @@ from evalgate_lib.judging.prose_support import PROSE_FLOOR
 from evalgate_lib.judging.scorers import BUILT_IN
 from evalgate_lib.judging.span_support import SPAN_FLOOR
 from evalgate_lib.reporting.report_html import methodology_html
+from evalgate_lib.run.manifest import Manifest
 
 
-def manifest(scorer: str, matching: str) -> dict:
-    return {
-        "gold": {"questions_run": 4, "questions_in_file": 4},
-        "backend": {"generator": "g", "embedder": "e"},
-        "judging": {"sentence_scorer": scorer, "answer_matching": matching},
-    }
+def manifest(scorer: str, matching: str) -> Manifest:
+    return Manifest.from_json(
+        {
+            "gold": {"questions_run": 4, "questions_in_file": 4},
+            "backend": {"generator": "g", "embedder": "e"},
+            "judging": {"sentence_scorer": scorer, "answer_matching": matching},
+        }
+    )
 
 
 @pytest.mark.parametrize("name", sorted(set(BUILT_IN) - {"transformers-nli"}))
