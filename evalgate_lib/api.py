@@ -181,6 +181,7 @@ class Results:
             matchings=ANSWER_MATCHING,
             matching=str(judging.get("answer_matching", "token")),
             resamples=resamples,
+            source=", ".join(map(str, labels)),
         )
 
     def agreement(self, labels: Sequence[str | Path], scorers: Sequence[str] = ("lexical", "span")) -> dict[str, Any]:

@@ -35,6 +35,7 @@ from evalgate_lib.judging.rows import ResultRow
 from evalgate_lib.judging.sentence_scorers import get_scorer
 from evalgate_lib.retrieval.index import VectorIndex
 from evalgate_lib.retrieval.metrics import locate_evidence
+from evalgate_lib.run.context_fit import check_context_fit, checked_chunks, context_limit
 
 #: Rank metrics look this deep (recall@10), whatever top-k the prompt uses.
 RANKING_DEPTH = 10
@@ -88,10 +89,10 @@ def select_questions(questions: Sequence[GoldQuestion], limit: int | None) -> li
     Takes the first questions of each type in file order, in proportion to the
     full set (at least one no-answer question when there are any and limit >= 2).
     """
+    if limit is not None and limit < 1:
+        raise InputError(f"--limit must be at least 1, got {limit} (leave it out to run every gold question)")
     if limit is None or limit >= len(questions):
         return list(questions)
-    if limit < 1:
-        raise ValueError(f"limit must be at least 1, got {limit}")
     no_answer = [q for q in questions if not q.answerable]
     share = round(limit * len(no_answer) / len(questions))
     n_no = min(len(no_answer), max(share, 1 if no_answer and limit >= 2 else 0))
@@ -236,10 +237,12 @@ def run_config(
     spec: BackendSpec,
     options: RunOptions,
     question_vectors: np.ndarray,
+    chunks: list[Chunk] | None = None,
 ) -> tuple[list[ResultRow], int]:
-    """All rows of one configuration, in gold order, and its chunk count."""
+    """All rows of one configuration, in gold order, and its chunk count (``chunks``: the corpus already chunked)."""
     cache = model_cache(spec, options.cache_dir)
-    chunks: list[Chunk] = chunk_corpus(inputs.articles, config.chunking, search=(config.path.parent,))
+    if chunks is None:
+        chunks = chunk_corpus(inputs.articles, config.chunking, search=(config.path.parent,))
     index = VectorIndex(cache.embed([f"{c.title}\n{c.text}" for c in chunks]))
     prepared = []
     for question, vector in zip(inputs.questions, question_vectors, strict=True):
@@ -285,6 +288,11 @@ def run_comparison(baseline: str | Path, candidate: str | Path, options: RunOpti
     inputs = load_inputs(baseline, candidate, options.limit)
     check_joblib_backend(options.joblib_backend)
     spec = resolve_backend(options.backend, inputs.baseline.models, options.hosts, options.local_dtype)
+    # Chunk both configs and check that their longest prompt fits the context, before any model call.
+    chunks = {config.name: checked_chunks(config, inputs.articles) for config in (inputs.baseline, inputs.candidate)}
+    limit, limit_name = context_limit(spec, inputs.baseline.generation.num_ctx)
+    for config in (inputs.baseline, inputs.candidate):
+        check_context_fit(config, chunks[config.name], inputs.questions, limit, limit_name)
     cache = model_cache(spec, options.cache_dir)
     before = cache.stats.as_dict()
     identity = dict(cache.identity)
@@ -292,7 +300,9 @@ def run_comparison(baseline: str | Path, candidate: str | Path, options: RunOpti
     rows: list[ResultRow] = []
     chunk_counts = {}
     for config in (inputs.baseline, inputs.candidate):
-        config_rows, chunk_counts[config.name] = run_config(config, inputs, spec, options, question_vectors)
+        config_rows, chunk_counts[config.name] = run_config(
+            config, inputs, spec, options, question_vectors, chunks[config.name]
+        )
         rows.extend(config_rows)
     after = cache.stats.as_dict()
     stats = {
