@@ -240,6 +240,8 @@ def cmd_agreement(args: argparse.Namespace) -> int:
     from evalgate_lib.files import atomic_write
     from evalgate_lib.statistics.label_agreement import format_report, report_json
 
+    if args.resamples < 1:
+        raise InputError(f"--resamples must be at least 1, got {args.resamples}")
     if args.sets is not None:
         return _agreement_by_set(args)
     if not args.labels:

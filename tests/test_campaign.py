@@ -225,6 +225,17 @@ def missing_candidate(ws: Workspace) -> list[str]:
     return ws.run()
 
 
+def unreadable_gold(ws: Workspace) -> list[str]:
+    ws.gold.chmod(0)
+    return ws.run()
+
+
+def gold_is_a_folder(ws: Workspace) -> list[str]:
+    return ws.score(ws.answer_log("v1", _evidence_passage), ws.answer_log("v2", lambda q: []))[:3] + [
+        "--gold", str(ws.root), "--out", str(ws.root / "scored")
+    ]
+
+
 def malformed_gold(ws: Workspace) -> list[str]:
     ws.gold.write_text(json.dumps(GOLD[0]) + '\n{"id": "q2", oops}\n')
     return ws.run()
@@ -522,6 +533,14 @@ CASES: tuple[Case, ...] = (
         malformed_gold, 2,
         ERR + r"{ws}/gold\.jsonl:2: not valid JSON \(.*\)",
     ),
+    Case(
+        "gold-unreadable", "a gold file nobody may read (chmod 000)", unreadable_gold, 2,
+        ERR + r"gold file {ws}/gold\.jsonl cannot be read \(Permission denied\)", how="nobody", check=nothing_written,
+    ),
+    Case(
+        "gold-is-a-folder", "score --gold names a directory", gold_is_a_folder, 2,
+        ERR + r"gold file {ws} is a directory, not a JSONL file",
+    ),
     # ---------------------------------------------------------------- score, agreement
     Case(
         "score-whitespace-passage", "a passage whose spaces became line breaks: placed anyway",
@@ -537,6 +556,11 @@ CASES: tuple[Case, ...] = (
         "score-empty-passages", "passages: [] (nothing retrieved) is valid and said", empty_passages, 0,
         r"v2: 2 answer\(s\) logged no passages \(nothing retrieved\): their retrieval counts as a miss",
         stdout=True,
+    ),
+    Case(
+        "agreement-resamples-zero", "agreement --resamples 0",
+        lambda ws: ["agreement", "--results", str(ws.root), "--labels", str(ws.gold), "--resamples", "0"], 2,
+        ERR + r"--resamples must be at least 1, got 0",
     ),
     Case("agreement-all-stale", "every label's answer hash is out of date", all_stale_agreement, 2, STALE),
     Case("report-labels-all-stale", "report --labels, every label stale", all_stale_report, 2, STALE),
