@@ -183,6 +183,7 @@ class Results:
             matchings=ANSWER_MATCHING,
             matching=self.manifest.answer_matching,
             resamples=resamples,
+            source=", ".join(map(str, labels)),
         )
 
     def agreement(self, labels: Sequence[str | Path], scorers: Sequence[str] = ("lexical", "span")) -> dict[str, Any]:

@@ -4,7 +4,9 @@
 ``evalgate report`` renders the stakeholder HTML report; ``evalgate gate``
 fails a build when the candidate regresses. Every user-fixable problem is an
 :class:`~evalgate_lib.errors.EvalGateError`: it is printed as one clear message
-and the command exits with status 2. Work already done is in the cache, so the
+and the command exits with status 2. Anything else is a bug in EvalGate: it is
+printed as one line naming the exception and the command exits with status 3
+(``--debug`` shows the traceback). Work already done is in the cache, so the
 rerun after a fix picks up where the failed run stopped.
 """
 
@@ -13,6 +15,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+import traceback
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -20,7 +23,18 @@ from evalgate_lib.errors import BackendError, CacheError, EvalGateError, InputEr
 from evalgate_lib.generation.backends import BACKEND_CHOICES
 
 EXIT_INPUT = 2
+EXIT_INTERNAL = 3
 EXIT_INTERRUPTED = 130
+
+#: The exit codes, as ``evalgate --help`` lists them (docs/troubleshooting.md says the same).
+EXIT_CODES_HELP = """exit codes:
+  0    success (the gate passed)
+  1    the gate found a regression (evalgate gate), or warnings with gold check --strict,
+       or rows gold import could not map
+  2    a problem you can fix: bad input, option, config or backend; one line
+       'evalgate: error: ...' says what and where (also argparse usage errors)
+  3    an internal error: a bug in EvalGate; rerun with --debug for the traceback
+  130  interrupted (Ctrl-C); what was computed is in the cache, rerun to resume"""
 
 
 def add_run_arguments(parser: argparse.ArgumentParser) -> None:
@@ -85,6 +99,39 @@ def _waiting_options(args: argparse.Namespace) -> tuple[float | None, int | None
     return timeout, retries
 
 
+def check_limit(limit: int | None) -> None:
+    """``--limit`` must be a positive count; a limit larger than the gold set is accepted and said (cmd_run)."""
+    if limit is not None and limit < 1:
+        raise InputError(f"--limit must be at least 1, got {limit} (leave it out to run every gold question)")
+
+
+def config_corpus(config: str | Path) -> Path:
+    """The corpus folder a config names (the config is loaded, so a bad one fails here with its own message)."""
+    from evalgate_lib.inputs.config import load_config
+
+    return load_config(config).corpus
+
+
+def check_out(out: Path, option: str, corpora: Sequence[Path | None]) -> None:
+    """Refuse an output folder that is an existing file, or that lies inside a corpus folder.
+
+    Inside the corpus, the next run would read the written files as articles (a report's
+    ``index.html`` is a document EvalGate reads), so the knowledge base would change under it.
+    """
+    if out.exists() and not out.is_dir():
+        raise InputError(f"{option} {out} is an existing file, not a folder: name a folder to write into")
+    target = out.resolve()
+    for corpus in corpora:
+        if corpus is None:
+            continue
+        folder = Path(corpus).resolve()
+        if target == folder or folder in target.parents:
+            raise InputError(
+                f"{option} {out} is inside the corpus folder {folder}: the next run would read what is written "
+                "there as articles; write it outside the corpus"
+            )
+
+
 def run_options(args: argparse.Namespace):  # noqa: ANN201 - RunOptions, imported lazily
     """Build :class:`RunOptions` from parsed arguments."""
     from evalgate_lib.run.pipeline import RunOptions
@@ -92,6 +139,7 @@ def run_options(args: argparse.Namespace):  # noqa: ANN201 - RunOptions, importe
     if args.jobs < 1:
         raise EvalGateError(f"--jobs must be at least 1, got {args.jobs}")
     timeout, retries = _waiting_options(args)
+    check_limit(args.limit)
     return RunOptions(
         backend=args.backend,
         hosts=args.hosts,
@@ -112,8 +160,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     from evalgate_lib.run.results import evaluate_and_write, format_model_calls
     from evalgate_lib.statistics.metrics import format_table
 
-    comparison, summary, folder = evaluate_and_write(args.baseline, args.candidate, run_options(args), args.out)
+    options = run_options(args)
+    check_out(args.out, "--out", [config_corpus(args.baseline), config_corpus(args.candidate)])
+    comparison, summary, folder = evaluate_and_write(args.baseline, args.candidate, options, args.out)
     inputs = comparison.inputs
+    if args.limit is not None and args.limit >= inputs.all_questions:
+        print(f"limit {args.limit} >= {inputs.all_questions} gold questions: ran all {inputs.all_questions}")
     print(
         f"backend: {comparison.backend['backend']} "
         f"(generator {comparison.backend['generator']}, embedder {comparison.backend['embedder']})"
@@ -141,7 +193,7 @@ def cmd_gate(args: argparse.Namespace) -> int:
 
     gate = load_gate(args.thresholds)
     if args.results is None:
-        status = cmd_run(args)
+        status = cmd_run(args)  # checks --limit and --out
         if status:
             return status
     folder = args.results if args.results is not None else args.out
@@ -170,7 +222,11 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     if args.jobs < 1:
         raise EvalGateError(f"--jobs must be at least 1, got {args.jobs}")
+    check_limit(args.limit)
     load_gate(args.thresholds)  # a missing or malformed thresholds file fails here, not inside a notebook
+    check_out(args.out, "--out", _report_corpora(args))
+    if args.labels and args.results is not None:
+        _check_labels_usable(args.labels, args.results)  # all-stale labels fail here, not inside a notebook
     started = time.perf_counter()
     parameters = notebook_parameters(
         args.baseline, args.candidate, args.backend, args.hosts, args.cache_dir, args.limit, args.jobs, args.thresholds
@@ -193,6 +249,35 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _report_corpora(args: argparse.Namespace) -> list[Path | None]:
+    """The corpus folder(s) a report reads: the results folder's (its manifest), else the configs'."""
+    import json
+
+    if args.results is not None:
+        manifest = Path(args.results) / "manifest.json"
+        if not manifest.is_file():
+            return []  # build_report names the missing results folder
+        try:
+            path = json.loads(manifest.read_text(encoding="utf-8")).get("corpus", {}).get("path")
+        except (ValueError, AttributeError):
+            return []  # a malformed manifest is refused when the results are read
+        return [Path(path)] if isinstance(path, str) else []
+    return [config_corpus(args.baseline), config_corpus(args.candidate)]
+
+
+def _check_labels_usable(labels: Sequence[Path], results: Path) -> None:
+    """Refuse label files none of whose labels describes an answer of ``results`` (all stale or unknown)."""
+    from evalgate_lib.inputs.labels import load_labels
+    from evalgate_lib.run.results import load_rows
+    from evalgate_lib.statistics.label_agreement import usable_labels
+
+    loaded = [label for path in labels for label in load_labels(path)]
+    source = ", ".join(map(str, labels))
+    if not loaded:
+        raise InputError(f"no labels in {source}")
+    usable_labels(load_rows(results), loaded, source)
+
+
 def cmd_agreement(args: argparse.Namespace) -> int:
     """Measure every automatic judgement against reviewers' labels: of a results folder, or of each labelled set."""
     import json
@@ -201,6 +286,8 @@ def cmd_agreement(args: argparse.Namespace) -> int:
     from evalgate_lib.files import atomic_write
     from evalgate_lib.statistics.run_agreement import format_report, report_json
 
+    if args.resamples < 1:
+        raise InputError(f"--resamples must be at least 1, got {args.resamples}")
     if args.sets is not None:
         return _agreement_by_set(args)
     if not args.labels:
@@ -262,6 +349,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         if len(parts) != 2 or not all(parts):
             raise InputError(f"--names takes two names separated by a comma, got {args.names!r}")
         names = (parts[0], parts[1])
+    check_out(args.out, "--out", [args.corpus])
     run = score_answer_logs(
         args.baseline_log,
         args.candidate_log,
@@ -276,6 +364,10 @@ def cmd_score(args: argparse.Namespace) -> int:
     print("fairness: declared by you, not enforced (EvalGate did not run these pipelines)")
     for path, reason in run.skipped:
         print(f"skipped corpus file {path}: {reason}")
+    for name, log in zip(run.names, run.logs, strict=True):
+        empty = sum(1 for answer in log.answers if not answer.passages)
+        if empty:
+            print(f"{name}: {empty} answer(s) logged no passages (nothing retrieved): their retrieval counts as a miss")
     if not all(log.has_doc_ids for log in run.logs):
         print("retrieval metrics: left empty for a log whose passages do not all carry a doc_id")
     print()
@@ -489,13 +581,30 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callab
 }
 
 
+DEBUG_HELP = "show the traceback of any error (without it, an internal error is one line and exit 3)"
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="evalgate", description="Before/after evaluation of a RAG pipeline.")
+    parser = argparse.ArgumentParser(
+        prog="evalgate",
+        description="Before/after evaluation of a RAG pipeline.",
+        epilog=EXIT_CODES_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="log cache and backend activity")
+    parser.add_argument("--debug", action="store_true", help=DEBUG_HELP)
     sub = parser.add_subparsers(dest="command", required=True)
     for name, (help_text, configure, handler) in COMMANDS.items():
-        child = sub.add_parser(name, help=help_text, description=help_text)
+        child = sub.add_parser(
+            name,
+            help=help_text,
+            description=help_text,
+            epilog=EXIT_CODES_HELP,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
         configure(child)
+        # also accepted after the subcommand; SUPPRESS keeps a global --debug from being reset to False
+        child.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=DEBUG_HELP)
         child.set_defaults(handler=handler)
     return parser
 
@@ -509,6 +618,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.handler(args)
     except EvalGateError as exc:
+        if args.debug:
+            traceback.print_exc()
         print(f"evalgate: error: {exc}", file=sys.stderr)
         for note in getattr(exc, "__notes__", ()):
             print(f"evalgate: {note}", file=sys.stderr)
@@ -522,6 +633,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("evalgate: interrupted; everything computed so far is in the cache, rerun to resume", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except Exception as exc:  # noqa: BLE001 - the one place that turns a bug into one line and exit 3
+        if args.debug:
+            traceback.print_exc()
+        message = " ".join(str(exc).split()) or "(no message)"
+        print(
+            f"evalgate: internal error: {type(exc).__name__}: {message} "
+            "(a bug in EvalGate; rerun with --debug for the traceback)",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

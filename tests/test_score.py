@@ -38,7 +38,7 @@ def _write(path: Path, lines: list[object]) -> Path:
 def _logs(tmp_path: Path, gold: list[dict]) -> tuple[Path, Path]:
     refuse, answer = [], []
     for q in gold:
-        evidence = (q.get("evidence") or ["Nimbus plans are described on the pricing page."])[0]
+        evidence = (q.get("evidence") or ["Nimbus offers four plans."])[0]
         passages = [{"text": evidence, "doc_id": q["article"] or "plans-and-pricing-2026", "score": 0.8}]
         refuse.append({"question_id": q["id"], "answer": "I don't know.", "passages": passages})
         said = q["accept"][0] if q["accept"] else "a lifetime licence for $99"

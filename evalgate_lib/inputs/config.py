@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -105,6 +106,44 @@ class RunConfig:
     raw: dict[str, Any] = field(repr=False, default_factory=dict)
 
 
+#: Inclusive bounds ``(low, high or None, why)`` of the numeric [shared] settings. ``top_k`` and
+#: ``max_tokens`` have no fixed ceiling: whether top_k chunks, the prompt and max_tokens fit the
+#: generator's context together is checked, with the numbers, once the corpus is chunked
+#: (:mod:`evalgate_lib.run.context_fit`), before any model is called.
+BOUNDS: dict[str, tuple[float, float | None, str]] = {
+    "top_k": (1, None, ""),
+    "max_tokens": (1, None, ""),
+    "num_ctx": (64, 1_048_576, "; no generator EvalGate drives has a longer context"),
+    "temperature": (0.0, 2.0, "; above 2 decoding is close to uniform random text"),
+    "seed": (0, 2**32 - 1, "; a negative seed asks Ollama for a random one, which makes the run unrepeatable"),
+}
+
+
+def check_bounds(shared: Mapping[str, Any], file: Path | str) -> None:
+    """Refuse a numeric [shared] setting outside :data:`BOUNDS` (or NaN / infinity), naming file, key and value.
+
+    Also ``max_tokens < num_ctx``: the answer is generated inside the context window, after
+    the prompt, so an answer budget as large as the window leaves no room for the prompt.
+    """
+    for key, (low, high, why) in BOUNDS.items():
+        value = shared.get(key)
+        if value is None:
+            continue
+        if isinstance(value, float) and not math.isfinite(value):
+            raise InputError(f"{file}: [shared] {key} must be a finite number, got {value!r}")
+        if value < low:
+            reason = why if key == "seed" else ""
+            raise InputError(f"{file}: [shared] {key} must be at least {low}, got {value!r}{reason}")
+        if high is not None and value > high:
+            raise InputError(f"{file}: [shared] {key} must be at most {high:,}, got {value:,}{why}")
+    max_tokens, num_ctx = shared.get("max_tokens"), shared.get("num_ctx", GenerationOptions.num_ctx)
+    if max_tokens is not None and max_tokens >= num_ctx:
+        raise InputError(
+            f"{file}: [shared] max_tokens {max_tokens:,} must be smaller than num_ctx {num_ctx:,} "
+            "(the answer is generated inside the context window, after the prompt)"
+        )
+
+
 def flatten(table: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     """``{"a": {"b": 1}}`` → ``{"a.b": 1}``: the key names the fairness message uses."""
     flat: dict[str, Any] = {}
@@ -120,9 +159,14 @@ def flatten(table: dict[str, Any], prefix: str = "") -> dict[str, Any]:
 def load_config(path: str | Path) -> RunConfig:
     """Parse a TOML configuration; paths in ``[shared]`` are relative to the file's folder."""
     file = Path(path)
+    if file.is_dir():
+        raise InputError(f"config file {file} is a directory, not a TOML file")
     if not file.is_file():
         raise InputError(f"config file {file} does not exist")
-    data = file.read_bytes()
+    try:
+        data = file.read_bytes()
+    except OSError as exc:
+        raise InputError(f"config file {file} cannot be read: {exc.strerror}") from None
     try:
         raw = tomllib.loads(data.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
@@ -159,11 +203,7 @@ def load_config(path: str | Path) -> RunConfig:
         value = shared.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, kinds)):
             raise InputError(f"{file}: [shared] {key} must be a number, got {value!r}")
-    for key in ("top_k", "max_tokens", "num_ctx"):
-        if key in shared and shared[key] < 1:
-            raise InputError(f"{file}: [shared] {key} must be at least 1, got {shared[key]}")
-    if shared.get("temperature", 0) < 0:
-        raise InputError(f"{file}: [shared] temperature must be >= 0, got {shared['temperature']}")
+    check_bounds(shared, file)
     stop = shared.get("stop", list(DEFAULT_STOP))
     if not isinstance(stop, list) or not all(isinstance(x, str) and x for x in stop):
         raise InputError(f"{file}: [shared] stop must be a list of non-empty strings, got {stop!r}")

@@ -23,6 +23,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import logging
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -140,7 +141,12 @@ def html_to_text(markup: str) -> str:
 
 def read_document(path: Path) -> str:
     """The text of one document file: decompressed, UTF-8 decoded, ``\\r\\n`` normalised, HTML turned to text."""
-    raw = path.read_bytes()
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise InputError(
+            f"{path}: cannot be read ({exc.strerror}); fix its permissions or move it out of the corpus"
+        ) from None
     if path.name.lower().endswith(".gz"):
         try:
             raw = gzip.decompress(raw)
@@ -167,18 +173,58 @@ def _skip_reason(path: Path, folder: Path) -> str | None:
     return None
 
 
+def _walk(folder: Path) -> tuple[list[Path], list[tuple[str, str]]]:
+    """Every regular document candidate under ``folder`` and every entry that cannot be one, with the reason.
+
+    ``os.walk`` (not ``Path.rglob``) because rglob drops a folder it may not list, a
+    dangling symbolic link and a folder symlink without a word: the knowledge base would
+    quietly lose documents. A folder that cannot be listed is an error (its documents would
+    be missing from the run); a dangling link, a link to a folder (not followed, so a link
+    cannot pull files from outside the corpus or loop), a folder named like a document and
+    anything that is not a regular file (a FIFO would hang the read) are listed as skipped.
+    """
+    files: list[Path] = []
+    skipped: list[tuple[str, str]] = []
+
+    def refuse(error: OSError) -> None:
+        raise InputError(
+            f"{error.filename}: corpus folder cannot be listed ({error.strerror}); "
+            "fix its permissions or move it out of the corpus"
+        )
+
+    for root, dirs, names in os.walk(folder, onerror=refuse):
+        here = Path(root)
+        for name in list(dirs):
+            path = here / name
+            if path.is_symlink():
+                dirs.remove(name)
+                skipped.append((str(path), "symbolic link to a folder: not followed"))
+            elif document_suffix(name) is not None and not name.startswith("."):
+                skipped.append((str(path), "a folder named like a document, not one; the documents inside it are read"))
+        for name in names:
+            path = here / name
+            if path.is_symlink() and not path.exists():
+                skipped.append((str(path), f"dangling symbolic link (its target {os.readlink(path)} does not exist)"))
+            elif not path.is_file():
+                skipped.append((str(path), "not a regular file (a FIFO, socket or device)"))
+            else:
+                files.append(path)
+    return files, skipped
+
+
 def scan_corpus(directory: str | Path) -> CorpusScan:
     """Read every document under ``directory`` (recursively, in path order) and list every file skipped.
 
-    Refuses a missing folder, a folder with no readable document, a file that is not
-    UTF-8 text (a binary file dropped into the KB), and two documents with one id.
+    Refuses a missing folder, a folder or document that cannot be read (permissions), a
+    folder with no readable document, a file that is not UTF-8 text (a binary file dropped
+    into the KB), and two documents with one id.
     """
     folder = Path(directory)
     if not folder.is_dir():
         raise InputError(f"corpus folder {folder} does not exist")
-    files = sorted((p for p in folder.rglob("*") if p.is_file()), key=lambda p: p.relative_to(folder).as_posix())
+    found, skipped = _walk(folder)
+    files = sorted(found, key=lambda p: p.relative_to(folder).as_posix())
     articles: list[Article] = []
-    skipped: list[tuple[str, str]] = []
     seen: dict[str, str] = {}
     for path in files:
         reason = _skip_reason(path, folder)
@@ -194,6 +240,7 @@ def scan_corpus(directory: str | Path) -> CorpusScan:
     if not articles:
         kinds = ", ".join(DOCUMENT_SUFFIXES)
         raise InputError(f"corpus folder {folder} holds no readable documents ({kinds})")
+    skipped.sort(key=lambda item: Path(item[0]).relative_to(folder).as_posix())
     return CorpusScan(tuple(articles), tuple(skipped))
 
 

@@ -17,12 +17,16 @@ def read_jsonl(path: str | Path, what: str) -> Iterator[tuple[int, str, Any]]:
     :meth:`str.splitlines` would break on.
     """
     file = Path(path)
+    if file.is_dir():
+        raise InputError(f"{what} {file} is a directory, not a JSONL file")
     if not file.is_file():
         raise InputError(f"{what} {file} does not exist")
     try:
         text = file.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(f"{file}: not UTF-8 text ({exc})") from None
+    except OSError as exc:
+        raise InputError(f"{what} {file} cannot be read ({exc.strerror})") from None
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue

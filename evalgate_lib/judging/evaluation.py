@@ -74,7 +74,7 @@ def retrieval_scores(
         evidence_rank=rank,
         evidence_reciprocal_rank=_round(reciprocal_rank(rank)),
         evidence_recall={k: hit_at_k(rank, k) for k in RECALL_KS},
-        evidence_hit=hit_at_k(rank, top_k),
+        evidence_hit=hit_at_k(rank, top_k) if top_k >= 1 else False,  # top_k 0: nothing retrieved
         evidence_coverage=_round(evidence_coverage(ranked[:top_k], question.article, spans)),
     )
 

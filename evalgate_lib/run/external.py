@@ -11,7 +11,13 @@ Retrieval metrics need to know which document each passage came from: they are
 computed when every passage of a log carries a ``doc_id``, and left empty (not zero)
 otherwise. Evidence-level metrics also need the corpus (``corpus``), to place each
 passage's text in its article; a passage whose text is not a verbatim part of its
-article holds no evidence span.
+article is matched with whitespace ignored (any run of spaces and line breaks matching any
+other), and one that is not in its article even so is an error naming the log line: placed
+nowhere, it would silently count as a retrieval miss.
+
+An answer logged with ``passages: []`` is valid: the pipeline retrieved nothing. Its
+retrieval metrics count it as a miss (no gold rank, no evidence in the context) and
+``evalgate score`` says how many such answers each log holds.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from evalgate_lib.inputs.answer_logs import AnswerLog, LoggedAnswer, check_doc_i
 from evalgate_lib.inputs.config import ANSWER_MATCHING, DEFAULT_ANSWER_MATCHING, DEFAULT_SENTENCE_SCORER
 from evalgate_lib.inputs.corpus import Article, corpus_digest, scan_corpus
 from evalgate_lib.inputs.gold import GoldQuestion, load_gold
+from evalgate_lib.inputs.locate import find_exact, find_loose
 from evalgate_lib.judging.evaluation import Retrieved, score_answer
 from evalgate_lib.judging.rows import SCHEMA_VERSION, ResultRow
 from evalgate_lib.judging.scorers import get_scorer, judging_manifest
@@ -60,13 +67,30 @@ class ExternalRun:
     skipped: tuple[tuple[str, str], ...] = ()
 
 
+def place_passage(answer: LoggedAnswer, rank: int, article: Article) -> tuple[int, int]:
+    """Where passage ``rank`` of ``answer`` lies in ``article``: exactly, else with whitespace ignored.
+
+    A passage that is in neither form is an error naming the log line, the passage and its
+    ``doc_id``: placed nowhere, it would count as retrieving no evidence (a silent miss), and
+    the agreement measures would rebuild its text from an empty span.
+    """
+    text = answer.passages[rank - 1].text
+    span = find_exact(article.body, text) or find_loose(article.body, text)
+    if span is None:
+        raise InputError(
+            f"{answer.where}: passage {rank}: its 'text' is not in article {article.id!r} of the corpus "
+            f"({article.path}), not even with whitespace ignored: {text[:60]!r}; log the passage as the "
+            "article has it, give the right 'doc_id', or score without --corpus"
+        )
+    return span
+
+
 def _placed(answer: LoggedAnswer, articles: dict[str, Article]) -> list[Retrieved]:
     """The logged passages as retrieved chunks, placed in their article's text when the corpus has it."""
     retrieved = []
     for rank, passage in enumerate(answer.passages, 1):
         article = articles.get(passage.doc_id or "")
-        start = article.body.find(passage.text) if article is not None else -1
-        end = start + len(passage.text) if start >= 0 else -1
+        start, end = place_passage(answer, rank, article) if article is not None else (-1, -1)
         title = passage.title or (article.title if article is not None else passage.doc_id or "")
         chunk = Chunk(passage.doc_id or "", title, rank - 1, start, end, passage.text)
         # no score logged: read as a full match, so confidence is the groundedness alone

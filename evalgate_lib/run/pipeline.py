@@ -35,6 +35,7 @@ from evalgate_lib.judging.rows import ResultRow
 from evalgate_lib.judging.scorers import get_scorer
 from evalgate_lib.retrieval.index import VectorIndex
 from evalgate_lib.retrieval.metrics import locate_evidence
+from evalgate_lib.run.context_fit import check_context_fit, checked_chunks, context_limit
 from evalgate_lib.run.estimate import (
     PRIOR_SECONDS_PER_GENERATION,
     CallPlan,
@@ -102,10 +103,10 @@ def select_questions(questions: Sequence[GoldQuestion], limit: int | None) -> li
     Takes the first questions of each type in file order, in proportion to the
     full set (at least one no-answer question when there are any and limit >= 2).
     """
+    if limit is not None and limit < 1:
+        raise InputError(f"--limit must be at least 1, got {limit} (leave it out to run every gold question)")
     if limit is None or limit >= len(questions):
         return list(questions)
-    if limit < 1:
-        raise ValueError(f"limit must be at least 1, got {limit}")
     no_answer = [q for q in questions if not q.answerable]
     share = round(limit * len(no_answer) / len(questions))
     n_no = min(len(no_answer), max(share, 1 if no_answer and limit >= 2 else 0))
@@ -289,9 +290,12 @@ def prepare_config(
     inputs: Inputs,
     cache: ModelCache,
     question_vectors: np.ndarray,
+    chunks: list[Chunk] | None = None,
 ) -> Prepared:
-    """Chunk, embed and retrieve for one configuration and render its prompts (no generation)."""
-    chunks: list[Chunk] = chunk_corpus(inputs.articles, config.chunking, search=(config.path.parent,))
+    """Chunk (unless ``chunks`` holds the corpus already chunked), embed and retrieve for one configuration
+    and render its prompts (no generation)."""
+    if chunks is None:
+        chunks = chunk_corpus(inputs.articles, config.chunking, search=(config.path.parent,))
     index = VectorIndex(cache.embed([f"{c.title}\n{c.text}" for c in chunks]))
     items = []
     for question, vector in zip(inputs.questions, question_vectors, strict=True):
@@ -361,11 +365,18 @@ def run_comparison(baseline: str | Path, candidate: str | Path, options: RunOpti
     spec = resolve_backend(
         options.backend, inputs.baseline.models, options.hosts, options.local_dtype, options.timeout, options.retries
     )
+    # Chunk both configs and check that their longest prompt fits the context, before any model call.
+    chunks = {config.name: checked_chunks(config, inputs.articles) for config in (inputs.baseline, inputs.candidate)}
+    limit, limit_name = context_limit(spec, inputs.baseline.generation.num_ctx)
+    for config in (inputs.baseline, inputs.candidate):
+        check_context_fit(config, chunks[config.name], inputs.questions, limit, limit_name)
     cache = model_cache(spec, options.cache_dir)
     before = cache.stats.as_dict()
     identity = dict(cache.identity)
     question_vectors = cache.embed([q.question for q in inputs.questions])
-    prepared = [prepare_config(c, inputs, cache, question_vectors) for c in (inputs.baseline, inputs.candidate)]
+    prepared = [
+        prepare_config(c, inputs, cache, question_vectors, chunks[c.name]) for c in (inputs.baseline, inputs.candidate)
+    ]
     embedded = cache.stats.as_dict()  # only embeddings so far: their hits are the cached batches
     plan = plan_calls(
         cache, prepared, embedded["embed_calls"] - before["embed_calls"], embedded["hits"] - before["hits"]

@@ -52,6 +52,8 @@ class GateConfig:
 def load_gate(path: str | Path) -> GateConfig:
     """Parse and validate a thresholds file, naming the rule that is wrong."""
     file = Path(path)
+    if file.is_dir():
+        raise InputError(f"gate thresholds file {file} is a directory, not a TOML file")
     if not file.is_file():
         raise InputError(f"gate thresholds file {file} does not exist")
     try:

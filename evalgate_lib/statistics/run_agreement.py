@@ -28,6 +28,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Mapping, Sequence
 
+from evalgate_lib.errors import InputError
 from evalgate_lib.inputs.corpus import Article
 from evalgate_lib.inputs.labels import Label, match_labels
 from evalgate_lib.judging.answer import judge_answer
@@ -101,6 +102,30 @@ class AgreementReport:
     double_labelled: int = 0
 
 
+def usable_labels(
+    rows: Sequence[ResultRow], labels: Sequence[Label], source: str = "the label files"
+) -> tuple[dict[LabelledKey, Label], dict[LabelledKey, Label]]:
+    """``(reference, second)`` labels of the run's current answers; an :class:`InputError` when there are none.
+
+    With no pass-1 label of a current answer every figure would be over n = 0 labels; the
+    message says how many labels were read from ``source``, why none applies (stale: the
+    answer changed since it was labelled; unknown: no such answer in the run) and what to do.
+    """
+    match = match_labels(labels, {(r.config, r.question_id): r.answer for r in rows})
+    reference, second = split_passes(match.matched)
+    if not reference:
+        parts = [f"{len(match.stale)} stale (answer changed since it was labelled)"]
+        parts.append(f"{len(match.unknown)} unknown (no such config and question in the run)")
+        other = len(labels) - len(match.stale) - len(match.unknown)
+        if other:
+            parts.append(f"{other} of a later labelling pass only")
+        raise InputError(
+            f"{len(labels)} label(s) read from {source}, none of a current answer of the run: {'; '.join(parts)}; "
+            "label the run's current answers (notebook 04) or measure the results folder the labels were made on"
+        )
+    return reference, second
+
+
 def _pairs(rows: Sequence[ResultRow], labels: Mapping[tuple[str, str], Label]) -> list[tuple[ResultRow, Label]]:
     return [(r, labels[(r.config, r.question_id)]) for r in rows if (r.config, r.question_id) in labels]
 
@@ -114,6 +139,7 @@ def measure(
     matching: str,
     seed: int = DEFAULT_SEED,
     resamples: int = 10000,
+    source: str = "the label files",
 ) -> AgreementReport:
     """Agreement of the run's judgements with the labels, for each scorer and matching rule.
 
@@ -123,7 +149,7 @@ def measure(
     """
     bodies = {a.id: a for a in articles}
     match = match_labels(labels, {(r.config, r.question_id): r.answer for r in rows})
-    reference, second = split_passes(match.matched)
+    reference, second = usable_labels(rows, labels, source)
     pairs = _pairs(rows, reference)
     human_correct = [label.correct for _, label in pairs]
 

@@ -41,6 +41,10 @@ DTYPES = ("float32", "bfloat16")
 DEFAULT_DTYPE = "float32"
 GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 GENERATOR_NAME = "SmolLM2-135M-Instruct.Q4_1"
+#: The generator's trained context length (``llama.context_length`` in the GGUF file's metadata).
+#: Positions beyond it are not what the model learnt, so a run refuses a prompt and answer that
+#: would not fit in it (or in ``num_ctx``, whichever is smaller) before loading the model.
+CONTEXT_LENGTH = 8192
 EMBEDDER_NAME = "all-MiniLM-L6-v2"
 
 
