@@ -269,7 +269,7 @@ def _check_labels_usable(labels: Sequence[Path], results: Path) -> None:
     """Refuse label files none of whose labels describes an answer of ``results`` (all stale or unknown)."""
     from evalgate_lib.inputs.labels import load_labels
     from evalgate_lib.run.results import load_rows
-    from evalgate_lib.statistics.label_agreement import usable_labels
+    from evalgate_lib.statistics.run_agreement import usable_labels
 
     loaded = [label for path in labels for label in load_labels(path)]
     source = ", ".join(map(str, labels))

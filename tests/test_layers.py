@@ -225,3 +225,24 @@ def test_design_names_one_existing_function_for_every_published_number_and_flag(
         assert references, f"DESIGN.md names no function for {number!r}"
         missing += [r for r in references if not _resolves(r)]
     assert missing == [], f"DESIGN.md names functions that do not exist: {missing}"
+
+
+@pytest.mark.parametrize("path", _checked_modules())
+def test_every_import_names_a_module_that_exists(path: Path) -> None:
+    """Imports inside functions run only on their code path: a renamed module must fail here, not for a user."""
+    import importlib.util
+
+    missing = []
+    for line, name in imported_modules(path):
+        parent, _, leaf = name.rpartition(".")
+        if importlib.util.find_spec(name) is None and not (
+            parent and importlib.util.find_spec(parent) is not None and _has_attribute(parent, leaf)
+        ):
+            missing.append(f"{path.relative_to(PACKAGE.parent)}:{line}: {name}")
+    assert missing == []
+
+
+def _has_attribute(module: str, name: str) -> bool:
+    import importlib
+
+    return hasattr(importlib.import_module(module), name)

@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from evalgate_lib.gold_tools.locate import find_exact, find_loose, line_of
 from evalgate_lib.inputs.corpus import Article, read_document
 from evalgate_lib.inputs.gold import GoldQuestion
+from evalgate_lib.text.locate import find_exact, find_loose, line_of
 from evalgate_lib.text.matching import bounded_pattern
 
 WARNING = "warning"

@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from evalgate_lib.errors import InputError
-from evalgate_lib.gold_tools.locate import find_exact, find_loose
 from evalgate_lib.gold_tools.tables import Row, Table, parse_list_cell
 from evalgate_lib.inputs.corpus import Article
 from evalgate_lib.inputs.gold import ANSWERABLE, NO_ANSWER, GoldQuestion
+from evalgate_lib.text.locate import find_exact, find_loose
 from evalgate_lib.text.tokens import tokenize
 
 #: Role → accepted column names, in priority order: the first one present fills the role.

@@ -33,7 +33,6 @@ from evalgate_lib.inputs.answer_logs import AnswerLog, LoggedAnswer, check_doc_i
 from evalgate_lib.inputs.config import ANSWER_MATCHING, DEFAULT_ANSWER_MATCHING, DEFAULT_SENTENCE_SCORER
 from evalgate_lib.inputs.corpus import Article, corpus_digest, scan_corpus
 from evalgate_lib.inputs.gold import GoldQuestion, load_gold
-from evalgate_lib.inputs.locate import find_exact, find_loose
 from evalgate_lib.judging.evaluation import Retrieved, score_answer
 from evalgate_lib.judging.rows import SCHEMA_VERSION, ResultRow
 from evalgate_lib.judging.scorers import get_scorer, judging_manifest
@@ -41,6 +40,7 @@ from evalgate_lib.run.manifest import Manifest, corpus_section, gold_section, ne
 from evalgate_lib.run.pipeline import checked_evidence
 from evalgate_lib.run.results import write_folder
 from evalgate_lib.statistics.metrics import Summary, compare
+from evalgate_lib.text.locate import find_exact, find_loose
 
 #: What the manifest says about fairness when EvalGate did not run the pipelines.
 DECLARED_FAIRNESS = (
