@@ -36,7 +36,7 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--hosts", default=None, help="Ollama host(s), comma-separated (default: $OLLAMA_HOST or 127.0.0.1:11434)"
     )
-    parser.add_argument("--cache-dir", default="cache", type=Path, help="joblib cache folder")
+    parser.add_argument("--cache-dir", default="cache", type=Path, help="model-call cache folder (data only: shareable, checked on read)")
     parser.add_argument("--limit", type=int, default=None, help="run only a slice of N gold questions")
     parser.add_argument("--jobs", type=int, default=1, help="concurrent generation requests")
     parser.add_argument(
