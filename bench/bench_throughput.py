@@ -37,6 +37,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from evalgate_lib.generation.store import LAYOUT  # noqa: E402
 from evalgate_lib.run import pipeline  # noqa: E402
 from evalgate_lib.run.pipeline import RunOptions  # noqa: E402
 from evalgate_lib.run.results import PUBLISHED_FILES, evaluate_and_write  # noqa: E402
@@ -104,8 +105,7 @@ def warm_embeddings(hosts: str, limit: int, work: Path) -> Path:
     pipeline._caches.clear()
     options = RunOptions(backend="ollama", hosts=hosts, cache_dir=cache, limit=limit, jobs=8, progress=False)
     evaluate_and_write(BASELINE, CANDIDATE, options, work / "warm-out")
-    for folder in cache.rglob("*_generate_entry"):
-        shutil.rmtree(folder)
+    shutil.rmtree(cache / LAYOUT / "generate")
     return cache
 
 

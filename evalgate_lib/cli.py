@@ -50,7 +50,9 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--hosts", default=None, help="Ollama host(s), comma-separated (default: $OLLAMA_HOST or 127.0.0.1:11434)"
     )
-    parser.add_argument("--cache-dir", default="cache", type=Path, help="joblib cache folder")
+    parser.add_argument(
+        "--cache-dir", default="cache", type=Path, help="model-call cache folder (data only, checked on read)"
+    )
     parser.add_argument("--limit", type=int, default=None, help="run only a slice of N gold questions")
     parser.add_argument("--jobs", type=int, default=1, help="concurrent generation requests")
     parser.add_argument(
@@ -399,12 +401,16 @@ def _configure_agreement(parser: argparse.ArgumentParser) -> None:
         "--labels", type=Path, action="append", help="reviewer labels (JSONL) of --results; repeat for several files"
     )
     parser.add_argument(
-        "--sets", type=Path, default=None,
+        "--sets",
+        type=Path,
+        default=None,
         help="a labelled-set file (labels/sets.toml): every judge on each set and each of its configurations",
     )
     parser.add_argument("--set", action="append", default=None, help="with --sets: only this set (repeatable)")
     parser.add_argument(
-        "--judge", action="append", default=None,
+        "--judge",
+        action="append",
+        default=None,
         help="with --sets: one more judge to measure, SCORER:MATCHING (e.g. prose:token); repeatable",
     )
     parser.add_argument(

@@ -7,13 +7,18 @@ import tempfile
 from pathlib import Path
 
 
-def atomic_write(path: Path, text: str) -> None:
-    """Write via a temporary file and rename, so a reader never sees half a file."""
+def atomic_write(path: Path, data: str | bytes) -> None:
+    """Write via a temporary file in the same folder and rename, so a reader never sees half a file.
+
+    ``os.replace`` is atomic on one file system: a concurrent reader, another writer of the
+    same path (a thread, a process, a cluster worker on a shared mount) or a Ctrl-C leaves
+    either the old file or the new one, never a mixture. Text is written as UTF-8.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data if isinstance(data, bytes) else data.encode("utf-8"))
         os.chmod(tmp, 0o644)  # mkstemp creates 0600; results are meant to be read by others
         os.replace(tmp, path)
     except BaseException:

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from conftest import CountingBackend
 
+from evalgate_lib.errors import CacheError
 from evalgate_lib.generation.cache import ModelCache
 from evalgate_lib.inputs.options import GenerationOptions
 
@@ -34,6 +35,7 @@ def test_a_fresh_process_reuses_the_folder(tmp_path):
         {"seed": 7},
         {"max_tokens": 12},
         {"num_ctx": 2048},
+        {"stop": ("\n\n",)},
     ],
 )
 def test_any_option_change_misses(tmp_path, change):
@@ -76,3 +78,14 @@ def test_embeddings_are_cached_per_batch_and_keep_order(tmp_path):
     assert backend.calls["embed"] == 3
     np.testing.assert_array_equal(vectors, again)
     assert cache.embed([]).shape == (0, 0)
+
+
+def test_a_backend_returning_the_wrong_number_of_embeddings_is_refused(tmp_path):
+    class ShortBackend(CountingBackend):
+        def embed(self, texts):
+            return super().embed(texts)[:-1]
+
+    with pytest.raises(CacheError) as error:
+        ModelCache(ShortBackend(), tmp_path).embed(["a", "b"])
+    assert str(error.value) == "backend returned embeddings of shape (1, 3) for 2 texts"
+    assert list(tmp_path.rglob("*.npy")) == []  # nothing cached

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import pickle
 import subprocess
 import sys
 import time
@@ -23,7 +22,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-import joblib
 import numpy as np
 import pytest
 from fake_ollama import HOST, ROOT, FakeOllama, evalgate_run, published, run_stats, serving
@@ -32,7 +30,8 @@ from fake_ollama_server import FakeOllamaServer
 from evalgate_lib import files
 from evalgate_lib.errors import BackendError
 from evalgate_lib.generation.backends.ollama import OllamaBackend
-from evalgate_lib.generation.cache import ModelCache, _digest
+from evalgate_lib.generation.cache import ModelCache
+from evalgate_lib.generation.store import LAYOUT
 from evalgate_lib.inputs.options import GenerationOptions
 from evalgate_lib.run import pipeline
 
@@ -78,8 +77,8 @@ def served(request) -> Callable[..., contextlib.AbstractContextManager[Served]]:
 
 
 def _entries(cache: Path, kind: str) -> list[Path]:
-    """The joblib output files of one memoised function (``_generate_entry`` or ``_embed_entry``)."""
-    return sorted(cache.rglob(f"*{kind}_entry/*/output.pkl"))
+    """The entry records of one kind (``generate`` or ``embed``) in the store under ``cache``."""
+    return sorted((cache / LAYOUT / kind).glob("*/*.json"))
 
 
 # ------------------------------------------------------------------- server errors
@@ -175,7 +174,7 @@ def test_ctrl_c_inside_a_request_exits_130_and_a_rerun_resumes(tmp_path, capsys,
         assert rc == 130
         assert "evalgate: interrupted; everything computed so far is in the cache, rerun to resume" in err
         assert not (tmp_path / "out").exists()
-        assert len(_entries(tmp_path / "cache", "_generate")) == 5
+        assert len(_entries(tmp_path / "cache", "generate")) == 5
         assert evalgate_run(tmp_path / "cache", tmp_path / "out", limit=LIMIT) == 0
     assert run_stats(tmp_path / "out")["model_calls"]["generate_calls"] == ANSWERS - 5
     assert published(tmp_path / "out") == reference[0]
@@ -197,7 +196,7 @@ def test_ctrl_c_while_threads_generate_exits_130_and_a_rerun_resumes(tmp_path, m
         monkeypatch.setattr(pipeline, "score_answer", score_then_interrupt)
         assert evalgate_run(tmp_path / "cache", tmp_path / "out", "--jobs", "4", limit=LIMIT) == 130
         assert "interrupted" in capsys.readouterr().err
-        done = len(_entries(tmp_path / "cache", "_generate"))
+        done = len(_entries(tmp_path / "cache", "generate"))
         assert 9 <= done < ANSWERS
         monkeypatch.setattr(pipeline, "score_answer", real_score)
         assert evalgate_run(tmp_path / "cache", tmp_path / "out", "--jobs", "4", limit=LIMIT) == 0
@@ -213,24 +212,23 @@ def test_ctrl_c_while_threads_generate_exits_130_and_a_rerun_resumes(tmp_path, m
 def test_truncated_and_tampered_cache_entries_are_detected_and_recomputed(tmp_path, caplog, reference):
     with serving(FakeOllama()):
         assert evalgate_run(tmp_path / "cache", tmp_path / "first", limit=LIMIT) == 0
-    generated = _entries(tmp_path / "cache", "_generate")
-    embedded = _entries(tmp_path / "cache", "_embed")
+    generated = _entries(tmp_path / "cache", "generate")
+    embedded = _entries(tmp_path / "cache", "embed")
     assert len(generated) == ANSWERS and embedded
 
     # 1. a generation entry cut in half (a disk filled up, a copy interrupted)
     data = generated[3].read_bytes()
     generated[3].write_bytes(data[: len(data) // 2])
-    # 2. a generation entry that unpickles fine but whose value no longer matches its checksum
-    record = joblib.load(generated[7])
-    record["value"] = "Tampered: the Starter plan includes 300 seats."
-    joblib.dump(record, generated[7])
-    # 3. an embedding entry whose vectors were altered
-    record = joblib.load(embedded[0])
-    record["value"] = record["value"] + np.float32(1.0)
-    joblib.dump(record, embedded[0])
+    # 2. a generation entry that parses fine but whose text no longer matches its checksum
+    record = json.loads(generated[7].read_text(encoding="utf-8"))
+    record["text"] = "Tampered: the Starter plan includes 300 seats."
+    generated[7].write_text(json.dumps(record), encoding="utf-8")
+    # 3. an embedding entry whose vectors were altered (its array file keeps its name)
+    record = json.loads(embedded[0].read_text(encoding="utf-8"))
+    array = embedded[0].with_name(f"{record['key']}.{record['npy_sha256']}.npy")
+    np.save(array, np.load(array) + np.float32(1.0))
     # 4. an entry replaced by something that is not a record at all
-    with open(generated[11], "wb") as handle:
-        pickle.dump("just a string", handle)
+    generated[11].write_text('"just a string"', encoding="utf-8")
 
     srv = FakeOllama()
     with serving(srv):
@@ -256,16 +254,16 @@ def test_truncated_and_tampered_cache_entries_are_detected_and_recomputed(tmp_pa
 def test_corrupt_entries_are_counted_on_the_command_line(tmp_path, capsys, caplog):
     with serving(FakeOllama()):
         assert evalgate_run(tmp_path / "cache", tmp_path / "a", limit=4) == 0
-        entry = _entries(tmp_path / "cache", "_generate")[0]
+        entry = _entries(tmp_path / "cache", "generate")[0]
         entry.write_bytes(entry.read_bytes()[:10])
         capsys.readouterr()
         assert evalgate_run(tmp_path / "cache", tmp_path / "b", limit=4) == 0
     captured = capsys.readouterr()
     assert "corrupt cache entries detected and recomputed: 1" in captured.out
     assert [r.getMessage() for r in caplog.records if r.name == "evalgate_lib.generation.cache"] == [
-        f"corrupt generate cache entry under {tmp_path / 'cache'}: recomputed it"
+        f"corrupt generate cache entry {entry}: not valid JSON; recomputed it"
     ]
-    assert "Traceback" not in captured.err  # no joblib traceback quoting the prompt
+    assert "Traceback" not in captured.err  # no traceback quoting the prompt
 
 
 class CountingBackend:
@@ -286,34 +284,28 @@ class CountingBackend:
 
 
 def test_ctrl_c_while_a_cache_entry_is_written_leaves_no_entry(tmp_path, monkeypatch):
-    """joblib writes a temporary file and renames it: an interrupted write never becomes an entry."""
-    real_dump = joblib.numpy_pickle.dump
+    """An entry is written to a temporary file and renamed: an interrupted write never becomes an entry."""
+    written: list[bytes] = []
 
-    def half_then_interrupt(value, handle, *args, **kwargs):
-        if isinstance(value, dict) and "sha256" in value:
-            handle.write(b"\x80\x04 half a pickle")
-            raise KeyboardInterrupt
-        return real_dump(value, handle, *args, **kwargs)
+    def interrupted_rename(src, dst):
+        written.append(Path(src).read_bytes())  # the whole entry was in the temporary file ...
+        raise KeyboardInterrupt  # ... and Ctrl-C came before the rename
 
     backend = CountingBackend()
     cache = ModelCache(backend, tmp_path)
-    monkeypatch.setattr(joblib.numpy_pickle, "dump", half_then_interrupt)
+    monkeypatch.setattr(files.os, "replace", interrupted_rename)
     with pytest.raises(KeyboardInterrupt):
         cache.generate("q1", GenerationOptions())
-    monkeypatch.setattr(joblib.numpy_pickle, "dump", real_dump)
-    assert _entries(tmp_path, "_generate") == []  # only a temporary file, never under the final name
+    monkeypatch.undo()
+    assert json.loads(written[0])["text"] == "answer to q1"
+    assert _entries(tmp_path, "generate") == []  # never under the final name
+    assert [p for p in tmp_path.rglob("*") if p.is_file()] == []  # and the temporary file is gone
 
     fresh = ModelCache(backend, tmp_path)
     assert fresh.generate("q1", GenerationOptions()) == "answer to q1"
     assert backend.calls == 2 and fresh.stats.corrupt_entries == 0
     assert ModelCache(backend, tmp_path).generate("q1", GenerationOptions()) == "answer to q1"
     assert backend.calls == 2
-
-
-def test_checksum_covers_the_value():
-    assert _digest("a") != _digest("b")
-    v = np.zeros((2, 3), dtype=np.float32)
-    assert _digest(v) != _digest(v.astype(np.float64)) != _digest(v.reshape(3, 2))
 
 
 # -------------------------------------------------------------- atomic results

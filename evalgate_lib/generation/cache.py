@@ -1,17 +1,24 @@
 """Memoisation of every embedding and generation, keyed by the full input.
 
 Model calls dominate a run, and a before/after number must be reproducible, so
-each call goes through :class:`joblib.Memory`. The key is joblib's hash of every
-argument that can change the output: the backend identity (backend name, model
-names *and* weight digests), every decoding option, and the exact text. Change
-any of them and the call misses the cache; change none and a rerun makes zero
-model calls.
+each call goes through :class:`ModelCache`. The key is the SHA-256 of the
+canonical JSON of every input that can change the output: the kind of call, the
+backend identity (backend name, model names *and* weight digests), every decoding
+option, and the exact text. Change any of them and the call misses the cache;
+change none and a rerun makes zero model calls.
 
-joblib writes each entry atomically (temporary file, then rename), so a crash
-or Ctrl-C mid-write never leaves a half entry under the final name. On top of
-that each entry stores a SHA-256 of its value, checked on every read: an entry
-that fails to load or fails the check is reported (``corrupt_entries`` and a
-warning) and recomputed, never silently used.
+Entries live in EvalGate's own content-addressed store
+(:mod:`evalgate_lib.generation.store`): JSON for answers, ``.npy`` read without
+pickle for embeddings, each value with a SHA-256 checked on every read. Nothing in
+the folder is executed or unpickled, so a cache folder can be shared or received
+from someone else: it is data, and it is checked. An entry that cannot be read,
+does not parse, has the wrong shape or fails its checksum is reported
+(``corrupt_entries`` and one warning naming its file) and recomputed, never used.
+
+Releases before this store memoised through ``joblib.Memory``, which pickles: a
+crafted ``output.pkl`` in such a cache ran code when read. That old layout
+(``cache/joblib/``) is not read at all; a cache written by an earlier release is
+recomputed once, and the old folder can be deleted.
 """
 
 from __future__ import annotations
@@ -21,41 +28,19 @@ import logging
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
-import joblib
 import numpy as np
 
 from evalgate_lib.errors import CacheError
 from evalgate_lib.generation.backends.base import Backend
+from evalgate_lib.generation.store import CorruptEntry, EntryStore, entry_key
 from evalgate_lib.inputs.options import GenerationOptions
 
 log = logging.getLogger(__name__)
 
 #: The identity fields that enter cache keys.
 IDENTITY_KEYS = ("backend", "generator", "generator_digest", "generator_runtime", "embedder", "embedder_digest")
-
-
-def _digest(value: Any) -> str:
-    if isinstance(value, np.ndarray):
-        payload = str(value.dtype).encode() + str(value.shape).encode() + np.ascontiguousarray(value).tobytes()
-    else:
-        payload = str(value).encode("utf-8")
-    return hashlib.sha256(payload).hexdigest()
-
-
-def _embed_entry(backend: Backend, identity: dict[str, str], texts: tuple[str, ...]) -> dict:
-    """Memoised body: runs only on a cache miss. ``backend`` is not hashed; ``identity`` stands for it."""
-    vectors = np.asarray(backend.embed(list(texts)), dtype=np.float32)
-    if vectors.shape[0] != len(texts):
-        raise CacheError(f"backend returned {vectors.shape[0]} embeddings for {len(texts)} texts")
-    return {"value": vectors, "sha256": _digest(vectors)}
-
-
-def _generate_entry(backend: Backend, identity: dict[str, str], options: dict[str, Any], prompt: str) -> dict:
-    """Memoised body: runs only on a cache miss."""
-    text = backend.generate(prompt, GenerationOptions(**options))
-    return {"value": text, "sha256": _digest(text)}
 
 
 @dataclass
@@ -86,30 +71,15 @@ class CacheStats:
         }
 
 
-#: joblib files each memoised function's entries under its module path. The entry functions
-#: keep the module name they had when the first entries were written (0.1's flat layout), so
-#: moving this module into ``generation/`` did not orphan every cached model call. Only the
-#: folder name depends on it: the key is still the hash of the full input, and joblib still
-#: drops a function's entries when its source changes.
-CACHE_NAMESPACE = "evalgate_lib.cache"
-_embed_entry.__module__ = CACHE_NAMESPACE
-_generate_entry.__module__ = CACHE_NAMESPACE
-
-
 class ModelCache:
-    """A backend wrapped in joblib memoisation; the only way the pipeline reaches a model."""
+    """A backend wrapped in a content-addressed store of its outputs; the only way the pipeline reaches a model."""
 
     def __init__(self, backend: Backend, location: str | Path, embed_batch_size: int = 64) -> None:
         self.backend = backend
         self.location = Path(location)
         self.embed_batch_size = embed_batch_size
         self.stats = CacheStats()
-        try:
-            self.memory = joblib.Memory(str(self.location), verbose=0)
-        except OSError as exc:
-            raise CacheError(f"cannot use cache folder {self.location}: {exc}") from None
-        self._embed = self.memory.cache(_embed_entry, ignore=["backend"])
-        self._generate = self.memory.cache(_generate_entry, ignore=["backend"])
+        self.store = EntryStore(self.location)
         self._identity: dict[str, str] | None = None
 
     @property
@@ -124,27 +94,32 @@ class ModelCache:
             self._identity = {k: str(full[k]) for k in IDENTITY_KEYS if k in full}
         return self._identity
 
-    def _fetch(self, kind: str, func: Any, *args: Any) -> tuple[Any, bool, bool]:
+    def _fetch(
+        self,
+        kind: str,
+        inputs: dict[str, Any],
+        read: Callable[[str], Any],
+        compute: Callable[[], Any],
+        write: Callable[[str, Any], None],
+    ) -> tuple[Any, bool, bool]:
         """(value, whether the model was called, whether a corrupt entry was replaced).
 
-        A cached entry is loaded here rather than by joblib's own call path, so an
-        entry that cannot be unpickled (truncated, garbage) and an entry whose value
-        fails its checksum are handled alike: one clear warning, then the model is
-        called and the entry overwritten. (joblib would log a traceback quoting the
-        whole prompt, and recompute only the first kind.)
+        A corrupt entry gets one warning naming its file and the reason (never its
+        content: a prompt can be long and private), then the model is called and
+        the entry overwritten.
         """
+        key = entry_key(inputs)
         corrupt = False
-        if func.check_call_in_cache(self.backend, *args):
-            try:
-                record = func.call_and_shelve(self.backend, *args).get()
-            except Exception:  # any unreadable entry is corrupt, whatever unpickling raised
-                record = None
-            if _valid(record):
-                return record["value"], False, False
-            corrupt = True
-            log.warning("corrupt %s cache entry under %s: recomputed it", kind, self.location)
-        record, _ = func.call(self.backend, *args)
-        return record["value"], True, corrupt
+        try:
+            value = read(key)
+        except CorruptEntry as exc:
+            value, corrupt = None, True
+            log.warning("corrupt %s cache entry %s: %s; recomputed it", kind, self.store.record_path(kind, key), exc)
+        if value is not None:
+            return value, False, False
+        value = compute()
+        write(key, value)
+        return value, True, corrupt
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embeddings of ``texts``, one cache entry per batch of ``embed_batch_size`` texts."""
@@ -153,10 +128,27 @@ class ModelCache:
         size = self.embed_batch_size
         parts = []
         for i in range(0, len(texts), size):
-            value, executed, corrupt = self._fetch("embed", self._embed, self.identity, tuple(texts[i : i + size]))
+            value, executed, corrupt = self._embed_batch(list(texts[i : i + size]))
             self.stats.add("embed", executed, corrupt)
             parts.append(value)
         return np.vstack(parts)
+
+    def _embed_batch(self, batch: list[str]) -> tuple[np.ndarray, bool, bool]:
+        inputs = {"kind": "embed", "identity": self.identity, "texts": batch}
+
+        def compute() -> np.ndarray:
+            vectors = np.asarray(self.backend.embed(batch), dtype=np.float32)
+            if vectors.ndim != 2 or vectors.shape[0] != len(batch):
+                raise CacheError(f"backend returned embeddings of shape {vectors.shape} for {len(batch)} texts")
+            return vectors
+
+        return self._fetch(
+            "embed",
+            inputs,
+            read=lambda key: self.store.read_array(key, inputs, len(batch)),
+            compute=compute,
+            write=lambda key, vectors: self.store.write_array(key, inputs, vectors),
+        )
 
     def generate(self, prompt: str, options: GenerationOptions) -> str:
         """The answer to ``prompt`` under ``options``, from the cache when it is there."""
@@ -170,15 +162,23 @@ class ModelCache:
         Lets a run count the generations it still has to make before it starts. An entry
         that turns out corrupt when read counts as cached here and is recomputed then.
         """
-        return bool(self._generate.check_call_in_cache(self.backend, self.identity, options.as_dict(), prompt))
+        key = entry_key(self._generation_inputs(prompt, options))
+        return self.store.record_path("generate", key).is_file()
+
+    def _generation_inputs(self, prompt: str, options: GenerationOptions) -> dict[str, Any]:
+        """Everything that can change an answer: the entry's key is the hash of exactly this."""
+        return {"kind": "generate", "identity": self.identity, "options": options.as_dict(), "prompt": prompt}
 
     def generate_with_status(self, prompt: str, options: GenerationOptions) -> tuple[str, bool, bool]:
         """Like :meth:`generate` but leaves counting to the caller (a joblib worker's parent)."""
-        return self._fetch("generate", self._generate, self.identity, options.as_dict(), prompt)
-
-
-def _valid(record: Any) -> bool:
-    return isinstance(record, dict) and "value" in record and record.get("sha256") == _digest(record["value"])
+        inputs = self._generation_inputs(prompt, options)
+        return self._fetch(
+            "generate",
+            inputs,
+            read=lambda key: self.store.read_text(key, inputs),
+            compute=lambda: self.backend.generate(prompt, options),
+            write=lambda key, text: self.store.write_text(key, inputs, text),
+        )
 
 
 def prompt_sha256(prompt: str) -> str:
