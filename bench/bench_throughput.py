@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from evalgate_lib.generation.store import LAYOUT  # noqa: E402
-from evalgate_lib.run import pipeline  # noqa: E402
+from evalgate_lib.run import parallel  # noqa: E402
 from evalgate_lib.run.pipeline import RunOptions  # noqa: E402
 from evalgate_lib.run.results import PUBLISHED_FILES, evaluate_and_write  # noqa: E402
 
@@ -86,7 +86,7 @@ def generation_run(
     label = label or f"{backend}-j{jobs}-h{hosts.count(',') + 1}"
     cache, out = work / f"cache-{label}", work / f"out-{label}"
     shutil.copytree(warm, cache)
-    pipeline._caches.clear()  # nothing answered from this process's memory
+    parallel._caches.clear()  # nothing answered from this process's memory
     options = RunOptions(
         backend="ollama", hosts=hosts, cache_dir=cache, limit=limit, jobs=jobs, joblib_backend=backend, progress=False
     )
@@ -102,7 +102,7 @@ def generation_run(
 def warm_embeddings(hosts: str, limit: int, work: Path) -> Path:
     """A cache holding every embedding of the run and no answer (answers removed after a fast run)."""
     cache = work / "warm"
-    pipeline._caches.clear()
+    parallel._caches.clear()
     options = RunOptions(backend="ollama", hosts=hosts, cache_dir=cache, limit=limit, jobs=8, progress=False)
     evaluate_and_write(BASELINE, CANDIDATE, options, work / "warm-out")
     shutil.rmtree(cache / LAYOUT / "generate")

@@ -42,7 +42,7 @@ import numpy as np  # noqa: E402
 from evalgate_lib.generation.backends import resolve_backend  # noqa: E402
 from evalgate_lib.inputs.config import load_config  # noqa: E402
 from evalgate_lib.retrieval.index import VectorIndex  # noqa: E402
-from evalgate_lib.run import pipeline  # noqa: E402
+from evalgate_lib.run import parallel, pipeline  # noqa: E402
 from evalgate_lib.run.pipeline import RANKING_DEPTH, RunOptions  # noqa: E402
 from evalgate_lib.run.results import PUBLISHED_FILES, evaluate_and_write  # noqa: E402
 
@@ -156,7 +156,7 @@ def clear_scoring_memos() -> None:
 
 def fresh_process_state() -> None:
     """Forget per-process memoisation so a second run reads everything from the cache folder."""
-    pipeline._caches.clear()
+    parallel._caches.clear()
     clear_scoring_memos()
 
 

@@ -31,7 +31,7 @@ from evalgate_lib.inputs.corpus import scan_corpus
 from evalgate_lib.inputs.gold import load_gold
 from evalgate_lib.inputs.jsonl import read_jsonl
 from evalgate_lib.retrieval.index import VectorIndex
-from evalgate_lib.run.pipeline import model_cache
+from evalgate_lib.run.parallel import model_cache
 
 
 def packets(config_path: Path, out: Path, cache_dir: Path) -> None:

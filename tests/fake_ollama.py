@@ -397,7 +397,7 @@ def serving(srv: Any, **backend_kwargs: Any) -> Iterator[Any]:
     """
     from evalgate_lib.generation import backends
     from evalgate_lib.generation.backends.ollama import OllamaBackend
-    from evalgate_lib.run import pipeline
+    from evalgate_lib.run import parallel
 
     def construct(spec: Any) -> OllamaBackend:
         if spec.kind != "ollama":
@@ -408,7 +408,7 @@ def serving(srv: Any, **backend_kwargs: Any) -> Iterator[Any]:
 
     with (
         mock.patch.object(backends, "_built", {}),
-        mock.patch.object(pipeline, "_caches", {}),
+        mock.patch.object(parallel, "_caches", {}),
         mock.patch.object(backends.BackendSpec, "_construct", construct),
     ):
         yield srv

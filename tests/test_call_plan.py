@@ -14,7 +14,7 @@ from conftest import CountingBackend
 from fake_ollama import ROOT, FakeOllama, evalgate_run, published, serving
 
 from evalgate_lib.generation import backends
-from evalgate_lib.run import pipeline
+from evalgate_lib.run import parallel, pipeline
 from evalgate_lib.run.estimate import (
     CallPlan,
     format_duration,
@@ -85,7 +85,7 @@ def counted(monkeypatch):
     """``--backend local`` served by a :class:`CountingBackend`, so the local prior applies and calls are counted."""
     backend = CountingBackend()
     monkeypatch.setattr(backends, "_built", {})
-    monkeypatch.setattr(pipeline, "_caches", {})
+    monkeypatch.setattr(parallel, "_caches", {})
     monkeypatch.setattr(backends.BackendSpec, "_construct", lambda spec: backend)
     return backend
 

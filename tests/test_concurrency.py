@@ -31,7 +31,7 @@ from joblib._parallel_backends import ThreadingBackend
 from evalgate_lib.cli import main
 from evalgate_lib.generation import backends
 from evalgate_lib.generation.backends import BackendSpec
-from evalgate_lib.run import pipeline
+from evalgate_lib.run import parallel, pipeline
 from evalgate_lib.run.pipeline import RunOptions
 from evalgate_lib.run.results import evaluate_and_write
 
@@ -113,7 +113,7 @@ def _fake_spec(name: str) -> BackendSpec:
 
 def _api_run(monkeypatch, tmp_path, joblib_backend: str, jobs: int, transport_name: str) -> dict[str, bytes]:
     monkeypatch.setattr(backends, "_built", {})
-    monkeypatch.setattr(pipeline, "_caches", {})
+    monkeypatch.setattr(parallel, "_caches", {})
     monkeypatch.setattr(pipeline, "resolve_backend", lambda *args, **kwargs: _fake_spec(transport_name))
     options = RunOptions(
         backend="ollama",

@@ -31,7 +31,7 @@ from fake_ollama import ROOT, FakeOllama, evalgate_run, published, run_stats, se
 from fake_ollama_server import FakeOllamaServer
 
 from evalgate_lib.generation import backends
-from evalgate_lib.run import pipeline
+from evalgate_lib.run import parallel
 from evalgate_lib.run.pipeline import RunOptions
 from evalgate_lib.run.results import evaluate_and_write
 
@@ -141,9 +141,9 @@ def _workers_that_generated(client: Client, cache_dir: Path) -> list[str]:
     """Workers whose process built an answer cache for ``cache_dir``: each ran at least one generation task."""
 
     def has_cache(folder: str = str(cache_dir)) -> bool:  # defined here so it pickles by value
-        from evalgate_lib.run import pipeline as worker_pipeline
+        from evalgate_lib.run import parallel as worker_parallel
 
-        return any(key[1] == folder for key in worker_pipeline._caches)
+        return any(key[1] == folder for key in worker_parallel._caches)
 
     return sorted(address for address, used in client.run(has_cache).items() if used)
 
@@ -199,7 +199,7 @@ def test_python_api_with_an_existing_client_equals_serial(tmp_path, monkeypatch,
     address, probe = cluster
     monkeypatch.delenv("DASK_SCHEDULER_ADDRESS", raising=False)
     monkeypatch.setattr(backends, "_built", {})
-    monkeypatch.setattr(pipeline, "_caches", {})
+    monkeypatch.setattr(parallel, "_caches", {})
     options = RunOptions(
         backend="ollama",
         hosts=http_server.url,

@@ -21,6 +21,7 @@ calls add up.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 #: Seconds per generation assumed before any is measured, per backend (see the module docstring).
@@ -111,3 +112,39 @@ def format_plan(plan: CallPlan, prior: float | None) -> str:
         line + f"; estimated {format_duration(prior * plan.to_make)} at ~{format_rate(prior)} s per generation"
         " on this backend"
     )
+
+
+class GenerationProgress:
+    """One bar over the generations still to make, both configs, with an estimate of the time left.
+
+    Its total is known before the first generation (the cached answers are counted first), so
+    it never grows; a cached answer does not move it. The estimate starts from the backend's
+    prior and follows the measured rate (:func:`~evalgate_lib.run.estimate.seconds_per_call`).
+    """
+
+    def __init__(self, total: int, prior: float | None, enabled: bool) -> None:
+        from tqdm.auto import tqdm
+
+        self.total = total
+        self.prior = prior
+        self.made = 0
+        self.started = time.perf_counter()
+        self.bar = tqdm(
+            total=total,
+            desc="generating",
+            unit="call",
+            disable=not enabled or total == 0,
+            leave=True,
+            bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}{postfix}]",
+            postfix=time_left(prior, total),  # tqdm puts ", " before it
+        )
+
+    def made_one(self) -> None:
+        """A generation came back from the model (not from the cache)."""
+        self.made += 1
+        per_call = seconds_per_call(self.prior, self.made, time.perf_counter() - self.started)
+        self.bar.set_postfix_str(time_left(per_call, max(self.total - self.made, 0)), refresh=False)
+        self.bar.update(1)
+
+    def close(self) -> None:
+        self.bar.close()

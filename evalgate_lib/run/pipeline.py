@@ -1,19 +1,15 @@
 """Orchestration: both configurations over the same corpus, gold set and models.
 
 corpus → chunks → retrieval → generation → scores → flags. Embedding runs in
-the parent process in batches. Generation, the expensive per-question work,
-runs through :class:`joblib.Parallel`, so ``jobs`` concurrent requests can keep
-an Ollama server busy, and ``joblib_backend`` can name a Dask or Ray backend
-registered by the user. Every model call goes through :class:`ModelCache`:
-results come back in question order whatever the parallelism, so parallel and
-serial runs give identical rows.
+the parent process in batches; generation, the expensive per-question work, is
+spread by :mod:`evalgate_lib.run.parallel` (threads, processes, a Dask or Ray
+cluster). Every model call goes through :class:`ModelCache`: results come back in
+question order whatever the parallelism, so parallel and serial runs give
+identical rows.
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +20,7 @@ import numpy as np
 
 from evalgate_lib.chunks.chunking import Chunk, check_chunking, chunk_corpus
 from evalgate_lib.errors import BackendError, InputError
-from evalgate_lib.generation.backends import BackendSpec, GenerationOptions, resolve_backend
+from evalgate_lib.generation.backends import BackendSpec, resolve_backend
 from evalgate_lib.generation.cache import ModelCache, prompt_sha256
 from evalgate_lib.inputs.config import RunConfig, check_fairness, load_config
 from evalgate_lib.inputs.corpus import Article, scan_corpus
@@ -36,13 +32,8 @@ from evalgate_lib.judging.scorers import get_scorer
 from evalgate_lib.retrieval.index import VectorIndex
 from evalgate_lib.retrieval.metrics import locate_evidence
 from evalgate_lib.run.context_fit import check_context_fit, checked_chunks, context_limit
-from evalgate_lib.run.estimate import (
-    PRIOR_SECONDS_PER_GENERATION,
-    CallPlan,
-    format_plan,
-    seconds_per_call,
-    time_left,
-)
+from evalgate_lib.run.estimate import PRIOR_SECONDS_PER_GENERATION, CallPlan, GenerationProgress, format_plan
+from evalgate_lib.run.parallel import check_joblib_backend, generate_task, joblib_parallel, model_cache
 
 #: Rank metrics look this deep (recall@10), whatever top-k the prompt uses.
 RANKING_DEPTH = 10
@@ -147,98 +138,6 @@ def load_inputs(baseline: str | Path, candidate: str | Path, limit: int | None =
     )
 
 
-_caches: dict[tuple[BackendSpec, str], ModelCache] = {}
-_caches_lock = threading.Lock()
-
-
-def model_cache(spec: BackendSpec, cache_dir: str | Path) -> ModelCache:
-    """One :class:`ModelCache` per (backend, folder) and process; joblib workers build their own."""
-    key = (spec, str(cache_dir))
-    with _caches_lock:
-        if key not in _caches:
-            _caches[key] = ModelCache(spec.build(), cache_dir)
-        return _caches[key]
-
-
-def generate_task(spec: BackendSpec, cache_dir: str, options: GenerationOptions, prompt: str) -> tuple[str, bool, bool]:
-    """One question's generation, runnable in any joblib worker; returns (answer, was_model_call, was_corrupt)."""
-    return model_cache(spec, cache_dir).generate_with_status(prompt, options)
-
-
-def check_joblib_backend(name: str | None) -> None:
-    """Make sure ``name`` is a usable joblib backend before any model call, or say how to get it.
-
-    ``threading`` (the default), ``loky``, ``multiprocessing`` and ``sequential`` ship
-    with joblib. ``dask`` is registered on first use if ``dask.distributed`` is installed;
-    it needs a cluster: an existing ``distributed.Client`` (Python API) or
-    ``DASK_SCHEDULER_ADDRESS`` (command line). ``ray`` is registered here with
-    ``ray.util.joblib.register_ray``; ``ray.init()`` then joins the cluster named by
-    ``RAY_ADDRESS``. Any other name must have been registered with
-    :func:`joblib.register_parallel_backend` by the caller. ``None`` defers to the
-    caller's ``joblib.parallel_config``.
-    """
-    if name is None:
-        return
-    from joblib.parallel import BACKENDS, EXTERNAL_BACKENDS
-
-    if name == "dask":
-        try:
-            if name not in BACKENDS:
-                EXTERNAL_BACKENDS[name]()
-            from distributed import get_client
-        except ImportError:
-            raise InputError("--joblib-backend dask needs dask.distributed: pip install 'dask[distributed]'") from None
-        address = os.environ.get("DASK_SCHEDULER_ADDRESS")
-        try:
-            # With an address, get_client returns the current client only if it is connected to that
-            # scheduler, and otherwise connects a new one and makes it the default the joblib backend uses.
-            get_client(address) if address else get_client()
-        except ValueError:
-            raise InputError(
-                "--joblib-backend dask needs a Dask cluster: set DASK_SCHEDULER_ADDRESS=tcp://<scheduler>:8786 "
-                "(or create a distributed.Client before calling run_comparison)"
-            ) from None
-        except OSError as exc:
-            raise InputError(f"--joblib-backend dask: no Dask scheduler reachable at {address}: {exc}") from None
-        return
-    if name == "ray" and name not in BACKENDS:
-        try:
-            from ray.util.joblib import register_ray
-        except ImportError:
-            raise InputError("--joblib-backend ray needs Ray: pip install 'ray[default]'") from None
-        register_ray()
-        return
-    if name not in BACKENDS:
-        raise InputError(
-            f"unknown joblib backend {name!r}: choose one of {sorted(BACKENDS)}, 'dask' or 'ray', "
-            "or register your own with joblib.register_parallel_backend"
-        )
-
-
-def joblib_parallel(name: str | None, jobs: int) -> joblib.Parallel:
-    """A :class:`joblib.Parallel` on backend ``name`` (``None``: the caller's ``parallel_config``), in task order.
-
-    A named backend is selected through :func:`joblib.parallel_config`, never by passing the
-    name to ``Parallel(backend=...)``: that path builds the backend as ``factory(nesting_level=n)``,
-    and joblib's Dask backend takes unknown keyword arguments as ``client.submit`` options, so
-    every task reached the workers as ``Batch(tasks=..., nesting_level=0)`` and failed with
-    ``TypeError: Batch.__call__() got an unexpected keyword argument 'nesting_level'``
-    (joblib 1.6). ``parallel_config`` builds the backend without that argument and sets the
-    nesting level as an attribute, the way a plain ``Parallel`` under ``parallel_config`` does.
-
-    Results stream back as a generator (answers are scored, and the progress bar moves, as
-    they arrive) where the backend supports it. Ray's joblib backend does not, so there the
-    answers come back as one list once all are done: the same rows in the same order.
-    """
-    with joblib.parallel_config(backend=name) if name is not None else contextlib.nullcontext():
-        try:
-            return joblib.Parallel(n_jobs=jobs, return_as="generator")
-        except ValueError as exc:
-            if "does not support return_as=generator" not in str(exc):
-                raise
-            return joblib.Parallel(n_jobs=jobs, return_as="list")
-
-
 @dataclass
 class Prepared:
     """One configuration up to its prompts: everything before generation."""
@@ -247,42 +146,6 @@ class Prepared:
     chunk_count: int
     #: (question, retrieved top-k, prompt, full ranking) in gold order.
     items: list[tuple[GoldQuestion, list[Retrieved], str, list[Retrieved]]]
-
-
-class GenerationProgress:
-    """One bar over the generations still to make, both configs, with an estimate of the time left.
-
-    Its total is known before the first generation (the cached answers are counted first), so
-    it never grows; a cached answer does not move it. The estimate starts from the backend's
-    prior and follows the measured rate (:func:`~evalgate_lib.run.estimate.seconds_per_call`).
-    """
-
-    def __init__(self, total: int, prior: float | None, enabled: bool) -> None:
-        from tqdm.auto import tqdm
-
-        self.total = total
-        self.prior = prior
-        self.made = 0
-        self.started = time.perf_counter()
-        self.bar = tqdm(
-            total=total,
-            desc="generating",
-            unit="call",
-            disable=not enabled or total == 0,
-            leave=True,
-            bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}{postfix}]",
-            postfix=time_left(prior, total),  # tqdm puts ", " before it
-        )
-
-    def made_one(self) -> None:
-        """A generation came back from the model (not from the cache)."""
-        self.made += 1
-        per_call = seconds_per_call(self.prior, self.made, time.perf_counter() - self.started)
-        self.bar.set_postfix_str(time_left(per_call, max(self.total - self.made, 0)), refresh=False)
-        self.bar.update(1)
-
-    def close(self) -> None:
-        self.bar.close()
 
 
 def prepare_config(
