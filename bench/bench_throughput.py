@@ -37,10 +37,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import evalgate_lib as eg  # noqa: E402
 from evalgate_lib.generation.store import LAYOUT  # noqa: E402
 from evalgate_lib.run import parallel  # noqa: E402
 from evalgate_lib.run.pipeline import RunOptions  # noqa: E402
-from evalgate_lib.run.results import PUBLISHED_FILES, evaluate_and_write  # noqa: E402
+from evalgate_lib.run.results import PUBLISHED_FILES  # noqa: E402
 
 BASELINE = ROOT / "configs" / "baseline.toml"
 CANDIDATE = ROOT / "configs" / "candidate.toml"
@@ -91,9 +92,9 @@ def generation_run(
         backend="ollama", hosts=hosts, cache_dir=cache, limit=limit, jobs=jobs, joblib_backend=backend, progress=False
     )
     start = time.perf_counter()
-    comparison, _, _ = evaluate_and_write(BASELINE, CANDIDATE, options, out)
+    results = eg.run_comparison(BASELINE, CANDIDATE, options, out)
     seconds = time.perf_counter() - start
-    calls = comparison.stats["model_calls"]
+    calls = results.run_stats["model_calls"]
     if calls["embed_calls"] or calls["generate_calls"] != 2 * limit:
         raise SystemExit(f"{label}: expected only {2 * limit} generations, got {calls}")
     return seconds, out
@@ -104,7 +105,7 @@ def warm_embeddings(hosts: str, limit: int, work: Path) -> Path:
     cache = work / "warm"
     parallel._caches.clear()
     options = RunOptions(backend="ollama", hosts=hosts, cache_dir=cache, limit=limit, jobs=8, progress=False)
-    evaluate_and_write(BASELINE, CANDIDATE, options, work / "warm-out")
+    eg.run_comparison(BASELINE, CANDIDATE, options, work / "warm-out")
     shutil.rmtree(cache / LAYOUT / "generate")
     return cache
 

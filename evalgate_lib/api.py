@@ -25,7 +25,7 @@ from evalgate_lib.reporting.notebook_support import resolve_configs
 from evalgate_lib.run.folder import read_results_folder
 from evalgate_lib.run.manifest import Manifest
 from evalgate_lib.run.pipeline import RunOptions, select_questions
-from evalgate_lib.run.results import evaluate_and_write, has_results
+from evalgate_lib.run.results import has_results, run_and_write
 from evalgate_lib.statistics.changes import QuestionChange, question_changes
 from evalgate_lib.statistics.metrics import Summary, format_table
 
@@ -302,7 +302,7 @@ def run_comparison(
     out_dir: str | Path = DEFAULT_RESULTS,
 ) -> Results:
     """Run both configurations (every model call cached), write the results folder and load it back."""
-    evaluate_and_write(baseline, candidate, options or RunOptions(), out_dir)
+    run_and_write(baseline, candidate, options or RunOptions(), out_dir)
     return load_results(out_dir)
 
 

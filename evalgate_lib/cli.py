@@ -158,28 +158,26 @@ def run_options(args: argparse.Namespace):  # noqa: ANN201 - RunOptions, importe
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    """Run both configs, print the summary table, write the results folder."""
-    from evalgate_lib.run.results import evaluate_and_write, format_model_calls
-    from evalgate_lib.statistics.metrics import format_table
+    """Run both configs through the public API, print the summary table, write the results folder."""
+    from evalgate_lib.api import run_comparison
 
     options = run_options(args)
     check_out(args.out, "--out", [config_corpus(args.baseline), config_corpus(args.candidate)])
-    comparison, summary, folder = evaluate_and_write(args.baseline, args.candidate, options, args.out)
-    inputs = comparison.inputs
-    if args.limit is not None and args.limit >= inputs.all_questions:
-        print(f"limit {args.limit} >= {inputs.all_questions} gold questions: ran all {inputs.all_questions}")
-    print(
-        f"backend: {comparison.backend['backend']} "
-        f"(generator {comparison.backend['generator']}, embedder {comparison.backend['embedder']})"
-    )
-    print(f"differs: {', '.join(sorted(inputs.differences))}")
-    for path, reason in inputs.skipped:
-        print(f"skipped corpus file {path}: {reason}")
+    results = run_comparison(args.baseline, args.candidate, options, args.out)
+    manifest = results.manifest
+    in_file = manifest.gold["questions_in_file"]
+    if args.limit is not None and args.limit >= in_file:
+        print(f"limit {args.limit} >= {in_file} gold questions: ran all {in_file}")
+    backend = manifest.backend
+    print(f"backend: {backend['backend']} (generator {backend['generator']}, embedder {backend['embedder']})")
+    print(f"differs: {', '.join(sorted(manifest.fairness['differs']))}")
+    for skipped in manifest.corpus.get("skipped", []):
+        print(f"skipped corpus file {skipped['path']}: {skipped['reason']}")
     print()
-    print(format_table(summary))
+    print(results.table())
     print()
-    print(format_model_calls(comparison.stats))
-    print(f"results: {folder.resolve()}/results.jsonl (+ summary.json, manifest.json)")
+    print(results.model_calls_line())
+    print(f"results: {results.folder.resolve()}/results.jsonl (+ summary.json, manifest.json)")
     return 0
 
 

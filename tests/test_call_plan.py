@@ -92,7 +92,7 @@ def counted(monkeypatch):
 
 def run(cache, limit, announce, progress=False):
     options = pipeline.RunOptions(backend="local", cache_dir=cache, limit=limit, announce=announce, progress=progress)
-    return pipeline.run_comparison(CONFIGS / "baseline.toml", CONFIGS / "candidate.toml", options)
+    return pipeline.run_configs(CONFIGS / "baseline.toml", CONFIGS / "candidate.toml", options)
 
 
 def test_a_half_warm_cache_is_counted_before_the_first_generation(tmp_path, counted):

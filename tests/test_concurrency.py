@@ -28,12 +28,12 @@ from fake_ollama import (
 from fake_ollama_server import FakeOllamaServer
 from joblib._parallel_backends import ThreadingBackend
 
+import evalgate_lib as eg
 from evalgate_lib.cli import main
 from evalgate_lib.generation import backends
 from evalgate_lib.generation.backends import BackendSpec
 from evalgate_lib.run import parallel, pipeline
 from evalgate_lib.run.pipeline import RunOptions
-from evalgate_lib.run.results import evaluate_and_write
 
 LIMIT = 24
 ROOT_CONFIGS = Path(__file__).resolve().parents[1] / "configs"
@@ -123,7 +123,7 @@ def _api_run(monkeypatch, tmp_path, joblib_backend: str, jobs: int, transport_na
         joblib_backend=joblib_backend,
         progress=False,
     )
-    evaluate_and_write(ROOT_CONFIGS / "baseline.toml", ROOT_CONFIGS / "candidate.toml", options, tmp_path / "out")
+    eg.run_comparison(ROOT_CONFIGS / "baseline.toml", ROOT_CONFIGS / "candidate.toml", options, tmp_path / "out")
     return published(tmp_path / "out")
 
 
@@ -250,6 +250,6 @@ def test_joblib_backend_none_defers_to_parallel_config(tmp_path, serial):
         progress=False,
     )
     with serving(FakeOllama()), joblib.parallel_config(backend="evalgate-context"):
-        evaluate_and_write(ROOT_CONFIGS / "baseline.toml", ROOT_CONFIGS / "candidate.toml", options, tmp_path / "out")
+        eg.run_comparison(ROOT_CONFIGS / "baseline.toml", ROOT_CONFIGS / "candidate.toml", options, tmp_path / "out")
     assert used
     assert published(tmp_path / "out") == serial

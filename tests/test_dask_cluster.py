@@ -23,17 +23,16 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from distributed import Client  # the `scale` extra, installed by scripts/install.sh
 from fake_ollama import ROOT, FakeOllama, evalgate_run, published, run_stats, serving
 from fake_ollama_server import FakeOllamaServer
 
+import evalgate_lib as eg
 from evalgate_lib.generation import backends
 from evalgate_lib.run import parallel
 from evalgate_lib.run.pipeline import RunOptions
-from evalgate_lib.run.results import evaluate_and_write
 
 LIMIT = 12
 JOBS = 4
@@ -210,9 +209,9 @@ def test_python_api_with_an_existing_client_equals_serial(tmp_path, monkeypatch,
         progress=False,
     )
     with Client(address, timeout=STARTUP_SECONDS):
-        comparison: Any = evaluate_and_write(
+        results = eg.run_comparison(
             ROOT / "configs" / "baseline.toml", ROOT / "configs" / "candidate.toml", options, tmp_path / "out"
-        )[0]
-    assert comparison.stats["model_calls"]["generate_calls"] == 2 * LIMIT
+        )
+    assert results.run_stats["model_calls"]["generate_calls"] == 2 * LIMIT
     assert published(tmp_path / "out") == serial
     assert len(_workers_that_generated(probe, tmp_path / "cache")) >= 1

@@ -220,8 +220,11 @@ def plan_calls(cache: ModelCache, prepared: Sequence[Prepared], embed_made: int,
     return CallPlan(len(prompts), cached, embed_made + embed_cached, embed_cached)
 
 
-def run_comparison(baseline: str | Path, candidate: str | Path, options: RunOptions) -> Comparison:
-    """Run both configurations and return every row (baseline rows first)."""
+def run_configs(baseline: str | Path, candidate: str | Path, options: RunOptions) -> Comparison:
+    """Run both configurations and return every row (baseline rows first).
+
+    Internal: the public door is :func:`evalgate_lib.run_comparison`, which also writes and verifies the folder.
+    """
     started = time.perf_counter()
     inputs = load_inputs(baseline, candidate, options.limit)
     check_joblib_backend(options.joblib_backend)

@@ -30,7 +30,7 @@ from evalgate_lib.inputs.corpus import corpus_digest
 from evalgate_lib.judging.rows import SCHEMA_VERSION, ResultRow
 from evalgate_lib.judging.scorers import judging_manifest
 from evalgate_lib.run.manifest import Manifest, corpus_section, gold_section, new_manifest, sha256_file
-from evalgate_lib.run.pipeline import Comparison, RunOptions, run_comparison
+from evalgate_lib.run.pipeline import Comparison, RunOptions, run_configs
 from evalgate_lib.statistics.metrics import Summary, compare
 
 #: The files a rerun with nothing changed reproduces byte for byte (``run_stats.json`` is not one).
@@ -123,11 +123,15 @@ def write_results(
     return write_folder(comparison.rows, summary, build_manifest(comparison, limit), comparison.stats, out_dir)
 
 
-def evaluate_and_write(
+def run_and_write(
     baseline: str | Path, candidate: str | Path, options: RunOptions, out_dir: str | Path
 ) -> tuple[Comparison, Summary, Path]:
-    """What ``evalgate run`` does: run both configs, summarise, write the folder; returns all three."""
-    comparison = run_comparison(baseline, candidate, options)
+    """Run both configs, summarise, write the folder; returns all three.
+
+    Internal: the one public way to run is :func:`evalgate_lib.run_comparison`, which calls this and
+    loads the folder back, verified, for the command line, the notebooks, the benchmark and the tests alike.
+    """
+    comparison = run_configs(baseline, candidate, options)
     summary = compare(comparison.rows, comparison.inputs.baseline.name, comparison.inputs.candidate.name)
     return comparison, summary, write_results(comparison, summary, out_dir, options.limit)
 
