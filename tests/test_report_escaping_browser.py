@@ -32,7 +32,7 @@ from evalgate_lib.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: What the page would show had a payload run: the variable, the title and the element it changes.
+#: The window variable a payload that ran sets (it also changes ``document.title`` or calls ``alert``).
 PWNED = "egPwned"
 
 
@@ -227,7 +227,7 @@ def test_the_payload_runs_where_it_is_not_escaped(browser, tmp_path):
 
 
 def test_score_report_pages_show_every_payload_as_text_and_run_none(browser, score_report):
-    report, output = score_report
+    report, _ = score_report
     answers = {"answer-base", "answer-cand"}
     names = {"name-base", "name-cand"}
     expected = {
