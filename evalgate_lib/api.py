@@ -145,6 +145,11 @@ class Results:
         """HTML of one answer: question, answer, retrieved chunks, sentence verdicts, flags and their reasons."""
         return explorer.describe_row(row, explorer.chunk_texts(articles) if articles else None)
 
+    def flagged_html(self, flag: str, config: str, articles: Sequence[Article] | None = None, shown: int = 2) -> str:
+        """How many answers of ``config`` carry ``flag``, and :meth:`describe` of the first ``shown`` (escaped HTML)."""
+        bodies = explorer.chunk_texts(articles) if articles else None
+        return explorer.flagged_html(self.rows, config, flag, bodies, shown)
+
     def explorer(self, articles: Sequence[Article] | None = None, flag: str = "Hallucination") -> Any:
         """The ipywidgets flag explorer (needs a live kernel)."""
         return explorer.flag_explorer(self.rows, articles, flag=flag)
@@ -219,6 +224,10 @@ class Results:
     def sentences_html(self, row: ResultRow) -> str:
         return plots.sentences_html(row)
 
+    def example_html(self, row: ResultRow) -> str:
+        """Which answer ``row`` is (config and question id), then :meth:`sentences_html` (escaped HTML)."""
+        return plots.example_html(row)
+
     def support_matrix(self, rows: Sequence[ResultRow] | None = None, limit: int = 40) -> Axes:
         """Many answers at once: one heatmap line per answer, one cell per sentence.
 
@@ -274,6 +283,10 @@ class Results:
     def first_screen_html(self, thresholds: str | Path = "configs/gate.toml") -> str:
         """The gate's PASS / FAIL under ``thresholds`` with the rules that decided it, and what changed."""
         return first_screen.first_screen(self.summary, self.rows, thresholds)
+
+    def appendices_html(self, links: Sequence[str]) -> str:
+        """The report's list of links to the executed notebooks beside it (paths relative to the report, escaped)."""
+        return report_html.appendix_links_html(links)
 
     def articles(self) -> list[Article]:
         """The knowledge base the run used (from the manifest's corpus path).

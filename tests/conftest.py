@@ -1,4 +1,4 @@
-"""Shared test helpers: a builder of valid result rows and a counting fake backend.
+"""Shared test helpers: a builder of valid result rows, a counting fake backend and a headless browser.
 
 Import them directly (``from conftest import make_row``): pytest puts this folder on
 ``sys.path``. Fixtures are offered for the tests that prefer them.
@@ -6,9 +6,15 @@ Import them directly (``from conftest import make_row``): pytest puts this folde
 
 from __future__ import annotations
 
+import importlib
+import os
+import shutil
+import subprocess
+import sys
 from collections import Counter
 from dataclasses import replace
-from typing import Any, Sequence
+from pathlib import Path
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 import pytest
@@ -223,3 +229,82 @@ def write_results_folder(
         limit=limit,
     )
     return write_folder(rows, compare(rows, baseline, candidate), manifest, {}, folder)
+
+
+# --------------------------------------------------------------------------- a headless browser (the report tests)
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+
+
+def ensure_chromium() -> str | None:
+    """Install Chromium and its driver if they are missing; return why not, or ``None`` when ready."""
+    if Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists():
+        return None
+    if shutil.which("apt-get") is None:
+        return "Chromium is not installed and there is no apt-get to install it"
+    if hasattr(os, "geteuid") and os.geteuid() != 0:
+        return "Chromium is not installed and installing it with apt-get needs root"
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    try:
+        subprocess.run(["apt-get", "update", "-qq"], check=True, capture_output=True, timeout=600, env=env)
+        subprocess.run(
+            ["apt-get", "install", "-y", "-qq", "chromium", "chromium-driver"],
+            check=True,
+            capture_output=True,
+            timeout=1200,
+            env=env,
+        )
+    except (subprocess.SubprocessError, OSError) as exc:
+        detail = getattr(exc, "stderr", b"") or b""
+        return f"could not install chromium with apt-get: {exc} {detail.decode(errors='replace')[-300:]}"
+    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
+        return "apt-get ran but /usr/bin/chromium or /usr/bin/chromedriver is still missing"
+    return None
+
+
+def ensure_selenium() -> str | None:
+    """Install selenium with pip if it is missing; return why not, or ``None`` when importable."""
+    try:
+        importlib.import_module("selenium")
+        return None
+    except ImportError:
+        pass
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "selenium"], capture_output=True, text=True, timeout=600
+    )
+    if proc.returncode != 0:
+        return f"selenium is not installed and pip could not install it: {proc.stderr[-300:]}"
+    importlib.invalidate_caches()
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Headless Debian Chromium driven by selenium, one per test module; skips, saying why, when it cannot run."""
+    reason = ensure_chromium() or ensure_selenium()
+    if reason:
+        pytest.skip(reason)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        "--window-size=1400,1000",
+        f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}",
+    ):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(60)
+    yield driver
+    driver.quit()

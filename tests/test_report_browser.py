@@ -1,8 +1,8 @@
 """The report in a real browser: headless Chromium filters the results table with no kernel running.
 
-Needs Debian's ``chromium`` and ``chromium-driver`` and the ``selenium`` package.
-The test installs what is missing (apt-get as root, pip for selenium) and skips,
-naming the reason, only when that is impossible. Screenshots of the real
+Needs Debian's ``chromium`` and ``chromium-driver`` and the ``selenium`` package: the
+``browser`` fixture (``conftest.py``) installs what is missing (apt-get as root, pip for
+selenium) and skips, naming the reason, only when that is impossible. Screenshots of the real
 report land in ``report/first_screen.png`` and ``report/heatmap.png`` (git-ignored);
 those of the shipped run's report at 1280 × 800 (first screen, the changed questions,
 an opened answer) in ``<tmp>/report_shots/``.
@@ -10,11 +10,6 @@ an opened answer) in ``<tmp>/report_shots/``.
 
 from __future__ import annotations
 
-import importlib
-import os
-import shutil
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
@@ -27,82 +22,9 @@ from evalgate_lib.run.results import load_rows
 from evalgate_lib.statistics.gate import judge, load_gate
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
 SCREENSHOTS = ROOT / "report"
 SHOTS_1280 = Path(tempfile.gettempdir()) / "report_shots"
 WIDTH, HEIGHT = 1280, 800
-
-
-def _ensure_chromium() -> str | None:
-    """Install Chromium and its driver if they are missing; return why not, or ``None`` when ready."""
-    if Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists():
-        return None
-    if shutil.which("apt-get") is None:
-        return "Chromium is not installed and there is no apt-get to install it"
-    if hasattr(os, "geteuid") and os.geteuid() != 0:
-        return "Chromium is not installed and installing it with apt-get needs root"
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    try:
-        subprocess.run(["apt-get", "update", "-qq"], check=True, capture_output=True, timeout=600, env=env)
-        subprocess.run(
-            ["apt-get", "install", "-y", "-qq", "chromium", "chromium-driver"],
-            check=True,
-            capture_output=True,
-            timeout=1200,
-            env=env,
-        )
-    except (subprocess.SubprocessError, OSError) as exc:
-        detail = getattr(exc, "stderr", b"") or b""
-        return f"could not install chromium with apt-get: {exc} {detail.decode(errors='replace')[-300:]}"
-    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
-        return "apt-get ran but /usr/bin/chromium or /usr/bin/chromedriver is still missing"
-    return None
-
-
-def _ensure_selenium() -> str | None:
-    try:
-        importlib.import_module("selenium")
-        return None
-    except ImportError:
-        pass
-    proc = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "-q", "selenium"], capture_output=True, text=True, timeout=600
-    )
-    if proc.returncode != 0:
-        return f"selenium is not installed and pip could not install it: {proc.stderr[-300:]}"
-    importlib.invalidate_caches()
-    return None
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    reason = _ensure_chromium() or _ensure_selenium()
-    if reason:
-        pytest.skip(reason)
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-dev-shm-usage",
-        "--window-size=1400,1000",
-        f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}",
-    ):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(60)
-    yield driver
-    driver.quit()
 
 
 def _apply_filter(driver, value: str) -> list:

@@ -105,6 +105,25 @@ def describe_row(row: ResultRow, bodies: Mapping[str, str] | None = None, excerp
     return "\n".join(parts)
 
 
+def flagged_html(
+    rows: Sequence[ResultRow],
+    config: str,
+    flag: str,
+    bodies: Mapping[str, str] | None = None,
+    shown: int = 2,
+) -> str:
+    """The static view of notebook 04 for one config: a heading with how many answers carry ``flag``,
+    then :func:`describe_row` of the first ``shown`` of them.
+
+    The heading names the config and the flag (user text: a config name, a papermill parameter), so it
+    is escaped HTML, not a Markdown string built in a cell, which let raw HTML through.
+    """
+    hits = filter_rows(rows, config, flag)
+    e = html.escape
+    heading = f"<h3>{e(config)}: {len(hits)} answer(s) flagged {e(flag)}</h3>"
+    return "\n".join([heading, *(describe_row(row, bodies) for row in hits[: max(shown, 0)])])
+
+
 def flag_explorer(
     rows: Sequence[ResultRow], articles: Iterable[Article] | None = None, flag: str = "Hallucination"
 ) -> Any:

@@ -418,6 +418,18 @@ def sentences_html(row: ResultRow) -> str:
     return "".join(lines)
 
 
+def example_html(row: ResultRow) -> str:
+    """One chosen answer of notebook 03: which it is (config and question id, escaped), then :func:`sentences_html`.
+
+    Built here rather than in a notebook cell: a config name or a question id is user text, and an
+    f-string in a cell put it into the page unescaped (a ``<script>`` in a name ran in the appendix).
+    """
+    return (
+        f"<p><b>{html.escape(row.config)} · {html.escape(row.question_id)}</b> — tokens found (green) / "
+        "not found (red) in the context:</p>" + sentences_html(row)
+    )
+
+
 def pick_examples(rows: Sequence[ResultRow], question_ids: Sequence[str] | None = None, n: int = 4) -> list[ResultRow]:
     """Answers worth a heatmap: the rows of ``question_ids`` (every config), else up to ``n`` chosen ones.
 

@@ -53,6 +53,26 @@ _OFFLINE_TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 """
 
 
+def kernel_config() -> Any:
+    """Configuration of the kernel papermill starts: its sockets encrypted with CurveZMQ where that is available.
+
+    ipykernel logs "Kernel is running over TCP without encryption" on every start over plain TCP,
+    and the kernel writes it to the stderr it inherits: the terminal of ``evalgate report``, once per
+    notebook, ahead of EvalGate's own lines. The remedy the warning names is keys provisioned by
+    the kernel manager: jupyter_client's ``KernelManager.transport_encryption = "auto"`` (8.10 and
+    later) gives them to every kernel whose kernelspec declares ``supported_encryption`` (ipykernel 7
+    does). Nothing is filtered: with an older jupyter_client or a pyzmq built without CurveZMQ this
+    returns an empty config and the kernel starts, and warns, as before.
+    """
+    import zmq
+    from jupyter_client.manager import KernelManager
+    from traitlets.config import Config
+
+    if "transport_encryption" not in KernelManager.class_trait_names() or not zmq.has("curve"):
+        return Config()
+    return Config({"KernelManager": {"transport_encryption": "auto"}})
+
+
 def execute_notebook(
     source: str | Path,
     dest: str | Path,
@@ -77,6 +97,7 @@ def execute_notebook(
             progress_bar=False,
             log_output=False,
             execution_timeout=timeout,
+            config=kernel_config(),
         )
     except PapermillExecutionError as exc:
         raise EvalGateError(

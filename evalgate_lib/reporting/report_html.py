@@ -33,6 +33,7 @@ from evalgate_lib.statistics.metrics import METRICS, Summary, format_interval, f
 __all__ = [
     "FILTER_LABELS",
     "agreement_html",
+    "appendix_links_html",
     "fairness_html",
     "headline_html",
     "manifest_html",
@@ -447,6 +448,18 @@ def agreement_html(report: Mapping[str, Any]) -> str:
         "<table class='eg-headline'><thead><tr><th></th><th>rate</th><th>automatic</th><th>labelled sample</th>"
         f"<th>corrected [95% CI]</th></tr></thead><tbody>{ppi_rows}</tbody></table></div>"
     )
+
+
+def appendix_links_html(links: Sequence[str]) -> str:
+    """The report's closing list of the executed notebooks: each a relative link, its file name as the text.
+
+    ``links`` are paths relative to ``index.html`` (``notebooks/03_coverage_heatmaps.html``); both
+    the link and its text are escaped, so a path is never markup. Empty when there are none.
+    """
+    if not links:
+        return ""
+    items = "".join(f'<li><a href="{e(link)}">{e(link.rsplit("/", 1)[-1])}</a></li>' for link in links)
+    return f"<p>Executed notebooks (appendices, beside this file):</p><ul>{items}</ul>"
 
 
 def kappa_cell(stat: Mapping[str, Any]) -> str:
