@@ -26,6 +26,7 @@ from evalgate_lib.inputs.labels import Label, answer_sha256
 from evalgate_lib.judging.rows import RetrievedChunk, SentenceVerdict
 from evalgate_lib.reporting import changes_view, explorer, first_screen, labelling, plots, report_html
 from evalgate_lib.reporting.report import kernel_config
+from evalgate_lib.run.manifest import Manifest
 from evalgate_lib.statistics.changes import question_changes
 from evalgate_lib.statistics.metrics import compare
 
@@ -122,9 +123,9 @@ def test_appendix_links_of_the_report():
 def test_headline_intro_and_first_screen_escape_config_names(rows, tmp_path):
     summary = compare(rows, BASE, CAND)
     inert(report_html.headline_html(summary), "name-base", "name-cand")
-    inert(report_html.report_intro_html({"gold": {"questions_run": 2, "questions_in_file": 2},
-                                         "corpus": {"articles": 1}, "backend": {"backend": payload("backend")}},
-                                        summary), "name-base", "name-cand", "backend")  # fmt: skip
+    intro = Manifest.from_json({"gold": {"questions_run": 2, "questions_in_file": 2}, "corpus": {"articles": 1},
+                                "backend": {"backend": payload("backend")}})  # fmt: skip
+    inert(report_html.report_intro_html(intro, summary), "name-base", "name-cand", "backend")
     # the thresholds file is named on the page: a file name is user text (with no "/" in it)
     thresholds = tmp_path / "<img src=x onerror=window.egPwned='path'>.toml"
     shutil.copy(ROOT / "configs" / "gate.toml", thresholds)
@@ -151,7 +152,7 @@ def test_results_table_and_details_escape_every_field_and_labels(rows):
     inert(page, "title", "name-base")
 
 
-def _manifest(external: bool = False) -> dict:
+def _manifest(external: bool = False) -> Manifest:
     chunking = {"method": payload("chunking")}
     configs = {
         name: {"chunking": chunking, "chunks": 3, "sha256": "a" * 64, "prompt_sha256": "b" * 64,
@@ -160,7 +161,7 @@ def _manifest(external: bool = False) -> dict:
                "answer_log": {"answers": 2, "passages": 2, "doc_ids": True}}
         for name, side in ((BASE, "base"), (CAND, "cand"))
     }  # fmt: skip
-    return {
+    return Manifest.from_json({
         "evalgate_version": "0.1.0",
         "baseline": BASE,
         "candidate": CAND,
@@ -175,7 +176,7 @@ def _manifest(external: bool = False) -> dict:
         "top_k": 4,
         "packages": {"numpy": payload("package")},
         "python": "3.11",
-    }
+    })  # fmt: skip
 
 
 def test_fairness_manifest_and_methodology_escape_the_manifest():
@@ -186,7 +187,7 @@ def test_fairness_manifest_and_methodology_escape_the_manifest():
     inert(report_html.methodology_html(manifest), "generator", "scorer")
     external = _manifest(external=True)
     soup = inert(report_html.fairness_html(external), "name-base", "name-cand", "fairness")
-    assert soup.select("code")[0].get_text() == external["configs"][BASE]["path"]
+    assert soup.select("code")[0].get_text() == external.configs[BASE]["path"]
 
 
 def test_labelled_set_agreement_escapes_set_and_generator_names():
