@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Iterable
 
 from evalgate_lib.errors import InputError
-from evalgate_lib.inputs.jsonl import read_jsonl
+from evalgate_lib.inputs.jsonl import read_unique
 
 ANSWERABLE = "answerable"
 NO_ANSWER = "no_answer"
@@ -75,14 +75,7 @@ def parse_question(obj: object, where: str) -> GoldQuestion:
 def load_gold(path: str | Path, article_ids: Iterable[str] | None = None) -> list[GoldQuestion]:
     """Load a gold file; with ``article_ids``, also refuse gold articles not in the corpus."""
     file = Path(path)
-    questions: list[GoldQuestion] = []
-    seen: dict[str, int] = {}
-    for number, where, obj in read_jsonl(file, "gold file"):
-        question = parse_question(obj, where)
-        if question.id in seen:
-            raise InputError(f"{where}: duplicate question id {question.id!r} (first on line {seen[question.id]})")
-        seen[question.id] = number
-        questions.append(question)
+    questions = read_unique(file, "gold file", parse_question, lambda q: q.id, lambda qid: f"question id {qid!r}")
     if not questions:
         raise InputError(f"gold file {file} holds no questions")
     if article_ids is not None:

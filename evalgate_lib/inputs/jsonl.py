@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Hashable, Iterator, TypeVar
 
 from evalgate_lib.errors import InputError
+
+T = TypeVar("T")
 
 
 def read_jsonl(path: str | Path, what: str) -> Iterator[tuple[int, str, Any]]:
@@ -35,3 +37,27 @@ def read_jsonl(path: str | Path, what: str) -> Iterator[tuple[int, str, Any]]:
             yield number, where, json.loads(line)
         except json.JSONDecodeError as exc:
             raise InputError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+
+
+def read_unique(
+    path: str | Path,
+    what: str,
+    parse: Callable[[Any, str], T],
+    key: Callable[[T], Hashable],
+    describe: Callable[[Hashable], str],
+) -> list[T]:
+    """Every record of a JSONL file, parsed, in file order; a second record with the same key is refused.
+
+    The refusal names the line of the duplicate and of the first occurrence, because a set
+    holding one question or label twice would count it twice in every figure.
+    """
+    records: list[T] = []
+    seen: dict[Hashable, int] = {}
+    for number, where, obj in read_jsonl(path, what):
+        record = parse(obj, where)
+        k = key(record)
+        if k in seen:
+            raise InputError(f"{where}: duplicate {describe(k)} (first on line {seen[k]})")
+        seen[k] = number
+        records.append(record)
+    return records

@@ -32,7 +32,7 @@ from typing import Any, Iterable, Mapping
 
 from evalgate_lib.errors import InputError
 from evalgate_lib.files import atomic_write
-from evalgate_lib.inputs.jsonl import read_jsonl
+from evalgate_lib.inputs.jsonl import read_unique
 
 REQUIRED_KEYS = ("config", "question_id", "answer_sha256", "correct", "unsupported_claim", "reviewer")
 OPTIONAL_KEYS = ("unsupported_sentences", "refusal", "pass", "comment", "sentences")
@@ -214,15 +214,7 @@ def load_labels(path: str | Path) -> list[Label]:
     Raises :class:`InputError` naming ``file:line`` for bad JSON, unknown or missing keys, wrong types
     and a duplicate key (naming the line of the first occurrence).
     """
-    labels: list[Label] = []
-    seen: dict[LabelKey, int] = {}
-    for number, where, obj in read_jsonl(path, "label file"):
-        label = parse_label(obj, where)
-        if label.key in seen:
-            raise InputError(f"{where}: duplicate label {_describe(label.key)} (first on line {seen[label.key]})")
-        seen[label.key] = number
-        labels.append(label)
-    return labels
+    return read_unique(path, "label file", parse_label, lambda label: label.key, lambda k: f"label {_describe(k)}")
 
 
 @dataclass(frozen=True)
