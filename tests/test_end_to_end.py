@@ -111,7 +111,7 @@ def test_rows_read_back_equal_the_file(two_runs):
 def test_summary_file_matches_rows(two_runs):
     out, _ = two_runs[0]
     summary = json.loads((out / "summary.json").read_text())
-    assert summary == json.loads(json.dumps(compare(load_rows(out), "baseline", "candidate")))
+    assert summary == json.loads(json.dumps(compare(load_rows(out), "baseline", "candidate").to_json()))
 
 
 def test_manifest_records_models_inputs_and_fairness(two_runs):
