@@ -1,8 +1,8 @@
 """The numbered notebooks: committed clean, and runnable top to bottom by papermill.
 
 Each notebook is executed on the embedded local backend with a small question
-limit, a temporary output folder, and the repository's shared ``cache/`` folder,
-so after the first run (or an ``evalgate run``) no model is called at all.
+limit, a temporary output folder, and the session's model cache (conftest.py's
+``model_cache``, which already holds the answers of the ``--limit 4`` slice).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from conftest import SMALL_LIMIT
 
 from evalgate_lib.errors import EvalGateError
 from evalgate_lib.reporting.report import NOTEBOOKS, REPORT_NOTEBOOK, execute_notebook
@@ -18,7 +19,7 @@ from evalgate_lib.run.results import has_results, load_results
 
 ROOT = Path(__file__).resolve().parents[1]
 NB_DIR = ROOT / "notebooks"
-LIMIT = 4
+LIMIT = SMALL_LIMIT
 ALL = (*NOTEBOOKS, REPORT_NOTEBOOK)
 
 
@@ -52,11 +53,11 @@ def test_notebook_is_committed_clean(name):
 
 
 @pytest.fixture(scope="module")
-def executed(tmp_path_factory):
+def executed(tmp_path_factory, model_cache):
     """Run 01..04 in order; 02 writes the results folder that 03 and 04 read (they do not run it again)."""
     out = tmp_path_factory.mktemp("notebooks")
     results = out / "results"
-    common = {"backend": "local", "limit": LIMIT, "cache_dir": str(ROOT / "cache"), "results_dir": str(results)}
+    common = {"backend": "local", "limit": LIMIT, "cache_dir": str(model_cache), "results_dir": str(results)}
     done = {}
     for name in NOTEBOOKS:
         params = dict(common, out_dir=str(out / name))
@@ -104,11 +105,11 @@ def test_notebook_contents(executed):
 
 
 @pytest.mark.slow
-def test_top_k_parameter_overrides_both_configs(tmp_path):
+def test_top_k_parameter_overrides_both_configs(tmp_path, model_cache):
     params = {
         "backend": "local",
         "limit": 2,
-        "cache_dir": str(ROOT / "cache"),
+        "cache_dir": str(model_cache),
         "out_dir": str(tmp_path / "w"),
         "results_dir": str(tmp_path / "r"),
         "top_k": 2,
