@@ -1,7 +1,23 @@
-"""Shared test helpers: a builder of valid result rows, a counting fake backend and a headless browser.
+"""Shared test helpers: a builder of valid result rows, a counting fake backend, the real runs and a headless browser.
 
-Import them directly (``from conftest import make_row``): pytest puts this folder on
+Import the helpers directly (``from conftest import make_row``): pytest puts this folder on
 ``sys.path``. Fixtures are offered for the tests that prefer them.
+
+The real runs on the embedded local backend are session fixtures, built once per pytest session
+into a session temporary folder (never the repository's ``cache/``), so every module that needs
+a real run shares one set of generations, whatever order the tests run in:
+
+* :func:`small_run` — ``evalgate run --limit 4`` of the shipped pair, the first run into
+  :func:`model_cache` (so its own output is a cold run: 8 generations);
+* :func:`small_report` — ``evalgate report --limit 4`` (runs notebooks 01-05, notebook 02 reusing
+  the cache), and :func:`small_shipped_report`, the shipped report's recipe (``--results``,
+  ``--labels``, ``--no-appendices``) on the small run;
+* :func:`small_regressing` — the gate on the shipped baseline and the regressing candidate, ``--limit 4``.
+
+The full gold set (202 answers per pair, about 10 minutes cold on 2 cores) is the separately run
+check ``pytest -m full_gold`` (deselected by default in pyproject.toml): :func:`shipped_run` and
+:func:`shipped_report`. Those go through the repository's ``cache/``, so a developer's rerun is quick;
+no test relies on that folder being warm.
 """
 
 from __future__ import annotations
@@ -12,7 +28,7 @@ import shutil
 import subprocess
 import sys
 from collections import Counter
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
@@ -308,3 +324,192 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     driver.set_page_load_timeout(60)
     yield driver
     driver.quit()
+
+
+# --------------------------------------------------------------------------- crafted report rows (no model)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+CONTEXT = (
+    "The Starter plan includes 3 seats in its flat price. Business costs $18 per user per month. "
+    "Every new workspace can try Business free for 30 days."
+)
+XSS = '<script>window.__pwned = 1;</script><img src="x" onerror="window.__pwned = 1">'
+
+#: (question id, type, accepted strings, answer), chosen so the flags are known:
+CASES = (
+    ("q001", "answerable", ["3 seats"], "The Starter plan includes 3 seats."),  # correct, grounded
+    ("q002", "answerable", ["$18"], "Business costs $25 per user, billed quarterly via wire."),  # hallucination
+    ("q003", "answerable", ["30 days"], "Business costs $18 per user per month."),  # grounded but wrong
+    ("q004", "no_answer", [], "I don't know."),  # correct refusal
+    ("q005", "no_answer", [], XSS + " Lifetime licences cost $999 forever."),  # hallucination + escaping
+)
+
+
+def crafted_row(
+    config: str, qid: str, qtype: str, accept: list[str], answer: str, similarity: float = 0.8
+) -> ResultRow:
+    """A row scored by the real lexical scorer from a crafted answer over :data:`CONTEXT` (flags known in advance)."""
+    from evalgate_lib.chunks.chunking import Chunk
+    from evalgate_lib.inputs.gold import GoldQuestion
+    from evalgate_lib.judging.evaluation import Retrieved, score_answer
+    from evalgate_lib.judging.sentence_scorers import LexicalCoverageScorer
+
+    question = GoldQuestion(
+        qid,
+        f"Question {qid} <b>bold?</b>",
+        qtype,
+        "plans-and-pricing-2026" if qtype == "answerable" else None,
+        tuple(accept),
+    )
+    chunk = Chunk("plans-and-pricing-2026", "Plans", 0, 0, len(CONTEXT), CONTEXT)
+    return score_answer(
+        config, question, [Retrieved(1, chunk, similarity)], answer, "0" * 64, scorer=LexicalCoverageScorer()
+    )
+
+
+def crafted_rows() -> list[ResultRow]:
+    """:data:`CASES` for both configs; the candidate's low similarity (0.4) sends every answer to review."""
+    out = []
+    for config, sim in (("baseline", 0.8), ("candidate", 0.4)):
+        out += [crafted_row(config, *case, similarity=sim) for case in CASES]
+    return out
+
+
+# --------------------------------------------------------------------------- real runs on the embedded backend
+
+#: Questions in the small real runs: the first four of the gold set (3 answerable, 1 no-answer).
+SMALL_LIMIT = 4
+
+
+def evalgate_cli(*args: str | Path, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """``python -m evalgate_lib.cli ARGS`` in a fresh process (the real command, its own model load)."""
+    return subprocess.run(
+        [sys.executable, "-m", "evalgate_lib.cli", *map(str, args)],
+        cwd=cwd,
+        env=dict(os.environ, HF_HUB_OFFLINE="1"),
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
+
+
+@dataclass(frozen=True)
+class RealRun:
+    """A finished command: its results folder, the model cache it used, and what it printed."""
+
+    out: Path
+    cache: Path
+    proc: subprocess.CompletedProcess[str]
+
+
+@pytest.fixture(scope="session")
+def small_run(tmp_path_factory) -> RealRun:
+    """``evalgate run --backend local --limit 4`` of the shipped pair: the first run into a fresh cache folder."""
+    base = tmp_path_factory.mktemp("small-run")
+    cache, out = base / "cache", base / "results"
+    proc = evalgate_cli(
+        "run", "--backend", "local", "--limit", str(SMALL_LIMIT), "--cache-dir", cache, "--out", out, "--no-progress"
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return RealRun(out, cache, proc)
+
+
+@pytest.fixture(scope="session")
+def model_cache(small_run) -> Path:
+    """The session's model cache, holding at least the small run's answers (its ``--limit 4`` slice is warm)."""
+    return small_run.cache
+
+
+def _report(out: Path, *args: str | Path) -> Path:
+    """``evalgate report --backend local ARGS --out OUT`` in this process; returns ``OUT``."""
+    from evalgate_lib.cli import main
+
+    code = main(["report", "--backend", "local", "--no-progress", *map(str, args), "--out", str(out)])
+    assert code == 0 and (out / "index.html").is_file()
+    return out
+
+
+@pytest.fixture(scope="session")
+def small_report(tmp_path_factory, model_cache) -> Path:
+    """``evalgate report --backend local --limit 4``: every notebook, notebook 02 running the evaluation (cached)."""
+    out = tmp_path_factory.mktemp("small-report") / "report"
+    return _report(out, "--limit", SMALL_LIMIT, "--cache-dir", model_cache)
+
+
+def shipped_report_args(results: Path, cache: Path) -> list[str | Path]:
+    """How the shipped report is built: from a finished run, with the shipped labels, no appendices."""
+    return [
+        "--no-appendices", "--results", results, "--labels", ROOT / "labels" / "nimbus.jsonl",
+        "--baseline", ROOT / "configs" / "baseline.toml", "--candidate", ROOT / "configs" / "candidate.toml",
+        "--cache-dir", cache,
+    ]  # fmt: skip
+
+
+@pytest.fixture(scope="session")
+def small_shipped_report(tmp_path_factory, small_run) -> Path:
+    """The shipped report's recipe on the small run (its answers are the shipped run's, so the labels match)."""
+    out = tmp_path_factory.mktemp("small-shipped-report") / "report"
+    return _report(out, *shipped_report_args(small_run.out, small_run.cache))
+
+
+@pytest.fixture(scope="session")
+def small_regressing(tmp_path_factory, model_cache) -> RealRun:
+    """``evalgate gate --limit 4`` of the baseline and the regressing candidate, in point mode (any breach fails)."""
+    base = tmp_path_factory.mktemp("small-regressing")
+    point = base / "gate_point.toml"
+    shipped = (ROOT / "configs" / "gate.toml").read_text(encoding="utf-8")
+    assert 'mode = "significant"' in shipped
+    point.write_text(shipped.replace('mode = "significant"', 'mode = "point"'), encoding="utf-8")
+    proc = evalgate_cli(
+        "gate", "--backend", "local", "--no-progress", "--limit", SMALL_LIMIT,
+        "--baseline", ROOT / "configs" / "baseline.toml",
+        "--candidate", ROOT / "tests" / "data" / "regressing_candidate.toml",
+        "--thresholds", point, "--cache-dir", model_cache, "--out", base / "results",
+    )  # fmt: skip
+    assert proc.returncode in (0, 1), proc.stderr[-3000:]
+    return RealRun(base / "results", model_cache, proc)
+
+
+# --------------------------------------------------------------------------- the full gold set (pytest -m full_gold)
+
+
+def full_gold_gate(out: Path, candidate: Path) -> RealRun:
+    """``evalgate gate`` of the baseline and ``candidate`` on the whole gold set, shipped thresholds, ``cache/``."""
+    cache = ROOT / "cache"
+    proc = evalgate_cli(
+        "gate", "--backend", "local", "--no-progress",
+        "--baseline", ROOT / "configs" / "baseline.toml", "--candidate", candidate,
+        "--thresholds", ROOT / "configs" / "gate.toml", "--cache-dir", cache, "--out", out,
+    )  # fmt: skip
+    assert proc.returncode in (0, 1), proc.stderr[-3000:]
+    return RealRun(out, cache, proc)
+
+
+@pytest.fixture(scope="session")
+def shipped_run(tmp_path_factory) -> RealRun:
+    """The gate on the shipped pair and the whole gold set (202 answers): the shipped run."""
+    return full_gold_gate(tmp_path_factory.mktemp("shipped-run") / "results", ROOT / "configs" / "candidate.toml")
+
+
+@pytest.fixture(scope="session")
+def shipped_report(tmp_path_factory, shipped_run) -> Path:
+    """The shipped report: the shipped run with the shipped labels, no appendices."""
+    out = tmp_path_factory.mktemp("shipped-report") / "report"
+    return _report(out, *shipped_report_args(shipped_run.out, shipped_run.cache))
+
+
+@pytest.fixture(params=["small", pytest.param("shipped", marks=pytest.mark.full_gold)])
+def report_of_run(request) -> tuple[Path, Path]:
+    """(report, results) built by the shipped recipe: on the small run, and (``-m full_gold``) on the shipped run."""
+    if request.param == "small":
+        return request.getfixturevalue("small_shipped_report"), request.getfixturevalue("small_run").out
+    return request.getfixturevalue("shipped_report"), request.getfixturevalue("shipped_run").out
+
+
+@pytest.fixture(params=["small", pytest.param("shipped", marks=pytest.mark.full_gold)])
+def run_of_pair(request) -> tuple[Path, int]:
+    """(results, questions) of the shipped pair: the small run, and (``-m full_gold``) the whole gold set."""
+    if request.param == "small":
+        return request.getfixturevalue("small_run").out, SMALL_LIMIT
+    return request.getfixturevalue("shipped_run").out, 101

@@ -1,64 +1,44 @@
 """End to end on the real embedded backend: the command, the results folder, the cache.
 
-These load the real SmolLM2 and MiniLM models from their PyPI packages, on a
-slice of the gold set (``--limit``), so they take about a minute cold.
+These load the real SmolLM2 and MiniLM models from their PyPI packages, on a slice of the gold
+set: the session's small run (conftest.py's ``small_run``, ``--limit 4``, the first run into a
+fresh cache folder) and a rerun of it here against that same cache.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+from conftest import ROOT, SMALL_LIMIT, evalgate_cli
 
 from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow
 from evalgate_lib.run.results import load_rows
 from evalgate_lib.statistics.metrics import compare
 
-ROOT = Path(__file__).resolve().parents[1]
-LIMIT = 6
+LIMIT = SMALL_LIMIT
 
 pytestmark = pytest.mark.slow
 
 
-def _evalgate(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, HF_HUB_OFFLINE="1")
-    return subprocess.run(
-        [sys.executable, "-m", "evalgate_lib.cli", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=1800,
-    )
-
-
 @pytest.fixture(scope="module")
-def two_runs(tmp_path_factory):
-    """The same slice run twice against one fresh cache folder."""
-    base = tmp_path_factory.mktemp("e2e")
-    cache = base / "cache"
-    runs = []
-    for name in ("cold", "warm"):
-        out = base / name
-        proc = _evalgate(
-            "run",
-            "--backend",
-            "local",
-            "--limit",
-            str(LIMIT),
-            "--cache-dir",
-            str(cache),
-            "--out",
-            str(out),
-            "--no-progress",
-        )
-        assert proc.returncode == 0, proc.stderr
-        runs.append((out, proc))
-    return runs
+def two_runs(small_run, tmp_path_factory):
+    """The same slice run twice against one cache folder: the session's small run (cold), then a rerun."""
+    warm = tmp_path_factory.mktemp("e2e") / "warm"
+    proc = evalgate_cli(
+        "run",
+        "--backend",
+        "local",
+        "--limit",
+        str(LIMIT),
+        "--cache-dir",
+        small_run.cache,
+        "--out",
+        warm,
+        "--no-progress",
+    )
+    assert proc.returncode == 0, proc.stderr
+    return [(small_run.out, small_run.proc), (warm, proc)]
 
 
 def test_run_prints_summary_and_results_path(two_runs):
@@ -76,7 +56,7 @@ def test_run_prints_summary_and_results_path(two_runs):
     ):
         assert label in proc.stdout
     assert f"results: {out.resolve()}/results.jsonl" in proc.stdout
-    assert "model calls: 12 generations" in proc.stdout  # 6 questions x 2 configs, all cold
+    assert "model calls: 8 generations" in proc.stdout  # 4 questions x 2 configs, all cold
 
 
 def test_every_question_is_published_for_both_configs(two_runs):
@@ -154,7 +134,7 @@ def test_bad_input_exits_non_zero_with_message(tmp_path):
         text = text.replace('"../corpus"', json.dumps(str(ROOT / "corpus")))
         text = text.replace('"../gold/questions.jsonl"', json.dumps(str(gold)))
         (tmp_path / f"{name}.toml").write_text(text)
-    proc = _evalgate(
+    proc = evalgate_cli(
         "run",
         "--backend",
         "local",
@@ -206,7 +186,7 @@ def test_score_of_the_runs_own_answers_gives_the_same_verdicts(two_runs, tmp_pat
             if r.config == config
         ]
         (tmp_path / f"{config}.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
-    proc = _evalgate(
+    proc = evalgate_cli(
         "score",
         str(tmp_path / "baseline.jsonl"),
         str(tmp_path / "candidate.jsonl"),

@@ -44,13 +44,13 @@ def _text(path: Path) -> str:
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory) -> Path:
-    """The project's layout (notebooks, configs, corpus, gold, the shared model cache), outside the repository."""
+def project(tmp_path_factory, model_cache) -> Path:
+    """The project's layout (notebooks, configs, corpus, gold, and ``cache/``: the session's model cache), elsewhere."""
     root = tmp_path_factory.mktemp("project")
     shutil.copytree(ROOT / "notebooks", root / "notebooks")
-    for name in ("configs", "corpus", "gold", "cache"):
-        (ROOT / name).mkdir(exist_ok=True)
+    for name in ("configs", "corpus", "gold"):
         (root / name).symlink_to(ROOT / name, target_is_directory=True)
+    (root / "cache").symlink_to(model_cache, target_is_directory=True)
     return root
 
 

@@ -1,8 +1,8 @@
 """The numbered notebooks: committed clean, and runnable top to bottom by papermill.
 
-Each notebook is executed on the embedded local backend with a small question
-limit, a temporary output folder, and the repository's shared ``cache/`` folder,
-so after the first run (or an ``evalgate run``) no model is called at all.
+The numbered notebooks run on the embedded local backend with a small question limit: as
+``evalgate report --limit 4`` executes them (the session's ``small_report``), and one by one here
+through ``execute_notebook`` with the session's model cache (conftest.py's ``model_cache``).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from evalgate_lib.run.results import has_results
 
 ROOT = Path(__file__).resolve().parents[1]
 NB_DIR = ROOT / "notebooks"
-LIMIT = 4
 ALL = (*NOTEBOOKS, REPORT_NOTEBOOK)
 
 
@@ -53,16 +52,12 @@ def test_notebook_is_committed_clean(name):
 
 
 @pytest.fixture(scope="module")
-def executed(tmp_path_factory):
-    """Run 01..04 in order; 02 writes the results folder that 03 and 04 read (they do not run it again)."""
-    out = tmp_path_factory.mktemp("notebooks")
-    results = out / "results"
-    common = {"backend": "local", "limit": LIMIT, "cache_dir": str(ROOT / "cache"), "results_dir": str(results)}
-    done = {}
-    for name in NOTEBOOKS:
-        params = dict(common, out_dir=str(out / name))
-        done[name] = execute_notebook(NB_DIR / f"{name}.ipynb", out / f"{name}.ipynb", params, cwd=NB_DIR)
-    return out, done
+def executed(small_report):
+    """01..04 as ``evalgate report --limit 4`` ran them with papermill (conftest.py's ``small_report``).
+
+    02 ran the evaluation into the report's results folder, which 03 and 04 read (they do not run it again).
+    """
+    return small_report, {name: small_report / "notebooks" / f"{name}.ipynb" for name in NOTEBOOKS}
 
 
 def _outputs(path: Path) -> list[dict]:
@@ -105,11 +100,11 @@ def test_notebook_contents(executed):
 
 
 @pytest.mark.slow
-def test_top_k_parameter_overrides_both_configs(tmp_path):
+def test_top_k_parameter_overrides_both_configs(tmp_path, model_cache):
     params = {
         "backend": "local",
         "limit": 2,
-        "cache_dir": str(ROOT / "cache"),
+        "cache_dir": str(model_cache),
         "out_dir": str(tmp_path / "w"),
         "results_dir": str(tmp_path / "r"),
         "top_k": 2,

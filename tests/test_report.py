@@ -1,9 +1,10 @@
 """The report: HTML pieces from hand-made rows (no model), and ``evalgate report`` end to end.
 
-The unit tests build result rows with :func:`score_answer` from crafted answers,
-so every flag is known in advance. The end-to-end test runs the real command on
-the embedded local backend with a small ``--limit`` against the shared ``cache/``
-folder (a warm cache makes it fast) and parses the rendered HTML.
+The unit tests build result rows with :func:`score_answer` from crafted answers
+(``crafted_row`` in conftest.py), so every flag is known in advance. The end-to-end tests parse
+the reports of the session's small real run on the embedded local backend (conftest.py's
+``small_report`` and ``small_shipped_report``); the shipped report's own checks repeat on the
+whole gold set under ``-m full_gold``.
 """
 
 from __future__ import annotations
@@ -16,15 +17,11 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import make_flags, make_row
+from conftest import CONTEXT, SMALL_LIMIT, XSS, crafted_row, crafted_rows, make_flags, make_row
 
 from evalgate_lib.api import load_results
-from evalgate_lib.chunks.chunking import Chunk
-from evalgate_lib.inputs.gold import GoldQuestion
 from evalgate_lib.inputs.labels import Label, SentenceLabel, answer_sha256
-from evalgate_lib.judging.evaluation import Retrieved, score_answer
 from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow, RetrievedChunk, SentenceVerdict
-from evalgate_lib.judging.sentence_scorers import LexicalCoverageScorer
 from evalgate_lib.reporting.answer_details import span_segments, span_unit
 from evalgate_lib.reporting.explorer import FLAG_CHOICES, describe_row, filter_rows, flag_counts, flag_reasons
 from evalgate_lib.reporting.notebook_support import override_shared
@@ -42,49 +39,15 @@ from evalgate_lib.run.manifest import Manifest
 from evalgate_lib.run.results import load_rows
 from evalgate_lib.statistics.beyond_noise import significant_metrics
 from evalgate_lib.statistics.changes import question_changes
+from evalgate_lib.statistics.gate import judge, load_gate
 from evalgate_lib.statistics.metrics import METRICS, compare
 
 ROOT = Path(__file__).resolve().parents[1]
-LIMIT = 4
-
-CONTEXT = (
-    "The Starter plan includes 3 seats in its flat price. Business costs $18 per user per month. "
-    "Every new workspace can try Business free for 30 days."
-)
-XSS = '<script>window.__pwned = 1;</script><img src="x" onerror="window.__pwned = 1">'
-
-#: (question id, type, accepted strings, answer), chosen so the flags are known:
-CASES = (
-    ("q001", "answerable", ["3 seats"], "The Starter plan includes 3 seats."),  # correct, grounded
-    ("q002", "answerable", ["$18"], "Business costs $25 per user, billed quarterly via wire."),  # hallucination
-    ("q003", "answerable", ["30 days"], "Business costs $18 per user per month."),  # grounded but wrong
-    ("q004", "no_answer", [], "I don't know."),  # correct refusal
-    ("q005", "no_answer", [], XSS + " Lifetime licences cost $999 forever."),  # hallucination + escaping
-)
-
-
-def crafted_row(
-    config: str, qid: str, qtype: str, accept: list[str], answer: str, similarity: float = 0.8
-) -> ResultRow:
-    question = GoldQuestion(
-        qid,
-        f"Question {qid} <b>bold?</b>",
-        qtype,
-        "plans-and-pricing-2026" if qtype == "answerable" else None,
-        tuple(accept),
-    )
-    chunk = Chunk("plans-and-pricing-2026", "Plans", 0, 0, len(CONTEXT), CONTEXT)
-    return score_answer(
-        config, question, [Retrieved(1, chunk, similarity)], answer, "0" * 64, scorer=LexicalCoverageScorer()
-    )
 
 
 @pytest.fixture
 def rows() -> list[ResultRow]:
-    out = []
-    for config, sim in (("baseline", 0.8), ("candidate", 0.4)):
-        out += [crafted_row(config, *case, similarity=sim) for case in CASES]
-    return out
+    return crafted_rows()
 
 
 def test_crafted_rows_have_the_intended_flags(rows):
@@ -405,113 +368,12 @@ def test_a_local_run_names_its_own_models_and_no_ollama_model():
 # --------------------------------------------------------------------------- end to end
 
 
-def build_real_report(base: Path) -> Path:
-    """``evalgate report --limit 4 --backend local`` into ``base/report`` (once per pytest session)."""
-    from evalgate_lib.cli import main
-
-    out = base / "report"
-    if not (out / "index.html").is_file():
-        code = main(
-            [
-                "report",
-                "--backend",
-                "local",
-                "--limit",
-                str(LIMIT),
-                "--cache-dir",
-                str(ROOT / "cache"),
-                "--out",
-                str(out),
-                "--no-progress",
-            ]
-        )
-        assert code == 0
-    return out
-
-
-@pytest.fixture(scope="session")
-def real_report(tmp_path_factory) -> Path:
-    return build_real_report(tmp_path_factory.getbasetemp())
-
-
-# --------------------------------------------------------------------------- the shipped run (202 answers)
-
-
-def _is_shipped_run(folder: Path) -> bool:
-    """Whether ``folder`` holds the full local-backend run of the shipped configs, corpus and gold set."""
-    from evalgate_lib.run.results import has_results, sha256_file
-
-    if not has_results(folder):
-        return False
-    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-    configs = manifest["configs"]
-    return (
-        "files" in manifest  # written with digests: an older schema's folder is refused, so rerun instead
-        and manifest["backend"].get("backend") == "local"
-        and manifest["gold"]["questions_run"] == manifest["gold"]["questions_in_file"]
-        and manifest["gold"]["sha256"] == sha256_file(ROOT / "gold" / "questions.jsonl")
-        and set(configs) == {"baseline", "candidate"}
-        and all(configs[name]["sha256"] == sha256_file(ROOT / "configs" / f"{name}.toml") for name in configs)
-    )
-
-
-def shipped_results(base: Path) -> Path:
-    """The shipped run: ``results/latest`` when it is that run, else ``evalgate run --backend local`` into ``base``.
-
-    The run goes through the repository's ``cache/`` folder, so it makes no model call once the
-    cache holds the shipped run (the gate's end-to-end tests fill it in a fresh clone).
-    """
-    from evalgate_lib.cli import main
-
-    latest = ROOT / "results" / "latest"
-    if _is_shipped_run(latest):
-        return latest
-    out = base / "shipped-results"
-    if not _is_shipped_run(out):
-        code = main(
-            [
-                "run", "--backend", "local", "--no-progress", "--cache-dir", str(ROOT / "cache"),
-                "--baseline", str(ROOT / "configs" / "baseline.toml"),
-                "--candidate", str(ROOT / "configs" / "candidate.toml"),
-                "--out", str(out),
-            ]
-        )  # fmt: skip
-        assert code == 0 and _is_shipped_run(out)
-    return out
-
-
-def build_shipped_report(base: Path) -> Path:
-    """``evalgate report --results <shipped run> --labels labels/nimbus.jsonl --no-appendices`` into ``base``."""
-    from evalgate_lib.cli import main
-
-    out = base / "shipped-report"
-    if not (out / "index.html").is_file():
-        code = main(
-            [
-                "report", "--backend", "local", "--no-progress", "--no-appendices",
-                "--results", str(shipped_results(base)),
-                "--labels", str(ROOT / "labels" / "nimbus.jsonl"),
-                "--baseline", str(ROOT / "configs" / "baseline.toml"),
-                "--candidate", str(ROOT / "configs" / "candidate.toml"),
-                "--cache-dir", str(ROOT / "cache"),
-                "--out", str(out),
-            ]
-        )  # fmt: skip
-        assert code == 0
-    return out
-
-
-@pytest.fixture(scope="session")
-def shipped_report(tmp_path_factory) -> Path:
-    return build_shipped_report(tmp_path_factory.getbasetemp())
-
-
 @pytest.mark.slow
-def test_report_headline_equals_library(real_report):
-    rows = load_rows(real_report / "results")
-    manifest = json.loads((real_report / "results" / "manifest.json").read_text())
+def test_report_headline_equals_library(small_report):
+    rows = load_rows(small_report / "results")
+    manifest = json.loads((small_report / "results" / "manifest.json").read_text())
     summary = compare(rows, manifest["baseline"], manifest["candidate"])
-    soup = BeautifulSoup((real_report / "index.html").read_text(encoding="utf-8"), "html.parser")
+    soup = BeautifulSoup((small_report / "index.html").read_text(encoding="utf-8"), "html.parser")
     cells = soup.select("td[data-metric]")
     assert len(cells) == 3 * len(METRICS)
     for cell in cells:
@@ -521,10 +383,10 @@ def test_report_headline_equals_library(real_report):
 
 
 @pytest.mark.slow
-def test_report_lists_every_question_of_both_configs(real_report):
-    rows = load_rows(real_report / "results")
-    assert len({r.config for r in rows}) == 2 and len(rows) == 2 * LIMIT
-    soup = BeautifulSoup((real_report / "index.html").read_text(encoding="utf-8"), "html.parser")
+def test_report_lists_every_question_of_both_configs(small_report):
+    rows = load_rows(small_report / "results")
+    assert len({r.config for r in rows}) == 2 and len(rows) == 2 * SMALL_LIMIT
+    soup = BeautifulSoup((small_report / "index.html").read_text(encoding="utf-8"), "html.parser")
     shown = {(tr["data-config"], tr["data-question-id"]) for tr in soup.select("tr.eg-row")}
     assert shown == {(r.config, r.question_id) for r in rows}
     for tr in soup.select("tr.eg-row"):
@@ -533,8 +395,8 @@ def test_report_lists_every_question_of_both_configs(real_report):
 
 
 @pytest.mark.slow
-def test_report_is_self_contained_with_filter_and_sections(real_report):
-    page = (real_report / "index.html").read_text(encoding="utf-8")
+def test_report_is_self_contained_with_filter_and_sections(small_report):
+    page = (small_report / "index.html").read_text(encoding="utf-8")
     soup = BeautifulSoup(page, "html.parser")
     assert soup.select_one("select.eg-flag-filter") is not None
     assert soup.select_one("table.eg-headline") is not None
@@ -551,14 +413,15 @@ def test_report_is_self_contained_with_filter_and_sections(real_report):
     assert not re.search(r"""<(script|link|img)[^>]+(src|href)=["']?(https?:)?//""", page)
     assert not soup.select(".jp-CodeCell .jp-InputArea") and "from evalgate_lib" not in page  # code hidden
     for name in ("01_corpus_inspection", "02_two_config_run", "03_coverage_heatmaps", "04_flag_explorer"):
-        assert (real_report / "notebooks" / f"{name}.html").is_file()
+        assert (small_report / "notebooks" / f"{name}.html").is_file()
 
 
 @pytest.mark.slow
-def test_shipped_report_names_the_models_it_used_and_no_ollama_model(shipped_report):
-    manifest = json.loads((shipped_results(shipped_report.parent) / "manifest.json").read_text(encoding="utf-8"))
+def test_shipped_report_names_the_models_it_used_and_no_ollama_model(report_of_run):
+    report, results = report_of_run
+    manifest = json.loads((results / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["backend"]["backend"] == "local"
-    page = (shipped_report / "index.html").read_text(encoding="utf-8")
+    page = (report / "index.html").read_text(encoding="utf-8")
     used = BeautifulSoup(page, "html.parser").select_one(".eg-models-used").get_text(" ")
     assert "SmolLM2" in used and "MiniLM" in used and "local backend" in used
     ollama = tomllib.loads((ROOT / "configs" / "baseline.toml").read_text())["shared"]["models"]["ollama"]
@@ -568,19 +431,21 @@ def test_shipped_report_names_the_models_it_used_and_no_ollama_model(shipped_rep
 
 
 @pytest.mark.slow
-def test_shipped_report_opens_with_the_verdict_and_lists_what_changed(shipped_report):
-    loaded = load_results(shipped_results(shipped_report.parent))
+def test_shipped_report_opens_with_the_verdict_and_lists_what_changed(report_of_run):
+    report, results = report_of_run
+    loaded = load_results(results)
     rows, summary = loaded.rows, loaded.summary
-    soup = BeautifulSoup((shipped_report / "index.html").read_text(encoding="utf-8"), "html.parser")
+    soup = BeautifulSoup((report / "index.html").read_text(encoding="utf-8"), "html.parser")
     first = soup.select_one(".eg-report")
     assert first is soup.select_one("#eg-first-screen")  # the first piece of the page is the verdict
-    assert soup.select_one("#eg-verdict")["data-verdict"] in ("PASS", "FAIL")
+    failed = any(v.failed for v in judge(summary, load_gate(ROOT / "configs" / "gate.toml")))
+    assert soup.select_one("#eg-verdict")["data-verdict"] == ("FAIL" if failed else "PASS")
     assert {tr["data-rule"] for tr in soup.select("#eg-first-screen tr[data-rule]")} == {
         "accuracy_answerable", "refusal_accuracy", "retrieval_recall", "hallucination",
     }  # fmt: skip
     changes = question_changes(rows, summary.baseline, summary.candidate)
     listed = {tr["data-question-id"]: tr["data-change"] for tr in soup.select("tr.eg-change")}
-    assert listed == {c.question_id: c.kind for c in changes if c.changed}
+    assert listed and listed == {c.question_id: c.kind for c in changes if c.changed}
     marked = {tr["data-metric"] for tr in soup.select('#eg-headline tr[data-significant="1"]')}
     assert marked == set(significant_metrics(summary))
     assert any("What changed" in h.get_text() for h in soup.find_all("h2"))

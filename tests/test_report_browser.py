@@ -4,8 +4,9 @@ Needs Debian's ``chromium`` and ``chromium-driver`` and the ``selenium`` package
 ``browser`` fixture (``conftest.py``) installs what is missing (apt-get as root, pip for
 selenium) and skips, naming the reason, only when that is impossible. Screenshots of the real
 report land in ``report/first_screen.png`` and ``report/heatmap.png`` (git-ignored);
-those of the shipped run's report at 1280 × 800 (first screen, the changed questions,
-an opened answer) in ``<tmp>/report_shots/``.
+those of the shipped recipe's report at 1280 × 800 (first screen, the changed questions,
+an opened answer) in ``<tmp>/report_shots/`` — on the session's small run, and on the whole
+gold set under ``-m full_gold`` (``report_shots/full_gold/``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from conftest import crafted_rows
 
 from evalgate_lib.api import load_results
 from evalgate_lib.reporting.report_html import table_page_html
@@ -44,13 +46,7 @@ def _visible_count(driver) -> int:
 @pytest.fixture
 def fixture_page(tmp_path):
     """A table page built from hand-made rows whose flags are known (two hallucinations per config)."""
-    from test_report import CASES, crafted_row
-
-    rows = [
-        crafted_row(config, *case, similarity=sim)
-        for config, sim in (("baseline", 0.8), ("candidate", 0.4))
-        for case in CASES
-    ]
+    rows = crafted_rows()
     page = tmp_path / "table.html"
     page.write_text(table_page_html(rows, "fixture"), encoding="utf-8")
     return page, rows
@@ -82,11 +78,10 @@ def test_hallucination_filter_on_known_rows(browser, fixture_page):
 
 
 @pytest.mark.slow
-def test_real_report_filters_offline_and_screenshots(browser, tmp_path_factory):
+def test_real_report_filters_offline_and_screenshots(browser, small_report):
     from selenium.webdriver.common.by import By
-    from test_report import build_real_report
 
-    report = build_real_report(tmp_path_factory.getbasetemp())
+    report = small_report
     rows = load_rows(report / "results")
     browser.get((report / "index.html").as_uri())
     SCREENSHOTS.mkdir(exist_ok=True)
@@ -144,17 +139,16 @@ def _search(driver, needle: str) -> list:
 
 
 @pytest.mark.slow
-def test_shipped_report_at_1280_by_800(small_screen, tmp_path_factory):
+def test_shipped_report_at_1280_by_800(small_screen, report_of_run, request):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
-    from test_report import build_shipped_report, shipped_results
 
     driver = small_screen
-    base = tmp_path_factory.getbasetemp()
-    report = build_shipped_report(base)
-    loaded = load_results(shipped_results(base))
+    report, results = report_of_run
+    loaded = load_results(results)
     rows, summary = loaded.rows, loaded.summary
-    SHOTS_1280.mkdir(parents=True, exist_ok=True)
+    shots = SHOTS_1280 / "full_gold" if "full_gold" in request.keywords else SHOTS_1280
+    shots.mkdir(parents=True, exist_ok=True)
     driver.get((report / "index.html").as_uri())
     assert driver.execute_script("return [window.innerWidth, window.innerHeight, window.scrollY]") == [WIDTH, HEIGHT, 0]
 
@@ -173,7 +167,7 @@ def test_shipped_report_at_1280_by_800(small_screen, tmp_path_factory):
     assert plain and all("plausibly anywhere from" in li.text for li in plain if "not measured" not in li.text)
     assert all(_rect(driver, li)["bottom"] <= HEIGHT for li in plain)  # on the first screen
     assert not driver.find_element(By.CSS_SELECTOR, "details.eg-how table.eg-gate-rules").is_displayed()
-    driver.save_screenshot(str(SHOTS_1280 / "first_screen.png"))
+    driver.save_screenshot(str(shots / "first_screen.png"))
     _no_horizontal_overflow(driver)
 
     # 2. "verdict changed" shows exactly the discordant pairs, computed here from results.jsonl
@@ -191,7 +185,7 @@ def test_shipped_report_at_1280_by_800(small_screen, tmp_path_factory):
     assert {r.get_attribute("data-question-id") for r in shown} == discordant
     assert len(shown) == len(discordant) == int(changes.find_element(By.CSS_SELECTOR, ".eg-change-count").text)
     assert {r.get_attribute("data-change") for r in shown} <= {"fixed", "broken"}
-    driver.save_screenshot(str(SHOTS_1280 / "changed_questions.png"))
+    driver.save_screenshot(str(shots / "changed_questions.png"))
     _no_horizontal_overflow(driver)
     # its "details" link opens that answer in the table below
     link = shown[0].find_element(By.CSS_SELECTOR, 'td[data-side="candidate"] a.eg-goto')
@@ -243,7 +237,7 @@ def test_shipped_report_at_1280_by_800(small_screen, tmp_path_factory):
         "var s = getComputedStyle(arguments[0]); return [s.position, s.backgroundColor];", header
     )
     assert style[0] == "sticky" and style[1] in ("rgb(243, 243, 243)", "rgba(243, 243, 243, 1)"), style
-    driver.save_screenshot(str(SHOTS_1280 / "opened_details.png"))
+    driver.save_screenshot(str(shots / "opened_details.png"))
     _no_horizontal_overflow(driver)
 
     # 4. search matches only what is shown: a chunk id is in every details row, never in a visible cell
@@ -251,7 +245,9 @@ def test_shipped_report_at_1280_by_800(small_screen, tmp_path_factory):
     assert not any(hidden_only.lower() in visible_text(r) for r in rows)
     assert hidden_only in detail.text  # it is on the page, in the (open) details
     assert _search(driver, hidden_only) == [] and _visible_count(driver) == 0
-    shown = _search(driver, "refund")
+    # a word some rows show and others do not ("refund" on the whole gold set, "lifetime" on the small run)
+    needle = next(w for w in ("refund", "lifetime") if 0 < sum(w in visible_text(r) for r in rows) < len(rows))
+    shown = _search(driver, needle)
     assert shown and len(shown) == _visible_count(driver)
-    assert all("refund" in r.text.lower() for r in shown)  # the rendered text of every row it keeps
-    assert len(shown) == sum(1 for r in rows if "refund" in visible_text(r))
+    assert all(needle in r.text.lower() for r in shown)  # the rendered text of every row it keeps
+    assert len(shown) == sum(1 for r in rows if needle in visible_text(r))

@@ -1,8 +1,9 @@
 """What changed per question, which deltas are significant, and the report's first screen.
 
 Hand-built rows (``make_row``) with known verdicts and flags give the expected kinds, counts
-and texts by hand; one test checks on the shipped run that "fixed" and "broken" are exactly
-the discordant pairs McNemar's test counts in ``summary.json``.
+and texts by hand; one test checks on a real run (the session's small run, and the whole gold set
+under ``-m full_gold``) that "fixed" and "broken" are exactly the discordant pairs McNemar's test
+counts in ``summary.json``.
 """
 
 from __future__ import annotations
@@ -99,12 +100,11 @@ def test_fixed_and_broken_are_mcnemars_discordant_pairs_by_hand():
 
 
 @pytest.mark.slow
-def test_fixed_and_broken_equal_the_shipped_runs_discordant_pairs(tmp_path_factory):
-    from test_report import shipped_results
-
-    loaded = load_results(shipped_results(tmp_path_factory.getbasetemp()))
+def test_fixed_and_broken_equal_the_shipped_runs_discordant_pairs(run_of_pair):
+    results, questions = run_of_pair
+    loaded = load_results(results)
     rows, summary = loaded.rows, loaded.summary
-    assert len(rows) == 202
+    assert len(rows) == 2 * questions
     changes = question_changes(rows, summary.baseline, summary.candidate)
     counts = count_changes(changes)
     accuracy = summary.significance["accuracy_overall"]
