@@ -39,12 +39,13 @@ sys.path.insert(1, str(ROOT / "tests"))  # the fake Ollama server lives with the
 
 import numpy as np  # noqa: E402
 
+import evalgate_lib as eg  # noqa: E402
 from evalgate_lib.generation.backends import resolve_backend  # noqa: E402
 from evalgate_lib.inputs.config import load_config  # noqa: E402
 from evalgate_lib.retrieval.index import VectorIndex  # noqa: E402
 from evalgate_lib.run import parallel, pipeline  # noqa: E402
 from evalgate_lib.run.pipeline import RANKING_DEPTH, RunOptions  # noqa: E402
-from evalgate_lib.run.results import PUBLISHED_FILES, evaluate_and_write  # noqa: E402
+from evalgate_lib.run.results import PUBLISHED_FILES  # noqa: E402
 
 BASELINE = ROOT / "configs" / "baseline.toml"
 CANDIDATE = ROOT / "configs" / "candidate.toml"
@@ -112,8 +113,8 @@ def recording_scores(calls: list[tuple[tuple, dict]]) -> Iterator[None]:
 def full_run(options: RunOptions, out: Path) -> tuple[float, dict[str, Any]]:
     """What ``evalgate run`` does (run both configs, summarise, write the folder); returns (seconds, stats)."""
     start = time.perf_counter()
-    comparison, _, _ = evaluate_and_write(BASELINE, CANDIDATE, options, out)
-    return time.perf_counter() - start, comparison.stats
+    results = eg.run_comparison(BASELINE, CANDIDATE, options, out)
+    return time.perf_counter() - start, dict(results.run_stats)
 
 
 def identical(a: Path, b: Path) -> bool:
