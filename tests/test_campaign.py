@@ -367,6 +367,59 @@ def manifest_records_dangling_link(ws: Workspace) -> None:
     ]
 
 
+def emptied_results(ws: Workspace) -> list[str]:
+    """Setup: a real results folder whose results.jsonl is emptied after the run, then judged by the gate."""
+    results = ws.scored_results()
+    (results / "results.jsonl").write_text("")
+    return ["gate", "--results", str(results)]
+
+
+def empty_summary(ws: Workspace) -> list[str]:
+    """Setup: a real results folder whose summary.json is replaced by ``{}``, then judged by the gate."""
+    results = ws.scored_results()
+    (results / "summary.json").write_text("{}")
+    return ["gate", "--results", str(results)]
+
+
+def partial_run(ws: Workspace) -> list[str]:
+    """Setup: a real ``--limit 1`` run (fake model), then judged by the gate without --allow-partial."""
+    from evalgate_lib.cli import main
+
+    with serving(FakeOllama()):
+        argv = ws.run("--limit", "1", out="partial")
+        assert main([a.replace(DEAD_HOST, "http://a.test:11434") for a in argv]) == 0
+    return ["gate", "--results", str(ws.root / "partial")]
+
+
+MARKER = "pickle-ran"
+
+
+class _Payload:
+    """Unpickling this writes the marker file: proof that a cache entry ran code."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self):  # noqa: ANN204 - pickle protocol
+        return (Path.write_text, (self.marker, "ran"))
+
+
+def crafted_cache(ws: Workspace) -> list[str]:
+    """Setup: an old joblib cache layout holding a crafted output.pkl and a garbage func_code.py, then a run."""
+    import pickle
+
+    entry = ws.root / "cache" / "joblib" / "evalgate_lib" / "cache" / "_generate_entry"
+    (entry / "0123456789abcdef").mkdir(parents=True)
+    (entry / "0123456789abcdef" / "output.pkl").write_bytes(pickle.dumps(_Payload(ws.root / MARKER)))
+    (entry / "func_code.py").write_text("garbage that is not Python (")
+    return ws.run()
+
+
+def no_code_ran(ws: Workspace) -> None:
+    assert not (ws.root / MARKER).exists()
+    assert (ws.root / "out" / "results.jsonl").is_file()
+
+
 def nothing_written(ws: Workspace) -> None:
     assert not (ws.root / "out").exists()
 
@@ -564,6 +617,28 @@ CASES: tuple[Case, ...] = (
     ),
     Case("agreement-all-stale", "every label's answer hash is out of date", all_stale_agreement, 2, STALE),
     Case("report-labels-all-stale", "report --labels, every label stale", all_stale_report, 2, STALE),
+    # ---------------------------------------------------------------- results folders the gate must not trust
+    Case(
+        "results-emptied", "results.jsonl emptied after the run; the gate reads the folder", emptied_results, 2,
+        ERR + r"{ws}/results/results\.jsonl: SHA-256 differs from manifest\.json \(the file was changed after the "
+        r"run\); rerun 'evalgate score .*",
+    ),
+    Case(
+        "results-summary-empty", "summary.json replaced by {}", empty_summary, 2,
+        ERR + r"{ws}/results/summary\.json: SHA-256 differs from manifest\.json \(the file was changed after the "
+        r"run\); rerun 'evalgate score .*",
+    ),
+    Case(
+        "gate-partial-run", "a --limit 1 run judged without --allow-partial", partial_run, 2,
+        ERR + r"{ws}/partial: a partial run \(--limit 1: 1 of 2 gold questions\), which the gate does not judge; "
+        r"rerun without --limit, or pass --allow-partial to judge it anyway",
+    ),
+    # ---------------------------------------------------------------- the model-call cache is data, never code
+    Case(
+        "cache-crafted-pickle", "a crafted output.pkl and a garbage func_code.py in the cache folder", crafted_cache,
+        0, r"model calls: 4 generations, \d+ embedding batches; cache hits: 0; wall time .*", stdout=True,
+        check=no_code_ran,
+    ),
     # ---------------------------------------------------------------- internal errors and help
     Case(
         "internal-error", "a bug (ZeroDivisionError) in the gate", lambda ws: ["gate", "--results", str(ws.root)], 3,
