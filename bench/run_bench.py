@@ -127,24 +127,14 @@ def scoring_memos() -> list[Any]:
     Found by looking, not listed by hand, so a memo added to a scorer later is cleared
     too and cannot make the "fresh process" figure quietly warm.
     """
-    from evalgate_lib.judging import (
-        answer,
-        correctness,
-        discourse,
-        evaluation,
-        flags,
-        normalise,
-        prose_support,
-        scoring,
-        sentence_scorers,
-        span_support,
-    )
+    import importlib
+    import pkgutil
+
+    import evalgate_lib.judging as judging
     from evalgate_lib.text import tokens as text
 
-    modules = (
-        answer, correctness, discourse, evaluation, flags, normalise, prose_support, scoring, sentence_scorers,
-        span_support, text,
-    )  # fmt: skip
+    modules = [importlib.import_module(f"{judging.__name__}.{m.name}") for m in pkgutil.iter_modules(judging.__path__)]
+    modules.append(text)
     found = {id(v): v for m in modules for v in vars(m).values() if callable(getattr(v, "cache_clear", None))}
     return list(found.values())
 
