@@ -21,13 +21,13 @@ from evalgate_lib.inputs.corpus import Article, load_corpus
 from evalgate_lib.inputs.gold import GoldQuestion, load_gold
 from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow
 from evalgate_lib.reporting import changes_view, explorer, first_screen, plots, report_html
-from evalgate_lib.reporting.notebook_support import resolve_configs
 from evalgate_lib.run.folder import read_results_folder
 from evalgate_lib.run.manifest import Manifest
 from evalgate_lib.run.pipeline import RunOptions, select_questions
 from evalgate_lib.run.results import has_results, run_and_write
 from evalgate_lib.statistics.changes import QuestionChange, question_changes
 from evalgate_lib.statistics.metrics import Summary, format_table
+from evalgate_lib.workbench.notebook_support import resolve_configs
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -152,7 +152,9 @@ class Results:
 
     def explorer(self, articles: Sequence[Article] | None = None, flag: str = "Hallucination") -> Any:
         """The ipywidgets flag explorer (needs a live kernel)."""
-        return explorer.flag_explorer(self.rows, articles, flag=flag)
+        from evalgate_lib.workbench.explorer_widget import flag_explorer
+
+        return flag_explorer(self.rows, articles, flag=flag)
 
     def labelling(self, labels_path: str | Path, reviewer: str, pass_number: int = 1) -> Any:
         """The labelling widget: mark each answer correct / wrong and each sentence supported or not.
@@ -162,7 +164,7 @@ class Results:
         has not labelled. It shows no EvalGate verdict.
         """
         from evalgate_lib.inputs.labels import LabelStore
-        from evalgate_lib.reporting.labelling import LabellingSession, labelling_widget
+        from evalgate_lib.workbench.labelling import LabellingSession, labelling_widget
 
         session = LabellingSession(self.rows, LabelStore(labels_path), reviewer, pass_number)
         return labelling_widget(session, self.articles())

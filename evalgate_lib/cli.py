@@ -217,8 +217,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     """Execute the notebooks and render the stakeholder report."""
     import time
 
-    from evalgate_lib.reporting.report import build_report, notebook_parameters
     from evalgate_lib.statistics.gate import load_gate
+    from evalgate_lib.workbench.report import build_report, notebook_parameters
 
     if args.jobs < 1:
         raise EvalGateError(f"--jobs must be at least 1, got {args.jobs}")

@@ -16,5 +16,5 @@ python3 -m venv .venv
 .venv/bin/python -m ipykernel install --sys-prefix --name python3 >/dev/null
 # Committed notebooks stay output-free whatever JupyterLab saves: a pre-save hook in the venv's Jupyter
 # config (.venv/etc/jupyter/jupyter_server_config.json) strips the outputs of notebooks/*.ipynb on every save.
-.venv/bin/python -c "from evalgate_lib.reporting.notebook_support import install_save_hook; install_save_hook()" >/dev/null
+.venv/bin/python -c "from evalgate_lib.workbench.notebook_support import install_save_hook; install_save_hook()" >/dev/null
 echo "installed into $(pwd)/.venv"

@@ -692,7 +692,7 @@ def _inproc(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
 
 _CHILD = f"""
 import os, sys
-import evalgate_lib.cli, evalgate_lib.run.results, evalgate_lib.gold_tools.gold_files, evalgate_lib.reporting.report
+import evalgate_lib.cli, evalgate_lib.run.results, evalgate_lib.gold_tools.gold_files, evalgate_lib.workbench.report
 if sys.argv[1] == "nobody":
     os.setgid({NOBODY}); os.setuid({NOBODY})
 sys.exit(evalgate_lib.cli.main(sys.argv[2:]))

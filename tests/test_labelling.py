@@ -9,7 +9,7 @@ from conftest import make_row
 
 from evalgate_lib.inputs.corpus import Article
 from evalgate_lib.inputs.labels import LabelStore, answer_sha256, load_labels
-from evalgate_lib.reporting.labelling import UNSET, LabellingSession, labelling_widget, review_html
+from evalgate_lib.workbench.labelling import UNSET, LabellingSession, labelling_widget, review_html
 
 ANSWER = "Starter includes 3 seats. It costs $40."
 

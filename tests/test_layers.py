@@ -32,9 +32,10 @@ LAYERS: dict[str, int] = {
     "statistics": 8,
     "run": 9,
     "reporting": 10,
-    "api": 11,
-    "cli": 11,
-    "__init__": 11,
+    "workbench": 11,
+    "api": 12,
+    "cli": 12,
+    "__init__": 12,
 }
 
 
@@ -155,8 +156,8 @@ def test_the_checker_sees_imports_inside_functions(tmp_path: Path, monkeypatch: 
     ]
     assert [v.split(": ", 1)[1] for v in violations(module)] == [
         "layer 7 imports evalgate_lib.reporting.plots (layer 10)",
-        "layer 7 imports evalgate_lib.cli (layer 11)",
-        "layer 7 imports evalgate_lib.api (layer 11)",
+        "layer 7 imports evalgate_lib.cli (layer 12)",
+        "layer 7 imports evalgate_lib.api (layer 12)",
         "layer 7 imports evalgate_lib.run (layer 9)",
     ]
 

@@ -15,8 +15,8 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
-from evalgate_lib.reporting import notebook_support
-from evalgate_lib.reporting.notebook_support import (
+from evalgate_lib.workbench import notebook_support
+from evalgate_lib.workbench.notebook_support import (
     SAVE_HOOK,
     clear_outputs,
     install_save_hook,
@@ -132,4 +132,4 @@ def test_install_keeps_other_settings_and_install_script_runs_it(tmp_path):
         "ContentsManager": {"pre_save_hook": SAVE_HOOK},
     }
     script = (ROOT / "scripts" / "install.sh").read_text(encoding="utf-8")
-    assert "from evalgate_lib.reporting.notebook_support import install_save_hook; install_save_hook()" in script
+    assert "from evalgate_lib.workbench.notebook_support import install_save_hook; install_save_hook()" in script

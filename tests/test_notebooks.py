@@ -14,8 +14,8 @@ import pytest
 
 from evalgate_lib.api import load_results
 from evalgate_lib.errors import EvalGateError
-from evalgate_lib.reporting.report import NOTEBOOKS, REPORT_NOTEBOOK, execute_notebook
 from evalgate_lib.run.results import has_results
+from evalgate_lib.workbench.report import NOTEBOOKS, REPORT_NOTEBOOK, execute_notebook
 
 ROOT = Path(__file__).resolve().parents[1]
 NB_DIR = ROOT / "notebooks"

@@ -24,7 +24,6 @@ from evalgate_lib.inputs.labels import Label, SentenceLabel, answer_sha256
 from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow, RetrievedChunk, SentenceVerdict
 from evalgate_lib.reporting.answer_details import span_segments, span_unit
 from evalgate_lib.reporting.explorer import FLAG_CHOICES, describe_row, filter_rows, flag_counts, flag_reasons
-from evalgate_lib.reporting.notebook_support import override_shared
 from evalgate_lib.reporting.plots import pick_examples, sentences_html, token_marks_html
 from evalgate_lib.reporting.report_html import (
     fairness_html,
@@ -41,6 +40,7 @@ from evalgate_lib.statistics.beyond_noise import significant_metrics
 from evalgate_lib.statistics.changes import question_changes
 from evalgate_lib.statistics.gate import judge, load_gate
 from evalgate_lib.statistics.metrics import METRICS, compare
+from evalgate_lib.workbench.notebook_support import override_shared
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -145,7 +145,7 @@ def test_explorer_filters_and_explains(rows):
 
 
 def test_flag_explorer_widget_steps_through_flagged_rows(rows):
-    from evalgate_lib.reporting.explorer import flag_explorer
+    from evalgate_lib.workbench.explorer_widget import flag_explorer
 
     box = flag_explorer(rows, flag="Hallucination")
     (config_box, flag_box), (prev_button, next_button, position), status, body = (

@@ -24,11 +24,12 @@ from conftest import make_flags, make_row
 from evalgate_lib.inputs.corpus import Article
 from evalgate_lib.inputs.labels import Label, answer_sha256
 from evalgate_lib.judging.rows import RetrievedChunk, SentenceVerdict
-from evalgate_lib.reporting import changes_view, explorer, first_screen, labelling, plots, report_html
-from evalgate_lib.reporting.report import kernel_config
+from evalgate_lib.reporting import changes_view, explorer, first_screen, plots, report_html
 from evalgate_lib.run.manifest import Manifest
 from evalgate_lib.statistics.changes import question_changes
 from evalgate_lib.statistics.metrics import compare
+from evalgate_lib.workbench import labelling
+from evalgate_lib.workbench.report import kernel_config
 
 ROOT = Path(__file__).resolve().parents[1]
 

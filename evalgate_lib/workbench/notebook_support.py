@@ -31,7 +31,7 @@ from evalgate_lib.files import atomic_write
 COMMITTED_NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 
 #: The hook as Jupyter's config names it (a dotted path Jupyter imports).
-SAVE_HOOK = "evalgate_lib.reporting.notebook_support.strip_committed_outputs"
+SAVE_HOOK = "evalgate_lib.workbench.notebook_support.strip_committed_outputs"
 
 #: Cell metadata keys that record a run rather than the notebook (nbstripout's list).
 _RUN_CELL_METADATA = ("execution", "ExecuteTime", "collapsed", "scrolled")

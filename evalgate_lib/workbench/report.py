@@ -11,7 +11,7 @@ both configs that a reader filters in the browser with no kernel running.
 The executed notebooks land in ``<out>/notebooks/`` (``.ipynb`` and ``.html``).
 
 The HTML pieces are in :mod:`evalgate_lib.reporting.report_html`; the config overrides and
-run-or-load of results that the notebooks share are in :mod:`evalgate_lib.reporting.notebook_support`.
+run-or-load of results that the notebooks share are in :mod:`evalgate_lib.workbench.notebook_support`.
 """
 
 from __future__ import annotations
