@@ -31,7 +31,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -498,6 +498,251 @@ def bench_generator_paths(prompts: list[tuple[str, Any]], count: int) -> list[di
     return path_figures(seconds, reference, consistent)
 
 
+# ------------------------------------------------------------- decode variants, side by side
+
+#: Static-cache lengths are rounded up to this, so torch.compile (static shapes) compiles once per bucket.
+STATIC_BUCKET = 512
+
+
+@dataclass
+class DecodeTally:
+    """Prefill and decode time of one decoding variant over the prompts it was run on."""
+
+    prompt_tokens: int = 0
+    prefill_s: float = 0.0
+    decode_tokens: int = 0
+    decode_s: float = 0.0
+    same: int = 0
+    runs: int = 0
+    differing: list[int] | None = None
+
+    def add(self, prompt_tokens: int, start: float, clock: list[float]) -> None:
+        self.prompt_tokens += prompt_tokens
+        self.prefill_s += clock[0] - start
+        self.decode_tokens += len(clock) - 1
+        self.decode_s += clock[-1] - clock[0]
+        self.runs += 1
+
+
+class DecodeVariants:
+    """The embedded generator's greedy decode done several ways on one loaded model (same weights, same prompts).
+
+    Every variant returns the new token ids and fills a clock with the time each was chosen,
+    so prefill (call start to first token) and decode (first token to last) are split alike.
+    """
+
+    def __init__(self) -> None:
+        import torch
+
+        from evalgate_lib.generation.backends.local import LocalBackend
+
+        self.backend = LocalBackend()
+        self.backend._load_generator()
+        self.model, self.tokenizer = self.backend._model, self.backend._tokenizer
+        self.threads = torch.get_num_threads()
+        self._static: dict[int, Any] = {}
+        self.compile_s: dict[int, float] = {}
+
+    def prompt_ids(self, prompt: str, options: Any) -> Any:
+        """The token ids the local backend feeds the model (chat template, cut to the context budget)."""
+        text = self.tokenizer.apply_chat_template(
+            [{"role": "user", "content": prompt}], add_generation_prompt=True, tokenize=False
+        )
+        ids = self.tokenizer(text, return_tensors="pt", add_special_tokens=False)["input_ids"]
+        return ids[:, -max(1, options.num_ctx - options.max_tokens) :]
+
+    def _generate(self, ids: Any, options: Any, clock: list[float], **extra: Any) -> list[int]:
+        import torch
+
+        from evalgate_lib.generation.backends.local import _StopOnText
+
+        stop = [_StopOnText(self.tokenizer, ids.shape[1], options.stop), _TokenClockList(clock)]
+        with torch.inference_mode():
+            out = self.model.generate(
+                input_ids=ids,
+                attention_mask=torch.ones_like(ids),
+                max_new_tokens=options.max_tokens,
+                pad_token_id=self.tokenizer.eos_token_id,
+                do_sample=False,
+                stopping_criteria=stop,
+                **extra,
+            )
+        return out[0, ids.shape[1] :].tolist()
+
+    def generate_dynamic(self, ids: Any, options: Any, clock: list[float]) -> list[int]:
+        """transformers' ``generate()`` with its default dynamic cache: the path before issue 22."""
+        return self._generate(ids, options, clock)
+
+    def generate_one_thread(self, ids: Any, options: Any, clock: list[float]) -> list[int]:
+        """The same ``generate()`` with torch held to one intra-op thread."""
+        import torch
+
+        torch.set_num_threads(1)
+        try:
+            return self._generate(ids, options, clock)
+        finally:
+            torch.set_num_threads(self.threads)
+
+    def greedy_loop(self, ids: Any, options: Any, clock: list[float]) -> list[int]:
+        """The hand-written greedy loop over ``forward`` (evalgate_lib/generation/backends/greedy.py)."""
+        import torch
+
+        from evalgate_lib.generation.backends.greedy import greedy_tokens
+
+        def stopped(new: Any) -> bool:
+            text = self.tokenizer.decode(new, skip_special_tokens=True)
+            return any(s in text for s in options.stop if s)
+
+        with torch.inference_mode():
+            return greedy_tokens(
+                self.model,
+                ids,
+                options.max_tokens,
+                self.tokenizer.eos_token_id,
+                stopped if options.stop else None,
+                clock,
+            )
+
+    def static_cache(self, length: int) -> Any:
+        """A static KV cache of ``length`` rounded up to :data:`STATIC_BUCKET`, zeroed, compiled for on first use."""
+        import torch
+        from transformers import StaticCache
+
+        bucket = -(-length // STATIC_BUCKET) * STATIC_BUCKET
+        if bucket not in self._static:
+            self._static[bucket] = StaticCache(config=self.model.config, max_cache_len=bucket)
+        with torch.inference_mode():
+            self._static[bucket].reset()
+        return bucket, self._static[bucket]
+
+    def generate_static_compiled(self, ids: Any, options: Any, clock: list[float]) -> list[int]:
+        """``generate()`` with ``StaticCache`` and a torch.compile'd decode step (inductor, static shapes)."""
+        from transformers.generation.configuration_utils import CompileConfig
+
+        config = CompileConfig(fullgraph=False, dynamic=False, mode="default")
+        config._compile_all_devices = True  # transformers compiles on CPU only when asked to
+        bucket, cache = self.static_cache(ids.shape[1] + options.max_tokens)
+        if bucket not in self.compile_s:  # the first call per bucket compiles: time it apart, then rerun
+            start = time.perf_counter()
+            self._generate(ids, options, [], cache=cache, compile_config=config)
+            self.compile_s[bucket] = time.perf_counter() - start
+            bucket, cache = self.static_cache(ids.shape[1] + options.max_tokens)
+        return self._generate(ids, options, clock, cache=cache, compile_config=config)
+
+
+class _TokenClockList(_TokenClock):
+    """A :class:`_TokenClock` that writes into a list the caller holds."""
+
+    def __init__(self, times: list[float]) -> None:
+        self.times = times
+
+
+#: (label, DecodeVariants method). The first is the reference every other variant must match token for token.
+DECODE_VARIANTS = (
+    ("generate(), dynamic cache (before)", "generate_dynamic"),
+    ("greedy loop over forward()", "greedy_loop"),
+    ("generate(), 1 torch thread", "generate_one_thread"),
+    ("generate(), static cache + torch.compile", "generate_static_compiled"),
+)
+
+
+def bench_decode_variants(
+    prompts: list[tuple[str, Any]], count: int, rounds: int, only: Sequence[str] = ()
+) -> tuple[list[dict[str, Any]], list[tuple[str, ...]]]:
+    """Each :data:`DECODE_VARIANTS` entry on the same prompts, ``rounds`` times, interleaved prompt by prompt.
+
+    On every prompt all variants run one after another, in an order rotated from prompt to
+    prompt, so a shared machine's drift and any first-in-line penalty fall on every variant
+    alike. Answers are compared as token ids with the reference's, per prompt and round.
+    """
+    variants = [v for v in DECODE_VARIANTS if not only or v[1] in only or v is DECODE_VARIANTS[0]]
+    picked = spread(prompts, count)
+    runner = DecodeVariants()
+    tallies = {label: DecodeTally(differing=[]) for label, _ in variants}
+    for round_number in range(rounds):
+        for number, (prompt, options) in enumerate(picked):
+            ids = runner.prompt_ids(prompt, options)
+            shift = (number + round_number) % len(variants)
+            answers: dict[str, list[int]] = {}
+            for label, method in variants[shift:] + variants[:shift]:
+                clock: list[float] = []
+                start = time.perf_counter()
+                answers[label] = getattr(runner, method)(ids, options, clock)
+                tallies[label].add(int(ids.shape[1]), start, clock)
+            reference = answers[variants[0][0]]
+            for label, _ in variants:
+                if answers[label] == reference:
+                    tallies[label].same += 1
+                elif number not in (tallies[label].differing or []):
+                    (tallies[label].differing or []).append(number)
+            print(f"  round {round_number + 1}, prompt {number + 1}/{len(picked)}: {ids.shape[1]} prompt tokens, "
+                  f"{len(reference)} new", flush=True)  # fmt: skip
+    return decode_rows(tallies, runner.compile_s), decode_table(tallies, runner.compile_s)
+
+
+def decode_table(tallies: dict[str, DecodeTally], compile_s: dict[int, float]) -> list[tuple[str, ...]]:
+    """Rows of the printed table: variant, prefill tok/s, decode tok/s, ms/token, total s, identical answers."""
+    rows = [("variant", "prefill tok/s", "decode tok/s", "ms/token", "total s", "vs before", "identical")]
+    base = tallies[next(iter(tallies))]
+    base_total = base.prefill_s + base.decode_s
+    for label, t in tallies.items():
+        total = t.prefill_s + t.decode_s
+        rows.append(
+            (
+                label,
+                f"{t.prompt_tokens / t.prefill_s:.1f}",
+                f"{t.decode_tokens / t.decode_s:.1f}" if t.decode_s else "-",
+                f"{1000 * t.decode_s / t.decode_tokens:.1f}" if t.decode_tokens else "-",
+                f"{total:.2f}",
+                f"{base_total / total:.2f}x",
+                f"{t.same}/{t.runs}",
+            )
+        )
+    return rows
+
+
+def decode_rows(tallies: dict[str, DecodeTally], compile_s: dict[int, float]) -> list[dict[str, Any]]:
+    """The comparison as benchmark figures (for bench JSON): seconds per answer, speed-up, identical answers."""
+    base = tallies[next(iter(tallies))]
+    base_total = base.prefill_s + base.decode_s
+    out = []
+    for label, t in tallies.items():
+        total = t.prefill_s + t.decode_s
+        note = (
+            f"prefill {t.prompt_tokens / t.prefill_s:.1f} tok/s, decode "
+            f"{(t.decode_tokens / t.decode_s) if t.decode_s else 0:.1f} tok/s; {base_total / total:.2f}x the "
+            f"generate() path; identical answers {t.same}/{t.runs}"
+        )
+        if t.differing:
+            note += f" (differs on prompts {', '.join(str(n + 1) for n in t.differing)})"
+        if "compile" in label and compile_s:
+            spent = sum(compile_s.values())
+            saved = (base_total - total) / t.runs
+            note += f"; compiling took {spent:.1f} s once per process ({len(compile_s)} cache bucket(s))"
+            note += (
+                f", repaid after {spent / saved:.0f} answers" if saved > 0 else ", never repaid (no saving per answer)"
+            )
+        out.append(
+            figure(
+                f"decode variant: {label}", round(total / t.runs, 2), "s/answer", "identical", t.same == t.runs, note
+            )
+        )
+    return out
+
+
+def print_plain_table(rows: list[tuple[str, ...]]) -> None:
+    """A header row, a rule, then right-aligned numbers (the first column left-aligned)."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for n, row in enumerate(rows):
+        print(
+            "  ".join(
+                c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))
+            ).rstrip()
+        )
+        if n == 0:
+            print("  ".join("-" * w for w in widths))
+
+
 @contextmanager
 def recording_prompts(prompts: list[tuple[str, Any]]) -> Iterator[None]:
     """Record the prompt and decoding options of every generation the pipeline asks for."""
@@ -842,6 +1087,20 @@ def main(argv: list[str] | None = None) -> int:
         "folder CACHE (no cold run)",
     )
     parser.add_argument(
+        "--decode-compare",
+        type=Path,
+        metavar="CACHE",
+        help="only the decode variants side by side (issue 22), on prompts of a run answered entirely from the "
+        "cache folder CACHE; prints variant, prefill tok/s, decode tok/s, ms/token, total s, identical answers",
+    )
+    parser.add_argument("--decode-prompts", type=int, default=20, help="prompts for --decode-compare")
+    parser.add_argument("--decode-rounds", type=int, default=2, help="passes over the prompts for --decode-compare")
+    parser.add_argument(
+        "--decode-variants",
+        default="",
+        help="comma-separated DecodeVariants methods to run besides the reference (default: all)",
+    )
+    parser.add_argument(
         "--skip-model-run",
         action="store_true",
         help="skip the embedded-backend run (no cache, scoring or overhead figures)",
@@ -853,6 +1112,8 @@ def main(argv: list[str] | None = None) -> int:
             name = "scoring.json"
         elif args.generator_only is not None:
             name = "generator.json"
+        elif args.decode_compare is not None:
+            name = "decode.json"
         args.out = ROOT / "bench" / "out" / name
 
     rows: list[dict[str, Any]] = []
@@ -866,6 +1127,16 @@ def main(argv: list[str] | None = None) -> int:
             rows += bench_scoring(calls, args.scoring_seconds)
         elif args.generator_only is not None:
             calls_from_cache(args.generator_only, args.limit, work, prompts)
+        elif args.decode_compare is not None:
+            calls_from_cache(args.decode_compare, args.limit, work, prompts)
+            only = [v for v in args.decode_variants.split(",") if v]
+            print(f"decode variants on {min(args.decode_prompts, len(prompts))} prompts x {args.decode_rounds} "
+                  "rounds ...", flush=True)  # fmt: skip
+            decode_rows_, table = bench_decode_variants(prompts, args.decode_prompts, args.decode_rounds, only)
+            rows += decode_rows_
+            print()
+            print_plain_table(table)
+            prompts = []
         elif not args.skip_model_run:
             cache_rows, calls = bench_cache(args.limit, work, prompts)
             rows += cache_rows
@@ -874,7 +1145,7 @@ def main(argv: list[str] | None = None) -> int:
             shown = min(args.generator_prompts, len(prompts))
             print(f"generator paths side by side on {shown} prompts ...", flush=True)
             rows += bench_generator_paths(prompts, args.generator_prompts)
-        if args.scoring_only is None and args.generator_only is None:
+        if args.scoring_only is None and args.generator_only is None and args.decode_compare is None:
             print("retrieval ...", flush=True)
             rows += bench_retrieval(args.queries)
             print("simulated server ...", flush=True)

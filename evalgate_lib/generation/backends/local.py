@@ -31,6 +31,7 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 
 from evalgate_lib.errors import BackendError
+from evalgate_lib.generation.backends.greedy import greedy_tokens
 from evalgate_lib.inputs.options import GenerationOptions
 
 #: Torch dtypes the generator can run in. float32 is the default because it measured fastest
@@ -151,11 +152,15 @@ class _StopOnText:
         self.prompt_length = prompt_length
         self.stop = tuple(s for s in stop if s)
 
+    def text_stops(self, new_ids: Sequence[int]) -> bool:
+        """Whether the text of ``new_ids`` (the generated tokens alone) contains a stop sequence."""
+        text = self.tokenizer.decode(new_ids, skip_special_tokens=True)
+        return any(s in text for s in self.stop)
+
     def __call__(self, input_ids: Any, scores: Any, **kwargs: Any) -> Any:
         import torch
 
-        text = self.tokenizer.decode(input_ids[0, self.prompt_length :], skip_special_tokens=True)
-        done = any(s in text for s in self.stop)
+        done = self.text_stops(input_ids[0, self.prompt_length :])
         return torch.full((input_ids.shape[0],), done, dtype=torch.bool, device=input_ids.device)
 
 
@@ -232,19 +237,29 @@ class LocalBackend:
             ids = self._tokenizer(text, return_tensors="pt", add_special_tokens=False)["input_ids"]
             budget = max(1, options.num_ctx - options.max_tokens)
             ids = ids[:, -budget:]
-            sampling: dict[str, Any] = {"do_sample": False}
-            if options.temperature > 0:
-                torch.manual_seed(options.seed)
-                sampling = {"do_sample": True, "temperature": options.temperature}
-            if options.stop:
-                sampling["stopping_criteria"] = [_StopOnText(self._tokenizer, ids.shape[1], options.stop)]
             with torch.inference_mode():
-                out = self._model.generate(
-                    input_ids=ids,
-                    attention_mask=torch.ones_like(ids),
-                    max_new_tokens=options.max_tokens,
-                    pad_token_id=self._tokenizer.eos_token_id,
-                    **sampling,
-                )
-            text = self._tokenizer.decode(out[0][ids.shape[1] :], skip_special_tokens=True)
+                new = self._greedy(ids, options) if options.temperature <= 0 else self._sample(ids, options)
+            text = self._tokenizer.decode(new, skip_special_tokens=True)
             return cut_at_stop(text, options.stop).strip()
+
+    def _greedy(self, ids: Any, options: GenerationOptions) -> list[int]:
+        """Temperature 0: the plain greedy loop, the same tokens as ``generate()`` without its per-step overhead."""
+        stop = _StopOnText(self._tokenizer, 0, options.stop).text_stops if options.stop else None
+        return greedy_tokens(self._model, ids, options.max_tokens, self._tokenizer.eos_token_id, stop)
+
+    def _sample(self, ids: Any, options: GenerationOptions) -> list[int]:
+        """Temperature above 0: seeded sampling through transformers' ``generate()``."""
+        import torch
+
+        torch.manual_seed(options.seed)
+        sampling: dict[str, Any] = {"do_sample": True, "temperature": options.temperature}
+        if options.stop:
+            sampling["stopping_criteria"] = [_StopOnText(self._tokenizer, ids.shape[1], options.stop)]
+        out = self._model.generate(
+            input_ids=ids,
+            attention_mask=torch.ones_like(ids),
+            max_new_tokens=options.max_tokens,
+            pad_token_id=self._tokenizer.eos_token_id,
+            **sampling,
+        )
+        return out[0][ids.shape[1] :].tolist()
