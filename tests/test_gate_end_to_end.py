@@ -42,7 +42,8 @@ def test_small_regressing_pair_fails_point_mode_naming_metric_and_interval(small
 
 def test_small_regressing_pair_is_noise_to_significant_mode(small_regressing, tmp_path, capsys):
     """The same results judged by the shipped (significant) thresholds: the breach is not beyond noise."""
-    code = main(["gate", "--results", str(small_regressing.out), "--thresholds", str(ROOT / "configs" / "gate.toml")])
+    gate = ["--allow-partial", "--thresholds", str(ROOT / "configs" / "gate.toml")]
+    code = main(["gate", "--results", str(small_regressing.out), *gate])
     out = capsys.readouterr().out
     assert code == 0, out
     assert "gate (significant mode): starved-context vs baseline" in out
@@ -52,7 +53,8 @@ def test_small_regressing_pair_is_noise_to_significant_mode(small_regressing, tm
 
 
 def test_small_shipped_pair_passes_the_shipped_gate(small_run, capsys):
-    code = main(["gate", "--results", str(small_run.out), "--thresholds", str(ROOT / "configs" / "gate.toml")])
+    gate = ["--allow-partial", "--thresholds", str(ROOT / "configs" / "gate.toml")]
+    code = main(["gate", "--results", str(small_run.out), *gate])
     out = capsys.readouterr().out
     assert code == 0, out
     assert "gate (significant mode): candidate vs baseline" in out

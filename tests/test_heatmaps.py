@@ -50,9 +50,9 @@ def test_the_matrix_says_which_answers_it_draws() -> None:
 
 def test_the_delta_chart_labels_bars_as_the_table_prints_them() -> None:
     from evalgate_lib.reporting.plots import delta_bar_chart
-    from evalgate_lib.statistics.metrics import METRICS
+    from evalgate_lib.statistics.metrics import METRICS, Summary
 
     delta = {m.key: None for m in METRICS} | {"mrr": 0.01, "accuracy_answerable": -0.074, "hallucination": 13}
-    fig = delta_bar_chart({"delta": delta, "baseline": "b", "candidate": "c"})
+    fig = delta_bar_chart(Summary("b", "c", {}, delta, {}, {}))
     labels = [t.get_text() for ax in fig.axes for t in ax.texts]
     assert "+0.010" in labels and "-7.4 pts" in labels and "+13" in labels  # MRR is not drawn as "+1.0"

@@ -131,7 +131,7 @@ def test_headline_intro_and_first_screen_escape_config_names(rows, tmp_path):
     thresholds = tmp_path / "<img src=x onerror=window.egPwned='path'>.toml"
     shutil.copy(ROOT / "configs" / "gate.toml", thresholds)
     soup = inert(first_screen.first_screen(summary, rows, thresholds), "name-cand")
-    assert soup.select_one("details.eg-how code").get_text() == thresholds.name
+    assert soup.select_one("details.eg-how code").get_text().endswith(thresholds.name)
 
 
 def test_changes_view_escapes_names_questions_references_and_answers(rows):
