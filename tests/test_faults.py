@@ -15,7 +15,6 @@ import contextlib
 import json
 import subprocess
 import sys
-import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -25,7 +24,7 @@ from typing import Sequence
 import numpy as np
 import pytest
 from fake_ollama import HOST, ROOT, FakeOllama, evalgate_run, published, run_stats, serving
-from fake_ollama_server import FakeOllamaServer
+from fake_ollama_server import FakeOllamaServer, server_process
 
 from evalgate_lib import files
 from evalgate_lib.errors import BackendError
@@ -336,45 +335,14 @@ def test_results_are_replaced_atomically_or_not_at_all(tmp_path, monkeypatch):
 # ------------------------------------------------- the command-line fake server
 
 
-@contextlib.contextmanager
-def command_line_server(tmp_path: Path, *options: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """``python -m tests.fake_ollama_server --port 0 ...`` as its own process; yields (URL, process), always stopped."""
-    port_file = tmp_path / "port"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "tests.fake_ollama_server", "--port", "0", "--port-file", str(port_file), *options],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        for _ in range(300):  # wait for the port (at most ~30 s), or for the process to fail
-            if port_file.exists() and port_file.read_text().strip() or proc.poll() is not None:
-                break
-            time.sleep(0.1)
-        if proc.poll() is not None:
-            raise AssertionError(f"fake server exited with {proc.returncode}: {proc.stderr.read()}")
-        yield f"http://127.0.0.1:{int(port_file.read_text())}", proc
-    finally:
-        if proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-        proc.stdout.close()
-        proc.stderr.close()
-
-
 def test_command_line_server_with_every_nth_request_failing_gives_the_same_results(tmp_path, reference):
-    with command_line_server(tmp_path, "--status-5xx-every", "5", "--status", "503") as (url, _), serving(None):
+    with server_process(tmp_path, "--status-5xx-every", "5", "--status", "503") as (url, _), serving(None):
         assert evalgate_run(tmp_path / "cache", tmp_path / "out", limit=LIMIT, hosts=url) == 0
     assert published(tmp_path / "out") == reference[0]  # real HTTP, retried 503s: the in-process bytes
 
 
 def test_command_line_server_goes_down_after_n_requests(tmp_path, capsys):
-    with command_line_server(tmp_path, "--fail-after", "10") as (url, proc), serving(None):
+    with server_process(tmp_path, "--fail-after", "10") as (url, proc), serving(None):
         rc = evalgate_run(tmp_path / "cache", tmp_path / "out", limit=LIMIT, hosts=url)
         assert proc.wait(timeout=30) == 0  # the server process ends by itself once it is down
         said = proc.stdout.read()
@@ -385,7 +353,7 @@ def test_command_line_server_goes_down_after_n_requests(tmp_path, capsys):
 
 
 def test_command_line_server_hang_makes_the_client_time_out(tmp_path):
-    with command_line_server(tmp_path, "--hang") as (url, _):
+    with server_process(tmp_path, "--hang") as (url, _):
         with OllamaBackend(hosts=url, read_timeout=0.5, max_retries=1, sleep=lambda s: None) as backend:
             assert backend.ping()  # liveness endpoints still answer: only model requests hang
             with pytest.raises(BackendError, match=r"/api/chat failed after 2 attempts: timed out \(ReadTimeout"):
