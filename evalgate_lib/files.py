@@ -1,7 +1,8 @@
-"""Writing files so that a reader never sees half of one: the one helper every layer that saves uses."""
+"""Files every layer writes or checks: written so that a reader never sees half of one, and their SHA-256."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tempfile
 from pathlib import Path
@@ -24,3 +25,12 @@ def atomic_write(path: Path, data: str | bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def sha256_file(path: Path) -> str:
+    """SHA-256 (hex) of a file's bytes, read in 1 MiB blocks so a 540 MB weight file is never held whole."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

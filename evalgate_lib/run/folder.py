@@ -23,9 +23,10 @@ from pathlib import Path
 from typing import Any
 
 from evalgate_lib.errors import InputError
+from evalgate_lib.files import sha256_file
 from evalgate_lib.inputs.config import DEFAULT_ANSWER_MATCHING, DEFAULT_SENTENCE_SCORER
 from evalgate_lib.judging.rows import ResultRow
-from evalgate_lib.run.manifest import Manifest, sha256_file
+from evalgate_lib.run.manifest import Manifest
 from evalgate_lib.run.results import PUBLISHED_FILES, load_rows
 from evalgate_lib.statistics.metrics import Summary
 

@@ -15,13 +15,13 @@ means.
 from __future__ import annotations
 
 import copy
-import hashlib
 import platform
 from dataclasses import dataclass, fields
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from evalgate_lib.files import sha256_file
 from evalgate_lib.version import __version__
 
 #: Packages whose versions can change a number, recorded in the manifest.
@@ -63,10 +63,6 @@ FALLBACKS: dict[str, Any] = {
 
 #: Fields left out of ``manifest.json`` while unset (``pipeline`` is set for scored answer logs only).
 _OMITTED_WHEN_NONE = ("pipeline", "files", "questions_per_config")
-
-
-def sha256_file(path: Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def package_versions() -> dict[str, str | None]:

