@@ -53,6 +53,40 @@ from evalgate_lib.judging.rows import (
 assert SCHEMA_VERSION == 3, "update make_row to the new row schema"
 
 
+# --------------------------------------------------------------------------- running on every core (pytest-xdist)
+
+#: The session fixtures built from the small real run (and the parametrised fixtures that reach them).
+SMALL_RUN_FIXTURES = frozenset(
+    {"small_run", "model_cache", "small_report", "small_shipped_report", "small_regressing"}
+    | {"report_of_run", "run_of_pair"}
+)
+
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    # Each worker, and the model runs and notebook kernels it starts, gets its share of the cores:
+    # two workers each running torch on every core slowed both (issue 22, docs/benchmark.md).
+    _workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    os.environ.setdefault("OMP_NUM_THREADS", str(max(1, (os.cpu_count() or 1) // _workers)))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tell pytest-xdist (``--dist loadgroup``, set in pyproject.toml) which tests must share a worker.
+
+    A session or module fixture is built once per worker, so the tests that use the small real
+    run share one worker (one build of its 8 generations, reports and gate), the full-gold-set
+    tests another, and every other module's tests stay together with their module fixtures.
+    Without xdist (``-n 0``, or a single module) the marks change nothing.
+    """
+    for item in items:
+        if item.get_closest_marker("full_gold"):
+            group = "full-gold"
+        elif SMALL_RUN_FIXTURES & set(item.fixturenames):
+            group = "small-run"
+        else:
+            group = item.path.stem
+        item.add_marker(pytest.mark.xdist_group(group))
+
+
 def make_flags(**fired: bool) -> Flags:
     """Flags with the given ones fired (the rest not), each fired flag carrying a reason, as real rows do."""
     unknown = set(fired) - set(FLAG_NAMES)

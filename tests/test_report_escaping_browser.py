@@ -13,8 +13,9 @@ that page shows is there as text, character for character.
   both answers. No model runs. Its ``evalgate report`` (index.html, notebooks 03 and 04) runs as
   a subprocess, so the test also sees what a user's terminal shows: EvalGate's own lines only.
 * ``evalgate report --backend local --limit 1`` with two configs whose ``name`` is a payload:
-  every notebook (01 to 05) renders the names. Through the repository's ``cache/`` folder (two
-  generations when it is cold), like the other report tests.
+  every notebook (01 to 05) renders the names. Through the session's model cache, which the
+  small run has filled with these answers (a config's name is not part of any prompt), so no
+  model is called.
 """
 
 from __future__ import annotations
@@ -111,7 +112,7 @@ def build_score_report(base: Path) -> tuple[Path, str]:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
     proc = subprocess.run(
         [sys.executable, "-m", "evalgate_lib.cli", "report", "--results", str(results), "--out", str(out),
-         "--cache-dir", str(ROOT / "cache")],
+         "--cache-dir", str(base / "cache")],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=1800,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stdout[-3000:]
@@ -144,7 +145,7 @@ def write_payload_configs(folder: Path) -> tuple[Path, Path]:
 
 
 @pytest.fixture(scope="module")
-def names_report(tmp_path_factory) -> Path:
+def names_report(tmp_path_factory, model_cache) -> Path:
     base = tmp_path_factory.mktemp("escaping-names")
     baseline, candidate = write_payload_configs(base / "configs")
     out = base / "report"
@@ -152,7 +153,7 @@ def names_report(tmp_path_factory) -> Path:
         [
             "report", "--backend", "local", "--limit", "1", "--no-progress",
             "--baseline", str(baseline), "--candidate", str(candidate),
-            "--cache-dir", str(ROOT / "cache"), "--out", str(out),
+            "--cache-dir", str(model_cache), "--out", str(out),
         ]
     )  # fmt: skip
     assert code == 0
