@@ -73,6 +73,29 @@ def kernel_config() -> Any:
     return Config({"KernelManager": {"transport_encryption": "auto"}})
 
 
+def kernel_log_path(executed: str | Path) -> Path:
+    """Where the kernel that executed ``executed`` (``<name>.ipynb``) wrote its own log: ``<name>.kernel.log``."""
+    return Path(executed).with_suffix(".kernel.log")
+
+
+def _kernel_manager_logging_to(handle: Any) -> type:
+    """A kernel manager whose kernels write their stderr (their own log) to ``handle``, not to our terminal.
+
+    The kernel's log (``[IPKernelApp] ...`` lines, e.g. when a loaded machine makes a kernel slow
+    to shut down) is not the notebook's output, which papermill keeps in the executed copy; on the
+    terminal of ``evalgate report`` it would sit among EvalGate's own lines. It is kept in a file
+    beside the executed notebook instead, and :func:`build_report` names that file when it is not empty.
+    """
+    from jupyter_client.manager import AsyncKernelManager
+
+    class _KernelManager(AsyncKernelManager):
+        async def _async_launch_kernel(self, kernel_cmd: list[str], **kw: Any) -> None:
+            kw["stderr"] = handle
+            await super()._async_launch_kernel(kernel_cmd, **kw)
+
+    return _KernelManager
+
+
 def execute_notebook(
     source: str | Path,
     dest: str | Path,
@@ -81,30 +104,51 @@ def execute_notebook(
     kernel_name: str = "python3",
     timeout: int | None = 1800,
 ) -> Path:
-    """Run one notebook top to bottom with papermill; a failing cell becomes an :class:`EvalGateError`."""
+    """Run one notebook top to bottom with papermill; a failing cell becomes an :class:`EvalGateError`.
+
+    The kernel's own log goes to :func:`kernel_log_path` (removed again when the kernel wrote nothing).
+    """
     import papermill as pm
     from papermill.exceptions import PapermillExecutionError
 
     src, out = Path(source), Path(dest)
     out.parent.mkdir(parents=True, exist_ok=True)
+    log_path = kernel_log_path(out)
     try:
-        pm.execute_notebook(
-            str(src),
-            str(out),
-            parameters=dict(parameters),
-            kernel_name=kernel_name,
-            cwd=str(cwd or src.parent),
-            progress_bar=False,
-            log_output=False,
-            execution_timeout=timeout,
-            config=kernel_config(),
-        )
+        with open(log_path, "wb") as kernel_log:
+            pm.execute_notebook(
+                str(src),
+                str(out),
+                parameters=dict(parameters),
+                kernel_name=kernel_name,
+                cwd=str(cwd or src.parent),
+                progress_bar=False,
+                log_output=False,
+                execution_timeout=timeout,
+                config=kernel_config(),
+                kernel_manager_class=_kernel_manager_logging_to(kernel_log),
+            )
     except PapermillExecutionError as exc:
         raise EvalGateError(
             f"notebook {src.name} failed in cell {exc.exec_count}: {exc.ename}: {exc.evalue} "
-            f"(executed copy with the traceback: {out})"
+            f"(executed copy with the traceback: {out}{_kernel_log_note(log_path)})"
         ) from None
+    finally:
+        if log_path.is_file() and log_path.stat().st_size == 0:
+            log_path.unlink()
     return out
+
+
+def _kernel_log_note(log_path: Path) -> str:
+    return f"; the kernel's own log: {log_path}" if log_path.is_file() and log_path.stat().st_size else ""
+
+
+def _say_kernel_log(executed: Path, log: Callable[[str], Any]) -> None:
+    """One line naming the kernel's log file when the kernel wrote one (nothing when it did not)."""
+    path = kernel_log_path(executed)
+    if path.is_file():
+        lines = len(path.read_bytes().splitlines())
+        log(f"kernel of {executed.name} wrote {lines} line(s) to its own log: {path}")
 
 
 def _strip_noise(nb: Any) -> Any:
@@ -220,6 +264,7 @@ def build_report(
         log(f"executing {name}.ipynb ...")
         source = nb_dir / f"{name}.ipynb"
         execute_notebook(source, executed / f"{name}.ipynb", declared(source, nb_params), cwd=nb_dir)
+        _say_kernel_log(executed / f"{name}.ipynb", log)
         render_html(executed / f"{name}.ipynb", executed / f"{name}.html", title=name)
         timings[name] = round(time.perf_counter() - started, 1)
     started = time.perf_counter()
@@ -232,6 +277,7 @@ def build_report(
         declared(source, dict(params, out_dir=str(out), appendices=appendices)),
         cwd=nb_dir,
     )
+    _say_kernel_log(executed / f"{REPORT_NOTEBOOK}.ipynb", log)
     index = render_html(executed / f"{REPORT_NOTEBOOK}.ipynb", out / "index.html", title="EvalGate report")
     timings[REPORT_NOTEBOOK] = round(time.perf_counter() - started, 1)
     (executed / "timings.json").write_text(json.dumps(timings, indent=2) + "\n", encoding="utf-8")
