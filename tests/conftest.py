@@ -77,7 +77,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     run share one worker (one build of its 8 generations, reports and gate), the full-gold-set
     tests another, and every other module's tests stay together with their module fixtures.
     Without xdist (``-n 0``, or a single module) the marks change nothing.
+
+    The groups are then put in the order their cost suggests (pyproject.toml turns off xdist's
+    reordering by test count): the small real run's group first, as it is the longest chain of
+    work, then every group with a ``slow`` test (a model run, a kernel, a browser), then the rest,
+    so no worker is left alone with a long group at the end. The sort is stable: within each rank
+    the order stays pytest-randomly's.
     """
+    groups: dict[pytest.Item, str] = {}
     for item in items:
         if item.get_closest_marker("full_gold"):
             group = "full-gold"
@@ -86,6 +93,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         else:
             group = item.path.stem
         item.add_marker(pytest.mark.xdist_group(group))
+        groups[item] = group
+    slow = {groups[item] for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: 0 if groups[item] in ("small-run", "full-gold") else 1 if groups[item] in slow else 2)
 
 
 def make_flags(**fired: bool) -> Flags:
