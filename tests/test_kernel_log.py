@@ -6,7 +6,7 @@ from pathlib import Path
 
 import nbformat
 
-from evalgate_lib.workbench.report import _say_kernel_log, execute_notebook, kernel_log_path
+from evalgate_lib.workbench.report import SHUTDOWN_INTERRUPT, _say_kernel_log, execute_notebook, kernel_log_path
 
 
 def _notebook(folder: Path, name: str, source: str) -> Path:
@@ -35,9 +35,23 @@ def test_what_the_kernel_writes_to_its_stderr_is_kept_in_its_log_file(tmp_path, 
     assert "output" in out.read_text(encoding="utf-8")  # the notebook's own output stays in the notebook
 
 
-def test_a_silent_kernel_leaves_no_log_file_and_no_line(tmp_path):
+def test_a_silent_kernel_leaves_no_line(tmp_path):
+    """No log, or (on a loaded machine) only the line of the interrupt jupyter_client sends before every shutdown."""
     out = execute_notebook(_notebook(tmp_path, "quiet", "print('output')"), tmp_path / "out" / "quiet.ipynb", {})
-    assert not kernel_log_path(out).exists()
+    log = kernel_log_path(out)
+    assert not log.exists() or log.read_text(encoding="utf-8").splitlines() == [SHUTDOWN_INTERRUPT]
     said: list[str] = []
     _say_kernel_log(out, said.append)
     assert said == []
+
+
+def test_the_shutdown_interrupt_line_alone_is_kept_but_not_announced(tmp_path):
+    executed = tmp_path / "nb.ipynb"
+    kernel_log_path(executed).write_text(SHUTDOWN_INTERRUPT + "\n", encoding="utf-8")
+    said: list[str] = []
+    _say_kernel_log(executed, said.append)
+    assert said == [] and kernel_log_path(executed).is_file()
+    more = SHUTDOWN_INTERRUPT + "\nTraceback (most recent call last):\n"
+    kernel_log_path(executed).write_text(more, encoding="utf-8")
+    _say_kernel_log(executed, said.append)
+    assert said == [f"kernel of nb.ipynb wrote 2 line(s) to its own log: {kernel_log_path(executed)}"]

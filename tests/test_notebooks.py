@@ -12,7 +12,6 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from evalgate_lib.api import load_results
 from evalgate_lib.errors import EvalGateError
 from evalgate_lib.run.results import has_results
 from evalgate_lib.workbench.report import NOTEBOOKS, REPORT_NOTEBOOK, execute_notebook
@@ -97,24 +96,6 @@ def test_notebook_contents(executed):
     explorer = _text(done["04_flag_explorer"])
     assert "application/vnd.jupyter.widget-view+json" in str(_outputs(done["04_flag_explorer"]))
     assert "Hallucination" in explorer
-
-
-@pytest.mark.slow
-def test_top_k_parameter_overrides_both_configs(tmp_path, model_cache):
-    params = {
-        "backend": "local",
-        "limit": 2,
-        "cache_dir": str(model_cache),
-        "out_dir": str(tmp_path / "w"),
-        "results_dir": str(tmp_path / "r"),
-        "top_k": 2,
-    }
-    path = execute_notebook(NB_DIR / "02_two_config_run.ipynb", tmp_path / "02.ipynb", params, cwd=NB_DIR)
-    assert not [o for o in _outputs(path) if o["output_type"] == "error"]
-    loaded = load_results(tmp_path / "r")
-    rows, manifest = loaded.rows, loaded.manifest
-    assert manifest.top_k == 2
-    assert rows and all(len(r.retrieved) == 2 for r in rows)
 
 
 @pytest.mark.slow

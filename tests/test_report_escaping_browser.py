@@ -13,9 +13,8 @@ that page shows is there as text, character for character.
   both answers. No model runs. Its ``evalgate report`` (index.html, notebooks 03 and 04) runs as
   a subprocess, so the test also sees what a user's terminal shows: EvalGate's own lines only.
 * ``evalgate report --backend local --limit 1`` with two configs whose ``name`` is a payload:
-  every notebook (01 to 05) renders the names. Through the session's model cache, which the
-  small run has filled with these answers (a config's name is not part of any prompt), so no
-  model is called.
+  every notebook (01 to 05) renders the names. Its own cache folder (two generations): sharing
+  the session's small run would tie this module to that run's worker under pytest-xdist.
 """
 
 from __future__ import annotations
@@ -128,7 +127,7 @@ def score_report(tmp_path_factory) -> tuple[Path, str]:
 
 
 def write_payload_configs(folder: Path) -> tuple[Path, Path]:
-    """The shipped configs with a payload ``name`` and absolute corpus and gold paths (same prompts: cache hits)."""
+    """The shipped configs with a payload ``name`` and absolute corpus and gold paths (the shipped prompts)."""
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
     for which in ("baseline", "candidate"):
@@ -145,7 +144,7 @@ def write_payload_configs(folder: Path) -> tuple[Path, Path]:
 
 
 @pytest.fixture(scope="module")
-def names_report(tmp_path_factory, model_cache) -> Path:
+def names_report(tmp_path_factory) -> Path:
     base = tmp_path_factory.mktemp("escaping-names")
     baseline, candidate = write_payload_configs(base / "configs")
     out = base / "report"
@@ -153,7 +152,7 @@ def names_report(tmp_path_factory, model_cache) -> Path:
         [
             "report", "--backend", "local", "--limit", "1", "--no-progress",
             "--baseline", str(baseline), "--candidate", str(candidate),
-            "--cache-dir", str(model_cache), "--out", str(out),
+            "--cache-dir", str(base / "cache"), "--out", str(out),
         ]
     )  # fmt: skip
     assert code == 0

@@ -143,12 +143,22 @@ def _kernel_log_note(log_path: Path) -> str:
     return f"; the kernel's own log: {log_path}" if log_path.is_file() and log_path.stat().st_size else ""
 
 
+#: What ipykernel logs when the interrupt jupyter_client sends before every shutdown finds it still busy
+#: (a loaded machine): part of how every kernel stops, not an event of the notebook.
+SHUTDOWN_INTERRUPT = "[IPKernelApp] ERROR | KeyboardInterrupt caught in kernel."
+
+
 def _say_kernel_log(executed: Path, log: Callable[[str], Any]) -> None:
-    """One line naming the kernel's log file when the kernel wrote one (nothing when it did not)."""
+    """One line naming the kernel's log file when it holds anything but the shutdown interrupt's line.
+
+    The file itself is always kept when the kernel wrote to it, that line included.
+    """
     path = kernel_log_path(executed)
-    if path.is_file():
-        lines = len(path.read_bytes().splitlines())
-        log(f"kernel of {executed.name} wrote {lines} line(s) to its own log: {path}")
+    if not path.is_file():
+        return
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    if any(line.strip() and line.strip() != SHUTDOWN_INTERRUPT for line in lines):
+        log(f"kernel of {executed.name} wrote {len(lines)} line(s) to its own log: {path}")
 
 
 def _strip_noise(nb: Any) -> Any:
