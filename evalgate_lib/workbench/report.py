@@ -84,7 +84,8 @@ def _kernel_manager_logging_to(handle: Any) -> type:
     The kernel's log (``[IPKernelApp] ...`` lines, e.g. when a loaded machine makes a kernel slow
     to shut down) is not the notebook's output, which papermill keeps in the executed copy; on the
     terminal of ``evalgate report`` it would sit among EvalGate's own lines. It is kept in a file
-    beside the executed notebook instead, and :func:`build_report` names that file when it is not empty.
+    beside the executed notebook instead, and :func:`build_report` names that file when it holds more
+    than the line every busy kernel logs at shutdown (:data:`SHUTDOWN_INTERRUPT`).
     """
     from jupyter_client.manager import AsyncKernelManager
 
