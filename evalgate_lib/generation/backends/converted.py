@@ -29,7 +29,6 @@ second process converting at the same time never leaves half of one.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -39,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from evalgate_lib.files import sha256_file
+from evalgate_lib.generation.store import entry_key
 
 #: Environment variable naming the folder of converted weights (default: the user's cache folder).
 WEIGHTS_DIR_ENV = "EVALGATE_WEIGHTS_DIR"
@@ -68,8 +68,7 @@ def conversion_key(gguf_sha256: str, runtime: str) -> dict[str, str]:
 
 def folder_for(key: dict[str, str], root: Path | None = None) -> Path:
     """The folder of the conversion with ``key``: named by the SHA-256 of its canonical JSON."""
-    name = hashlib.sha256(json.dumps(key, sort_keys=True).encode("utf-8")).hexdigest()
-    return (root or weights_root()) / name
+    return (root or weights_root()) / entry_key(key)
 
 
 def verify(folder: Path, key: dict[str, str]) -> str | None:
