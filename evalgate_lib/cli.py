@@ -13,11 +13,13 @@ rerun after a fix picks up where the failed run stopped.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
+import os
 import sys
 import traceback
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 from evalgate_lib.errors import BackendError, CacheError, EvalGateError, InputError
 from evalgate_lib.generation.backends import BACKEND_CHOICES
@@ -85,20 +87,35 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _waiting_options(args: argparse.Namespace) -> tuple[float | None, int | None]:
     """``--timeout`` and ``--retries`` checked here, so a bad value is one error line, not argparse's usage text."""
-    timeout = retries = None
-    if args.timeout is not None:
+    from evalgate_lib.inputs.config import waiting_problem
+
+    values: dict[str, float | int | None] = {"timeout": None, "retries": None}
+    for key, text, parse in (("timeout", args.timeout, float), ("retries", args.retries, int)):
+        if text is None:
+            continue
         try:
-            timeout = float(args.timeout)
+            values[key] = parse(str(text).strip())
         except ValueError:
-            timeout = None
-        if timeout is None or not 0 < timeout < float("inf"):
-            raise EvalGateError(f"--timeout must be a number of seconds > 0, got {args.timeout!r}")
-    if args.retries is not None:
-        text = str(args.retries).strip()
-        if not text.isdigit():
-            raise EvalGateError(f"--retries must be a whole number >= 0, got {args.retries!r}")
-        retries = int(text)
-    return timeout, retries
+            values[key] = None
+        problem = waiting_problem(key, values[key], text)
+        if problem is not None:
+            raise EvalGateError(f"--{problem}")
+    return values["timeout"], values["retries"]  # type: ignore[return-value]
+
+
+#: Ceilings of the count options: more concurrent requests than any Ollama deployment serves would only
+#: start threads until the system refuses one; more resamples than this change no printed digit and
+#: would hold gigabytes of draws.
+MAX_JOBS = 256
+MAX_RESAMPLES = 1_000_000
+
+
+def check_count(option: str, value: int, ceiling: int) -> None:
+    """Refuse a count option below 1 or above ``ceiling``, in one line naming it."""
+    if value < 1:
+        raise InputError(f"{option} must be at least 1, got {value}")
+    if value > ceiling:
+        raise InputError(f"{option} must be at most {ceiling:,}, got {value:,}")
 
 
 def check_limit(limit: int | None) -> None:
@@ -114,32 +131,41 @@ def config_corpus(config: str | Path) -> Path:
     return load_config(config).corpus
 
 
-def check_out(out: Path, option: str, corpora: Sequence[Path | None]) -> None:
-    """Refuse an output folder that is an existing file, or that lies inside a corpus folder.
+def check_outputs(args: argparse.Namespace, corpora: Sequence[Path | None], *dests: str) -> None:
+    """Check every output option ``dests`` of ``args`` that is set, with the one rule for where EvalGate writes.
 
-    Inside the corpus, the next run would read the written files as articles (a report's
-    ``index.html`` is a document EvalGate reads), so the knowledge base would change under it.
+    :func:`evalgate_lib.run.outputs.check_output`: not a file where a folder goes (or the other way
+    round), not a dangling link, not inside a corpus folder, writable now; so a run never computes
+    for twenty minutes and then fails to write. ``--json`` and ``gold import --out`` name files.
     """
-    if out.exists() and not out.is_dir():
-        raise InputError(f"{option} {out} is an existing file, not a folder: name a folder to write into")
-    target = out.resolve()
-    for corpus in corpora:
-        if corpus is None:
-            continue
-        folder = Path(corpus).resolve()
-        if target == folder or folder in target.parents:
-            raise InputError(
-                f"{option} {out} is inside the corpus folder {folder}: the next run would read what is written "
-                "there as articles; write it outside the corpus"
-            )
+    from evalgate_lib.run.outputs import check_output
+
+    for dest in dests:
+        value = getattr(args, dest, None)
+        if value is not None:
+            folder = dest != "json" and dest not in getattr(args, "file_outputs", ())
+            check_output(value, "--" + dest.replace("_", "-"), folder=folder, corpora=corpora)
+
+
+def results_corpus(folder: Path | None) -> list[Path | None]:
+    """The corpus folder a results folder's manifest names (none when unreadable: its reader then says why)."""
+    import json
+
+    manifest = None if folder is None else Path(folder) / "manifest.json"
+    if manifest is None or not manifest.is_file():
+        return []
+    try:
+        path = json.loads(manifest.read_text(encoding="utf-8")).get("corpus", {}).get("path")
+    except (ValueError, AttributeError, OSError):
+        return []
+    return [Path(path)] if isinstance(path, str) else []
 
 
 def run_options(args: argparse.Namespace):  # noqa: ANN201 - RunOptions, imported lazily
     """Build :class:`RunOptions` from parsed arguments."""
     from evalgate_lib.run.pipeline import RunOptions
 
-    if args.jobs < 1:
-        raise EvalGateError(f"--jobs must be at least 1, got {args.jobs}")
+    check_count("--jobs", args.jobs, MAX_JOBS)
     timeout, retries = _waiting_options(args)
     check_limit(args.limit)
     return RunOptions(
@@ -162,7 +188,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from evalgate_lib.api import run_comparison
 
     options = run_options(args)
-    check_out(args.out, "--out", [config_corpus(args.baseline), config_corpus(args.candidate)])
+    check_outputs(args, [config_corpus(args.baseline), config_corpus(args.candidate)], "out", "cache_dir")
     results = run_comparison(args.baseline, args.candidate, options, args.out)
     manifest = results.manifest
     in_file = manifest.gold["questions_in_file"]
@@ -220,11 +246,10 @@ def cmd_report(args: argparse.Namespace) -> int:
     from evalgate_lib.statistics.gate import load_gate
     from evalgate_lib.workbench.report import build_report, notebook_parameters
 
-    if args.jobs < 1:
-        raise EvalGateError(f"--jobs must be at least 1, got {args.jobs}")
+    check_count("--jobs", args.jobs, MAX_JOBS)
     check_limit(args.limit)
     load_gate(args.thresholds)  # a missing or malformed thresholds file fails here, not inside a notebook
-    check_out(args.out, "--out", _report_corpora(args))
+    check_outputs(args, _report_corpora(args), "out", *(("cache_dir",) if args.results is None else ()))
     if args.labels and args.results is not None:
         _check_labels_usable(args.labels, args.results)  # all-stale labels fail here, not inside a notebook
     started = time.perf_counter()
@@ -250,19 +275,18 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def _report_corpora(args: argparse.Namespace) -> list[Path | None]:
-    """The corpus folder(s) a report reads: the results folder's (its manifest), else the configs'."""
-    import json
+    """The corpus folders a report's output must stay out of: the results folder's, and the configs' when they load.
 
-    if args.results is not None:
-        manifest = Path(args.results) / "manifest.json"
-        if not manifest.is_file():
-            return []  # build_report names the missing results folder
+    With ``--results`` the configs are not read by the report, but the next ``evalgate run`` reads their corpus.
+    """
+    corpora = results_corpus(args.results)
+    for config in (args.baseline, args.candidate):
         try:
-            path = json.loads(manifest.read_text(encoding="utf-8")).get("corpus", {}).get("path")
-        except (ValueError, AttributeError):
-            return []  # a malformed manifest is refused when the results are read
-        return [Path(path)] if isinstance(path, str) else []
-    return [config_corpus(args.baseline), config_corpus(args.candidate)]
+            corpora.append(config_corpus(config))
+        except EvalGateError:
+            if args.results is None:
+                raise  # without --results the report runs these configs: a bad one is the error to show
+    return corpora
 
 
 def _check_labels_usable(labels: Sequence[Path], results: Path) -> None:
@@ -286,12 +310,12 @@ def cmd_agreement(args: argparse.Namespace) -> int:
     from evalgate_lib.files import atomic_write
     from evalgate_lib.statistics.run_agreement import format_report, report_json
 
-    if args.resamples < 1:
-        raise InputError(f"--resamples must be at least 1, got {args.resamples}")
+    check_count("--resamples", args.resamples, MAX_RESAMPLES)
     if args.sets is not None:
         return _agreement_by_set(args)
     if not args.labels:
         raise InputError("evalgate agreement needs --labels FILE (with --results) or --sets FILE")
+    check_outputs(args, results_corpus(args.results), "json")
     report = load_results(args.results).agreement_report(
         args.labels, scorers=args.scorer or ("lexical", "span"), resamples=args.resamples
     )
@@ -312,6 +336,7 @@ def _agreement_by_set(args: argparse.Namespace) -> int:
     from evalgate_lib.judging.scorers import get_scorer
     from evalgate_lib.statistics.set_agreement import DEFAULT_JUDGES, Judge, format_set, measure_set, set_json
 
+    check_outputs(args, [], "json")
     sets = load_sets(args.sets)
     if args.set:
         known = {s.name for s in sets}
@@ -349,7 +374,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         if len(parts) != 2 or not all(parts):
             raise InputError(f"--names takes two names separated by a comma, got {args.names!r}")
         names = (parts[0], parts[1])
-    check_out(args.out, "--out", [args.corpus])
+    check_outputs(args, [args.corpus], "out")
     run = score_answer_logs(
         args.baseline_log,
         args.candidate_log,
@@ -494,6 +519,7 @@ def _cmd_gold_check(args: argparse.Namespace) -> int:
     else:
         baseline, candidate = args.baseline or "configs/baseline.toml", args.candidate or "configs/candidate.toml"
         corpus, gold, matching = gold_sources(baseline, candidate)
+    check_outputs(args, [corpus], "json")
     check, scan = check_gold_files(corpus, gold)
     for path, reason in scan.skipped:
         print(f"skipped corpus file {path}: {reason}")
@@ -515,6 +541,7 @@ def _cmd_gold_import(args: argparse.Namespace) -> int:
     from evalgate_lib.gold_tools.gold_files import import_gold_file
     from evalgate_lib.gold_tools.gold_import_format import format_import
 
+    check_outputs(args, [args.corpus], "out")
     result = import_gold_file(args.input, args.out, args.corpus, args.force)
     print(format_import(result, str(args.out), None if args.corpus is None else str(args.corpus)), end="")
     return 1 if result.skipped else 0
@@ -539,7 +566,7 @@ def _configure_gold(parser: argparse.ArgumentParser) -> None:
         "--corpus", default=None, type=Path, help="corpus folder: find each gold article and evidence from the contexts"
     )
     imp.add_argument("--force", action="store_true", help="overwrite --out when it exists")
-    imp.set_defaults(gold_handler=_cmd_gold_import)
+    imp.set_defaults(gold_handler=_cmd_gold_import, file_outputs=("out",))
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
@@ -550,6 +577,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
     from evalgate_lib.files import atomic_write
     from evalgate_lib.reporting.diff_text import changes_json, format_changes
 
+    check_outputs(args, results_corpus(args.results), "json")
     changes = load_results(args.results).changes()
     print(format_changes(changes, args.only), end="")
     if args.json is not None:
@@ -585,6 +613,10 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callab
 }
 
 
+KEY_FILE_HELP = (
+    "signing key (HMAC-SHA256) the team holds: results and cache entries are signed when written and "
+    "verified when read (default: $EVALGATE_SIGNING_KEY_FILE or $EVALGATE_SIGNING_KEY)"
+)
 DEBUG_HELP = "show the traceback of any error (without it, an internal error is one line and exit 3)"
 
 
@@ -597,6 +629,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log cache and backend activity")
     parser.add_argument("--debug", action="store_true", help=DEBUG_HELP)
+    parser.add_argument("--key-file", type=Path, default=None, help=KEY_FILE_HELP)
     sub = parser.add_subparsers(dest="command", required=True)
     for name, (help_text, configure, handler) in COMMANDS.items():
         child = sub.add_parser(
@@ -609,44 +642,118 @@ def build_parser() -> argparse.ArgumentParser:
         configure(child)
         # also accepted after the subcommand; SUPPRESS keeps a global --debug from being reset to False
         child.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=DEBUG_HELP)
+        child.add_argument("--key-file", type=Path, default=argparse.SUPPRESS, help=KEY_FILE_HELP)
         child.set_defaults(handler=handler)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``evalgate`` console script."""
-    args = build_parser().parse_args(argv)
+    """Entry point of the ``evalgate`` console script.
+
+    Standard output is guarded for the whole command (:class:`~evalgate_lib.run.outputs.GuardedStdout`):
+    a character the terminal's encoding lacks is escaped, and a full or closed stdout is one error
+    line and exit 2, also when it happens in argparse's ``--help`` or in the last flush.
+    """
+    from evalgate_lib.errors import OutputError
+    from evalgate_lib.run.outputs import GuardedStdout
+
+    real = sys.stdout
+    guard = GuardedStdout(real)
+    sys.stdout = guard
+    try:
+        try:
+            status = _run(argv)
+        except SystemExit:  # argparse after --help or a usage error: what it printed must reach the reader
+            guard.flush()
+            raise
+        guard.flush()
+        return status
+    except OutputError as exc:
+        _say(f"evalgate: error: {exc}")
+        return EXIT_INPUT
+    finally:
+        sys.stdout = guard.restore()
+
+
+def _say(line: str) -> None:
+    """One line on stderr; a stderr that refuses it (``2>/dev/full``) cannot be told anything: the exit code says it."""
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except OSError:
+        pass
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    """Parse ``argv`` and run the subcommand: a user-fixable error is one line and exit 2, a bug one line and exit 3."""
+    from evalgate_lib.errors import OutputError
+    from evalgate_lib.signing import signing_key
+
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    for text in arguments:
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            _say(
+                f"evalgate: error: argument {text!r} is not valid UTF-8 (a name in another encoding): EvalGate "
+                "records paths and names as UTF-8 JSON; rename it, or pass it in UTF-8"
+            )
+            return EXIT_INPUT
+    args = build_parser().parse_args(arguments)
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING, format="evalgate: %(levelname)s: %(message)s"
     )
     try:
-        return args.handler(args)
+        with _key_file_in_environment(getattr(args, "key_file", None)):
+            signing_key()  # a missing, unreadable or too short key fails here, before any work
+            return args.handler(args)
     except EvalGateError as exc:
         if args.debug:
             traceback.print_exc()
-        print(f"evalgate: error: {exc}", file=sys.stderr)
+        _say(f"evalgate: error: {exc}")
         for note in getattr(exc, "__notes__", ()):
-            print(f"evalgate: {note}", file=sys.stderr)
-        if isinstance(exc, (BackendError, CacheError)) and getattr(args, "cache_dir", None) is not None:
-            print(
+            _say(f"evalgate: {note}")
+        resumable = (BackendError, CacheError, OutputError)
+        if isinstance(exc, resumable) and getattr(args, "cache_dir", None) is not None:
+            _say(
                 f"evalgate: everything computed so far is in the cache ({args.cache_dir}); "
-                "rerun the same command to resume",
-                file=sys.stderr,
+                "rerun the same command to resume"
             )
         return EXIT_INPUT
     except KeyboardInterrupt:
-        print("evalgate: interrupted; everything computed so far is in the cache, rerun to resume", file=sys.stderr)
+        _say("evalgate: interrupted; everything computed so far is in the cache, rerun to resume")
         return EXIT_INTERRUPTED
     except Exception as exc:  # noqa: BLE001 - the one place that turns a bug into one line and exit 3
         if args.debug:
             traceback.print_exc()
         message = " ".join(str(exc).split()) or "(no message)"
-        print(
+        _say(
             f"evalgate: internal error: {type(exc).__name__}: {message} "
-            "(a bug in EvalGate; rerun with --debug for the traceback)",
-            file=sys.stderr,
+            "(a bug in EvalGate; rerun with --debug for the traceback)"
         )
         return EXIT_INTERNAL
+
+
+@contextlib.contextmanager
+def _key_file_in_environment(key_file: Path | None) -> Iterator[None]:
+    """``--key-file`` as ``EVALGATE_SIGNING_KEY_FILE`` for the command (and the notebook kernels it starts).
+
+    The option wins over a key in the environment, as a command-line option does; both are put
+    back afterwards, so a caller of :func:`main` in a long-lived process keeps its own.
+    """
+    from evalgate_lib.signing import KEY_ENV, KEY_FILE_ENV
+
+    if key_file is None:
+        yield
+        return
+    saved = {name: os.environ.pop(name, None) for name in (KEY_ENV, KEY_FILE_ENV)}
+    os.environ[KEY_FILE_ENV] = str(Path(key_file).resolve())
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            os.environ.pop(name, None)
+            if value is not None:
+                os.environ[name] = value
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ from conftest import make_row, write_results_folder
 
 from evalgate_lib.cli import main
 from evalgate_lib.errors import InputError
-from evalgate_lib.run.manifest import Manifest
+from evalgate_lib.run.manifest import Manifest, manifest_digest
 from evalgate_lib.statistics.metrics import Summary, compare
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,10 +61,13 @@ def _rerun(folder: Path) -> str:
     return f"; rerun 'evalgate run --out {folder}'"
 
 
-def _edit_manifest(folder: Path, change) -> None:
+def _edit_manifest(folder: Path, change, redigest: bool = True) -> None:
+    """Edit manifest.json; with ``redigest`` its own manifest_sha256 is recomputed too (anyone can: no key)."""
     path = folder / "manifest.json"
     data = json.loads(path.read_text(encoding="utf-8"))
     change(data)
+    if redigest and "manifest_sha256" in data:
+        data["manifest_sha256"] = manifest_digest(data)
     path.write_text(json.dumps(data), encoding="utf-8")
 
 

@@ -76,14 +76,35 @@ def check_keys(table: Mapping[str, Any], known: Sequence[str], file: Path | str,
             raise InputError(f"{file}: unknown key {key!r} in {where}{hint}")
 
 
+#: Ceilings of the waiting options. One request waiting more than a day is a wedged server, not a slow
+#: one, and a larger number (``1e308``) would overflow the socket timeout; a hundred retries with
+#: exponential backoff already wait for days.
+MAX_TIMEOUT = 86_400.0
+MAX_RETRIES = 100
+
+
+def waiting_problem(key: str, value: object, shown: object = None) -> str | None:
+    """What is wrong with a ``timeout`` (seconds, 0 < t <= a day) or ``retries`` (0..100) value, else ``None``.
+
+    The one rule behind ``[shared.models.ollama] timeout/retries`` and ``--timeout``/``--retries``;
+    ``shown`` is the value as the user wrote it (the option's text), when it differs from ``value``.
+    """
+    got = repr(value if shown is None else shown)
+    if isinstance(value, bool) or (value is not None and not isinstance(value, (int, float))):
+        value = None
+    if key == "timeout" and not (value is not None and 0 < value <= MAX_TIMEOUT):  # NaN fails this too
+        return f"timeout must be a number of seconds > 0 and at most {MAX_TIMEOUT:,.0f} (a day), got {got}"
+    if key == "retries" and not (isinstance(value, int) and 0 <= value <= MAX_RETRIES):
+        return f"retries must be a whole number from 0 to {MAX_RETRIES}, got {got}"
+    return None
+
+
 def check_waiting(table: Mapping[str, Any], where: str) -> None:
-    """Refuse a ``timeout`` that is not a number of seconds > 0 or ``retries`` that is not a whole number >= 0."""
-    timeout = table.get("timeout")
-    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0):
-        raise InputError(f"{where} timeout must be a number of seconds > 0, got {timeout!r}")
-    retries = table.get("retries")
-    if retries is not None and (isinstance(retries, bool) or not isinstance(retries, int) or retries < 0):
-        raise InputError(f"{where} retries must be a whole number >= 0, got {retries!r}")
+    """Refuse a ``timeout`` or ``retries`` outside :func:`waiting_problem`'s rule, naming where it was set."""
+    for key in ("timeout", "retries"):
+        problem = None if key not in table else waiting_problem(key, table[key])
+        if problem is not None:
+            raise InputError(f"{where} {problem}")
 
 
 @dataclass(frozen=True)
