@@ -215,6 +215,7 @@ def cmd_gate(args: argparse.Namespace) -> int:
     2 questions must not look like one that passed on all of them.
     """
     from evalgate_lib.api import load_results
+    from evalgate_lib.run.folder import signature_line
     from evalgate_lib.statistics.gate import EXIT_REGRESSION, format_verdict, judge, load_gate
 
     gate = load_gate(args.thresholds)
@@ -234,8 +235,8 @@ def cmd_gate(args: argparse.Namespace) -> int:
                 "gate does not judge; rerun without --limit, or pass --allow-partial to judge it anyway"
             )
         partial_of = total
-    verdicts = judge(summary, gate)
-    print(format_verdict(summary, gate, verdicts, questions_in_file=partial_of))
+    verdicts = judge(summary, gate)  # the summary recomputed from the rows, which load_results checked it against
+    print(format_verdict(summary, gate, verdicts, questions_in_file=partial_of, trust=signature_line(folder)))
     return EXIT_REGRESSION if any(v.failed for v in verdicts) else 0
 
 

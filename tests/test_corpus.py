@@ -87,7 +87,7 @@ def test_plain_text_document_without_front_matter(tmp_path: Path) -> None:
 
 def test_file_instead_of_folder(tmp_path: Path) -> None:
     (tmp_path / "file.md").write_text(article_text("x"), "utf-8")
-    with pytest.raises(InputError, match="does not exist"):
+    with pytest.raises(InputError, match=r"corpus folder .*file\.md is a file, not a folder: name the folder"):
         load_corpus(tmp_path / "file.md")
 
 

@@ -236,13 +236,19 @@ def judged_line(summary: Summary, questions_in_file: int | None = None) -> str:
 
 
 def format_verdict(
-    summary: Summary, gate: GateConfig, verdicts: list[RuleVerdict], questions_in_file: int | None = None
+    summary: Summary,
+    gate: GateConfig,
+    verdicts: list[RuleVerdict],
+    questions_in_file: int | None = None,
+    trust: str | None = None,
 ) -> str:
     """The readable verdict: what was judged, one line per rule, then PASS or FAIL naming the regressed metrics.
 
-    ``questions_in_file`` is given for a partial (``--limit``) run only, so the verdict says it.
+    ``questions_in_file`` is given for a partial (``--limit``) run only, so the verdict says it;
+    ``trust`` is a line on what vouches for the folder (its signature, or checksums only), after the count.
     """
     head = f"gate ({gate.mode} mode): {summary.candidate} vs {summary.baseline}"
     failed = [v.rule.metric for v in verdicts if v.failed]
     tail = f"FAIL: candidate regresses on {', '.join(failed)}" if failed else "PASS: no regression beyond thresholds"
-    return "\n".join([head, judged_line(summary, questions_in_file)] + [v.message for v in verdicts] + [tail])
+    said = [judged_line(summary, questions_in_file), *([trust] if trust else [])]
+    return "\n".join([head, *said] + [v.message for v in verdicts] + [tail])
