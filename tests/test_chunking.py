@@ -417,3 +417,19 @@ def test_real_corpus_markdown_pieces_respect_max_words_where_possible(corpus: li
             if n > spec["max_words"]:
                 # only a single paragraph (no blank line inside) may exceed the limit
                 assert not re.search(r"\n\s*\n", c.text), (article.id, c.position)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("a <!-- x --> b", "a  b"),
+        ("<!-->-->", ""),  # '<!--' then '-->': the comment needs its own closing after the opening
+        ("<!-- never closed", "<!-- never closed"),
+        ("a <!-- x\ny --> b <!-- z --> c", "a  b  c"),
+        ("<!--" * 100_000, "<!--" * 100_000),  # a long line of openings: linear, not one search per opening
+    ],
+)
+def test_comments_are_removed_as_the_regex_did(text: str, kept: str) -> None:
+    from evalgate_lib.chunks.chunking import _without_comments
+
+    assert _without_comments(text) == kept
