@@ -140,7 +140,7 @@ def answers(ws: Workspace) -> list[str]:
 
 
 def mount_tmpfs(ws: Workspace, name: str, options: str) -> Path:
-    """A tmpfs mounted at ``<ws>/name``, unmounted by the workspace's cleanup; the case is skipped where it cannot be."""
+    """A tmpfs at ``<ws>/name``, unmounted by the workspace's cleanup; the case is skipped where it cannot be."""
     point = ws.root / name
     point.mkdir()
     done = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(point)], capture_output=True, text=True)
@@ -186,6 +186,11 @@ def surrogate_answer(path: str, body: Any) -> httpx.Response | None:
 
 def long_line(ws: Workspace) -> list[str]:
     (ws.corpus / "export.md").write_text("lorem ipsum " * 87_382)  # one line of 1 MiB, no title anywhere
+    return ws.run()
+
+
+def blob(ws: Workspace) -> list[str]:
+    (ws.corpus / "logo.md").write_text("# Logo\n\n" + "QUJD" * 250_000 + "\n")  # a 1 MB base64 run: one "word"
     return ws.run()
 
 
@@ -442,6 +447,13 @@ CASES: tuple[Case, ...] = (
     Case(
         "long-line-no-title", "a document of one 1 MiB line and no title (the title regex hung on it)", long_line,
         0, r"model calls: 4 generations, \d+ embedding batches; cache hits: \d+; wall time .*", stdout=True,
+    ),
+    Case(
+        "blob-in-document", "a 1 MB base64 run (one 'word'): counted by characters, not silently truncated", blob, 2,
+        ERR + r"{ws}/baseline\.toml: the prompt cannot fit the generator's context: top_k 4 \(the 4 longest chunks, up "
+        r"to \d+ words each\) \+ template \+ question = [\d,]+ words but 1,00[\d,]+ characters ≈ [\d,]+ tokens \(at 4 "
+        r"characters/token \+ 64: its words are too long to count by words\), \+ max_tokens 96 = [\d,]+ > num_ctx "
+        r"4,096; long runs without spaces \(a blob, a minified line\) cannot be split by a chunker; remove them",
     ),
     # ---------------------------------------------------------------- forged results
     Case(
