@@ -7,7 +7,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from evalgate_lib.errors import OutputError
+from evalgate_lib.errors import InputError, OutputError
 
 
 def atomic_write(path: Path, data: str | bytes) -> None:
@@ -58,3 +58,21 @@ def sha256_file(path: Path) -> str:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def read_input(path: str | Path, what: str, kind: str) -> bytes:
+    """The bytes of an input file, or one line naming it as ``what`` (``"config file"``) and why it is not one.
+
+    The one reader behind every named input file (configs, thresholds, JSONL files, the signing key),
+    so each says the same: a directory "is a directory, not a {kind}", a missing file "does not
+    exist", an unreadable one "cannot be read (Permission denied)".
+    """
+    file = Path(path)
+    if file.is_dir():
+        raise InputError(f"{what} {file} is a directory, not a {kind}")
+    if not file.is_file():
+        raise InputError(f"{what} {file} does not exist")
+    try:
+        return file.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{what} {file} cannot be read ({exc.strerror})") from None

@@ -28,6 +28,7 @@ import os
 from pathlib import Path
 
 from evalgate_lib.errors import InputError
+from evalgate_lib.files import read_input
 
 KEY_ENV = "EVALGATE_SIGNING_KEY"
 KEY_FILE_ENV = "EVALGATE_SIGNING_KEY_FILE"
@@ -49,15 +50,7 @@ def signing_key() -> bytes | None:
 
 
 def _key_from_file(file: Path) -> bytes:
-    if file.is_dir():
-        raise InputError(f"signing key file {file} is a directory, not a file")
-    if not file.is_file():
-        raise InputError(f"signing key file {file} does not exist")
-    try:
-        data = file.read_bytes()
-    except OSError as exc:
-        raise InputError(f"signing key file {file} cannot be read ({exc.strerror})") from None
-    return _checked(data.strip(), f"signing key file {file}")
+    return _checked(read_input(file, "signing key file", "file").strip(), f"signing key file {file}")
 
 
 def _checked(key: bytes, source: str) -> bytes:

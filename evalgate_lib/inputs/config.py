@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from evalgate_lib.errors import FairnessError, InputError
+from evalgate_lib.files import read_input
 from evalgate_lib.inputs.options import DEFAULT_STOP, GenerationOptions
 from evalgate_lib.inputs.prompts import validate_template
 
@@ -180,14 +181,7 @@ def flatten(table: dict[str, Any], prefix: str = "") -> dict[str, Any]:
 def load_config(path: str | Path) -> RunConfig:
     """Parse a TOML configuration; paths in ``[shared]`` are relative to the file's folder."""
     file = Path(path)
-    if file.is_dir():
-        raise InputError(f"config file {file} is a directory, not a TOML file")
-    if not file.is_file():
-        raise InputError(f"config file {file} does not exist")
-    try:
-        data = file.read_bytes()
-    except OSError as exc:
-        raise InputError(f"config file {file} cannot be read: {exc.strerror}") from None
+    data = read_input(file, "config file", "TOML file")
     try:
         raw = tomllib.loads(data.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Callable, Hashable, Iterator, TypeVar
 
 from evalgate_lib.errors import InputError
+from evalgate_lib.files import read_input
 
 T = TypeVar("T")
 
@@ -32,16 +33,10 @@ def read_jsonl(path: str | Path, what: str) -> Iterator[tuple[int, str, Any]]:
     :meth:`str.splitlines` would break on.
     """
     file = Path(path)
-    if file.is_dir():
-        raise InputError(f"{what} {file} is a directory, not a JSONL file")
-    if not file.is_file():
-        raise InputError(f"{what} {file} does not exist")
     try:
-        text = file.read_text(encoding="utf-8")
+        text = read_input(file, what, "JSONL file").decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(f"{file}: not UTF-8 text ({exc})") from None
-    except OSError as exc:
-        raise InputError(f"{what} {file} cannot be read ({exc.strerror})") from None
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue

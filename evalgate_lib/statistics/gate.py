@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from evalgate_lib.errors import InputError
+from evalgate_lib.files import read_input
 from evalgate_lib.inputs.config import check_keys
 from evalgate_lib.judging.rows import ResultRow
 from evalgate_lib.statistics.metrics import METRICS, Summary, compare, format_interval, format_value
@@ -66,14 +67,9 @@ def load_gate(path: str | Path) -> GateConfig:
     ``"5%"``, a boolean, NaN or a negative bound is refused rather than read some way.
     """
     file = Path(path)
-    if file.is_dir():
-        raise InputError(f"gate thresholds file {file} is a directory, not a TOML file")
-    if not file.is_file():
-        raise InputError(f"gate thresholds file {file} does not exist")
+    data = read_input(file, "gate thresholds file", "TOML file")
     try:
-        raw = tomllib.loads(file.read_bytes().decode("utf-8"))
-    except OSError as exc:
-        raise InputError(f"gate thresholds file {file} cannot be read ({exc.strerror})") from None
+        raw = tomllib.loads(data.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise InputError(f"{file}: not valid TOML ({exc})") from None
     check_keys(raw, GATE_KEYS, file, "the top level")
