@@ -229,13 +229,15 @@ class Results:
         """How the corrected delta's interval narrows as the plan's labels come in (a matplotlib plot).
 
         One point per question labelled in the plan's order: the corrected accuracy delta and its
-        95% interval over the first k labelled questions, beside the judge-only delta.
+        95% interval over the first k labelled questions, beside the judge-only delta. A label file
+        that does not exist yet (the labelling widget creates it on the first save) holds no label.
         """
         from evalgate_lib.inputs.labels import load_labels
         from evalgate_lib.statistics.label_correction import narrowing
 
         drawn, digest = self.label_plan(plan)
-        loaded = [label for path in labels for label in load_labels(path)]
+        # a label file not written yet (nothing labelled so far) is an empty start, drawn as such
+        loaded = [label for path in labels if Path(path).exists() for label in load_labels(path)]
         steps = narrowing(self.rows, self.baseline, self.candidate, loaded, drawn, digest)
         return plots.interval_narrowing_plot(steps)
 

@@ -216,7 +216,7 @@ def cmd_gate(args: argparse.Namespace) -> int:
     line = None if correction is None else correction.line()
     print(format_verdict(summary, gate, verdicts, questions_in_file=partial_of, labels_line=line))
     if correction is not None:
-        print(format_correction(correction))
+        print(format_correction(correction, header=False))
     return EXIT_REGRESSION if any(v.failed for v in verdicts) else 0
 
 

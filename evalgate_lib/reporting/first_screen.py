@@ -60,7 +60,8 @@ def _status(verdict: RuleVerdict, stat: Mapping[str, Any], gate: GateConfig) -> 
         return '<span class="eg-rule-fail">FAIL</span>'
     if verdict.breached:
         p = stat.get("p_value")
-        why = f"McNemar p = {p:.3f} ≥ {gate.alpha:g}" if p is not None else "its interval is not wholly past the limit"
+        test = stat.get("test", "McNemar")
+        why = f"{test} p = {p:.3f} ≥ {gate.alpha:g}" if p is not None else "its interval is not wholly past the limit"
         return f'<span class="eg-rule-breach">breached, not significant</span> <small>({e(why)})</small>'
     return '<span class="eg-rule-ok">ok</span>'
 
@@ -124,7 +125,7 @@ def _rule_row(verdict: RuleVerdict, stat: Mapping[str, Any], gate: GateConfig) -
         f"<td>{e(_METRICS[verdict.rule.metric].label)}</td><td>{e(_bound(verdict))}</td>"
         f'<td class="num">{e(format_value(verdict.delta, kind, signed=True))}</td>'
         f'<td class="num">{e(format_interval(stat, kind) if stat else "n/a")}</td>'
-        f'<td class="num">{"" if p is None else f"{p:.3f}"}</td>'
+        f'<td class="num">{"" if p is None else f"{p:.3f}"}{" (t test)" if stat.get("test") == "t" else ""}</td>'
         f"<td>{_status(verdict, stat, gate)}</td></tr>"
     )
 

@@ -147,7 +147,8 @@ def judge(summary: Summary, gate: GateConfig, corrected: Mapping[str, Any] | Non
         else:
             said = (
                 f"corrected delta {format_value(delta, metric.kind, signed=True)} "
-                f"95% CI {format_interval(sig, metric.kind)}" + ("" if p is None else f", p={p:.3f}")
+                f"95% CI {format_interval(sig, metric.kind)}"
+                + ("" if p is None else f", {sig.get('test', 'McNemar')} p={p:.3f}")
                 + f"; judge-only {format_value(judge_delta, metric.kind, signed=True)} "
                 f"{format_interval(judged, metric.kind) if judged else 'n/a'}"
             )

@@ -34,7 +34,7 @@ from evalgate_lib.statistics.label_estimates import (
 )
 from evalgate_lib.statistics.metrics import in_population
 from evalgate_lib.statistics.paired_tests import compare_metric
-from evalgate_lib.statistics.run_agreement import human_judgements, split_passes
+from evalgate_lib.statistics.run_agreement import convenience_line, human_judgements, split_passes
 from evalgate_lib.statistics.sampling_plan import LabelPlan
 
 CENSUS, PLAN = "census", "plan"
@@ -91,9 +91,11 @@ class CorrectedDelta:
     label_high: float | None = None
     estimate: CorrectedEstimate | None = None
 
-    def significance(self) -> dict[str, float | None]:
-        """The interval and p-value, keyed as ``summary.json``'s ``significance`` entries (what the gate reads)."""
-        return {"ci_low": self.ci_low, "ci_high": self.ci_high, "p_value": self.p_value}
+    def significance(self) -> dict[str, float | str | None]:
+        """The interval and p-value, keyed as ``summary.json``'s ``significance`` entries (what the gate reads),
+        and ``test``: the test behind the p-value (``McNemar`` on a census, ``t`` on a plan's estimate)."""
+        test = "t" if self.estimate is not None else "McNemar"
+        return {"ci_low": self.ci_low, "ci_high": self.ci_high, "p_value": self.p_value, "test": test}
 
 
 @dataclass(frozen=True)
@@ -116,13 +118,16 @@ class LabelCorrection:
             )
         return (
             f"deltas corrected by labels: {self.labelled_answers} of {self.answers} answers labelled under plan "
-            f"{(self.plan_sha256 or '')[:12]}… (stratified prediction-powered estimate, 95% normal interval "
+            f"{(self.plan_sha256 or '')[:12]}… (stratified prediction-powered estimate, 95% t interval "
             "with label and question sampling)"
         )
 
 
 def _scale(value: float | None, factor: int) -> float | None:
-    return None if value is None else round(value * factor, 6)
+    """A rate as a count of ``factor`` questions (4 places: the 6-place rate times n would show its rounding)."""
+    if value is None:
+        return None
+    return round(value * factor, 4 if factor > 1 else 6)
 
 
 def _census(rows: Mapping[tuple[str, str], ResultRow], reference: Mapping[tuple[str, str], Label],
@@ -132,14 +137,23 @@ def _census(rows: Mapping[tuple[str, str], ResultRow], reference: Mapping[tuple[
         ids = [q for q in questions if in_population(rows[(baseline, q)], m.population)]
         human = {c: [m.human(reference[(c, q)]) for q in ids] for c in (baseline, candidate)}
         judge = {c: [m.judge(rows[(c, q)]) for q in ids] for c in (baseline, candidate)}
+        if not ids:
+            continue
         stat = compare_metric(m.key, human[baseline], human[candidate], binary=True)
-        judged = (sum(judge[candidate]) - sum(judge[baseline])) / len(ids) if ids else None
         factor = len(ids) if m.kind == "count" else 1
+        # rates as the summary rounds them; counts exact (sums of labels, not rounded rates times n)
+        sums = {c: sum(human[c]) for c in (baseline, candidate)}
+        judged = sum(judge[candidate]) - sum(judge[baseline])
+        if m.kind == "count":
+            values = (float(sums[baseline]), float(sums[candidate]), float(sums[candidate] - sums[baseline]))
+            judge_delta = float(judged)
+        else:
+            values = (stat["baseline"], stat["candidate"], stat["delta"])
+            judge_delta = round(judged / len(ids), 6)
         out[m.key] = CorrectedDelta(
-            m.key, m.label, m.kind,
-            _scale(stat["baseline"], factor), _scale(stat["candidate"], factor), _scale(stat["delta"], factor),
+            m.key, m.label, m.kind, *values,
             _scale(stat["ci_low"], factor), _scale(stat["ci_high"], factor), stat["p_value"],
-            _scale(judged, factor), len(ids), len(ids),
+            judge_delta, len(ids), len(ids),
         )  # fmt: skip
     return out
 
@@ -195,15 +209,6 @@ def _planned(rows: Mapping[tuple[str, str], ResultRow], plan_labels: Mapping[tup
             d.n_population, d.n_labelled, _scale(d.label_low, factor), _scale(d.label_high, factor), d,
         )  # fmt: skip
     return out
-
-
-def convenience_line(labelled: int, answers: int, source: str) -> str:
-    """The one line that refuses (or flags) labels made outside a plan."""
-    return (
-        f"{source}: {labelled} of {answers} answers labelled outside a sampling plan: a convenience sample, used for "
-        "agreement figures only, never for a corrected delta; draw a plan with 'evalgate sample --results DIR "
-        "--budget N' and label its answers in notebook 04, or label every answer"
-    )
 
 
 def correct_with_labels(
@@ -267,14 +272,18 @@ def correct_with_labels(
                            answers, plan_sha256, tuple(notes))  # fmt: skip
 
 
-def format_correction(correction: LabelCorrection) -> str:
-    """The corrected deltas as text: one line per labelled metric, corrected beside the judge's."""
+def format_correction(correction: LabelCorrection, header: bool = True) -> str:
+    """The corrected deltas as text: one line per labelled metric, corrected beside the judge's.
+
+    ``header``: start with :meth:`LabelCorrection.line` (the gate prints it in its verdict already).
+    """
     from evalgate_lib.statistics.metrics import format_interval, format_value
 
-    out = [correction.line(), *(f"  note: {n}" for n in correction.notes)]
+    out = [correction.line()] if header else ["every delta the labels correct:"]
+    out += [f"  note: {n}" for n in correction.notes]
     for m in correction.metrics.values():
         interval = format_interval(m.significance(), m.kind)
-        p = "" if m.p_value is None else f", p={m.p_value:.3f}"
+        p = "" if m.p_value is None else f", {m.significance()['test']} p={m.p_value:.3f}"
         out.append(
             f"  {m.label}: corrected delta {format_value(m.delta, m.kind, signed=True)} {interval}{p}; "
             f"judge-only {format_value(m.judge_delta, m.kind, signed=True)} ({m.labelled} of {m.questions} "
