@@ -254,3 +254,16 @@ def test_label_files_take_plan_sha256(tmp_path: Path) -> None:
     path.write_text(json.dumps({**good, "plan_sha256": "xyz"}) + "\n")
     with pytest.raises(InputError, match=r"l.jsonl:1: 'plan_sha256' must be 64 lowercase hex"):
         load_labels(path)
+
+
+@pytest.mark.slow
+def test_gate_on_the_small_real_run_with_the_shipped_labels(small_run, capsys) -> None:
+    """The shipped labels describe the shipped run's answers: on its first four questions they are a census."""
+    shipped = Path(__file__).resolve().parents[1] / "labels" / "nimbus.jsonl"
+    code = main(["gate", "--results", str(small_run.out), "--labels", str(shipped), "--allow-partial"])
+    out = capsys.readouterr().out
+    assert code in (0, 1), out
+    assert "deltas corrected by labels: a census (8 of 8 answers labelled)" in out
+    assert "decided on the delta corrected by labels for accuracy_answerable, refusal_accuracy, hallucination" in out
+    assert "accuracy on answerable: corrected delta" in out and "; judge-only" in out
+    assert out.splitlines()[-7] == "every delta the labels correct:"
