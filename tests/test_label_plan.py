@@ -267,3 +267,23 @@ def test_gate_on_the_small_real_run_with_the_shipped_labels(small_run, capsys) -
     assert "decided on the delta corrected by labels for accuracy_answerable, refusal_accuracy, hallucination" in out
     assert "accuracy on answerable: corrected delta" in out and "; judge-only" in out
     assert out.splitlines()[-7] == "every delta the labels correct:"
+
+
+def test_diff_prints_the_corrected_deltas_above_the_changes(folder: Path, tmp_path: Path, capsys) -> None:
+    results = eg.load_results(folder)
+    labels = write_labels(tmp_path / "labels.jsonl", [label(r) for r in results.rows])
+    assert main(["diff", "--results", str(folder), "--labels", str(labels)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("deltas corrected by labels: a census (40 of 40 answers labelled)")
+    assert "evalgate gate --labels decides on the corrected deltas above; the changes below are the judge's" in out
+
+
+def test_agreement_says_how_the_labels_were_drawn() -> None:
+    from evalgate_lib.statistics.run_agreement import sample_line
+
+    rows_ = rows()
+    plain = [label(r) for r in rows_[:4]]
+    assert "a convenience sample, used for agreement figures only" in sample_line(4, 40, plain, "l.jsonl")
+    planned = [label(r, "b" * 64) for r in rows_[:4]]
+    assert "drawn by plan bbbbbbbbbbbb…" in sample_line(4, 40, planned, "l.jsonl")
+    assert "a census (40 of 40 answers labelled)" in sample_line(40, 40, plain, "l.jsonl")
