@@ -287,3 +287,15 @@ def test_agreement_says_how_the_labels_were_drawn() -> None:
     planned = [label(r, "b" * 64) for r in rows_[:4]]
     assert "drawn by plan bbbbbbbbbbbb…" in sample_line(4, 40, planned, "l.jsonl")
     assert "a census (40 of 40 answers labelled)" in sample_line(40, 40, plain, "l.jsonl")
+
+
+def test_plan_file_records_every_question_s_inclusion_probability_and_refuses_edits(folder: Path) -> None:
+    drawn = eg.draw_label_plan(folder, budget=20, seed=3)
+    data = json.loads(drawn.path.read_text())
+    assert data["inclusion_probabilities"]["q00"] == round(5 / 6, 6)
+    assert data["inclusion_probabilities"]["q19"] == round(5 / 14, 6)
+    assert data["seed"] == 3 and set(data["results"]) == {"folder", "results.jsonl", "summary.json"}
+    data["strata"][1]["drawn"] = data["strata"][1]["drawn"][:-1]  # one question fewer drawn, probabilities kept
+    drawn.path.write_text(json.dumps(data))
+    with pytest.raises(InputError, match="'inclusion_probabilities' do not match the strata's draws"):
+        load_plan(drawn.path)

@@ -19,7 +19,8 @@ inclusion probability (:mod:`evalgate_lib.statistics.label_estimates`):
   strata in proportion to their sizes (:meth:`LabelPlan.order`), so labels made from the start of
   the order are, in every stratum, a simple random sample of it at every moment.
 
-The plan is JSON written beside the results (``label-plan.json``); it records the results folder's
+The plan is JSON written beside the results (``label-plan.json``): the strata (every question and
+the drawn ones, in order), every question's inclusion probability, the seed, and the results folder's
 digests (the SHA-256 of ``results.jsonl`` and ``summary.json`` from its manifest), and a plan whose
 folder has changed since is refused (:func:`check_plan`): its strata came from verdicts that are no
 longer the run's. Labels made under a plan carry the plan file's SHA-256 (``plan_sha256``).
@@ -45,7 +46,7 @@ PLAN_FORMAT = "evalgate-label-plan/1"
 PLAN_FILE = "label-plan.json"
 REVIEW, REST, ALL = "review", "rest", "all"
 DEFAULT_REVIEW_SHARE = 0.5
-_PLAN_KEYS = ("format", "results", "configs", "budget", "seed", "review_share", "strata")
+_PLAN_KEYS = ("format", "results", "configs", "budget", "seed", "review_share", "inclusion_probabilities", "strata")
 _STRATUM_KEYS = ("name", "questions", "drawn", "inclusion_probability")
 
 
@@ -109,6 +110,9 @@ class LabelPlan:
             "budget": self.budget,
             "seed": self.seed,
             "review_share": self.review_share,
+            "inclusion_probabilities": {
+                qid: round(s.inclusion_probability, 6) for s in self.strata for qid in s.questions
+            },
             "strata": [
                 {
                     "name": s.name,
@@ -251,6 +255,9 @@ def load_plan(path: str | Path) -> tuple[LabelPlan, str]:
         review_share=float(_field(data, "review_share", (int, float), where)),
         strata=tuple(strata),
     )
+    recorded = data.get("inclusion_probabilities")
+    if recorded != plan.to_json()["inclusion_probabilities"]:
+        raise InputError(f"{where}: 'inclusion_probabilities' do not match the strata's draws (a plan edited by hand?)")
     return plan, hashlib.sha256(raw).hexdigest()
 
 
