@@ -17,7 +17,7 @@ drawn questions' labels. It reports, per metric:
 * ``judge bias``: judge-only delta − all-labels delta (no sampling: the judge's error on the delta);
   ``bias``: the corrected delta's mean error over the plans.
 
-Run it from the repository root (one command, about a minute on 2 cores; re-run it whenever the
+Run it from the repository root (one command, about 3.5 minutes on 2 shared cores; re-run it whenever the
 judge changes)::
 
     .venv/bin/python bench/label_budget.py            # --plans 1000 --json bench/out/label_budget.json
