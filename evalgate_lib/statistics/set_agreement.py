@@ -178,7 +178,8 @@ class SetAgreement:
     double_labelled: int
 
 
-def _judge_logged(answer: LoggedAnswer, question: GoldQuestion, judge: Judge) -> Judgement:
+def judge_logged(answer: LoggedAnswer, question: GoldQuestion, judge: Judge) -> Judgement:
+    """One logged answer judged from its strings by ``judge`` (its top passage's score as the retrieval similarity)."""
     top = answer.passages[0].score if answer.passages and answer.passages[0].score is not None else 1.0
     return judge_answer(
         question=question.question,
@@ -251,7 +252,7 @@ def measure_set(
     overall = []
     by_config: dict[str, list[JudgeAgreement]] = {config: [] for config in logs}
     for judge in judges:
-        judged = [_judge_logged(answers[k], by_id[k[1]], judge) for k in keys]
+        judged = [judge_logged(answers[k], by_id[k[1]], judge) for k in keys]
         overall.append(_measure_group(judged, labels, judge, seed, resamples))
         for config in logs:
             pick = [i for i, k in enumerate(keys) if k[0] == config]
