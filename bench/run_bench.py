@@ -556,17 +556,31 @@ class RuntimeVariants:
         self._stop_check = _stop_check
         self._torch: Any = None
         self._one_thread: Any = None
+        self._full_head: Any = None
         self._onnx_genai = onnx_genai
+        self.build_s: dict[str, float] = {}
 
     def stop(self, options: Any) -> Callable[[Sequence[int]], bool] | None:
         return self._stop_check(self.tokenizer, options.stop)
+
+    def prepare(self, method: str) -> None:
+        """Load (or build) what ``method`` runs, before any clock starts: loading is not generation."""
+        from evalgate_lib.generation.backends.converted import scratch_folder
+
+        if method == "torch_loop" and self._torch is None:
+            self._torch = self.backend.torch_generator()[1]
+        elif method == "onnx_genai_one_thread" and self._one_thread is None:
+            self._one_thread = self._onnx_genai.load(self.backend.generator_folder, threads=1)[1]
+        elif method == "onnx_genai_full_head" and self._full_head is None:
+            folder = scratch_folder()
+            options = tuple(o for o in self._onnx_genai.BUILD_OPTIONS if not o.startswith("prune_lm_head"))
+            self.build_s["full LM head"] = self._onnx_genai.build(self.backend._kept_conversion(), folder, options)
+            self._full_head = self._onnx_genai.load(folder)[1]
 
     def torch_loop(self, ids: list[int], options: Any, clock: list[float]) -> list[int]:
         """transformers + torch, float32, the greedy loop over ``forward()``: the path before issue 29."""
         import torch
 
-        if self._torch is None:
-            self._torch = self.backend.torch_generator()[1]
         tensor = torch.tensor([ids], dtype=torch.long)
         return torch_greedy_tokens(self._torch, tensor, options.max_tokens, self.tokenizer.eos_token_id,
                                    self.stop(options), clock)  # fmt: skip
@@ -575,19 +589,24 @@ class RuntimeVariants:
         """ONNX Runtime GenAI, float32, as the local backend runs it (ONNX Runtime's own thread count)."""
         return self.backend._tokens(ids, options, clock)
 
+    def _other_session(self, model: Any, ids: list[int], options: Any, clock: list[float]) -> list[int]:
+        eos = self.tokenizer.eos_token_id
+        return self._onnx_genai.generate_tokens(model, ids, options.max_tokens, eos, self.stop(options), clock=clock)
+
     def onnx_genai_one_thread(self, ids: list[int], options: Any, clock: list[float]) -> list[int]:
         """The same built model in a second GenAI session held to one intra-op thread."""
-        if self._one_thread is None:
-            self._one_thread = self._onnx_genai.load(self.backend.generator_folder, threads=1)[1]
-        eos = self.tokenizer.eos_token_id
-        return self._onnx_genai.generate_tokens(self._one_thread, ids, options.max_tokens, eos, self.stop(options),
-                                                clock=clock)  # fmt: skip
+        return self._other_session(self._one_thread, ids, options, clock)
+
+    def onnx_genai_full_head(self, ids: list[int], options: Any, clock: list[float]) -> list[int]:
+        """A model built without ``prune_lm_head``: the output head over every prompt position."""
+        return self._other_session(self._full_head, ids, options, clock)
 
 
 #: (label, RuntimeVariants method). The first is the reference every other variant must match token for token.
 DECODE_VARIANTS = (
     ("torch float32, greedy loop (before)", "torch_loop"),
-    ("ONNX Runtime GenAI float32", "onnx_genai"),
+    ("ONNX Runtime GenAI float32 (adopted)", "onnx_genai"),
+    ("ONNX Runtime GenAI float32, full LM head", "onnx_genai_full_head"),
     ("ONNX Runtime GenAI float32, 1 thread", "onnx_genai_one_thread"),
 )
 
@@ -604,6 +623,12 @@ def bench_decode_variants(
     variants = [v for v in DECODE_VARIANTS if not only or v[1] in only or v is DECODE_VARIANTS[0]]
     picked = spread(prompts, count)
     runner = RuntimeVariants()
+    for _, method in variants:
+        runner.prepare(method)
+    if runner.backend.build_seconds is not None:
+        runner.build_s["adopted (kept)"] = runner.backend.build_seconds
+    print("  built: " + (", ".join(f"{k} in {v:.1f} s" for k, v in runner.build_s.items()) or "nothing (kept)"),
+          flush=True)  # fmt: skip
     tallies = {label: DecodeTally(differing=[]) for label, _ in variants}
     for round_number in range(rounds):
         for number, (prompt, options) in enumerate(picked):

@@ -91,8 +91,8 @@ def test_seeded_sampling_gives_the_same_answer_for_the_same_seed(backend) -> Non
 
 def test_the_runtime_names_every_package_that_builds_or_runs_the_model() -> None:
     parts = onnx_genai.runtime_id().split("/")
-    assert parts[-1] == "float32"
-    assert parts[:-1] == [f"{p}-{metadata.version(p)}" for p in onnx_genai.RUNTIME_PACKAGES]
+    assert parts[-2:] == ["float32", "last-token-head"]
+    assert parts[:-2] == [f"{p}-{metadata.version(p)}" for p in onnx_genai.RUNTIME_PACKAGES]
     assert onnx_genai.build_key("a" * 64) == {
         "format": onnx_genai.FORMAT, "gguf_sha256": "a" * 64, "runtime": onnx_genai.runtime_id()
     }  # fmt: skip

@@ -37,8 +37,12 @@ from typing import Any, Callable, Sequence
 
 from evalgate_lib.errors import BackendError
 
-#: The ``format`` field of the built model's key; a different layout gets a new one.
-FORMAT = "evalgate-onnx-genai/1"
+#: The ``format`` field of the built model's key; a different layout or build gets a new one.
+FORMAT = "evalgate-onnx-genai/2"
+#: The builder's ``--extra_options``. ``prune_lm_head``: the output head computes the prompt's last
+#: position only (the one decoding reads), not all of its ~900: about a fifth of the prefill's arithmetic.
+#: It is part of the identity (:func:`runtime_id`), as it is how the logits are computed.
+BUILD_OPTIONS = ("hf_token=false", "prune_lm_head=true")
 #: Packages whose versions build or run the generator: they are part of its identity (cache keys,
 #: manifest) and of the built model's key, so a new version builds the model again.
 RUNTIME_PACKAGES = ("onnxruntime-genai", "onnxruntime", "onnx-ir", "onnx", "transformers", "torch")
@@ -55,14 +59,14 @@ _ALLOWED = {
 
 
 def runtime_id() -> str:
-    """What builds and runs the generator, for its identity: every package version and the dtype."""
+    """What builds and runs the generator, for its identity: every package version, the dtype and the build options."""
     versions = []
     for package in RUNTIME_PACKAGES:
         try:
             versions.append(f"{package}-{metadata.version(package)}")
         except metadata.PackageNotFoundError:
             versions.append(f"{package}-missing")
-    return "/".join([*versions, "float32"])
+    return "/".join([*versions, "float32", "last-token-head"])
 
 
 def build_key(gguf_sha256: str) -> dict[str, str]:
@@ -106,7 +110,7 @@ def _source_folder(source: Path, into: Path) -> Path:
     return into
 
 
-def build(source: Path, out: Path) -> float:
+def build(source: Path, out: Path, extra_options: Sequence[str] = BUILD_OPTIONS) -> float:
     """Build the float32 CPU model from the safetensors conversion in ``source`` into ``out``; seconds taken.
 
     The builder runs in its own process (its memory is returned when it ends), offline, with
@@ -116,10 +120,13 @@ def build(source: Path, out: Path) -> float:
     with tempfile.TemporaryDirectory(prefix="evalgate-onnx-build-") as tmp:
         hf = _source_folder(source, Path(tmp) / "hf")
         builder = [sys.executable, "-m", "onnxruntime_genai.models.builder"]
-        options = ["-p", "fp32", "-e", "cpu", "-c", str(Path(tmp) / "cache"), "--extra_options", "hf_token=false"]
+        options = ["-p", "fp32", "-e", "cpu", "-c", str(Path(tmp) / "cache"), "--extra_options", *extra_options]
         command = [*builder, "-i", str(hf), "-o", str(out), *options]
-        env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-        done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+        # GIT_DIR names no repository: the builder stamps into the model's producer_version the git commit of
+        # the folder its package lies in (here a venv inside EvalGate's clone) and falls back to the wheel's
+        # own commit; the clone's commit would make the same build differ from checkout to checkout.
+        env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "GIT_DIR": os.devnull}
+        done = subprocess.run(command, env=env, cwd=tmp, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         last = (done.stderr.strip() or done.stdout.strip() or "no output").splitlines()[-1]
         raise BackendError(f"building the ONNX Runtime GenAI generator failed (exit {done.returncode}): {last}")
