@@ -705,13 +705,17 @@ def print_plain_table(rows: list[tuple[str, ...]]) -> None:
 
 
 @contextmanager
-def recording_prompts(prompts: list[tuple[str, Any]]) -> Iterator[None]:
-    """Record the prompt and decoding options of every generation the pipeline asks for."""
+def recording_prompts(prompts: list[tuple[str, Any]], answer: bool = True) -> Iterator[None]:
+    """Record the prompt and decoding options of every generation the pipeline asks for.
+
+    With ``answer=False`` the generation is not asked for at all (an empty answer, nothing read
+    from or written to the cache): for a comparison that needs the prompts only.
+    """
     original = pipeline.generate_task
 
     def record(spec: Any, cache_dir: str, options: Any, prompt: str) -> Any:
         prompts.append((prompt, options))
-        return original(spec, cache_dir, options, prompt)
+        return original(spec, cache_dir, options, prompt) if answer else ("", False, False)
 
     pipeline.generate_task = record
     try:
@@ -841,20 +845,21 @@ class _NoModel:
 
 
 def calls_from_cache(
-    cache: Path, limit: int | None, work: Path, prompts: list[tuple[str, Any]] | None = None
+    cache: Path, limit: int | None, work: Path, prompts: list[tuple[str, Any]] | None = None, answers: bool = True
 ) -> list[tuple[tuple, dict]]:
     """The ``score_answer`` calls of a two-config run answered entirely from ``cache`` (no model is loaded).
 
     Lets the scoring figures be re-measured in seconds after a change to a scorer,
     without a cold model run: the calls are those of a run of the shipped configs,
-    recorded the same way :func:`bench_cache` records them.
+    recorded the same way :func:`bench_cache` records them. With ``answers=False`` only the
+    prompts are wanted (``prompts``): the cache needs the embeddings alone, and no answer is read.
     """
     spec = resolve_backend("local", load_config(BASELINE).models)
     backend = spec.build()
     backend.embed = backend.generate = _NoModel()  # a miss must fail loudly, not load a model for minutes
     calls: list[tuple[tuple, dict]] = []
     options = RunOptions(backend="local", cache_dir=cache, limit=limit, progress=False)
-    with recording_scores(calls), recording_prompts(prompts if prompts is not None else []):
+    with recording_scores(calls), recording_prompts(prompts if prompts is not None else [], answers):
         full_run(options, work / "from-cache")
     return calls
 
@@ -1051,8 +1056,8 @@ def main(argv: list[str] | None = None) -> int:
         "--decode-compare",
         type=Path,
         metavar="CACHE",
-        help="only the generator's runtimes side by side (issue 29), on prompts of a run answered entirely from the "
-        "cache folder CACHE; prints runtime, prefill tok/s, decode ms/token, s/answer, identical answers",
+        help="only the generator's runtimes side by side (issue 29), on the prompts of a run whose embeddings are all "
+        "in the cache folder CACHE; prints runtime, prefill tok/s, decode ms/token, s/answer, identical answers",
     )
     parser.add_argument("--decode-prompts", type=int, default=20, help="prompts for --decode-compare")
     parser.add_argument("--decode-rounds", type=int, default=2, help="passes over the prompts for --decode-compare")
@@ -1089,7 +1094,7 @@ def main(argv: list[str] | None = None) -> int:
         elif args.generator_only is not None:
             calls_from_cache(args.generator_only, args.limit, work, prompts)
         elif args.decode_compare is not None:
-            calls_from_cache(args.decode_compare, args.limit, work, prompts)
+            calls_from_cache(args.decode_compare, args.limit, work, prompts, answers=False)
             only = [v for v in args.decode_variants.split(",") if v]
             print(f"runtimes on {min(args.decode_prompts, len(prompts))} prompts x {args.decode_rounds} "
                   "rounds ...", flush=True)  # fmt: skip
