@@ -23,8 +23,10 @@ statistics → run → reporting, with this API and the command line on top.
 """
 
 from evalgate_lib.api import (
+    DrawnPlan,
     Inputs,
     Results,
+    draw_label_plan,
     labelled_set_agreement,
     labelled_set_agreement_html,
     load_inputs,
@@ -46,6 +48,7 @@ from evalgate_lib.version import __version__
 __all__ = [
     "BackendError",
     "CacheError",
+    "DrawnPlan",
     "EvalGateError",
     "FairnessError",
     "Flags",
@@ -62,6 +65,7 @@ __all__ = [
     "Summary",
     "__version__",
     "available_scorers",
+    "draw_label_plan",
     "get_scorer",
     "judge_answer",
     "labelled_set_agreement",

@@ -16,6 +16,7 @@ from evalgate_lib.judging.evaluation import Retrieved, score_answer
 PUBLIC = [
     "BackendError",
     "CacheError",
+    "DrawnPlan",
     "EvalGateError",
     "FairnessError",
     "Flags",
@@ -32,6 +33,7 @@ PUBLIC = [
     "Summary",
     "__version__",
     "available_scorers",
+    "draw_label_plan",
     "get_scorer",
     "judge_answer",
     "labelled_set_agreement",
