@@ -303,15 +303,16 @@ class GenerationMeter:
 def parameter_counts(safetensors_file: Path) -> dict[str, Any]:
     """Parameters of the causal LM in a safetensors file: total (a tied matrix once), embedding, head, the body between.
 
-    The file holds a tied output head once (as the input embedding), so its tensors sum to the total.
+    The file holds a tied output head once (under one of the two names: ``save_model`` keeps one of
+    a shared tensor's names), so its tensors sum to the total.
     """
     from safetensors import safe_open
 
     with safe_open(str(safetensors_file), framework="np") as tensors:
         shapes = {name: tensors.get_slice(name).get_shape() for name in tensors.keys()}  # noqa: SIM118
     sizes = {name: int(np.prod(shape)) for name, shape in shapes.items()}
-    embedding = sizes["model.embed_tokens.weight"]
-    tied = "lm_head.weight" not in sizes
+    tied = not ("model.embed_tokens.weight" in sizes and "lm_head.weight" in sizes)
+    embedding = sizes.get("model.embed_tokens.weight") or sizes["lm_head.weight"]
     head = embedding if tied else sizes["lm_head.weight"]
     total = sum(sizes.values())
     body = total - embedding - (0 if tied else head)
