@@ -63,12 +63,6 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         help="joblib backend for per-question work (threading, loky, dask, ray, ...)",
     )
     parser.add_argument(
-        "--dtype",
-        choices=("float32", "bfloat16"),
-        default=None,
-        help="dtype of the embedded generator (default float32, fastest here; bfloat16 where it wins)",
-    )
-    parser.add_argument(
         "--timeout",
         metavar="SECONDS",
         default=None,
@@ -176,7 +170,6 @@ def run_options(args: argparse.Namespace):  # noqa: ANN201 - RunOptions, importe
         jobs=args.jobs,
         joblib_backend=args.joblib_backend,
         progress=not args.no_progress,
-        local_dtype=args.dtype,
         timeout=timeout,
         retries=retries,
         announce=lambda line: print(line, flush=True),

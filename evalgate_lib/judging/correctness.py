@@ -36,6 +36,7 @@ from typing import Literal, Sequence
 from evalgate_lib.inputs.config import ANSWER_MATCHING
 from evalgate_lib.judging.discourse import (
     POLAR,
+    coverage_topics,
     declining_clauses,
     is_courtesy,
     is_decline,
@@ -45,10 +46,10 @@ from evalgate_lib.judging.discourse import (
 )
 from evalgate_lib.judging.normalise import normalise_text
 from evalgate_lib.judging.phrases import phrase_found
-from evalgate_lib.judging.prose_support import prose_terms
+from evalgate_lib.judging.prose_support import QUESTION_WORDS, prose_terms
 from evalgate_lib.judging.rows import Matching, MatchVerdict
-from evalgate_lib.text.matching import bounded_pattern
 from evalgate_lib.text.markup import read_inline
+from evalgate_lib.text.matching import bounded_pattern
 from evalgate_lib.text.tokens import answer_sentences
 
 _NEW_QUESTION = re.compile(r"^\s*(?:\*\*)?(?:question|q)\s*\d*\s*[:.]", re.IGNORECASE | re.MULTILINE)
@@ -308,9 +309,7 @@ def _apply_rules(part: str, accept: Sequence[str], refused: bool, found: MatchVe
 RESTATES_QUESTION = 0.75
 #: Share of the question's words a sentence stating a value must hold to give that value as the answer.
 VALUE_ABOUT_QUESTION = 0.5
-#: Words that ask rather than say what is asked about ("how many", "how much", "how long", "how often"),
-#: as :func:`~evalgate_lib.judging.prose_support.prose_terms` stems them.
-_QUESTION_WORDS = frozenset({"mani", "much", "long", "often"})
+
 
 #: Hedges that mark a sentence as background rather than the answer ("Typically, …", "It may …").
 _HEDGE = re.compile(
@@ -334,9 +333,7 @@ def _substantive(part: str) -> list[str]:
     return out
 
 
-def answers_question(
-    sentence: str, question: str, share: float = RESTATES_QUESTION, hedged_ok: bool = False
-) -> bool:
+def answers_question(sentence: str, question: str, share: float = RESTATES_QUESTION, hedged_ok: bool = False) -> bool:
     """Is ``sentence`` phrased as the answer to ``question``, not hedged and not a decline?
 
     True for a yes/no opening, or when it restates the question: it holds :data:`RESTATES_QUESTION`
@@ -348,7 +345,7 @@ def answers_question(
     if POLAR.match(sentence):
         return True
     words, _ = prose_terms(sentence)
-    asked = prose_terms(question)[0] - _QUESTION_WORDS
+    asked = prose_terms(question)[0] - QUESTION_WORDS
     return bool(asked) and len(words & asked) >= share * len(asked)
 
 
@@ -429,6 +426,20 @@ def decide_claim(part: str, accept: Sequence[str], question: str, answerable: bo
     if not answerable:
         mixed = refused is False and why.startswith("it declines, but")
         if refused:
+            # A decline followed by claims of its own (not statements of what the context says): the reviewer
+            # must tell background from an answer given anyway ("… but you can use requests-unixsocket").
+            claims = [
+                t for t in sentences if not is_decline(t) and without_source_frame(t) == t and not coverage_topics(t)
+            ]
+            if claims:
+                return Correctness(
+                    True,
+                    True,
+                    None,
+                    f"a no-answer question, and the answer declines: {why}; then it goes on ({claims[0]!r}): "
+                    "background or an answer given anyway",
+                    undecided=True,
+                )
             return Correctness(True, True, None, f"a no-answer question, and the answer declines: {why}")
         return Correctness(
             False, False, None, f"the question has no answer in the knowledge base, and {why}", undecided=mixed
@@ -445,12 +456,17 @@ def decide_claim(part: str, accept: Sequence[str], question: str, answerable: bo
     if found is None:
         phrase = phrase_found([s for s in sentences if not is_decline(s)], accept)
         if phrase is not None:
-            found, how = phrase[0], f"in other words, in one clause ({phrase[1]!r}: every word of it, the same negation)"
+            found, how = (
+                phrase[0],
+                f"in other words, in one clause ({phrase[1]!r}: every word of it, the same negation)",
+            )
     if found is not None:
         rivals = competing_values(sentences, found, question)
         if rivals:
             return Correctness(
-                False, refused, found,
+                False,
+                refused,
+                found,
                 f"the answer states {found!r} but also gives {', '.join(rivals)} as the answer (competing values)",
                 undecided=True,
             )
@@ -462,7 +478,10 @@ def decide_claim(part: str, accept: Sequence[str], question: str, answerable: bo
     bare = bare_number_match(stated, accept)
     if bare is not None:
         return Correctness(
-            True, False, bare, f"the answer's first sentence states the number of {bare!r} without its unit",
+            True,
+            False,
+            bare,
+            f"the answer's first sentence states the number of {bare!r} without its unit",
             undecided=True,
         )
     return Correctness(

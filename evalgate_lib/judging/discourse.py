@@ -179,6 +179,28 @@ def is_sources_line(sentence: str) -> bool:
     return bool(_SOURCES_LINE.match(sentence))
 
 
+#: "It only covers X, Y and Z", "The passages focus on X", "They mention X and Y": what the context is about.
+_COVERAGE = re.compile(
+    rf"^\s*(?:(?:it|they|{_SOURCE}) (?:(?:also|only|just|mainly|mostly|does|do) )?"
+    rf"(?:covers?|mentions?|discuss(?:es)?|describes?|lists?|talks? about|focus(?:es)? on|explains?|deals? with|"
+    rf"is about|are about|goes? into|touch(?:es)? on)|what (?:it|they|{_SOURCE}) (?:does|do) (?:cover|mention|"
+    rf"describe|explain|say) (?:is|are))\b(?: (?:only|just|mainly))?\s*:?\s+(?!that\b|how\b|whether\b|if\b)(.+)$",
+    re.IGNORECASE,
+)
+
+
+def coverage_topics(sentence: str) -> str | None:
+    """The topics of a statement about what the context covers ("It only covers scheduling timeouts and
+    cancelling them" → "scheduling timeouts and cancelling them"), else ``None``.
+
+    The labelling guide judges such a statement against the context like any claim: true of the
+    context means supported. It lists what the context is about, so each topic is looked for in the
+    context on its own, not all of them in one span. "It mentions that X" reports a claim, not a topic.
+    """
+    found = _COVERAGE.match(fold(sentence))
+    return sentence[found.start(1) :].strip() if found else None
+
+
 def without_source_frame(sentence: str) -> str:
     """The claim inside "According to the context, X" / "The documentation says that X": X (else the sentence)."""
     stripped = _SOURCE_FRAME.sub("", sentence, count=1)

@@ -42,7 +42,7 @@ def expand_contractions(text: str) -> str:
 
     def spell(found: re.Match[str]) -> str:
         stem = found.group(1)
-        return f" {_CONTRACTED[stem.lower()]}" if stem else " not"
+        return _CONTRACTED[stem.lower()] if stem else " not"
 
     folded = fold(text)
     return _CONTRACTION.sub(spell, folded) if "'t" in folded else folded

@@ -51,8 +51,6 @@ class RunOptions:
     #: ``None``: whatever ``joblib.parallel_config(backend=...)`` is active around the call.
     joblib_backend: str | None = "threading"
     progress: bool = True
-    #: The embedded generator's dtype (``None``: its default, float32); part of the model identity.
-    local_dtype: str | None = None
     #: Seconds one Ollama request may wait, and retries after a transient failure (``None``: the
     #: config's ``[shared.models.ollama]`` value, else the backend's default). Never in a cache key.
     timeout: float | None = None
@@ -229,7 +227,7 @@ def run_configs(baseline: str | Path, candidate: str | Path, options: RunOptions
     inputs = load_inputs(baseline, candidate, options.limit)
     check_joblib_backend(options.joblib_backend)
     spec = resolve_backend(
-        options.backend, inputs.baseline.models, options.hosts, options.local_dtype, options.timeout, options.retries
+        options.backend, inputs.baseline.models, options.hosts, options.timeout, options.retries
     )
     # Chunk both configs and check that their longest prompt fits the context, before any model call.
     chunks = {config.name: checked_chunks(config, inputs.articles) for config in (inputs.baseline, inputs.candidate)}

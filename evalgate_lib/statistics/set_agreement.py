@@ -24,6 +24,7 @@ from evalgate_lib.inputs.gold import GoldQuestion, load_gold
 from evalgate_lib.inputs.labelled_sets import LabelledSet
 from evalgate_lib.inputs.labels import Label, load_labels, match_labels
 from evalgate_lib.judging.answer import judge_answer
+from evalgate_lib.judging.flags import review_priority as flag_priority
 from evalgate_lib.judging.rows import Judgement
 from evalgate_lib.statistics.agreement_measures import JudgementAgreement, judgement_agreement
 from evalgate_lib.statistics.paired_tests import DEFAULT_SEED
@@ -75,19 +76,29 @@ class QueueCapture:
 QUEUE_SHARES = (0.1, 0.2, 0.35, 0.5)
 
 
-def review_priority(judgement: Judgement) -> tuple[int, float]:
-    """How early a reviewer should read an answer: more reasons to doubt first, then lower confidence.
+def review_priority(judgement: Judgement) -> tuple:
+    """How early a reviewer should read an answer: the review flag's own order
+    (:func:`evalgate_lib.judging.flags.review_priority`, no gold), so the ranked queue and the flag never
+    disagree about why an answer is there."""
+    return flag_priority(judgement.flags, judgement.sentences, judgement.confidence)
 
-    The reasons are the review flag's own (:func:`evalgate_lib.judging.flags.review_reasons`), so
-    the ranked queue and the flag never disagree about why an answer is there.
+
+def audit_priority(judgement: Judgement) -> tuple:
+    """The audit order: where the judge is most likely wrong, read with the gold answer (never the review flag).
+
+    First the correctness verdicts it left undecided, then wrong answers whose every claim is judged
+    supported (the context misled, or the judge missed an unsupported claim), then the review order.
     """
-    return (len(judgement.flags.reasons.get("review", ())), round(1.0 - judgement.confidence, 6))
+    wrong_supported = (
+        not judgement.correct and judgement.groundedness is not None and not judgement.unsupported_sentences
+    )
+    return (int(judgement.matching.undecided) + int(wrong_supported), *review_priority(judgement))
 
 
-def ranked_capture(priorities: Sequence[tuple[int, float]], error: Sequence[bool], share: float) -> QueueCapture:
+def ranked_capture(priorities: Sequence[tuple], error: Sequence[bool], share: float) -> QueueCapture:
     """The queue of the ``share`` of answers with the highest priority (ties: earlier answers first)."""
     size = round(share * len(priorities))
-    order = sorted(range(len(priorities)), key=lambda i: (-priorities[i][0], -priorities[i][1], i))
+    order = sorted(range(len(priorities)), key=lambda i: (tuple(-x for x in priorities[i]), i))
     chosen = set(order[:size])
     return queue_capture([i in chosen for i in range(len(priorities))], error)
 
@@ -125,7 +136,12 @@ class Selective:
 
 
 def selective(
-    name: str, auto: Sequence[bool], human: Sequence[bool], decided: Sequence[bool], scorer: str, seed: int,
+    name: str,
+    auto: Sequence[bool],
+    human: Sequence[bool],
+    decided: Sequence[bool],
+    scorer: str,
+    seed: int,
     resamples: int,
 ) -> Selective:
     """Agreement over the decided answers (``decided[i]``), their count, and the disagreement rate with and without
@@ -159,6 +175,8 @@ class JudgeAgreement:
     queue: QueueCapture
     #: The ranked queue (:func:`review_priority`) cut at each of :data:`QUEUE_SHARES`.
     curve: tuple[QueueCapture, ...] = ()
+    #: The audit order (:func:`audit_priority`, which reads the gold answer) cut at each of :data:`QUEUE_SHARES`.
+    audit: tuple[QueueCapture, ...] = ()
     #: Correctness and unsupported claim over the answers the judge decided (its coverage).
     correct_selective: Selective | None = None
     unsupported_selective: Selective | None = None
@@ -218,6 +236,7 @@ def _measure_group(
         review=agree("review", [j.review for j in judged], [h["review"] for h in human]),
         queue=queue_capture([j.review for j in judged], errors),
         curve=tuple(ranked_capture([review_priority(j) for j in judged], errors, share) for share in QUEUE_SHARES),
+        audit=tuple(ranked_capture([audit_priority(j) for j in judged], errors, share) for share in QUEUE_SHARES),
         correct_selective=selective(
             "correct", correct_auto, correct_human, [j.correct_decided for j in judged], judge.name, seed, resamples
         ),
@@ -312,6 +331,7 @@ def _table(rows: Sequence[tuple[str, JudgeAgreement]]) -> list[str]:
         "hallucination κ",
         "review flag: size; judge's errors held",
         "ranked queue: errors held at size",
+        "audit order (reads gold)",
     )
     lines = [header] + [
         (
@@ -324,6 +344,7 @@ def _table(rows: Sequence[tuple[str, JudgeAgreement]]) -> list[str]:
             _kappa(r.hallucination),
             _queue(r.queue),
             _curve(r.curve),
+            _curve(r.audit),
         )
         for label, r in rows
     ]
@@ -382,6 +403,10 @@ def set_json(result: SetAgreement) -> dict[str, Any]:
             "ranked_queue": [
                 {"share": share, "size": c.size, "errors": c.errors, "caught": c.caught}
                 for share, c in zip(QUEUE_SHARES, r.curve, strict=True)
+            ],
+            "audit_order": [
+                {"share": share, "size": c.size, "errors": c.errors, "caught": c.caught}
+                for share, c in zip(QUEUE_SHARES, r.audit, strict=True)
             ],
         }
 

@@ -357,8 +357,16 @@ def _markdown_fence(info: str, content: str, builder: _Builder) -> None:
             builder.add("signature", Inline(argument, (argument,)))
             builder.labels.append(argument)
         for block in read_blocks(body, "markdown"):
-            builder.blocks.append(Block(block.kind, block.text, block.code, tuple(builder.labels) + block.labels,
-                                        block.group, block.code_starts))
+            builder.blocks.append(
+                Block(
+                    block.kind,
+                    block.text,
+                    block.code,
+                    tuple(builder.labels) + block.labels,
+                    block.group,
+                    block.code_starts,
+                )
+            )
         if name in SIGNATURE_DIRECTIVES and argument:
             builder.labels.pop()
 
@@ -410,8 +418,9 @@ def _register(name: str, role: bool) -> None:
         if name in roles._roles:  # noqa: SLF001 - docutils keeps its registry here
             return
 
-        def generic_role(role_name: str, rawtext: str, text: str, lineno: int, inliner: Any,
-                         options: Any = None, content: Any = None) -> tuple[list[Any], list[Any]]:
+        def generic_role(
+            role_name: str, rawtext: str, text: str, lineno: int, inliner: Any, options: Any = None, content: Any = None
+        ) -> tuple[list[Any], list[Any]]:
             shown, is_code = _role_text(role_name, nodes.unescape(text))
             node = nodes.literal(rawtext, shown) if is_code else nodes.inline(rawtext, shown)
             return [node], []
@@ -488,8 +497,17 @@ def _read_rst(text: str, builder: _Builder) -> None:
 
     def walk(node: Any, group: int = -1, header: str | None = None) -> None:
         for child in node.children:
-            if isinstance(child, (nodes.system_message, nodes.comment, nodes.target, nodes.substitution_definition,
-                                  nodes.raw, nodes.pending)):
+            if isinstance(
+                child,
+                (
+                    nodes.system_message,
+                    nodes.comment,
+                    nodes.target,
+                    nodes.substitution_definition,
+                    nodes.raw,
+                    nodes.pending,
+                ),
+            ):
                 continue
             if isinstance(child, nodes.section) or isinstance(child, (nodes.topic, nodes.sidebar)):
                 title = child.next_node(nodes.title)
@@ -547,12 +565,29 @@ def _rst_directive(node: Any, builder: _Builder, walk: Any, group: int) -> None:
 
     name, argument = node["directive"], node["argument"]
     if name in VERSION_DIRECTIVES:
-        lead = f"{VERSION_DIRECTIVES[name]} {argument}".strip()
+        # Sphinx's version directives take the version and, on the same or the next lines, their explanation
+        version, _, explanation = argument.partition(" ") if "\n" not in argument.split(" ")[0] else (argument, "", "")
+        version, _, rest = version.partition("\n")
+        explanation = " ".join(part for part in (rest, explanation) if part).strip()
+        lead = f"{VERSION_DIRECTIVES[name]} {version}".strip()
+        if explanation:
+            said = read_inline(_WHITESPACE.sub(" ", explanation))
+            shift = len(lead) + 2
+            builder.add(
+                "paragraph",
+                Inline(f"{lead}: {said.text}", said.code, tuple(x + shift for x in said.code_starts)),
+                group,
+            )
+            walk(node, group)
+            return
         paragraphs = [c for c in node.children if isinstance(c, nodes.paragraph)]
         if paragraphs:
             first = _rst_inline(paragraphs[0])
-            builder.add("paragraph", Inline(f"{lead}: {first.text}", first.code,
-                                            tuple(s + len(lead) + 2 for s in first.code_starts)), group)
+            builder.add(
+                "paragraph",
+                Inline(f"{lead}: {first.text}", first.code, tuple(s + len(lead) + 2 for s in first.code_starts)),
+                group,
+            )
             for child in node.children:
                 if child is not paragraphs[0]:
                     holder = nodes.container()
@@ -569,8 +604,20 @@ def _rst_directive(node: Any, builder: _Builder, walk: Any, group: int) -> None:
         walk(node, group)
         builder.labels.pop()
     else:
-        if argument and name not in ("note", "warning", "seealso", "tip", "important", "caution", "attention",
-                                     "danger", "error", "hint", "impl-detail", "admonition"):
+        if argument and name not in (
+            "note",
+            "warning",
+            "seealso",
+            "tip",
+            "important",
+            "caution",
+            "attention",
+            "danger",
+            "error",
+            "hint",
+            "impl-detail",
+            "admonition",
+        ):
             builder.add("paragraph", Inline(argument), group)
         elif argument:
             builder.add("paragraph", Inline(argument), group)

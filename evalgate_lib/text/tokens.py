@@ -121,13 +121,31 @@ _ANSWER_SENTENCE_END = re.compile(
 )
 
 
+_FENCE_LINE = re.compile(r"^\s*(?:```|~~~)")
+
+
 @lru_cache(maxsize=16384)
 def answer_sentences(text: str) -> tuple[str, ...]:
     """The sentences of an answer as the judge reads them (lines, then sentence ends; see :data:`_ANSWER_SENTENCE_END`).
 
+    A line inside a fenced code block is one sentence however many full stops its string literals hold.
     Memoised: correctness, support and the review queue all read the same answer's sentences.
     """
-    return tuple(text[s:e] for s, e in _sentence_spans(text, _ANSWER_SENTENCE_END))
+    if "```" not in text and "~~~" not in text:
+        return tuple(text[s:e] for s, e in _sentence_spans(text, _ANSWER_SENTENCE_END))
+    out: list[str] = []
+    inside = False
+    for line in text.split("\n"):
+        if _FENCE_LINE.match(line):
+            inside = not inside
+            if line.strip():
+                out.append(line.strip())
+        elif inside:
+            if line.strip():
+                out.append(line.strip())
+        else:
+            out.extend(line[s:e] for s, e in _sentence_spans(line, _ANSWER_SENTENCE_END))
+    return tuple(out)
 
 
 def _sentence_spans(text: str, end_pattern: re.Pattern[str]) -> list[tuple[int, int]]:
