@@ -19,6 +19,10 @@ fails the gate. In ``significant`` mode a breach fails only when the paired
 test says it is beyond noise: McNemar's exact p < ``alpha`` for yes/no
 metrics, or a bootstrap interval entirely past the threshold for scores. The
 verdict names each metric, its delta and its 95% interval either way.
+
+Several candidates against one baseline (:mod:`evalgate_lib.statistics.candidates`) are judged
+by the same :func:`judge`, given each yes/no metric's p-value adjusted for the number of
+candidates (Holm): the verdict then names both p-values and decides on the adjusted one.
 """
 
 from __future__ import annotations
@@ -85,6 +89,9 @@ class RuleVerdict:
     significant: bool | None
     failed: bool
     message: str
+    #: The p-value the rule was decided on: McNemar's, or its Holm adjustment when ``adjusted`` (``None``: a score).
+    p_value: float | None = None
+    adjusted: bool = False
 
 
 def _significant(rule: Rule, sig: Mapping[str, Any], alpha: float, limit: float) -> bool | None:
@@ -96,13 +103,24 @@ def _significant(rule: Rule, sig: Mapping[str, Any], alpha: float, limit: float)
     return sig["ci_high"] < limit if rule.max_drop is not None else sig["ci_low"] > limit
 
 
-def judge(summary: Summary, gate: GateConfig) -> list[RuleVerdict]:
-    """One verdict per rule, from the summary of a run."""
+def judge(
+    summary: Summary, gate: GateConfig, adjusted_p: Mapping[str, float | None] | None = None
+) -> list[RuleVerdict]:
+    """One verdict per rule, from the summary of a run.
+
+    ``adjusted_p`` (one candidate of several: each metric's Holm-adjusted McNemar p,
+    :func:`evalgate_lib.statistics.candidates.holm_p_values`) replaces McNemar's p in the
+    decision; the message names both.
+    """
     verdicts = []
     for rule in gate.rules:
         metric = _KINDS[rule.metric]
         delta = summary.delta.get(rule.metric)
         sig = summary.significance.get(rule.metric, {})
+        raw_p = sig.get("p_value")
+        adjusted = adjusted_p is not None and raw_p is not None
+        if adjusted:
+            sig = {**sig, "p_value": adjusted_p.get(rule.metric)}
         if rule.max_drop is not None:
             limit, bound = (
                 -float(rule.max_drop),
@@ -122,10 +140,11 @@ def judge(summary: Summary, gate: GateConfig) -> list[RuleVerdict]:
         message = (
             f"{status:>4}  {metric.label}: delta {format_value(delta, metric.kind, signed=True)} "
             f"95% CI {format_interval(sig, metric.kind) if sig else 'n/a'}"
-            + ("" if p is None else f", McNemar p={p:.3f}")
+            + ("" if raw_p is None else f", McNemar p={raw_p:.3f}")
+            + (f", Holm p={p:.3f}" if adjusted and p is not None else "")
             + f" ({bound})"
         )
-        verdicts.append(RuleVerdict(rule, delta, breached, significant, failed, message))
+        verdicts.append(RuleVerdict(rule, delta, breached, significant, failed, message, p, adjusted))
     return verdicts
 
 
