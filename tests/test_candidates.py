@@ -304,3 +304,32 @@ def test_candidates_with_one_name_are_refused(tmp_path, counted):
     with pytest.raises(InputError, match=r"have the same name 'candidate'"):
         run_and_write_candidates(ROOT / "configs" / "baseline.toml", [CANDIDATES[0], twin], options, tmp_path / "x")
     assert counted.calls["generate"] == 0
+
+
+# ------------------------------------------------------------------ evalgate score with several candidate logs
+
+
+def test_score_pairs_each_candidate_log_with_the_baseline_log(tmp_path, capsys):
+    from test_score import CORPUS, _gold, _logs  # the answer logs of tests/test_score.py, by hand
+
+    gold, picked = _gold(tmp_path)
+    v1, v2 = _logs(tmp_path, picked)  # v1 refuses everything, v2 answers with the accepted strings
+    v3 = tmp_path / "v3.jsonl"
+    shutil.copy(v1, v3)  # answers as the baseline does: no change at all
+    common = ["--gold", str(gold), "--corpus", str(CORPUS)]
+    assert main(["score", str(v1), str(v2), str(v3), *common, "--out", str(tmp_path / "several")]) == 0
+    printed = capsys.readouterr().out
+    assert "McNemar p -> Holm-adjusted p (2 candidates vs v1, each metric a family)" in printed
+    assert printed.rstrip().endswith("(+ one results folder per pair: v2/, v3/)")
+    family = load_candidates(tmp_path / "several")
+    assert family.names == ["v2", "v3"] and family.pair("v2").manifest.is_external
+    # v2 vs v1: 3 answerable fixed (p = 2 x 1/8 = 0.25), v3 vs v1: none (p = 1.0); Holm: 2 x 0.25 = 0.5, 1.0
+    assert family.holm_p_values()["v2"]["accuracy_answerable"] == 0.5
+    assert family.holm_p_values()["v3"]["accuracy_answerable"] == 1.0
+    assert main(["score", str(v1), str(v2), *common, "--out", str(tmp_path / "alone")]) == 0
+    for name in ("results.jsonl", "summary.json", "manifest.json"):
+        assert (tmp_path / "alone" / name).read_bytes() == (tmp_path / "several" / "v2" / name).read_bytes(), name
+    capsys.readouterr()
+    args = ["score", str(v1), str(v2), str(v3), *common, "--names", "a,b", "--out", str(tmp_path / "x")]
+    assert main(args) == 2
+    assert "--names takes 3 names separated by commas (one per log), got 'a,b'" in capsys.readouterr().err
