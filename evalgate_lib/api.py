@@ -21,7 +21,12 @@ from evalgate_lib.inputs.corpus import Article, load_corpus
 from evalgate_lib.inputs.gold import GoldQuestion, load_gold
 from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow
 from evalgate_lib.reporting import changes_view, explorer, first_screen, plots, report_html
-from evalgate_lib.run.candidates import family_of, read_candidates_folder, run_and_write_candidates
+from evalgate_lib.run.candidates import (
+    family_of,
+    is_candidates_folder,
+    read_candidates_folder,
+    run_and_write_candidates,
+)
 from evalgate_lib.run.folder import read_results_folder
 from evalgate_lib.run.manifest import Manifest
 from evalgate_lib.run.pipeline import RunOptions, select_questions
@@ -444,7 +449,7 @@ def results_or_run(
     """
     if run:
         return run_comparison(baseline, candidate, options, results_dir)
-    if not has_results(results_dir):
+    if not has_results(results_dir) and not is_candidates_folder(results_dir):  # (several: load_results says so)
         raise InputError(
             f"{Path(results_dir).resolve()} holds no results: run `evalgate run --out {results_dir}` "
             "or set run = True in this notebook's parameters"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from conftest import CountingBackend, make_flags, make_matching, make_row, write_results_folder
 
-from evalgate_lib.api import load_candidates, load_results
+from evalgate_lib.api import load_candidates, load_results, results_or_run
 from evalgate_lib.cli import main
 from evalgate_lib.errors import InputError
 from evalgate_lib.generation import backends
@@ -148,6 +148,14 @@ def test_ranking_puts_the_best_passing_candidate_first():
     assert text.endswith("FAIL: 1 of 4 candidates regress (c); passing: b, d, a; best that passes: b")
 
 
+def test_a_score_rule_says_its_interval_is_not_adjusted():
+    gate = GateConfig((Rule("mean_groundedness", max_drop=0.5),), mode="significant")
+    judged = judge_candidates([_summary("a", 1), _summary("b", 0)], gate)
+    assert judged[0].verdicts[0].adjusted is False and judged[0].verdicts[0].p_value is None
+    head = format_candidates_verdict(judged, gate).splitlines()[0]
+    assert head.endswith("across the 2 candidates (a score's 95% interval is not adjusted)")
+
+
 def test_when_none_passes_the_verdict_says_so():
     gate = GateConfig((Rule("accuracy_answerable", max_drop=0.0),), mode="point")
     judged = judge_candidates([_summary("a", 2), _summary("b", 1)], gate)
@@ -182,6 +190,8 @@ def test_each_pair_is_a_results_folder_and_the_index_ties_them(tmp_path):
     assert family.lead(ROOT / "configs" / "gate.toml").candidate == "b/2"  # a drops 60 points: b leads
     with pytest.raises(InputError, match=r"holds several candidates .*several/a, .*several/b_2"):
         load_results(out)
+    with pytest.raises(InputError, match=r"holds several candidates"):  # a notebook's results_dir, the same line
+        results_or_run(out, "configs/baseline.toml", "configs/candidate.toml")
 
 
 def test_a_pair_changed_after_the_run_is_refused(tmp_path):
