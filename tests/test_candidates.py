@@ -346,3 +346,31 @@ def test_score_pairs_each_candidate_log_with_the_baseline_log(tmp_path, capsys):
     args = ["score", str(v1), str(v2), str(v3), *common, "--names", "a,b", "--out", str(tmp_path / "x")]
     assert main(args) == 2
     assert "--names takes 3 names separated by commas (one per log), got 'a,b'" in capsys.readouterr().err
+
+
+def test_gate_with_several_candidates_runs_them_then_judges_each(tmp_path, counted, capsys):
+    given = [arg for path in CANDIDATES for arg in ("--candidate", str(path))]
+    args = ["gate", "--backend", "local", "--no-progress", "--limit", "2", "--allow-partial", *given]
+    code = main([*args, "--cache-dir", str(tmp_path / "cache"), "--out", str(tmp_path / "out")])
+    said = capsys.readouterr().out
+    assert code in (0, 1), said
+    assert said.splitlines()[0].startswith("model calls: ")  # the run's one plan, counted once for all candidates
+    assert "McNemar p -> Holm-adjusted p (3 candidates vs baseline, each metric a family)" in said
+    assert said.count("gate (significant mode): ") == 4  # the family's header and one block per candidate
+    assert code == (1 if "FAIL: " in said.splitlines()[-1] else 0)
+
+
+def test_the_report_on_several_candidates_shows_the_leading_pair(tmp_path, monkeypatch, capsys):
+    from evalgate_lib.workbench import report
+
+    out = _family(tmp_path, {"a": 6, "b": 0})
+    built: dict[str, object] = {}
+
+    def record(out_dir, parameters, results=None, **kwargs):  # the notebooks are not executed here
+        built.update(results=results, candidate=parameters["candidate_config"])
+        return Path(out_dir) / "index.html"
+
+    monkeypatch.setattr(report, "build_report", record)
+    assert main(["report", "--results", str(out), "--out", str(tmp_path / "report")]) == 0
+    assert built["results"] == out / "b"  # b loses nothing; a drops 60 points on the first shipped rule
+    assert f"report: {out} holds 2 candidates; leading with b" in capsys.readouterr().out
