@@ -280,7 +280,7 @@ def counted(monkeypatch):
 CANDIDATES = [
     ROOT / "configs" / "candidate.toml",
     ROOT / "tests" / "data" / "regressing_candidate.toml",
-    ROOT / "tests" / "data" / "sections_150.toml",
+    ROOT / "tests" / "data" / "sections_200.toml",
 ]
 
 
@@ -288,24 +288,24 @@ def test_three_candidates_generate_the_baseline_once(tmp_path, counted):
     options = pipeline.RunOptions(backend="local", cache_dir=tmp_path / "cache", limit=4, progress=False)
     out = run_and_write_candidates(ROOT / "configs" / "baseline.toml", CANDIDATES, options, tmp_path / "several")
     family = load_candidates(out)
-    assert family.names == ["candidate", "starved-context", "sections-150"]
+    assert family.names == ["candidate", "starved-context", "sections-200"]
     rows = [r for pair in family.pairs for r in pair.rows]
     assert len(rows) == 24  # three pairs of 4 + 4 answers: three two-config runs would ask for 24 generations
     baseline = {r.prompt_sha256 for r in rows if r.config == "baseline"}
     distinct = {r.prompt_sha256 for r in rows}
-    # The fake embedder ranks sections-150's chunks as the candidate's for 3 of the 4 questions: same prompts.
-    assert (len(baseline), len(distinct)) == (4, 13)  # 4 baseline + 4 + 4 + 1 new prompts
-    assert counted.calls["generate"] == 13 == len(set(counted.prompts))  # every prompt generated once, no more
+    # sections-200 cuts the shipped candidate's chunks (no section splits at 200 words): the same 4 prompts
+    assert (len(baseline), len(distinct)) == (4, 12)  # 4 baseline + 4 + 4 + 0 new prompts
+    assert counted.calls["generate"] == 12 == len(set(counted.prompts))  # every prompt generated once, no more
     made = [prompt_sha256(p) for p in counted.prompts]
     assert sorted(h for h in made if h in baseline) == sorted(baseline)  # the baseline's 4, once each
     stats = json.loads((out / "run_stats.json").read_text(encoding="utf-8"))
-    assert stats["planned_calls"]["generations"] == 13 and stats["model_calls"]["generate_calls"] == 13
+    assert stats["planned_calls"]["generations"] == 12 and stats["model_calls"]["generate_calls"] == 12
     # each pair folder is byte for byte what the run of that one pair writes (here: from the same cache, no call)
     counted.calls.clear()
     run_and_write(ROOT / "configs" / "baseline.toml", CANDIDATES[2], options, tmp_path / "alone")
     assert counted.calls["generate"] == 0
     for name in PUBLISHED_FILES:
-        assert (tmp_path / "alone" / name).read_bytes() == (out / "sections-150" / name).read_bytes(), name
+        assert (tmp_path / "alone" / name).read_bytes() == (out / "sections-200" / name).read_bytes(), name
 
 
 def test_candidates_with_one_name_are_refused(tmp_path, counted):

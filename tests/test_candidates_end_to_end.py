@@ -2,10 +2,11 @@
 
 The run reuses the session's model cache: the small run (tests/conftest.py) already generated the
 baseline's and the shipped candidate's answers and the small regressing gate the starved-context
-candidate's, so of the run's 14 distinct prompts only 2 are new: tests/data/sections_150.toml is the
-shipped candidate with sections split above 150 words, which changes the context of 2 of the first 4
-questions. The call plan counts each prompt once (4 baseline + 4 + 4 + 2 = 14, where three two-config
-runs would plan 24), and the run makes exactly the 2 it plans.
+candidate's; tests/data/sections_200.toml (the shipped candidate with sections split above 200 words)
+cuts the very chunks of the shipped candidate, so its prompts are the shipped candidate's. The call
+plan counts each distinct prompt once, 4 baseline + 4 + 4 = 12 (three two-config runs would plan 24),
+all cached: the run makes no model call (the two-candidate count on a cold cache, by a counting
+backend, is tests/test_candidates.py's).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from evalgate_lib.errors import InputError
 
 pytestmark = pytest.mark.slow
 
-CANDIDATES = ("configs/candidate.toml", "tests/data/regressing_candidate.toml", "tests/data/sections_150.toml")
+CANDIDATES = ("configs/candidate.toml", "tests/data/regressing_candidate.toml", "tests/data/sections_200.toml")
 
 
 def test_three_candidates_three_verdicts_the_baseline_once(small_run, small_regressing, model_cache, tmp_path, capsys):
@@ -33,17 +34,18 @@ def test_three_candidates_three_verdicts_the_baseline_once(small_run, small_regr
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-3000:]
     said = proc.stdout.splitlines()
-    assert said[0].startswith("model calls: 14 generations (12 cached, 2 to make) + "), said[0]
+    assert said[0].startswith("model calls: 12 generations (12 cached, 0 to make) + "), said[0]
+    assert said[0].endswith("; nothing to generate"), said[0]
     stats = json.loads((out / "run_stats.json").read_text(encoding="utf-8"))
-    assert stats["model_calls"]["generate_calls"] == 2  # exactly the 2 planned: the baseline was not generated again
+    assert stats["model_calls"]["generate_calls"] == 0 and stats["planned_calls"]["generations"] == 12
 
     family = load_candidates(out)
-    assert family.names == ["candidate", "starved-context", "sections-150"]
+    assert family.names == ["candidate", "starved-context", "sections-200"]
     rows = [r for pair in family.pairs for r in pair.rows]
-    assert (
-        len({r.prompt_sha256 for r in rows}) == 14
-        and len({r.prompt_sha256 for r in rows if r.config == "baseline"}) == 4
-    )
+    assert len(rows) == 24 and len({r.prompt_sha256 for r in rows if r.config == "baseline"}) == 4
+    assert len({r.prompt_sha256 for r in rows}) == 12  # sections-200 asks the shipped candidate's 4 prompts
+    twin, shipped = (family.pair(n).rows[4:] for n in ("sections-200", "candidate"))
+    assert [r.answer for r in twin] == [r.answer for r in shipped]  # so its answers are the cached ones
     # Each pair folder is what the two-config run of that pair wrote: byte for byte.
     for name in ("results.jsonl", "summary.json", "manifest.json"):
         assert (out / "candidate" / name).read_bytes() == (small_run.out / name).read_bytes(), name
@@ -53,27 +55,29 @@ def test_three_candidates_three_verdicts_the_baseline_once(small_run, small_regr
 
     # Three verdicts, each with Holm-adjusted p-values; one candidate failing fails the gate.
     thresholds = tmp_path / "gate.toml"
-    thresholds.write_text('mode = "point"\n[[rule]]\nmetric = "accuracy_answerable"\nmax_drop = 0.05\n')
+    thresholds.write_text('mode = "point"\n[[rule]]\nmetric = "evidence_hit"\nmax_drop = 0.05\n')
     code = main(["gate", "--results", str(out), "--thresholds", str(thresholds), "--allow-partial"])
     verdict = capsys.readouterr().out
     assert code == 1, verdict
     blocks = verdict.split("\n\n")
-    assert [b.splitlines()[0] for b in blocks[1:4]] == [
-        f"gate (point mode): {name} vs baseline" for name in family.names
-    ]
-    # accuracy on answerable: 1 of 3 right for the baseline; 0 of 3 for candidate and starved-context, 1 of 3 for
-    # sections-150; McNemar p 1.000 each (one discordant pair, or none), Holm 3 x 1.0 capped at 1
-    assert verdict.count("accuracy on answerable: delta -33.3 pts") == 2 and verdict.count("Holm p=1.000") == 3
+    assert [b.splitlines()[0] for b in blocks[1:4]] == [f"gate (point mode): {n} vs baseline" for n in family.names]
+    # evidence in context, 3 answerable questions: baseline 2 of 3; candidate (and its twin) 3 of 3, one discordant
+    # pair, McNemar p = 1.0; starved-context 0 of 3, two discordant pairs, p = 2 x 1/4 = 0.5; Holm 3 x 0.5, capped
+    assert (
+        "FAIL  evidence chunk in context: delta -66.7 pts 95% CI [-100.0, +0.0], McNemar p=0.500, Holm p=1.000"
+        in (blocks[2])
+    )
+    assert blocks[1].count("McNemar p=1.000, Holm p=1.000") == blocks[3].count("McNemar p=1.000, Holm p=1.000") == 1
     assert blocks[-1].strip() == (
-        "FAIL: 2 of 3 candidates regress (candidate, starved-context); passing: sections-150; "
-        "best that passes: sections-150"
+        "FAIL: 1 of 3 candidates regress (starved-context); passing: candidate, sections-200; "
+        "best that passes: candidate"
     )
     # The report leads with the best candidate that passes; the pair folders read like any results folder.
     lead = family.lead(thresholds)
-    assert lead.candidate == "sections-150"
+    assert lead.candidate == "candidate"  # tied with sections-200 on the first rule: the order given decides
     page = lead.first_screen_html(thresholds)
-    assert page.count('<tr class="eg-shown" data-candidate="sections-150" data-verdict="PASS">') == 1
-    assert page.count('data-verdict="FAIL"') == 2
+    assert page.count('<tr class="eg-shown" data-candidate="candidate" data-verdict="PASS">') == 1
+    assert page.count('data-verdict="FAIL"') == 1 and 'data-candidate="sections-200" data-verdict="PASS"' in page
     assert main(["diff", "--results", str(out / "candidate")]) == 0
     assert load_results(out / "starved-context").changes()
     with pytest.raises(InputError, match="holds several candidates against one baseline"):
