@@ -24,8 +24,10 @@ statistics → run → reporting, with this API and the command line on top.
 
 from evalgate_lib.api import (
     Candidates,
+    DrawnPlan,
     Inputs,
     Results,
+    draw_label_plan,
     labelled_set_agreement,
     labelled_set_agreement_html,
     load_candidates,
@@ -50,6 +52,7 @@ __all__ = [
     "BackendError",
     "CacheError",
     "Candidates",
+    "DrawnPlan",
     "EvalGateError",
     "FairnessError",
     "Flags",
@@ -66,6 +69,7 @@ __all__ = [
     "Summary",
     "__version__",
     "available_scorers",
+    "draw_label_plan",
     "get_scorer",
     "judge_answer",
     "labelled_set_agreement",

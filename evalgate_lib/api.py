@@ -48,7 +48,9 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
+    from evalgate_lib.statistics.label_correction import LabelCorrection
     from evalgate_lib.statistics.run_agreement import AgreementReport
+    from evalgate_lib.statistics.sampling_plan import LabelPlan
     from evalgate_lib.statistics.set_agreement import SetAgreement
 
 #: Where ``evalgate run`` writes by default, and where notebooks and ``load_results`` look first.
@@ -184,18 +186,88 @@ class Results:
 
         return flag_explorer(self.rows, articles, flag=flag)
 
-    def labelling(self, labels_path: str | Path, reviewer: str, pass_number: int = 1) -> Any:
+    def labelling(
+        self, labels_path: str | Path, reviewer: str, pass_number: int = 1, plan: str | Path | None = None
+    ) -> Any:
         """The labelling widget: mark each answer correct / wrong and each sentence supported or not.
 
         Nothing is preselected; an answer is saved atomically to ``labels_path`` once its verdict
         and every sentence are marked, and a new session resumes at the first answer ``reviewer``
-        has not labelled. It shows no EvalGate verdict.
+        has not labelled. It shows no EvalGate verdict. With ``plan`` (a file from
+        :func:`draw_label_plan`, checked against this folder), it shows only the plan's answers, in
+        the plan's order, opens on the next unlabelled one, and every label records the plan's SHA-256.
         """
         from evalgate_lib.inputs.labels import LabelStore
         from evalgate_lib.workbench.labelling import LabellingSession, labelling_widget
 
-        session = LabellingSession(self.rows, LabelStore(labels_path), reviewer, pass_number)
+        rows, digest = list(self.rows), None
+        if plan is not None:
+            drawn, digest = self.label_plan(plan)
+            by_key = {(r.config, r.question_id): r for r in self.rows}
+            rows = [by_key[(c, q)] for q in drawn.order() for c in drawn.configs]
+        session = LabellingSession(rows, LabelStore(labels_path), reviewer, pass_number, plan_sha256=digest)
         return labelling_widget(session, self.articles())
+
+    def label_plan(self, path: str | Path | None = None) -> tuple[LabelPlan, str]:
+        """The sampling plan at ``path`` (default ``<folder>/label-plan.json``) and its SHA-256, checked against this
+        folder: a plan drawn before the folder changed is refused with the command to redraw it."""
+        from evalgate_lib.statistics.sampling_plan import PLAN_FILE, check_plan, load_plan
+
+        file = Path(path) if path is not None else self.folder / PLAN_FILE
+        plan, digest = load_plan(file)
+        check_plan(plan, file, self._digests(), (self.baseline, self.candidate))
+        return plan, digest
+
+    def _digests(self) -> dict[str, str]:
+        return {name: str(entry.get("sha256")) for name, entry in (self.manifest.files or {}).items()}
+
+    def label_correction(self, labels: Sequence[str | Path], plan: str | Path | None = None) -> LabelCorrection:
+        """Every labelled metric's delta corrected by the labels in ``labels`` (a census, or a plan's labels).
+
+        ``plan`` defaults to ``<folder>/label-plan.json`` when the labels name a plan. A convenience
+        sample (labels made outside a plan, not every answer) is refused with one line
+        (:class:`InputError`); so is a plan drawn before the folder changed.
+        """
+        from evalgate_lib.inputs.labels import load_labels
+        from evalgate_lib.statistics.label_correction import correct_with_labels
+        from evalgate_lib.statistics.sampling_plan import PLAN_FILE
+
+        loaded = [label for path in labels for label in load_labels(path)]
+        source = ", ".join(map(str, labels))
+        if not loaded:
+            raise InputError(f"no labels in {source}")
+        if plan is not None:
+            drawn, digest = self.label_plan(plan)
+            return correct_with_labels(self.rows, self.baseline, self.candidate, loaded, source, drawn, digest)
+        found: tuple[LabelPlan | None, str | None] = (None, None)
+        stale: InputError | None = None
+        if any(lb.plan_sha256 for lb in loaded) and (self.folder / PLAN_FILE).is_file():
+            try:
+                found = self.label_plan()
+            except InputError as exc:  # a census needs no plan: say this only if the labels need one
+                stale = exc
+        try:
+            return correct_with_labels(self.rows, self.baseline, self.candidate, loaded, source, *found)
+        except InputError:
+            if stale is not None:
+                raise stale from None
+            raise
+
+    def interval_narrowing(self, labels: Sequence[str | Path], plan: str | Path | None = None) -> Axes:
+        """How the corrected delta's interval narrows as the plan's labels come in (a matplotlib plot).
+
+        One point per question labelled in the plan's order: the corrected accuracy delta and its
+        95% interval over the first k labelled questions, beside the judge-only delta. A label file
+        that does not exist yet (the labelling widget creates it on the first save) holds no label.
+        """
+        from evalgate_lib.inputs.labels import load_labels
+        from evalgate_lib.statistics.label_correction import narrowing
+
+        drawn, digest = self.label_plan(plan)
+        # a label file not written yet (nothing labelled so far) is an empty start, drawn as such
+        loaded = [label for path in labels if Path(path).exists() for label in load_labels(path)]
+        steps = narrowing(self.rows, self.baseline, self.candidate, loaded, drawn, digest)
+        return plots.interval_narrowing_plot(steps)
 
     def agreement_report(
         self, labels: Sequence[str | Path], scorers: Sequence[str] = ("lexical", "span"), resamples: int = 10000
@@ -310,13 +382,25 @@ class Results:
         """The questions whose verdict or flags changed, both answers side by side (the report's "what changed")."""
         return changes_view.changes_html(self.changes())
 
-    def first_screen_html(self, thresholds: str | Path = "configs/gate.toml") -> str:
+    def first_screen_html(
+        self, thresholds: str | Path = "configs/gate.toml", labels: Sequence[str | Path] = (),
+        plan: str | Path | None = None,
+    ) -> str:  # fmt: skip
         """The gate's PASS / FAIL under ``thresholds`` with the rules that decided it, and what changed.
 
+        With ``labels`` the verdict is the one ``evalgate gate --labels`` prints: decided on the
+        deltas corrected by the labels, each beside the judge's; labels that cannot correct
+        (a convenience sample, a stale plan) leave the judge's verdict, and the screen says why in one line.
         For one candidate of several, it opens on every candidate's verdict (:attr:`family`).
         """
+        correction, refused = None, None
+        if labels:
+            try:
+                correction = self.label_correction(labels, plan)
+            except InputError as exc:
+                refused = str(exc)
         family = () if self.family is None else self.family.summaries()
-        return first_screen.first_screen(self.summary, self.rows, thresholds, family)
+        return first_screen.first_screen(self.summary, self.rows, thresholds, correction, refused, family)
 
     def appendices_html(self, links: Sequence[str]) -> str:
         """The report's list of links to the executed notebooks beside it (paths relative to the report, escaped)."""
@@ -421,6 +505,53 @@ def run_candidates(
         raise InputError(f"run_candidates needs two or more candidates, got {len(candidates)}: use run_comparison")
     run_and_write_candidates(baseline, candidates, options or RunOptions(), out_dir)
     return load_candidates(out_dir)
+
+
+@dataclass(frozen=True)
+class DrawnPlan:
+    """A sampling plan written to ``path``, with the SHA-256 that labels made under it record."""
+
+    plan: LabelPlan
+    path: Path
+    sha256: str
+
+    def describe(self) -> str:
+        """What ``evalgate sample`` prints: strata, draws, inclusion probabilities, the file."""
+        from evalgate_lib.statistics.sampling_plan import format_plan
+
+        return format_plan(self.plan, self.path, self.sha256)
+
+
+def draw_label_plan(
+    results: str | Path | Results,
+    budget: int,
+    seed: int | None = None,
+    review_share: float | None = None,
+    out: str | Path | None = None,
+) -> DrawnPlan:
+    """Draw which answers to label (``budget`` answers; every config of a question together) and write the plan.
+
+    The review queue's questions first, up to ``review_share`` of the budget, then a seeded
+    uniform random sample of the rest (:mod:`evalgate_lib.statistics.sampling_plan`); written to
+    ``out`` (default ``<results>/label-plan.json``). Label its answers with
+    ``results.labelling(..., plan=path)``; ``evalgate gate --labels FILE`` then decides on the
+    corrected delta.
+    """
+    from evalgate_lib.statistics.paired_tests import DEFAULT_SEED
+    from evalgate_lib.statistics.sampling_plan import DEFAULT_REVIEW_SHARE, PLAN_FILE, draw_plan, write_plan
+
+    loaded = results if isinstance(results, Results) else load_results(results)
+    plan = draw_plan(
+        loaded.rows,
+        (loaded.baseline, loaded.candidate),
+        budget,
+        str(loaded.folder),
+        loaded._digests(),
+        DEFAULT_SEED if seed is None else seed,
+        DEFAULT_REVIEW_SHARE if review_share is None else review_share,
+    )
+    path = Path(out) if out is not None else loaded.folder / PLAN_FILE
+    return DrawnPlan(plan, path, write_plan(plan, path))
 
 
 def run_comparison(

@@ -225,8 +225,11 @@ def cmd_gate(args: argparse.Namespace) -> int:
     from evalgate_lib.run.candidates import is_candidates_folder
     from evalgate_lib.statistics.candidates import HOLM_FAMILY, format_candidates_verdict
     from evalgate_lib.statistics.gate import EXIT_REGRESSION, format_verdict, judge, load_gate
+    from evalgate_lib.statistics.label_correction import format_correction
 
     gate = load_gate(args.thresholds)
+    if args.plan is not None and not args.labels:
+        raise InputError("--plan goes with --labels FILE: the labels made under the plan")
     if args.results is None:
         status = cmd_run(args)  # checks --limit and --out
         if status:
@@ -234,6 +237,11 @@ def cmd_gate(args: argparse.Namespace) -> int:
     folder = args.results if args.results is not None else args.out
     if is_candidates_folder(folder):
         family = load_candidates(folder)
+        if args.labels:
+            raise InputError(
+                f"{folder} holds several candidates: labels correct one pair's deltas; gate that pair's folder "
+                f"with --labels ({', '.join(str(p.folder) for p in family.pairs)})"
+            )
         partial_of = _partial_of(folder, family.pairs[0].manifest, args.allow_partial)
         judged = family.verdicts(args.thresholds)
         print(format_candidates_verdict(judged, gate, questions_in_file=partial_of))
@@ -241,11 +249,15 @@ def cmd_gate(args: argparse.Namespace) -> int:
     results = load_results(folder)
     summary = results.summary
     partial_of = _partial_of(folder, results.manifest, args.allow_partial)
-    verdicts = judge(summary, gate, results.adjusted_p())
+    correction = results.label_correction(args.labels, args.plan) if args.labels else None
+    verdicts = judge(summary, gate, None if correction is None else correction.metrics, results.adjusted_p())
     if results.family is not None:  # one pair of several: judged as the family judges it
         n = len(results.family.pairs)
         print(f"{summary.candidate} is one of {n} candidates in {results.family.folder}: " + HOLM_FAMILY.format(n=n))
-    print(format_verdict(summary, gate, verdicts, questions_in_file=partial_of))
+    line = None if correction is None else correction.line()
+    print(format_verdict(summary, gate, verdicts, questions_in_file=partial_of, labels_line=line))
+    if correction is not None:
+        print(format_correction(correction, header=False))
     return EXIT_REGRESSION if any(v.failed for v in verdicts) else 0
 
 
@@ -264,6 +276,17 @@ def _partial_of(folder: Path, manifest: Any, allow_partial: bool) -> int | None:
             "gate does not judge; rerun without --limit, or pass --allow-partial to judge it anyway"
         )
     return total
+
+
+def cmd_sample(args: argparse.Namespace) -> int:
+    """Draw which answers to label: the review queue up to a share of the budget, a seeded random sample of the rest."""
+    from evalgate_lib.api import draw_label_plan
+
+    if args.plan_out is not None and args.plan_out.is_dir():
+        raise InputError(f"--out {args.plan_out} is a folder: name the plan file to write (e.g. label-plan.json)")
+    drawn = draw_label_plan(args.results, args.budget, args.seed, args.review_share, args.plan_out)
+    print(drawn.describe())
+    return 0
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -562,6 +585,7 @@ def _configure_gate(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="judge a --limit run too (refused by default: it judged only part of the gold set)",
     )
+    _add_label_arguments(parser)
 
 
 def _configure_report(parser: argparse.ArgumentParser) -> None:
@@ -677,7 +701,14 @@ def cmd_diff(args: argparse.Namespace) -> int:
     from evalgate_lib.files import atomic_write
     from evalgate_lib.reporting.diff_text import changes_json, format_changes
 
-    changes = load_results(args.results).changes()
+    results = load_results(args.results)
+    if args.labels:
+        from evalgate_lib.statistics.label_correction import format_correction
+
+        print(format_correction(results.label_correction(args.labels, args.plan)))
+        print("evalgate gate --labels decides on the corrected deltas above; the changes below are the judge's")
+        print()
+    changes = results.changes()
     print(format_changes(changes, args.only), end="")
     if args.json is not None:
         atomic_write(args.json, json.dumps(changes_json(changes, args.only), indent=2, ensure_ascii=False) + "\n")
@@ -693,6 +724,43 @@ def _configure_diff(parser: argparse.ArgumentParser) -> None:
         "--only", choices=CHANGE_KINDS, default=None, help="only this kind of change (default: every changed question)"
     )
     parser.add_argument("--json", type=Path, default=None, help="also write the changes to this JSON file")
+    _add_label_arguments(parser)
+
+
+def _add_label_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--labels",
+        type=Path,
+        action="append",
+        default=None,
+        help="reviewer labels (JSONL): correct the deltas a label measures (a census, or a plan's labels); repeatable",
+    )
+    parser.add_argument(
+        "--plan",
+        type=Path,
+        default=None,
+        help="the sampling plan the labels were drawn by (default: label-plan.json in the results folder)",
+    )
+
+
+def _configure_sample(parser: argparse.ArgumentParser) -> None:
+    from evalgate_lib.statistics.paired_tests import DEFAULT_SEED
+    from evalgate_lib.statistics.sampling_plan import DEFAULT_REVIEW_SHARE
+
+    parser.add_argument("--results", default=Path("results/latest"), type=Path, help="results folder to sample")
+    parser.add_argument(
+        "--budget", required=True, type=int, help="answers to label (every config of a drawn question is labelled)"
+    )
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the draw (recorded in the plan)")
+    parser.add_argument(
+        "--review-share",
+        type=float,
+        default=DEFAULT_REVIEW_SHARE,
+        help="share of the budget for the review queue's questions (all of them if they fit)",
+    )
+    parser.add_argument(
+        "--out", dest="plan_out", type=Path, default=None, help="plan file (default: <results>/label-plan.json)"
+    )
 
 
 #: Every subcommand: name → (help, argument setup, handler). The CLI owns them all; the
@@ -709,6 +777,11 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callab
     ),
     "gold": ("check a gold set against its corpus, or import one (RAGAS / HF style)", _configure_gold, cmd_gold),
     "diff": ("list the questions the candidate fixed, broke or re-flagged, both answers", _configure_diff, cmd_diff),
+    "sample": (
+        "draw which answers to label (a sampling plan), so labels can correct the before/after delta",
+        _configure_sample,
+        cmd_sample,
+    ),
 }
 
 

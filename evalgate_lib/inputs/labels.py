@@ -10,10 +10,12 @@ A label file is JSON Lines, one object per line::
     {"config": "baseline", "question_id": "q001", "answer_sha256": "<sha256 of the answer, utf-8>",
      "correct": true, "unsupported_claim": false, "unsupported_sentences": [],
      "refusal": false, "reviewer": "ana", "pass": 1, "comment": "...",
-     "sentences": [{"text": "...", "supported": true}]}
+     "sentences": [{"text": "...", "supported": true}], "plan_sha256": "<sha256 of label-plan.json>"}
 
 Required: ``config, question_id, answer_sha256, correct, unsupported_claim, reviewer``. ``pass``
 defaults to 1 and is always written back, so a file saved by :class:`LabelStore` is normalised.
+``plan_sha256`` is the SHA-256 of the sampling plan (``evalgate sample``) the answer was drawn by;
+without it a label is part of a convenience sample, never used to correct a delta.
 
 Why the answer hash: a label judges one exact answer text. When the prompt, model or cache changes,
 the answer for the same (config, question) changes too and the old label no longer applies. A label
@@ -35,7 +37,7 @@ from evalgate_lib.files import atomic_write
 from evalgate_lib.inputs.jsonl import read_unique
 
 REQUIRED_KEYS = ("config", "question_id", "answer_sha256", "correct", "unsupported_claim", "reviewer")
-OPTIONAL_KEYS = ("unsupported_sentences", "refusal", "pass", "comment", "sentences")
+OPTIONAL_KEYS = ("unsupported_sentences", "refusal", "pass", "comment", "sentences", "plan_sha256")
 KNOWN_KEYS = REQUIRED_KEYS + OPTIONAL_KEYS
 SENTENCE_KEYS = ("text", "supported")
 
@@ -77,6 +79,7 @@ class Label:
     pass_number: int = 1
     comment: str | None = None
     sentences: tuple[SentenceLabel, ...] | None = None
+    plan_sha256: str | None = None
 
     @property
     def key(self) -> LabelKey:
@@ -106,6 +109,8 @@ class Label:
             obj["comment"] = self.comment
         if self.sentences is not None:
             obj["sentences"] = [{"text": s.text, "supported": s.supported} for s in self.sentences]
+        if self.plan_sha256 is not None:
+            obj["plan_sha256"] = self.plan_sha256
         return obj
 
 
@@ -186,6 +191,9 @@ def parse_label(obj: object, where: str) -> Label:
     if comment is not None and not isinstance(comment, str):
         raise InputError(f"{where}: 'comment' must be a string, got {comment!r}")
     sentences = None if obj.get("sentences") is None else _sentences(obj["sentences"], where)
+    plan_sha256 = obj.get("plan_sha256")
+    if plan_sha256 is not None and (not isinstance(plan_sha256, str) or not _SHA256_HEX.fullmatch(plan_sha256)):
+        raise InputError(f"{where}: 'plan_sha256' must be 64 lowercase hex characters, got {plan_sha256!r}")
     return Label(
         config=config,
         question_id=question_id,
@@ -198,6 +206,7 @@ def parse_label(obj: object, where: str) -> Label:
         pass_number=pass_number,
         comment=comment,
         sentences=sentences,
+        plan_sha256=plan_sha256,
     )
 
 

@@ -106,6 +106,9 @@ COURTESY_PATTERNS: tuple[str, ...] = (
     r"\b(?:good luck|happy coding|have a (?:great|nice|good) day)\b",
     r"^\W*(?:here(?:'s| is) (?:what|how|a quick|the)|here are)\b[^.]*:\s*$",
     r"^\W*(?:great|good|excellent) question\b",
+    # apologies: "I'm sorry, but the context doesn't mention …" declines in its other clause
+    r"^\W*(?:i'?m|i am) (?:really |very |so )?sorry\W*$",
+    r"^\W*(?:sorry|unfortunately|regrettably|apologies|my apologies)\W*$",
 )
 _COURTESY = re.compile("|".join(COURTESY_PATTERNS))
 
@@ -134,10 +137,22 @@ _CITATION = re.compile(
 _SOURCES_LINE = re.compile(r"^\W*(?:sources?|references?|citations?)\s*:?\s*(?:\[\d+\][\s,;and]*)+\W*$", re.IGNORECASE)
 
 
+#: A conditional clause ("If `<step>` is not specified, …", "when no value is given"): a negation there
+#: states a condition of the content, never that the answerer or the context lacks something.
+_CONDITIONAL = re.compile(r"\b(?:if|unless|when|whenever|whether|in case)\b[^,;:.]*[,;:]?", re.IGNORECASE)
+
+
 @lru_cache(maxsize=65536)
 def is_decline(sentence: str) -> bool:
-    """True when ``sentence`` declines to answer, or says the context lacks something (:data:`DECLINE_PATTERNS`)."""
-    return bool(_DECLINE.search(fold(sentence)))
+    """True when ``sentence`` declines to answer, or says the context lacks something (:data:`DECLINE_PATTERNS`).
+
+    Conditional clauses are read first and left out (:data:`_CONDITIONAL`): "If the step is not specified,
+    the step size is 1." states a default, it declines nothing.
+    """
+    folded = fold(sentence)
+    if _CONDITIONAL.search(folded):
+        folded = _CONDITIONAL.sub(" ", folded)
+    return bool(_DECLINE.search(folded))
 
 
 @lru_cache(maxsize=65536)
@@ -168,6 +183,25 @@ def without_source_frame(sentence: str) -> str:
     """The claim inside "According to the context, X" / "The documentation says that X": X (else the sentence)."""
     stripped = _SOURCE_FRAME.sub("", sentence, count=1)
     return stripped if stripped.strip() else sentence
+
+
+#: A yes/no answer: "Yes." / "No, it does not." (not "No files are deleted", a plain claim).
+POLAR = re.compile(r"^\W*(?:yes|no)\b(?=\s*(?:[,.!;:\u2014-]|$))", re.IGNORECASE)
+
+#: Where a sentence's clauses are cut before each is read as declining or claiming.
+_BUT = re.compile(r"(?:[,;:]|\s[-–—])?\s+(?:but|however|although|though|whereas|while|so|instead)\b[,]?\s*|;\s+", re.I)
+
+
+def declining_clauses(text: str) -> tuple[list[str], list[str]]:
+    """``(declining, other)`` clauses of ``text``, cut at "but", "however", "so", ";" …; courtesy clauses
+    ("I'm sorry") are in neither.
+
+    "It only gives prices in US dollars, so I don't know the euro amount" → the second clause
+    declines, the first says what the context holds.
+    """
+    clauses = [c.strip() for c in _BUT.split(text) if c and c.strip(" ,;.")]
+    declining = [c for c in clauses if is_decline(c)]
+    return declining, [c for c in clauses if not is_decline(c) and not is_courtesy(c.strip(" ,;.!"))]
 
 
 #: A line that opens or closes a fenced code block.

@@ -447,10 +447,16 @@ def agreement_html(report: Mapping[str, Any]) -> str:
         f"({report['stale']} stale labels of changed answers not used). Reviewers followed the labelling guide "
         "and never saw EvalGate's verdicts. Intervals: 95% bootstrap over answers.</p>"
         f"<table class='eg-headline'><thead>{head}</thead><tbody>{_agreement_rows(items)}</tbody></table>"
-        "<p>Headline rates over every answer of the run, corrected by the labelled sample "
-        "(prediction-powered inference):</p>"
-        "<table class='eg-headline'><thead><tr><th></th><th>rate</th><th>automatic</th><th>labelled sample</th>"
-        f"<th>corrected [95% CI]</th></tr></thead><tbody>{ppi_rows}</tbody></table></div>"
+        f"<p class='eg-label-sample'>{e(report.get('sample', ''))}</p>"
+        + (
+            "<p>Headline rates over every answer of the run, corrected by the labels "
+            "(prediction-powered inference):</p>"
+            "<table class='eg-headline'><thead><tr><th></th><th>rate</th><th>automatic</th><th>labelled sample</th>"
+            f"<th>corrected [95% CI]</th></tr></thead><tbody>{ppi_rows}</tbody></table>"
+            if ppi_rows
+            else ""
+        )
+        + "</div>"
     )
 
 

@@ -20,9 +20,16 @@ test says it is beyond noise: McNemar's exact p < ``alpha`` for yes/no
 metrics, or a bootstrap interval entirely past the threshold for scores. The
 verdict names each metric, its delta and its 95% interval either way.
 
+With reviewers' labels (``corrected``, from :func:`evalgate_lib.statistics.label_correction.correct_with_labels`),
+each rule on a metric a label measures decides on the delta corrected by the labels instead, with
+its interval and p-value (McNemar's on a census of labels, the corrected delta's normal p under a
+plan), and its line prints the judge-only delta beside it; the other rules (retrieval, ...) involve
+no judgement and keep the run's delta. ``RuleVerdict.basis`` says which delta decided.
+
 Several candidates against one baseline (:mod:`evalgate_lib.statistics.candidates`) are judged
 by the same :func:`judge`, given each yes/no metric's p-value adjusted for the number of
-candidates (Holm): the verdict then names both p-values and decides on the adjusted one.
+candidates (Holm): a rule on the judge's delta then names both p-values and decides on the
+adjusted one (a rule corrected by labels keeps its own test).
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from evalgate_lib.errors import InputError
 from evalgate_lib.statistics.metrics import METRICS, Summary, format_interval, format_value
@@ -81,6 +88,10 @@ def load_gate(path: str | Path) -> GateConfig:
     return GateConfig(tuple(rules), mode, float(raw.get("alpha", 0.05)))
 
 
+#: Which delta a rule decided on: the judge's verdicts, or the delta corrected by reviewers' labels.
+JUDGE, LABELS = "judge", "labels"
+
+
 @dataclass(frozen=True)
 class RuleVerdict:
     rule: Rule
@@ -89,6 +100,8 @@ class RuleVerdict:
     significant: bool | None
     failed: bool
     message: str
+    basis: str = JUDGE
+    stat: Mapping[str, Any] | None = None
     #: The p-value the rule was decided on: McNemar's, or its Holm adjustment when ``adjusted`` (``None``: a score).
     p_value: float | None = None
     adjusted: bool = False
@@ -104,23 +117,29 @@ def _significant(rule: Rule, sig: Mapping[str, Any], alpha: float, limit: float)
 
 
 def judge(
-    summary: Summary, gate: GateConfig, adjusted_p: Mapping[str, float | None] | None = None
+    summary: Summary,
+    gate: GateConfig,
+    corrected: Mapping[str, Any] | None = None,
+    adjusted_p: Mapping[str, float | None] | None = None,
 ) -> list[RuleVerdict]:
-    """One verdict per rule, from the summary of a run.
+    """One verdict per rule, from the summary of a run; with ``corrected``, on the labels' delta where there is one.
 
+    ``corrected`` maps a metric key to a
+    :class:`~evalgate_lib.statistics.label_correction.CorrectedDelta` (``delta``, ``significance()``).
     ``adjusted_p`` (one candidate of several: each metric's Holm-adjusted McNemar p,
-    :func:`evalgate_lib.statistics.candidates.holm_p_values`) replaces McNemar's p in the
-    decision; the message names both.
+    :func:`evalgate_lib.statistics.candidates.holm_p_values`) replaces McNemar's p in the decision
+    of a rule on the judge's delta; the message names both.
     """
     verdicts = []
     for rule in gate.rules:
         metric = _KINDS[rule.metric]
-        delta = summary.delta.get(rule.metric)
-        sig = summary.significance.get(rule.metric, {})
+        fixed = (corrected or {}).get(rule.metric)
+        delta = summary.delta.get(rule.metric) if fixed is None else fixed.delta
+        sig = summary.significance.get(rule.metric, {}) if fixed is None else fixed.significance()
         raw_p = sig.get("p_value")
-        adjusted = adjusted_p is not None and raw_p is not None
+        adjusted = fixed is None and raw_p is not None and (adjusted_p or {}).get(rule.metric) is not None
         if adjusted:
-            sig = {**sig, "p_value": adjusted_p.get(rule.metric)}
+            sig = {**sig, "p_value": (adjusted_p or {})[rule.metric]}
         if rule.max_drop is not None:
             limit, bound = (
                 -float(rule.max_drop),
@@ -137,14 +156,26 @@ def judge(
         failed = breached and (gate.mode == "point" or bool(significant))
         p = sig.get("p_value")
         status = "FAIL" if failed else ("breach, not significant" if breached else "ok")
-        message = (
-            f"{status:>4}  {metric.label}: delta {format_value(delta, metric.kind, signed=True)} "
-            f"95% CI {format_interval(sig, metric.kind) if sig else 'n/a'}"
-            + ("" if raw_p is None else f", McNemar p={raw_p:.3f}")
-            + (f", Holm p={p:.3f}" if adjusted and p is not None else "")
-            + f" ({bound})"
-        )
-        verdicts.append(RuleVerdict(rule, delta, breached, significant, failed, message, p, adjusted))
+        judged = summary.significance.get(rule.metric, {})
+        judge_delta = summary.delta.get(rule.metric)
+        if fixed is None:
+            said = (
+                f"delta {format_value(delta, metric.kind, signed=True)} "
+                f"95% CI {format_interval(sig, metric.kind) if sig else 'n/a'}"
+                + ("" if raw_p is None else f", McNemar p={raw_p:.3f}")
+                + (f", Holm p={p:.3f}" if adjusted else "")
+            )
+        else:
+            said = (
+                f"corrected delta {format_value(delta, metric.kind, signed=True)} "
+                f"95% CI {format_interval(sig, metric.kind)}"
+                + ("" if p is None else f", {sig.get('test', 'McNemar')} p={p:.3f}")
+                + f"; judge-only {format_value(judge_delta, metric.kind, signed=True)} "
+                f"{format_interval(judged, metric.kind) if judged else 'n/a'}"
+            )
+        message = f"{status:>4}  {metric.label}: {said} ({bound})"
+        basis = JUDGE if fixed is None else LABELS
+        verdicts.append(RuleVerdict(rule, delta, breached, significant, failed, message, basis, sig, p, adjusted))
     return verdicts
 
 
@@ -162,14 +193,34 @@ def judged_line(summary: Summary, questions_in_file: int | None = None) -> str:
     return f"{judged}, a PARTIAL run (--limit: {base} of {questions_in_file} gold questions), judged by --allow-partial"
 
 
-def format_verdict(
-    summary: Summary, gate: GateConfig, verdicts: list[RuleVerdict], questions_in_file: int | None = None
-) -> str:
-    """The readable verdict: what was judged, one line per rule, then PASS or FAIL naming the regressed metrics.
+def basis_line(verdicts: Sequence[RuleVerdict], labels_line: str | None = None) -> str:
+    """Which delta the verdict used: the judge's alone, or the labels' for the rules a label measures."""
+    corrected = [v.rule.metric for v in verdicts if v.basis == LABELS]
+    if not corrected:
+        return "decided on the judge's delta (no reviewer labels given)"
+    rest = [v.rule.metric for v in verdicts if v.basis != LABELS]
+    said = f"decided on the delta corrected by labels for {', '.join(corrected)}"
+    if rest:
+        said += f"; on the run's delta for {', '.join(rest)} (no judgement to correct)"
+    return said + ("" if labels_line is None else f"\n{labels_line}")
 
-    ``questions_in_file`` is given for a partial (``--limit``) run only, so the verdict says it.
+
+def format_verdict(
+    summary: Summary,
+    gate: GateConfig,
+    verdicts: list[RuleVerdict],
+    questions_in_file: int | None = None,
+    labels_line: str | None = None,
+) -> str:
+    """The readable verdict: what was judged, which delta decided, one line per rule, then PASS or FAIL.
+
+    ``questions_in_file`` is given for a partial (``--limit``) run only, so the verdict says it;
+    ``labels_line`` (:meth:`~evalgate_lib.statistics.label_correction.LabelCorrection.line`) when labels corrected it.
     """
     head = f"gate ({gate.mode} mode): {summary.candidate} vs {summary.baseline}"
     failed = [v.rule.metric for v in verdicts if v.failed]
     tail = f"FAIL: candidate regresses on {', '.join(failed)}" if failed else "PASS: no regression beyond thresholds"
-    return "\n".join([head, judged_line(summary, questions_in_file)] + [v.message for v in verdicts] + [tail])
+    lines = [head, judged_line(summary, questions_in_file)]
+    if labels_line is not None or any(v.basis == LABELS for v in verdicts):
+        lines.append(basis_line(verdicts, labels_line))
+    return "\n".join(lines + [v.message for v in verdicts] + [tail])
