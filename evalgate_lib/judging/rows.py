@@ -19,6 +19,10 @@ Schema history (the row's ``schema`` field):
   into one ``judgement`` object: the row holds the :class:`Judgement` that
   :func:`~evalgate_lib.judging.answer.judge_answer` returns instead of repeating its fields.
   What was asked and retrieved stays at the top. Every value is unchanged.
+* 4: verdicts have three outcomes. Every sentence verdict carries ``undecided`` (``supported`` is then the
+  way it leans) instead of the optional ``doubtful``, and the correctness record ``matching`` carries
+  ``undecided``. The ``prose`` scorer is version 2: it reads answers and passages through their markup,
+  and its review queue reads no gold answer.
 """
 
 from __future__ import annotations
