@@ -196,6 +196,15 @@ class SentenceVerdict:
         """True when the sentence makes a claim the scorer checked."""
         return self.supported is not None
 
+    @property
+    def outcome(self) -> str:
+        """The verdict in words, as every view shows it: ``supported``, ``unsupported``, ``undecided, leaning
+        supported`` (or ``unsupported``), ``refusal`` or ``no claim``."""
+        if self.supported is None:
+            return "refusal" if self.refusal else "no claim"
+        verdict = "supported" if self.supported else "unsupported"
+        return f"undecided, leaning {verdict}" if self.undecided else verdict
+
     def to_json(self) -> dict[str, Any]:
         return {
             "text": self.text,
