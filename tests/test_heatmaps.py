@@ -62,7 +62,8 @@ def test_one_support_figure_and_marks_that_follow_the_verdicts_words() -> None:
     from evalgate_lib.judging.prose_support import judge_prose
     from evalgate_lib.judging.sentence_scorers import ScoringContext
 
-    context = ScoringContext("How many seats does Starter include?", (("Plans", "Starter includes 3 seats in its fee."),))
+    passage = ("Plans", "Starter includes 3 seats in its fee.")
+    context = ScoringContext("How many seats does Starter include?", (passage,))
     verdict = judge_prose("Starter bundles 3 seats into its cheap yearly fee package.", context)
     # the figure the cell and the row show is the one the reason quotes, and the marks follow its missing words
     assert f"({verdict.coverage:.2f})" in verdict.reason and verdict.outcome == "undecided, leaning unsupported"

@@ -132,7 +132,8 @@ def sentences_table_html(
     """
     head = "".join(f'<th class="eg-reviewer">{e(_who(lb))}</th>' for lb in labels)
     lines = [
-        '<table class="eg-sentences"><thead><tr><th>#</th><th>sentence (green: held by the span its verdict names, red: not)</th>'
+        '<table class="eg-sentences"><thead><tr><th>#</th>'
+        "<th>sentence (green: held by the span its verdict names, red: not)</th>"
         f"<th>EvalGate ({e(row.scorer)})</th><th>why</th><th>supporting span</th>{head}</tr></thead><tbody>"
     ]
     for number, s in enumerate(row.sentences, start=1):

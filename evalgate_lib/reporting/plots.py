@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 from evalgate_lib.chunks.chunking import chunk_corpus
 from evalgate_lib.inputs.corpus import Article
 from evalgate_lib.inputs.gold import GoldQuestion
-from evalgate_lib.judging.rows import ResultRow, SentenceVerdict
 from evalgate_lib.judging.prose_support import prose_terms
+from evalgate_lib.judging.rows import ResultRow, SentenceVerdict
 from evalgate_lib.judging.scorers import scorer_floor
 from evalgate_lib.statistics.metrics import METRICS, Summary, format_value
 from evalgate_lib.text.stopwords import STOPWORDS
