@@ -23,16 +23,19 @@ statistics → run → reporting, with this API and the command line on top.
 """
 
 from evalgate_lib.api import (
+    Candidates,
     DrawnPlan,
     Inputs,
     Results,
     draw_label_plan,
     labelled_set_agreement,
     labelled_set_agreement_html,
+    load_candidates,
     load_inputs,
     load_results,
     prepare_configs,
     results_or_run,
+    run_candidates,
     run_comparison,
 )
 from evalgate_lib.errors import BackendError, CacheError, EvalGateError, FairnessError, InputError
@@ -48,6 +51,7 @@ from evalgate_lib.version import __version__
 __all__ = [
     "BackendError",
     "CacheError",
+    "Candidates",
     "DrawnPlan",
     "EvalGateError",
     "FairnessError",
@@ -70,10 +74,12 @@ __all__ = [
     "judge_answer",
     "labelled_set_agreement",
     "labelled_set_agreement_html",
+    "load_candidates",
     "load_inputs",
     "load_results",
     "prepare_configs",
     "register_scorer",
     "results_or_run",
+    "run_candidates",
     "run_comparison",
 ]

@@ -21,11 +21,25 @@ from evalgate_lib.inputs.corpus import Article, load_corpus
 from evalgate_lib.inputs.gold import GoldQuestion, load_gold
 from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow
 from evalgate_lib.reporting import changes_view, explorer, first_screen, plots, report_html
+from evalgate_lib.run.candidates import (
+    family_of,
+    is_candidates_folder,
+    read_candidates_folder,
+    run_and_write_candidates,
+)
 from evalgate_lib.run.folder import read_results_folder
 from evalgate_lib.run.manifest import Manifest
 from evalgate_lib.run.pipeline import RunOptions, select_questions
 from evalgate_lib.run.results import has_results, run_and_write
+from evalgate_lib.statistics.candidates import (
+    CandidateVerdict,
+    format_holm_table,
+    holm_p_values,
+    judge_candidates,
+    rank_candidates,
+)
 from evalgate_lib.statistics.changes import QuestionChange, question_changes
+from evalgate_lib.statistics.gate import load_gate
 from evalgate_lib.statistics.metrics import Summary, format_table
 from evalgate_lib.workbench.notebook_support import resolve_configs
 
@@ -108,9 +122,23 @@ class Results:
         """The summary table ``evalgate run`` prints."""
         return format_table(self.summary)
 
+    @cached_property
+    def family(self) -> Candidates | None:
+        """The several-candidates run this pair is one of (its folder's parent lists it), verified; else ``None``.
+
+        A candidate of several is judged with each yes/no metric's p Holm-adjusted for the number of
+        candidates; the views below that show a verdict or a *significant* mark then use it.
+        """
+        parent = family_of(self.folder)
+        return None if parent is None else load_candidates(parent)
+
+    def adjusted_p(self) -> dict[str, float | None] | None:
+        """Each yes/no metric's Holm-adjusted McNemar p when this pair is one of several candidates, else ``None``."""
+        return None if self.family is None else self.family.holm_p_values()[self.candidate]
+
     def headline_html(self) -> str:
         """Both configs' metrics, the deltas, intervals and p-values as HTML (what the report shows)."""
-        return report_html.headline_html(self.summary)
+        return report_html.headline_html(self.summary, adjusted_p=self.adjusted_p())
 
     def intro_html(self) -> str:
         """The report's opening: the verdict line and what was compared."""
@@ -363,6 +391,7 @@ class Results:
         With ``labels`` the verdict is the one ``evalgate gate --labels`` prints: decided on the
         deltas corrected by the labels, each beside the judge's; labels that cannot correct
         (a convenience sample, a stale plan) leave the judge's verdict, and the screen says why in one line.
+        For one candidate of several, it opens on every candidate's verdict (:attr:`family`).
         """
         correction, refused = None, None
         if labels:
@@ -370,7 +399,8 @@ class Results:
                 correction = self.label_correction(labels, plan)
             except InputError as exc:
                 refused = str(exc)
-        return first_screen.first_screen(self.summary, self.rows, thresholds, correction, refused)
+        family = () if self.family is None else self.family.summaries()
+        return first_screen.first_screen(self.summary, self.rows, thresholds, correction, refused, family)
 
     def appendices_html(self, links: Sequence[str]) -> str:
         """The report's list of links to the executed notebooks beside it (paths relative to the report, escaped)."""
@@ -395,6 +425,87 @@ def load_results(folder: str | Path = DEFAULT_RESULTS) -> Results:
     """
     loaded = read_results_folder(folder)
     return Results(loaded.folder, loaded.rows, loaded.summary, loaded.manifest, loaded.run_stats)
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """Several candidates against one baseline, loaded and verified: one :class:`Results` per pair, in run order.
+
+    Each pair is a complete results folder (``folder/<candidate>/``); what the family adds is the
+    adjustment of each yes/no metric's p-value for the number of candidates (Holm), the gate's
+    verdict on every candidate and which one leads.
+    """
+
+    folder: Path
+    baseline: str
+    pairs: tuple[Results, ...]
+    run_stats: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def names(self) -> list[str]:
+        """The candidates' names, in the order they were given."""
+        return [p.candidate for p in self.pairs]
+
+    def pair(self, name: str) -> Results:
+        """The pair (baseline, ``name``): a :class:`Results` like any two-config run's."""
+        for pair in self.pairs:
+            if pair.candidate == name:
+                return pair
+        raise InputError(f"{self.folder}: no candidate {name!r}; candidates: {', '.join(self.names)}")
+
+    def summaries(self) -> list[Summary]:
+        return [p.summary for p in self.pairs]
+
+    def holm_p_values(self) -> dict[str, dict[str, float | None]]:
+        """Candidate → metric → McNemar p Holm-adjusted across the candidates (``None`` for a score)."""
+        return dict(zip(self.names, holm_p_values(self.summaries()), strict=True))
+
+    def verdicts(self, thresholds: str | Path = "configs/gate.toml") -> list[CandidateVerdict]:
+        """Every candidate's gate verdict under ``thresholds``, in run order (what ``evalgate gate`` prints)."""
+        return judge_candidates(self.summaries(), load_gate(thresholds))
+
+    def lead(self, thresholds: str | Path = "configs/gate.toml") -> Results:
+        """The pair the report leads with: the best candidate that passes (else the best one), as ranked by the gate."""
+        return self.pair(rank_candidates(self.verdicts(thresholds))[0].name)
+
+    def table(self) -> str:
+        """What ``evalgate run`` prints for several candidates: each pair's table, then McNemar p against Holm's."""
+        blocks = [f"{p.candidate} vs {self.baseline}\n{p.table()}" for p in self.pairs]
+        return "\n\n".join([*blocks, format_holm_table(self.summaries())])
+
+    def model_calls_line(self) -> str:
+        """The whole run's model calls (the baseline generated once for every candidate) and wall time."""
+        from evalgate_lib.run.results import format_model_calls
+
+        return format_model_calls(self.run_stats) if self.run_stats.get("model_calls") else ""
+
+
+def load_candidates(folder: str | Path = DEFAULT_RESULTS) -> Candidates:
+    """Load a folder of several candidates written by ``evalgate run`` or ``evalgate score`` with several candidates.
+
+    Verified first: the index (``candidates.json``), then every pair folder as :func:`load_results`
+    checks one, its manifest's SHA-256 against the index's, and one shared baseline.
+    """
+    loaded = read_candidates_folder(folder)
+    pairs = tuple(Results(p.folder, p.rows, p.summary, p.manifest, p.run_stats) for p in loaded.pairs)
+    return Candidates(loaded.folder, loaded.baseline, pairs, loaded.run_stats)
+
+
+def run_candidates(
+    baseline: str | Path,
+    candidates: Sequence[str | Path],
+    options: RunOptions | None = None,
+    out_dir: str | Path = DEFAULT_RESULTS,
+) -> Candidates:
+    """Run the baseline once and each candidate (every model call cached), write one pair folder each and
+    the index, and load it back.
+
+    One candidate is :func:`run_comparison`'s job (a pair folder, no index); this needs two or more.
+    """
+    if len(candidates) < 2:
+        raise InputError(f"run_candidates needs two or more candidates, got {len(candidates)}: use run_comparison")
+    run_and_write_candidates(baseline, candidates, options or RunOptions(), out_dir)
+    return load_candidates(out_dir)
 
 
 @dataclass(frozen=True)
@@ -470,7 +581,7 @@ def results_or_run(
     """
     if run:
         return run_comparison(baseline, candidate, options, results_dir)
-    if not has_results(results_dir):
+    if not has_results(results_dir) and not is_candidates_folder(results_dir):  # (several: load_results says so)
         raise InputError(
             f"{Path(results_dir).resolve()} holds no results: run `evalgate run --out {results_dir}` "
             "or set run = True in this notebook's parameters"

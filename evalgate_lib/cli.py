@@ -19,7 +19,7 @@ import os
 import sys
 import traceback
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from evalgate_lib.errors import BackendError, CacheError, EvalGateError, InputError
 from evalgate_lib.generation.backends import BACKEND_CHOICES
@@ -42,7 +42,13 @@ EXIT_CODES_HELP = """exit codes:
 def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     """Options shared by every subcommand that (re)runs the evaluation."""
     parser.add_argument("--baseline", default="configs/baseline.toml", help="baseline config (TOML)")
-    parser.add_argument("--candidate", default="configs/candidate.toml", help="candidate config (TOML)")
+    parser.add_argument(
+        "--candidate",
+        action="append",
+        default=None,
+        help="candidate config (TOML; default configs/candidate.toml); repeat it to try several candidates against "
+        "the baseline (one pair folder each, p-values Holm-adjusted)",
+    )
     parser.add_argument(
         "--backend",
         choices=BACKEND_CHOICES,
@@ -176,28 +182,56 @@ def run_options(args: argparse.Namespace):  # noqa: ANN201 - RunOptions, importe
     )
 
 
+def candidate_configs(args: argparse.Namespace) -> list[str]:
+    """The ``--candidate`` configs given (repeatable), else the default one."""
+    return list(args.candidate or ["configs/candidate.toml"])
+
+
 def cmd_run(args: argparse.Namespace) -> int:
-    """Run both configs through the public API, print the summary table, write the results folder."""
-    from evalgate_lib.api import run_comparison
+    """Run both configs through the public API, print the summary table, write the results folder.
+
+    With several ``--candidate``: the baseline once and every candidate, one pair folder each and an index.
+    """
+    from evalgate_lib.api import run_candidates, run_comparison
 
     options = run_options(args)
-    check_outputs(args, [config_corpus(args.baseline), config_corpus(args.candidate)], "out", "cache_dir")
-    results = run_comparison(args.baseline, args.candidate, options, args.out)
-    manifest = results.manifest
+    candidates = candidate_configs(args)
+    corpora = [config_corpus(args.baseline), *map(config_corpus, candidates)]
+    check_outputs(args, corpora, "out", "cache_dir")
+    if len(candidates) == 1:
+        results = run_comparison(args.baseline, candidates[0], options, args.out)
+        _say_run(args, results.manifest, [f"differs: {', '.join(sorted(results.manifest.fairness['differs']))}"])
+        print(results.table())
+        print()
+        print(results.model_calls_line())
+        print(f"results: {results.folder.resolve()}/results.jsonl (+ summary.json, manifest.json)")
+        return 0
+    family = run_candidates(args.baseline, candidates, options, args.out)
+    differs = [
+        f"{p.candidate} differs from {p.baseline} in: {', '.join(sorted(p.manifest.fairness['differs']))}"
+        for p in family.pairs
+    ]
+    _say_run(args, family.pairs[0].manifest, differs)
+    print(family.table())
+    print()
+    print(family.model_calls_line())
+    pairs = ", ".join(f"{p.folder.name}/" for p in family.pairs)
+    print(f"results: {family.folder.resolve()}/candidates.json (+ one results folder per pair: {pairs})")
+    return 0
+
+
+def _say_run(args: argparse.Namespace, manifest: Any, differs: Sequence[str]) -> None:
+    """What ``evalgate run`` prints before its table: the limit, the backend, what differs, skipped corpus files."""
     in_file = manifest.gold["questions_in_file"]
     if args.limit is not None and args.limit >= in_file:
         print(f"limit {args.limit} >= {in_file} gold questions: ran all {in_file}")
     backend = manifest.backend
     print(f"backend: {backend['backend']} (generator {backend['generator']}, embedder {backend['embedder']})")
-    print(f"differs: {', '.join(sorted(manifest.fairness['differs']))}")
+    for line in differs:
+        print(line)
     for skipped in manifest.corpus.get("skipped", []):
         print(f"skipped corpus file {skipped['path']}: {skipped['reason']}")
     print()
-    print(results.table())
-    print()
-    print(results.model_calls_line())
-    print(f"results: {results.folder.resolve()}/results.jsonl (+ summary.json, manifest.json)")
-    return 0
 
 
 def cmd_gate(args: argparse.Namespace) -> int:
@@ -207,8 +241,10 @@ def cmd_gate(args: argparse.Namespace) -> int:
     partial (``--limit``) run is refused unless ``--allow-partial``: a gate that passes on
     2 questions must not look like one that passed on all of them.
     """
-    from evalgate_lib.api import load_results
+    from evalgate_lib.api import load_candidates, load_results
+    from evalgate_lib.run.candidates import is_candidates_folder
     from evalgate_lib.run.folder import signature_line
+    from evalgate_lib.statistics.candidates import HOLM_FAMILY, format_candidates_verdict
     from evalgate_lib.statistics.gate import EXIT_REGRESSION, format_verdict, judge, load_gate
     from evalgate_lib.statistics.label_correction import format_correction
 
@@ -220,20 +256,26 @@ def cmd_gate(args: argparse.Namespace) -> int:
         if status:
             return status
     folder = args.results if args.results is not None else args.out
-    results = load_results(folder)
-    manifest, summary = results.manifest, results.summary
-    partial_of = None
-    if manifest.limit is not None:
-        run, total = manifest.gold.get("questions_run"), manifest.gold.get("questions_in_file")
-        if not args.allow_partial:
+    if is_candidates_folder(folder):
+        family = load_candidates(folder)
+        if args.labels:
             raise InputError(
-                f"{folder}: a partial run (--limit {manifest.limit}: {run} of {total} gold questions), which the "
-                "gate does not judge; rerun without --limit, or pass --allow-partial to judge it anyway"
+                f"{folder} holds several candidates: labels correct one pair's deltas; gate that pair's folder "
+                f"with --labels ({', '.join(str(p.folder) for p in family.pairs)})"
             )
-        partial_of = total
+        partial_of = _partial_of(folder, family.pairs[0].manifest, args.allow_partial)
+        judged = family.verdicts(args.thresholds)
+        print(format_candidates_verdict(judged, gate, questions_in_file=partial_of))
+        return EXIT_REGRESSION if any(c.failed for c in judged) else 0
+    results = load_results(folder)
+    summary = results.summary
+    partial_of = _partial_of(folder, results.manifest, args.allow_partial)
     correction = results.label_correction(args.labels, args.plan) if args.labels else None
     # the summary is the one recomputed from the rows (load_results refuses a summary.json that differs)
-    verdicts = judge(summary, gate, None if correction is None else correction.metrics)
+    verdicts = judge(summary, gate, None if correction is None else correction.metrics, results.adjusted_p())
+    if results.family is not None:  # one pair of several: judged as the family judges it
+        n = len(results.family.pairs)
+        print(f"{summary.candidate} is one of {n} candidates in {results.family.folder}: " + HOLM_FAMILY.format(n=n))
     line = None if correction is None else correction.line()
     trust = signature_line(folder)
     print(format_verdict(summary, gate, verdicts, questions_in_file=partial_of, labels_line=line, trust=trust))
@@ -242,12 +284,30 @@ def cmd_gate(args: argparse.Namespace) -> int:
     return EXIT_REGRESSION if any(v.failed for v in verdicts) else 0
 
 
+def _partial_of(folder: Path, manifest: Any, allow_partial: bool) -> int | None:
+    """The gold set's size when the run was partial (``--limit``) and ``--allow-partial`` judges it, else ``None``.
+
+    A partial run without ``--allow-partial`` is refused: a gate that passed on 2 questions must not
+    look like one that passed on all of them.
+    """
+    if manifest.limit is None:
+        return None
+    run, total = manifest.gold.get("questions_run"), manifest.gold.get("questions_in_file")
+    if not allow_partial:
+        raise InputError(
+            f"{folder}: a partial run (--limit {manifest.limit}: {run} of {total} gold questions), which the "
+            "gate does not judge; rerun without --limit, or pass --allow-partial to judge it anyway"
+        )
+    return total
+
+
 def cmd_sample(args: argparse.Namespace) -> int:
     """Draw which answers to label: the review queue up to a share of the budget, a seeded random sample of the rest."""
     from evalgate_lib.api import draw_label_plan
-    from evalgate_lib.run.outputs import check_output
 
     if args.plan_out is not None:  # the default goes into the results folder, which the reader checks
+        from evalgate_lib.run.outputs import check_output
+
         check_output(args.plan_out, "--out", folder=False, corpora=results_corpus(args.results))
     drawn = draw_label_plan(args.results, args.budget, args.seed, args.review_share, args.plan_out)
     print(drawn.describe())
@@ -265,11 +325,19 @@ def cmd_report(args: argparse.Namespace) -> int:
     check_limit(args.limit)
     load_gate(args.thresholds)  # a missing or malformed thresholds file fails here, not inside a notebook
     check_outputs(args, _report_corpora(args), "out", *(("cache_dir",) if args.results is None else ()))
-    if args.labels and args.results is not None:
-        _check_labels_usable(args.labels, args.results)  # all-stale labels fail here, not inside a notebook
     started = time.perf_counter()
+    results, candidate = args.results, candidate_configs(args)[0]
+    if results is None and len(candidate_configs(args)) > 1:
+        from evalgate_lib.api import run_candidates
+
+        # notebook 02 runs one pair: several candidates are run here, into the report's results folder
+        results = run_candidates(args.baseline, candidate_configs(args), run_options(args), args.out / "results").folder
+    if results is not None:
+        results, candidate = _lead_pair(results, args.thresholds, candidate)
+    if args.labels and results is not None:
+        _check_labels_usable(args.labels, results)  # all-stale labels fail here, not inside a notebook
     parameters = notebook_parameters(
-        args.baseline, args.candidate, args.backend, args.hosts, args.cache_dir, args.limit, args.jobs, args.thresholds
+        args.baseline, candidate, args.backend, args.hosts, args.cache_dir, args.limit, args.jobs, args.thresholds
     )
     parameters["labels"] = [str(Path(p).resolve()) for p in args.labels or []]
     if args.sets is not None:
@@ -280,7 +348,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     index = build_report(
         args.out,
         parameters,
-        results=args.results,
+        results=results,
         notebooks=args.notebooks,
         no_appendices=args.no_appendices,
         log=(lambda msg: None) if args.no_progress else (lambda msg: print(msg, flush=True)),
@@ -289,13 +357,36 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _lead_pair(results: Path, thresholds: Path, candidate: str) -> tuple[Path, str]:
+    """The pair folder a report on ``results`` shows, and its candidate's config.
+
+    A folder of several candidates leads with the best candidate that passes (its pair folder,
+    and the config its run recorded); a pair folder is itself.
+    """
+    from evalgate_lib.api import load_candidates
+    from evalgate_lib.run.candidates import is_candidates_folder
+
+    if not is_candidates_folder(results):
+        return results, candidate
+    family = load_candidates(results)
+    lead = family.lead(thresholds)
+    print(
+        f"report: {results} holds {len(family.pairs)} candidates; leading with {lead.candidate}, the best that "
+        f"passes {thresholds} (or the best, if none passes)"
+    )
+    recorded = lead.manifest.configs.get(lead.candidate, {}).get("path")
+    if not lead.manifest.is_external and recorded and Path(recorded).is_file():
+        candidate = recorded
+    return lead.folder, candidate
+
+
 def _report_corpora(args: argparse.Namespace) -> list[Path | None]:
     """The corpus folders a report's output must stay out of: the results folder's, and the configs' when they load.
 
     With ``--results`` the configs are not read by the report, but the next ``evalgate run`` reads their corpus.
     """
     corpora = results_corpus(args.results)
-    for config in (args.baseline, args.candidate):
+    for config in (args.baseline, *candidate_configs(args)):
         try:
             corpora.append(config_corpus(config))
         except EvalGateError:
@@ -379,20 +470,27 @@ def _agreement_by_set(args: argparse.Namespace) -> int:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    """Judge two answer logs written by a pipeline EvalGate did not run; write a results folder."""
+    """Judge two answer logs written by a pipeline EvalGate did not run; write a results folder.
+
+    With several candidate logs: each paired with the baseline's, one pair folder each and an index.
+    """
     from evalgate_lib.run.external import score_and_write, score_answer_logs
     from evalgate_lib.statistics.metrics import format_table
 
     names = None
+    logs = 1 + len(args.candidate_log)
     if args.names is not None:
         parts = [p.strip() for p in args.names.split(",")]
-        if len(parts) != 2 or not all(parts):
-            raise InputError(f"--names takes two names separated by a comma, got {args.names!r}")
-        names = (parts[0], parts[1])
+        if len(parts) != logs or not all(parts):
+            raise InputError(f"--names takes {logs} names separated by commas (one per log), got {args.names!r}")
+        names = tuple(parts)
     check_outputs(args, [args.corpus], "out")
+    if logs > 2:
+        return _score_candidates(args, names)
+    candidate_log = args.candidate_log[0]
     run = score_answer_logs(
         args.baseline_log,
-        args.candidate_log,
+        candidate_log,
         args.gold,
         names=names,
         corpus=args.corpus,
@@ -400,7 +498,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         scorer=args.scorer,
     )
     summary, folder = score_and_write(run, args.out)
-    print(f"pipeline: external (answer logs {args.baseline_log}, {args.candidate_log})")
+    print(f"pipeline: external (answer logs {args.baseline_log}, {candidate_log})")
     print("fairness: declared by you, not enforced (EvalGate did not run these pipelines)")
     for path, reason in run.skipped:
         print(f"skipped corpus file {path}: {reason}")
@@ -418,16 +516,52 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _score_candidates(args: argparse.Namespace, names: Sequence[str] | None) -> int:
+    """``evalgate score BASELINE A B ...``: each candidate log judged against the baseline's, one pair folder each."""
+    from evalgate_lib.api import load_candidates
+    from evalgate_lib.run.candidates import score_and_write_candidates
+
+    written = score_and_write_candidates(
+        args.baseline_log,
+        args.candidate_log,
+        args.gold,
+        args.out,
+        names=names,
+        corpus=args.corpus,
+        matching=args.matching,
+        scorer=args.scorer,
+    )
+    family = load_candidates(args.out)
+    print(f"pipeline: external (answer logs {args.baseline_log}, {', '.join(map(str, args.candidate_log))})")
+    print("fairness: declared by you, not enforced (EvalGate did not run these pipelines)")
+    for path, reason in written[0][0].skipped:
+        print(f"skipped corpus file {path}: {reason}")
+    print()
+    print(family.table())
+    print()
+    print(f"scored {sum(len(run.rows) for run, _, _ in written)} answers in {family.run_stats['wall_seconds']:.1f} s")
+    pairs = ", ".join(f"{p.folder.name}/" for p in family.pairs)
+    print(f"results: {family.folder.resolve()}/candidates.json (+ one results folder per pair: {pairs})")
+    return 0
+
+
 def _configure_score(parser: argparse.ArgumentParser) -> None:
     from evalgate_lib.inputs.config import ANSWER_MATCHING, DEFAULT_ANSWER_MATCHING, DEFAULT_SENTENCE_SCORER
 
     parser.add_argument("baseline_log", type=Path, help="the baseline pipeline's answer log (JSONL)")
-    parser.add_argument("candidate_log", type=Path, help="the candidate pipeline's answer log (JSONL)")
+    parser.add_argument(
+        "candidate_log",
+        type=Path,
+        nargs="+",
+        help="the candidate pipeline's answer log (JSONL); several: each is a candidate against the baseline",
+    )
     parser.add_argument("--gold", required=True, type=Path, help="gold questions (JSONL) the logs answer")
     parser.add_argument(
         "--corpus", default=None, type=Path, help="knowledge-base folder: checks doc ids, enables evidence metrics"
     )
-    parser.add_argument("--names", default=None, help="config names BASELINE,CANDIDATE (default: the logs' file stems)")
+    parser.add_argument(
+        "--names", default=None, help="config names BASELINE,CANDIDATE[,...], one per log (default: the file stems)"
+    )
     parser.add_argument("--matching", choices=ANSWER_MATCHING, default=DEFAULT_ANSWER_MATCHING, help="answer matching")
     parser.add_argument("--scorer", default=DEFAULT_SENTENCE_SCORER, help="sentence scorer (registered name)")
     parser.add_argument("--out", default=Path("results/external"), type=Path, help="results folder to write")

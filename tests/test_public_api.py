@@ -16,6 +16,7 @@ from evalgate_lib.judging.evaluation import Retrieved, score_answer
 PUBLIC = [
     "BackendError",
     "CacheError",
+    "Candidates",
     "DrawnPlan",
     "EvalGateError",
     "FairnessError",
@@ -38,11 +39,13 @@ PUBLIC = [
     "judge_answer",
     "labelled_set_agreement",
     "labelled_set_agreement_html",
+    "load_candidates",
     "load_inputs",
     "load_results",
     "prepare_configs",
     "register_scorer",
     "results_or_run",
+    "run_candidates",
     "run_comparison",
 ]
 

@@ -34,7 +34,8 @@ _CONTRACTED = {"can": "can not", "won": "will not", "shan": "shall not", "ain": 
 #: What negates a clause: "not" (also from "n't"), "no", "never", "cannot", "without".
 _NEGATION = re.compile(r"\b(?:not|no|never|cannot|without|neither|nor)\b")
 _CLAUSE_CUT = re.compile(r"\s*(?:[,;:]|\s[\u2013\u2014-]\s|\u2014|\bbut\b|\bhowever\b|\bwhereas\b)\s*", re.IGNORECASE)
-_IDENTIFIER = re.compile(r"[-_./\\$%\d]")
+#: Any of these makes an accept string an identifier or a value (``--cert``, ``timeout=(``, ``.netrc``, ``10 GB``).
+_IDENTIFIER = re.compile(r"[^\w\s'\u2019]|[_\d]")
 
 
 def expand_contractions(text: str) -> str:

@@ -43,6 +43,10 @@ PUBLISHED_FILES = ("results.jsonl", "summary.json", "manifest.json")
 #: The signature of a folder written with a signing key (byte-identical on a rerun with the same key).
 SIGNATURE_FILE = "signature.json"
 
+#: The index of a folder holding several candidates against one baseline, one pair folder each
+#: (:mod:`evalgate_lib.run.candidates`); a pair's folder never holds one.
+INDEX_FILE = "candidates.json"
+
 
 def build_manifest(comparison: Comparison, limit: int | None = None) -> Manifest:
     """Everything needed to tell whether two runs measured the same thing.
@@ -87,7 +91,8 @@ def build_manifest(comparison: Comparison, limit: int | None = None) -> Manifest
     )
 
 
-def _dumps(obj: Any) -> str:
+def json_text(obj: Any) -> str:
+    """A JSON file's text as every results file is written: sorted keys, indented, UTF-8 kept, one final newline."""
     return json.dumps(obj, sort_keys=True, ensure_ascii=False, indent=2) + "\n"
 
 
@@ -107,9 +112,11 @@ def write_folder(
     signing key it is then signed (:func:`sign_folder`).
     """
     folder = Path(out_dir)
+    # a pair written where several candidates were: the old index must not describe this folder
+    (folder / INDEX_FILE).unlink(missing_ok=True)
     lines = "".join(json.dumps(r.to_json(), sort_keys=True, ensure_ascii=False) + "\n" for r in rows)
     atomic_write(folder / "results.jsonl", lines)
-    atomic_write(folder / "summary.json", _dumps(summary.to_json()))
+    atomic_write(folder / "summary.json", json_text(summary.to_json()))
     per_config = Counter(r.config for r in rows)
     manifest = replace(
         manifest,
@@ -121,9 +128,9 @@ def write_folder(
         manifest_sha256=None,
     )
     manifest = replace(manifest, manifest_sha256=manifest_digest(manifest.to_json()))
-    atomic_write(folder / "manifest.json", _dumps(manifest.to_json()))
+    atomic_write(folder / "manifest.json", json_text(manifest.to_json()))
     sign_folder(folder)
-    atomic_write(folder / "run_stats.json", _dumps(stats))
+    atomic_write(folder / "run_stats.json", json_text(stats))
     return folder
 
 
@@ -146,12 +153,10 @@ def sign_folder(folder: Path) -> None:
         "signed": "manifest.json",
         "signature": sign(key, (folder / "manifest.json").read_bytes()),
     }
-    atomic_write(path, _dumps(signature))
+    atomic_write(path, json_text(signature))
 
 
-def write_results(
-    comparison: Comparison, summary: Summary, out_dir: str | Path, limit: int | None = None
-) -> Path:
+def write_results(comparison: Comparison, summary: Summary, out_dir: str | Path, limit: int | None = None) -> Path:
     """Write the results folder of an EvalGate-run comparison and return its path."""
     return write_folder(comparison.rows, summary, build_manifest(comparison, limit), comparison.stats, out_dir)
 

@@ -25,6 +25,11 @@ each rule on a metric a label measures decides on the delta corrected by the lab
 its interval and p-value (McNemar's on a census of labels, the corrected delta's normal p under a
 plan), and its line prints the judge-only delta beside it; the other rules (retrieval, ...) involve
 no judgement and keep the run's delta. ``RuleVerdict.basis`` says which delta decided.
+
+Several candidates against one baseline (:mod:`evalgate_lib.statistics.candidates`) are judged
+by the same :func:`judge`, given each yes/no metric's p-value adjusted for the number of
+candidates (Holm): a rule on the judge's delta then names both p-values and decides on the
+adjusted one (a rule corrected by labels keeps its own test).
 """
 
 from __future__ import annotations
@@ -134,6 +139,9 @@ class RuleVerdict:
     message: str
     basis: str = JUDGE
     stat: Mapping[str, Any] | None = None
+    #: The p-value the rule was decided on: McNemar's, or its Holm adjustment when ``adjusted`` (``None``: a score).
+    p_value: float | None = None
+    adjusted: bool = False
 
 
 def _significant(rule: Rule, sig: Mapping[str, Any], alpha: float, limit: float) -> bool | None:
@@ -196,12 +204,20 @@ def _same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def judge(summary: Summary, gate: GateConfig, corrected: Mapping[str, Any] | None = None) -> list[RuleVerdict]:
+def judge(
+    summary: Summary,
+    gate: GateConfig,
+    corrected: Mapping[str, Any] | None = None,
+    adjusted_p: Mapping[str, float | None] | None = None,
+) -> list[RuleVerdict]:
     """One verdict per rule, from the summary of a run (recomputed from its rows: :func:`recompute_summary`);
     with ``corrected``, on the labels' delta where there is one.
 
     ``corrected`` maps a metric key to a
     :class:`~evalgate_lib.statistics.label_correction.CorrectedDelta` (``delta``, ``significance()``).
+    ``adjusted_p`` (one candidate of several: each metric's Holm-adjusted McNemar p,
+    :func:`evalgate_lib.statistics.candidates.holm_p_values`) replaces McNemar's p in the decision
+    of a rule on the judge's delta; the message names both.
     """
     verdicts = []
     for rule in gate.rules:
@@ -209,6 +225,10 @@ def judge(summary: Summary, gate: GateConfig, corrected: Mapping[str, Any] | Non
         fixed = (corrected or {}).get(rule.metric)
         delta = summary.delta.get(rule.metric) if fixed is None else fixed.delta
         sig = summary.significance.get(rule.metric, {}) if fixed is None else fixed.significance()
+        raw_p = sig.get("p_value")
+        adjusted = fixed is None and raw_p is not None and (adjusted_p or {}).get(rule.metric) is not None
+        if adjusted:
+            sig = {**sig, "p_value": (adjusted_p or {})[rule.metric]}
         if rule.max_drop is not None:
             limit, bound = (
                 -float(rule.max_drop),
@@ -231,7 +251,8 @@ def judge(summary: Summary, gate: GateConfig, corrected: Mapping[str, Any] | Non
             said = (
                 f"delta {format_value(delta, metric.kind, signed=True)} "
                 f"95% CI {format_interval(sig, metric.kind) if sig else 'n/a'}"
-                + ("" if p is None else f", McNemar p={p:.3f}")
+                + ("" if raw_p is None else f", McNemar p={raw_p:.3f}")
+                + (f", Holm p={p:.3f}" if adjusted else "")
             )
         else:
             said = (
@@ -243,7 +264,7 @@ def judge(summary: Summary, gate: GateConfig, corrected: Mapping[str, Any] | Non
             )
         message = f"{status:>4}  {metric.label}: {said} ({bound})"
         basis = JUDGE if fixed is None else LABELS
-        verdicts.append(RuleVerdict(rule, delta, breached, significant, failed, message, basis, sig))
+        verdicts.append(RuleVerdict(rule, delta, breached, significant, failed, message, basis, sig, p, adjusted))
     return verdicts
 
 
