@@ -31,6 +31,7 @@ from evalgate_lib.api import (
     load_results,
     prepare_configs,
     results_or_run,
+    retrieve,
     run_comparison,
 )
 from evalgate_lib.errors import BackendError, CacheError, EvalGateError, FairnessError, InputError
@@ -71,5 +72,6 @@ __all__ = [
     "prepare_configs",
     "register_scorer",
     "results_or_run",
+    "retrieve",
     "run_comparison",
 ]

@@ -41,6 +41,7 @@ PUBLIC = [
     "prepare_configs",
     "register_scorer",
     "results_or_run",
+    "retrieve",
     "run_comparison",
 ]
 

@@ -211,7 +211,8 @@ def assert_inert(driver, page: Path, shown: set[str]) -> None:
     """Nothing of any payload ran on ``page``, and the payload of each vector in ``shown`` is on it as text."""
     state = open_page(driver, page)
     assert state["pwned"] is None, f"{page.name}: the payload of {state['pwned']!r} ran"
-    assert "pwned" not in state["title"], f"{page.name}: title {state['title']!r}"
+    # a payload that ran sets the title to "pwned <vector>"; the report's own title holds the names as text
+    assert not state["title"].startswith("pwned"), f"{page.name}: title {state['title']!r}"
     assert state["alerts"] == [], f"{page.name}: alerts {state['alerts']}"
     assert state["live_scripts"] == 0 and state["live_handlers"] == 0, f"{page.name}: {state}"
     missing = sorted(v for v in shown if payload(v) not in state["text"])
@@ -251,6 +252,8 @@ def test_report_output_is_evalgates_own_lines(score_report):
     lines = [line for line in output.splitlines() if not line.startswith("kernel of ")]
     assert "without encryption" not in output and "[IPKernelApp]" not in output, output
     assert [line.split(" ", 2)[:2] for line in lines[:-1]] == [
+        ["skipping", "01_corpus_inspection.ipynb:"],  # answers scored from logs: no chunking to inspect
+        ["skipping", "02_two_config_run.ipynb:"],  # --results given
         ["executing", "03_coverage_heatmaps.ipynb"],
         ["executing", "04_flag_explorer.ipynb"],
         ["executing", "05_report.ipynb"],

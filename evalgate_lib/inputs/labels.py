@@ -9,11 +9,13 @@ A label file is JSON Lines, one object per line::
 
     {"config": "baseline", "question_id": "q001", "answer_sha256": "<sha256 of the answer, utf-8>",
      "correct": true, "unsupported_claim": false, "unsupported_sentences": [],
-     "refusal": false, "reviewer": "ana", "pass": 1, "comment": "...",
+     "refusal": false, "reviewer": "ana", "pass": 1, "comment": "...", "verdicts_hidden": true,
      "sentences": [{"text": "...", "supported": true}]}
 
 Required: ``config, question_id, answer_sha256, correct, unsupported_claim, reviewer``. ``pass``
 defaults to 1 and is always written back, so a file saved by :class:`LabelStore` is normalised.
+``verdicts_hidden`` records whether EvalGate's verdicts were hidden from the reviewer (the labelling
+widget hides them and writes ``true``); a report says what it records and claims nothing when it is absent.
 
 Why the answer hash: a label judges one exact answer text. When the prompt, model or cache changes,
 the answer for the same (config, question) changes too and the old label no longer applies. A label
@@ -35,7 +37,7 @@ from evalgate_lib.files import atomic_write
 from evalgate_lib.inputs.jsonl import read_unique
 
 REQUIRED_KEYS = ("config", "question_id", "answer_sha256", "correct", "unsupported_claim", "reviewer")
-OPTIONAL_KEYS = ("unsupported_sentences", "refusal", "pass", "comment", "sentences")
+OPTIONAL_KEYS = ("unsupported_sentences", "refusal", "pass", "comment", "sentences", "verdicts_hidden")
 KNOWN_KEYS = REQUIRED_KEYS + OPTIONAL_KEYS
 SENTENCE_KEYS = ("text", "supported")
 
@@ -77,6 +79,8 @@ class Label:
     pass_number: int = 1
     comment: str | None = None
     sentences: tuple[SentenceLabel, ...] | None = None
+    #: Whether EvalGate's verdicts were hidden from the reviewer (``None``: the file does not say).
+    verdicts_hidden: bool | None = None
 
     @property
     def key(self) -> LabelKey:
@@ -106,6 +110,8 @@ class Label:
             obj["comment"] = self.comment
         if self.sentences is not None:
             obj["sentences"] = [{"text": s.text, "supported": s.supported} for s in self.sentences]
+        if self.verdicts_hidden is not None:
+            obj["verdicts_hidden"] = self.verdicts_hidden
         return obj
 
 
@@ -186,6 +192,7 @@ def parse_label(obj: object, where: str) -> Label:
     if comment is not None and not isinstance(comment, str):
         raise InputError(f"{where}: 'comment' must be a string, got {comment!r}")
     sentences = None if obj.get("sentences") is None else _sentences(obj["sentences"], where)
+    hidden = None if obj.get("verdicts_hidden") is None else _bool(obj, "verdicts_hidden", where)
     return Label(
         config=config,
         question_id=question_id,
@@ -198,6 +205,34 @@ def parse_label(obj: object, where: str) -> Label:
         pass_number=pass_number,
         comment=comment,
         sentences=sentences,
+        verdicts_hidden=hidden,
+    )
+
+
+@dataclass(frozen=True)
+class LabelProvenance:
+    """Who made a set of labels and what they saw, as the label files record it (``verdicts_hidden``)."""
+
+    labels: int
+    reviewers: tuple[str, ...]
+    hidden: int
+    shown: int
+    unrecorded: int
+
+
+def label_provenance(labels: Iterable[Label]) -> LabelProvenance:
+    """The reviewers (in order of first label) and how many labels record EvalGate's verdicts as hidden or shown.
+
+    A report states this, never more: a file that does not record ``verdicts_hidden`` is said not
+    to, rather than assumed blind.
+    """
+    items = list(labels)
+    return LabelProvenance(
+        len(items),
+        tuple(dict.fromkeys(label.reviewer for label in items)),
+        sum(label.verdicts_hidden is True for label in items),
+        sum(label.verdicts_hidden is False for label in items),
+        sum(label.verdicts_hidden is None for label in items),
     )
 
 

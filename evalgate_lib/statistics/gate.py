@@ -26,7 +26,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from evalgate_lib.errors import InputError
 from evalgate_lib.statistics.metrics import METRICS, Summary, format_interval, format_value
@@ -144,13 +144,24 @@ def judged_line(summary: Summary, questions_in_file: int | None = None) -> str:
 
 
 def format_verdict(
-    summary: Summary, gate: GateConfig, verdicts: list[RuleVerdict], questions_in_file: int | None = None
+    summary: Summary,
+    gate: GateConfig,
+    verdicts: list[RuleVerdict],
+    questions_in_file: int | None = None,
+    power: Sequence[str] = (),
+    cannot_fail: Sequence[str] = (),
 ) -> str:
     """The readable verdict: what was judged, one line per rule, then PASS or FAIL naming the regressed metrics.
 
     ``questions_in_file`` is given for a partial (``--limit``) run only, so the verdict says it.
+    ``power`` are the lines of :func:`evalgate_lib.statistics.power.format_powers`, printed before
+    the verdict, and ``cannot_fail`` the rules (metric keys) no change could fail at this size: a PASS
+    then says that those rules could not have failed it.
     """
     head = f"gate ({gate.mode} mode): {summary.candidate} vs {summary.baseline}"
     failed = [v.rule.metric for v in verdicts if v.failed]
     tail = f"FAIL: candidate regresses on {', '.join(failed)}" if failed else "PASS: no regression beyond thresholds"
-    return "\n".join([head, judged_line(summary, questions_in_file)] + [v.message for v in verdicts] + [tail])
+    if cannot_fail and not failed:
+        tail += f" (but {', '.join(cannot_fail)} could not fail on this gold set: see power above)"
+    lines = [head, judged_line(summary, questions_in_file)] + [v.message for v in verdicts]
+    return "\n".join(lines + list(power) + [tail])
