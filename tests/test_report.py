@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import CONTEXT, SMALL_LIMIT, XSS, crafted_row, crafted_rows, make_flags, make_row
+from conftest import CONTEXT, SMALL_LIMIT, XSS, crafted_row, crafted_rows, machine_paths_in, make_flags, make_row
 
 from evalgate_lib.api import load_results
 from evalgate_lib.inputs.labels import Label, SentenceLabel, answer_sha256
@@ -414,6 +414,11 @@ def test_report_is_self_contained_with_filter_and_sections(small_report):
     assert not soup.select(".jp-CodeCell .jp-InputArea") and "from evalgate_lib" not in page  # code hidden
     for name in ("01_corpus_inspection", "02_two_config_run", "03_coverage_heatmaps", "04_flag_explorer"):
         assert (small_report / "notebooks" / f"{name}.html").is_file()
+
+
+def test_no_page_of_the_report_names_an_absolute_path_of_this_machine(small_report, model_cache):
+    """Every page, appendices included (01 and 03 once printed the corpus, gold and results folders in full)."""
+    assert machine_paths_in(small_report, small_report.parent, model_cache) == []
 
 
 @pytest.mark.slow

@@ -27,6 +27,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import machine_paths_in, report_pages
 
 from evalgate_lib.cli import main
 
@@ -182,11 +183,6 @@ return {{
 """
 
 
-def pages(report: Path) -> list[Path]:
-    """Every HTML page the report wrote: index.html and each appendix."""
-    return [report / "index.html", *sorted((report / "notebooks").glob("*.html"))]
-
-
 def open_page(driver, page: Path) -> dict:
     """Load ``page`` with alerts recorded, let late error handlers fire, and read what ran and what the page says."""
     from selenium.common.exceptions import NoAlertPresentException, UnexpectedAlertPresentException
@@ -236,8 +232,8 @@ def test_score_report_pages_show_every_payload_as_text_and_run_none(browser, sco
         "03_coverage_heatmaps.html": names | answers,
         "04_flag_explorer.html": names | answers | {"question", "reference", "corpus"},
     }
-    assert [p.name for p in pages(report)] == list(expected)  # 01 and 02 do not apply to answers scored from logs
-    for page in pages(report):
+    assert [p.name for p in report_pages(report)] == list(expected)  # no 01 or 02 for scored logs
+    for page in report_pages(report):
         assert_inert(browser, page, expected[page.name])
 
 
@@ -266,9 +262,17 @@ def test_report_output_is_evalgates_own_lines(score_report):
 
 
 @pytest.mark.slow
+def test_no_page_of_a_report_names_an_absolute_path_of_this_machine(score_report, names_report):
+    """The scored logs' report (03, 04, 05) and the run's (01 to 05, its configs naming corpus and gold absolutely)."""
+    report, _ = score_report
+    assert machine_paths_in(report, report.parent) == []
+    assert machine_paths_in(names_report, names_report.parent) == []
+
+
+@pytest.mark.slow
 def test_config_name_payloads_are_text_on_every_page(browser, names_report):
     names = {"config-baseline", "config-candidate"}
-    found = [p.name for p in pages(names_report)]
+    found = [p.name for p in report_pages(names_report)]
     assert found == [
         "index.html",
         "01_corpus_inspection.html",
@@ -276,5 +280,5 @@ def test_config_name_payloads_are_text_on_every_page(browser, names_report):
         "03_coverage_heatmaps.html",
         "04_flag_explorer.html",
     ]
-    for page in pages(names_report):
+    for page in report_pages(names_report):
         assert_inert(browser, page, names)

@@ -153,6 +153,15 @@ def _longest_prefix(body: str, text: str, start: int, least: int) -> int:
     return low
 
 
+def _starts_a_piece(text: str, i: int) -> bool:
+    """A piece starts on a token boundary: after a space, or a letter or digit after punctuation.
+
+    So a separator such as "..." is never the head of a piece (its last dot matched to the full stop
+    of the sentence before).
+    """
+    return i == 0 or text[i - 1] == " " or (text[i].isalnum() and not text[i - 1].isalnum())
+
+
 def assemble(
     passage: str, bodies: Sequence[tuple[str, str]], min_piece: int = MIN_PIECE, max_join: int = MAX_JOIN
 ) -> Assembly | None:
@@ -160,7 +169,8 @@ def assemble(
 
     For a retriever that merges chunks or returns paragraphs that are not adjacent: reading the
     passage from the left, each piece is the longest run of it (whitespace ignored) that one article
-    holds, at least ``min_piece`` characters long, the earlier article winning a tie; what no article
+    holds, at least ``min_piece`` characters long and starting on a token boundary, the earlier
+    article winning a tie; what no article
     holds is joining text, at most ``max_join`` non-space characters at a time. Each piece is then
     the article's own spelling of that run (its span in the body). ``None`` when some run of joining
     text is longer, or nothing is placed: the passage holds text the articles do not.
@@ -177,7 +187,7 @@ def assemble(
             i += 1
             continue
         best, best_at = 0, -1
-        if len(text) - i >= min_piece:
+        if len(text) - i >= min_piece and _starts_a_piece(text, i):
             for index, (_, body) in enumerate(bodies_folded):
                 length = _longest_prefix(body.text, text, i, min_piece)
                 if length > best:
