@@ -9,8 +9,12 @@ file per configuration, one line per gold question::
 its prompt: each an object with ``text`` and, optionally, ``doc_id`` (the corpus article it
 came from, which the retrieval metrics need), ``title`` and ``score`` (a cosine similarity in
 [-1, 1], the production signal behind the confidence and the review queue), or a plain
-string when only the text is known. ``meta`` may hold anything the pipeline wants to keep
-(latency, model name); EvalGate does not read it.
+string when only the text is known. A passage may also log its ``spans``: where its text lies in
+the corpus (``[{"start": 120, "end": 980}]``, character offsets of the article body, several for a
+passage the pipeline merged), as ``evalgate retrieve`` writes them. A line may log its
+``question`` (checked against the gold question's text). ``meta`` may hold anything the pipeline
+wants to keep (latency, model name); EvalGate does not read it. :func:`answer_log_line` writes a
+line in this format (the skeleton ``evalgate retrieve`` writes, answers left empty).
 
 Validation is strict and names ``file:line`` because a silently dropped line would make
 the before/after number quietly wrong: malformed JSON, unknown keys, an empty answer, a
