@@ -201,7 +201,12 @@ def test_fairness_manifest_methodology_html_from_a_manifest():
             "baseline": {"chunking": {"method": "fixed"}, "chunks": 10, "sha256": "a" * 64, "prompt_sha256": "b" * 64},
             "candidate": {"chunking": {"method": "<md>"}, "chunks": 8, "sha256": "c" * 64, "prompt_sha256": "d" * 64},
         },
-        "fairness": {"differs": ["chunking.method", "prompt.template"], "shared": {"shared.top_k": 4}},
+        "fairness": {
+            "differs": ["chunking.method", "prompt.template"],
+            # as a run records them (inputs.config.shared_settings): resolved, so absolute on this machine
+            "shared": {"shared.top_k": 4, "shared.corpus": str(ROOT / "corpus"),
+                       "shared.gold": str(ROOT / "gold" / "questions.jsonl")},
+        },  # fmt: skip
         "corpus": {"articles": 18, "sha256": "e" * 64},
         "gold": {"questions_run": 4, "questions_in_file": 101, "sha256": "f" * 64},
         "backend": {"backend": "local", "generator": "SmolLM2", "embedder": "MiniLM"},
@@ -213,6 +218,7 @@ def test_fairness_manifest_methodology_html_from_a_manifest():
     manifest = Manifest.from_json(manifest)
     fair = fairness_html(manifest)
     assert "chunking.method" in fair and "shared.top_k" in fair and "&lt;md&gt;" in fair
+    assert str(ROOT) not in fair and "<td>gold/questions.jsonl</td>" in fair  # relative to the project
     assert "e" * 64 in manifest_html(manifest)
     method = methodology_html(manifest)
     assert "partial run" in method and "4 of the 101" in method and "0.70" in method

@@ -119,7 +119,9 @@ def headline_html(summary: Summary, alpha: float = 0.05) -> str:
 
 
 #: Held-constant settings that are paths: shown relative to the project, not as this machine's absolute path.
-_PATH_KEYS = frozenset({"corpus", "gold"})
+#: The manifest names them ``shared.corpus`` and ``shared.gold`` (``inputs.config.shared_settings``); the bare
+#: names were all this matched before, so the report printed both paths in full.
+_PATH_KEYS = frozenset({"shared.corpus", "shared.gold", "corpus", "gold"})
 
 
 def _value(v: Any) -> str:
