@@ -25,6 +25,7 @@ from typing import Any, Callable, Mapping
 from evalgate_lib.errors import EvalGateError, InputError
 from evalgate_lib.reporting.report_html import report_title
 from evalgate_lib.run.folder import read_results_folder
+from evalgate_lib.workbench.notebook_support import COMMITTED_NOTEBOOKS
 
 #: The notebooks, in execution order; ``02`` is skipped when results are given.
 NOTEBOOKS = (
@@ -41,7 +42,9 @@ def default_notebook_dir() -> Path:
     here = Path("notebooks")
     if (here / f"{REPORT_NOTEBOOK}.ipynb").is_file():
         return here.resolve()
-    return (Path(__file__).resolve().parent.parent / "notebooks").resolve()
+    # the checkout's notebooks/ (evalgate_lib/workbench/report.py → the folder holding evalgate_lib/);
+    # this said parent.parent, evalgate_lib/notebooks, since the module moved into workbench/
+    return COMMITTED_NOTEBOOKS
 
 
 # --------------------------------------------------------------------------- notebooks → HTML
