@@ -252,27 +252,13 @@ def machine_cpu() -> CpuPeak:
     return parse_cpu(lscpu, cpuinfo, os.cpu_count() or 1)
 
 
-class _TokenClock:
-    """A stopping criterion that never stops: it notes when each new token has been chosen."""
-
-    def __init__(self) -> None:
-        self.times: list[float] = []
-
-    def __call__(self, input_ids: Any, scores: Any, **kwargs: Any) -> Any:
-        import torch
-
-        self.times.append(time.perf_counter())
-        return torch.zeros(input_ids.shape[0], dtype=torch.bool, device=input_ids.device)
-
-
 class GenerationMeter:
     """Prompt and generated tokens of the embedded generator, with prefill and decode timed apart.
 
-    It wraps the loaded model's ``generate``, which the local backend calls with the
-    chat-templated prompt already tokenised and cut to the context budget: the prompt tokens
-    are the ``input_ids`` it gets. A :class:`_TokenClock` notes when each new token is chosen.
-    Prefill is the start of ``generate`` to the first token (one forward pass over the whole
-    prompt); decode is the first token to the last, over the tokens after the first.
+    It wraps the loaded backend's ``_tokens``, which gets the chat-templated prompt already
+    tokenised and cut to the context budget (the prompt tokens) and fills a clock with the time
+    each new token was chosen. Prefill is the start of the call to the first token (one pass over
+    the whole prompt); decode is the first token to the last, over the tokens after the first.
     """
 
     def __init__(self) -> None:
@@ -290,41 +276,47 @@ class GenerationMeter:
 
         def load_and_meter() -> None:
             load()
-            model = backend._model
-            if not getattr(model.generate, "metered", False):
-                model.generate = self._metered(model.generate)
-                self.params = parameter_counts(model)
+            if not getattr(backend._tokens, "metered", False):
+                backend._tokens = self._metered(backend._tokens)
+                self.params = parameter_counts(backend._kept_conversion() / "model.safetensors")
 
         backend._load_generator = load_and_meter
 
-    def _metered(self, generate: Callable[..., Any]) -> Callable[..., Any]:
-        def metered(*args: Any, **kwargs: Any) -> Any:
-            clock = _TokenClock()
-            kwargs["stopping_criteria"] = [*(kwargs.get("stopping_criteria") or []), clock]
-            prompt = int(kwargs["input_ids"].shape[1])
+    def _metered(self, tokens: Callable[..., Any]) -> Callable[..., Any]:
+        def metered(ids: Any, options: Any, clock: list[float] | None = None) -> Any:
+            times: list[float] = []
             start = time.perf_counter()
-            out = generate(*args, **kwargs)
-            if clock.times:
+            out = tokens(ids, options, times)
+            if times:
                 with self._lock:
                     self.generations += 1
-                    self.prompt_tokens += prompt
-                    self.prefill_s += clock.times[0] - start
-                    self.decode_tokens += len(clock.times) - 1
-                    self.decode_s += clock.times[-1] - clock.times[0]
+                    self.prompt_tokens += len(ids)
+                    self.prefill_s += times[0] - start
+                    self.decode_tokens += len(times) - 1
+                    self.decode_s += times[-1] - times[0]
             return out
 
         metered.metered = True  # type: ignore[attr-defined]
         return metered
 
 
-def parameter_counts(model: Any) -> dict[str, Any]:
-    """Parameters of a loaded causal LM: total (a tied matrix once), embedding, head, and the body between."""
-    total = sum(p.numel() for p in model.parameters())  # parameters() yields a tied matrix once
-    embedding = model.get_input_embeddings().weight
-    head = model.get_output_embeddings().weight
-    tied = head is embedding or head.data_ptr() == embedding.data_ptr()
-    body = total - embedding.numel() - (0 if tied else head.numel())
-    return {"total": total, "embedding": embedding.numel(), "lm_head": head.numel(), "tied": tied, "body": body}
+def parameter_counts(safetensors_file: Path) -> dict[str, Any]:
+    """Parameters of the causal LM in a safetensors file: total (a tied matrix once), embedding, head, the body between.
+
+    The file holds a tied output head once (under one of the two names: ``save_model`` keeps one of
+    a shared tensor's names), so its tensors sum to the total.
+    """
+    from safetensors import safe_open
+
+    with safe_open(str(safetensors_file), framework="np") as tensors:
+        shapes = {name: tensors.get_slice(name).get_shape() for name in tensors.keys()}  # noqa: SIM118
+    sizes = {name: int(np.prod(shape)) for name, shape in shapes.items()}
+    tied = not ("model.embed_tokens.weight" in sizes and "lm_head.weight" in sizes)
+    embedding = sizes.get("model.embed_tokens.weight") or sizes["lm_head.weight"]
+    head = embedding if tied else sizes["lm_head.weight"]
+    total = sum(sizes.values())
+    body = total - embedding - (0 if tied else head)
+    return {"total": total, "embedding": embedding, "lm_head": head, "tied": tied, "body": body}
 
 
 def generator_figures(meter: GenerationMeter, cpu: CpuPeak) -> list[dict[str, Any]]:
@@ -383,13 +375,12 @@ def generator_figures(meter: GenerationMeter, cpu: CpuPeak) -> list[dict[str, An
 
 # ------------------------------------------------------------- generator paths, side by side
 
-#: The embedded generator's paths compared on the same prompts: (label, dtype, keep the configured stop).
-#: The first is the path before stop sequences (float32, every answer decoded to ``max_tokens``
-#: or the end-of-turn token): the reference the others are measured against.
+#: The embedded generator's paths compared on the same prompts: (label, keep the configured stop).
+#: The first is the path before stop sequences (every answer decoded to ``max_tokens`` or the
+#: end-of-turn token): the reference the other is measured against.
 GENERATOR_PATHS = (
-    ("float32, no stop sequence (the earlier path)", "float32", False),
-    ("float32 + stop sequence (the default)", "float32", True),
-    ("bfloat16 + stop sequence", "bfloat16", True),
+    ("no stop sequence (the earlier path)", False),
+    ("stop sequence (the default)", True),
 )
 
 
@@ -473,40 +464,34 @@ def bench_generator_paths(prompts: list[tuple[str, Any]], count: int) -> list[di
     picked = spread(prompts, count)
     if not picked:
         return []
-    backends = {dtype: LocalBackend(dtype=dtype) for _, dtype, _ in GENERATOR_PATHS}
-    for backend in backends.values():
-        backend._load_generator()  # loading is not generation: keep it out of the timings
-    seconds: dict[str, list[float]] = {label: [] for label, _, _ in GENERATOR_PATHS}
+    backend = LocalBackend()
+    backend._load_generator()  # loading is not generation: keep it out of the timings
+    seconds: dict[str, list[float]] = {label: [] for label, _ in GENERATOR_PATHS}
     consistent = True
     reference = GENERATOR_PATHS[0][0]
     for number, (prompt, options) in enumerate(picked, 1):
         texts = {}
-        for label, dtype, keep_stop in GENERATOR_PATHS:
+        for label, keep_stop in GENERATOR_PATHS:
             opts = options if keep_stop else replace(options, stop=())
             start = time.perf_counter()
-            texts[label] = backends[dtype].generate(prompt, opts)
+            texts[label] = backend.generate(prompt, opts)
             seconds[label].append(time.perf_counter() - start)
         earlier = cut_at_stop(texts[reference], options.stop).strip()
-        consistent &= all(
-            texts[label] == earlier for label, dtype, keep in GENERATOR_PATHS if keep and dtype == "float32"
-        )
+        consistent &= all(texts[label] == earlier for label, keep in GENERATOR_PATHS if keep)
         print(
             f"  prompt {number}/{len(picked)}: "
-            + ", ".join(f"{label.split(' (')[0]} {seconds[label][-1]:.1f} s" for label, _, _ in GENERATOR_PATHS),
+            + ", ".join(f"{label.split(' (')[0]} {seconds[label][-1]:.1f} s" for label, _ in GENERATOR_PATHS),
             flush=True,
         )
     return path_figures(seconds, reference, consistent)
 
 
-# ------------------------------------------------------------- decode variants, side by side
-
-#: Static-cache lengths are rounded up to this, so torch.compile (static shapes) compiles once per bucket.
-STATIC_BUCKET = 512
+# ------------------------------------------------------------- runtimes, side by side
 
 
 @dataclass
 class DecodeTally:
-    """Prefill and decode time of one decoding variant over the prompts it was run on."""
+    """Prefill and decode time of one runtime over the prompts it was run on."""
 
     prompt_tokens: int = 0
     prefill_s: float = 0.0
@@ -524,125 +509,106 @@ class DecodeTally:
         self.runs += 1
 
 
-class DecodeVariants:
-    """The embedded generator's greedy decode done several ways on one loaded model (same weights, same prompts).
+def torch_greedy_tokens(
+    model: Any, input_ids: Any, max_new_tokens: int, eos_token_id: int | None,
+    should_stop: Callable[[Sequence[int]], bool] | None, clock: list[float],
+) -> list[int]:  # fmt: skip
+    """The torch path before issue 29: greedy decoding as a plain loop over the transformers model's ``forward``.
+
+    The same ``forward`` calls ``generate()`` makes for greedy decoding (the whole prompt once
+    with a fresh ``DynamicCache``, an all-ones mask and ``logits_to_keep=1``, then one token at
+    a time) and ``argmax`` of the float32 logits: the answers the shipped labels were made on.
+    """
+    import torch
+    from transformers import DynamicCache
+
+    cache = DynamicCache(config=model.config)
+    mask = torch.ones_like(input_ids)
+    step_ids = input_ids
+    new: list[int] = []
+    with torch.inference_mode():
+        while len(new) < max_new_tokens:
+            out = model(input_ids=step_ids, cache=cache, attention_mask=mask, use_cache=True, logits_to_keep=1)
+            token = int(out.logits[0, -1].to(dtype=torch.float32).argmax())
+            new.append(token)
+            clock.append(time.perf_counter())
+            if token == eos_token_id or (should_stop is not None and should_stop(new)):
+                break
+            step_ids = torch.tensor([[token]], dtype=input_ids.dtype)
+            mask = torch.cat([mask, mask.new_ones((1, 1))], dim=-1)
+    return new
+
+
+class RuntimeVariants:
+    """The embedded generator's greedy decode run by each runtime on the same weights and the same prompt ids.
 
     Every variant returns the new token ids and fills a clock with the time each was chosen,
     so prefill (call start to first token) and decode (first token to last) are split alike.
+    The prompt ids are the backend's own (chat template, cut to the context budget).
     """
 
     def __init__(self) -> None:
-        import torch
-
-        from evalgate_lib.generation.backends.local import LocalBackend
+        from evalgate_lib.generation.backends import onnx_genai
+        from evalgate_lib.generation.backends.local import LocalBackend, _stop_check
 
         self.backend = LocalBackend()
         self.backend._load_generator()
-        self.model, self.tokenizer = self.backend._model, self.backend._tokenizer
-        self.threads = torch.get_num_threads()
-        self._static: dict[int, Any] = {}
-        self.compile_s: dict[int, float] = {}
+        self.tokenizer = self.backend._tokenizer
+        self._stop_check = _stop_check
+        self._torch: Any = None
+        self._one_thread: Any = None
+        self._full_head: Any = None
+        self._onnx_genai = onnx_genai
+        self.build_s: dict[str, float] = {}
 
-    def prompt_ids(self, prompt: str, options: Any) -> Any:
-        """The token ids the local backend feeds the model (chat template, cut to the context budget)."""
-        text = self.tokenizer.apply_chat_template(
-            [{"role": "user", "content": prompt}], add_generation_prompt=True, tokenize=False
-        )
-        ids = self.tokenizer(text, return_tensors="pt", add_special_tokens=False)["input_ids"]
-        return ids[:, -max(1, options.num_ctx - options.max_tokens) :]
+    def stop(self, options: Any) -> Callable[[Sequence[int]], bool] | None:
+        return self._stop_check(self.tokenizer, options.stop)
 
-    def _generate(self, ids: Any, options: Any, clock: list[float], **extra: Any) -> list[int]:
+    def prepare(self, method: str) -> None:
+        """Load (or build) what ``method`` runs, before any clock starts: loading is not generation."""
+        from evalgate_lib.generation.backends.converted import scratch_folder
+
+        if method == "torch_loop" and self._torch is None:
+            self._torch = self.backend.torch_generator()[1]
+        elif method == "onnx_genai_one_thread" and self._one_thread is None:
+            self._one_thread = self._onnx_genai.load(self.backend.generator_folder, threads=1)[1]
+        elif method == "onnx_genai_full_head" and self._full_head is None:
+            folder = scratch_folder()
+            options = tuple(o for o in self._onnx_genai.BUILD_OPTIONS if not o.startswith("prune_lm_head"))
+            self.build_s["full LM head"] = self._onnx_genai.build(self.backend._kept_conversion(), folder, options)
+            self._full_head = self._onnx_genai.load(folder)[1]
+
+    def torch_loop(self, ids: list[int], options: Any, clock: list[float]) -> list[int]:
+        """transformers + torch, float32, the greedy loop over ``forward()``: the path before issue 29."""
         import torch
 
-        from evalgate_lib.generation.backends.local import _StopOnText
+        tensor = torch.tensor([ids], dtype=torch.long)
+        return torch_greedy_tokens(self._torch, tensor, options.max_tokens, self.tokenizer.eos_token_id,
+                                   self.stop(options), clock)  # fmt: skip
 
-        stop = [_StopOnText(self.tokenizer, ids.shape[1], options.stop), _TokenClockList(clock)]
-        with torch.inference_mode():
-            out = self.model.generate(
-                input_ids=ids,
-                attention_mask=torch.ones_like(ids),
-                max_new_tokens=options.max_tokens,
-                pad_token_id=self.tokenizer.eos_token_id,
-                do_sample=False,
-                stopping_criteria=stop,
-                **extra,
-            )
-        return out[0, ids.shape[1] :].tolist()
+    def onnx_genai(self, ids: list[int], options: Any, clock: list[float]) -> list[int]:
+        """ONNX Runtime GenAI, float32, as the local backend runs it (ONNX Runtime's own thread count)."""
+        return self.backend._tokens(ids, options, clock)
 
-    def generate_dynamic(self, ids: Any, options: Any, clock: list[float]) -> list[int]:
-        """transformers' ``generate()`` with its default dynamic cache: the path before issue 22."""
-        return self._generate(ids, options, clock)
+    def _other_session(self, model: Any, ids: list[int], options: Any, clock: list[float]) -> list[int]:
+        eos = self.tokenizer.eos_token_id
+        return self._onnx_genai.generate_tokens(model, ids, options.max_tokens, eos, self.stop(options), clock=clock)
 
-    def generate_one_thread(self, ids: Any, options: Any, clock: list[float]) -> list[int]:
-        """The same ``generate()`` with torch held to one intra-op thread."""
-        import torch
+    def onnx_genai_one_thread(self, ids: list[int], options: Any, clock: list[float]) -> list[int]:
+        """The same built model in a second GenAI session held to one intra-op thread."""
+        return self._other_session(self._one_thread, ids, options, clock)
 
-        torch.set_num_threads(1)
-        try:
-            return self._generate(ids, options, clock)
-        finally:
-            torch.set_num_threads(self.threads)
-
-    def greedy_loop(self, ids: Any, options: Any, clock: list[float]) -> list[int]:
-        """The hand-written greedy loop over ``forward`` (evalgate_lib/generation/backends/greedy.py)."""
-        import torch
-
-        from evalgate_lib.generation.backends.greedy import greedy_tokens
-
-        def stopped(new: Any) -> bool:
-            text = self.tokenizer.decode(new, skip_special_tokens=True)
-            return any(s in text for s in options.stop if s)
-
-        with torch.inference_mode():
-            return greedy_tokens(
-                self.model,
-                ids,
-                options.max_tokens,
-                self.tokenizer.eos_token_id,
-                stopped if options.stop else None,
-                clock,
-            )
-
-    def static_cache(self, length: int) -> Any:
-        """A static KV cache of ``length`` rounded up to :data:`STATIC_BUCKET`, zeroed, compiled for on first use."""
-        import torch
-        from transformers import StaticCache
-
-        bucket = -(-length // STATIC_BUCKET) * STATIC_BUCKET
-        if bucket not in self._static:
-            self._static[bucket] = StaticCache(config=self.model.config, max_cache_len=bucket)
-        with torch.inference_mode():
-            self._static[bucket].reset()
-        return bucket, self._static[bucket]
-
-    def generate_static_compiled(self, ids: Any, options: Any, clock: list[float]) -> list[int]:
-        """``generate()`` with ``StaticCache`` and a torch.compile'd decode step (inductor, static shapes)."""
-        from transformers.generation.configuration_utils import CompileConfig
-
-        config = CompileConfig(fullgraph=False, dynamic=False, mode="default")
-        config._compile_all_devices = True  # transformers compiles on CPU only when asked to
-        bucket, cache = self.static_cache(ids.shape[1] + options.max_tokens)
-        if bucket not in self.compile_s:  # the first call per bucket compiles: time it apart, then rerun
-            start = time.perf_counter()
-            self._generate(ids, options, [], cache=cache, compile_config=config)
-            self.compile_s[bucket] = time.perf_counter() - start
-            bucket, cache = self.static_cache(ids.shape[1] + options.max_tokens)
-        return self._generate(ids, options, clock, cache=cache, compile_config=config)
+    def onnx_genai_full_head(self, ids: list[int], options: Any, clock: list[float]) -> list[int]:
+        """A model built without ``prune_lm_head``: the output head over every prompt position."""
+        return self._other_session(self._full_head, ids, options, clock)
 
 
-class _TokenClockList(_TokenClock):
-    """A :class:`_TokenClock` that writes into a list the caller holds."""
-
-    def __init__(self, times: list[float]) -> None:
-        self.times = times
-
-
-#: (label, DecodeVariants method). The first is the reference every other variant must match token for token.
+#: (label, RuntimeVariants method). The first is the reference every other variant must match token for token.
 DECODE_VARIANTS = (
-    ("generate(), dynamic cache (before)", "generate_dynamic"),
-    ("greedy loop over forward()", "greedy_loop"),
-    ("generate(), 1 torch thread", "generate_one_thread"),
-    ("generate(), static cache + torch.compile", "generate_static_compiled"),
+    ("torch float32, greedy loop (before)", "torch_loop"),
+    ("ONNX Runtime GenAI float32 (adopted)", "onnx_genai"),
+    ("ONNX Runtime GenAI float32, full LM head", "onnx_genai_full_head"),
+    ("ONNX Runtime GenAI float32, 1 thread", "onnx_genai_one_thread"),
 )
 
 
@@ -657,32 +623,38 @@ def bench_decode_variants(
     """
     variants = [v for v in DECODE_VARIANTS if not only or v[1] in only or v is DECODE_VARIANTS[0]]
     picked = spread(prompts, count)
-    runner = DecodeVariants()
+    runner = RuntimeVariants()
+    for _, method in variants:
+        runner.prepare(method)
+    if runner.backend.build_seconds is not None:
+        runner.build_s["adopted (kept)"] = runner.backend.build_seconds
+    print("  built: " + (", ".join(f"{k} in {v:.1f} s" for k, v in runner.build_s.items()) or "nothing (kept)"),
+          flush=True)  # fmt: skip
     tallies = {label: DecodeTally(differing=[]) for label, _ in variants}
     for round_number in range(rounds):
         for number, (prompt, options) in enumerate(picked):
-            ids = runner.prompt_ids(prompt, options)
+            ids = runner.backend.prompt_ids(prompt, options)
             shift = (number + round_number) % len(variants)
             answers: dict[str, list[int]] = {}
             for label, method in variants[shift:] + variants[:shift]:
                 clock: list[float] = []
                 start = time.perf_counter()
                 answers[label] = getattr(runner, method)(ids, options, clock)
-                tallies[label].add(int(ids.shape[1]), start, clock)
+                tallies[label].add(len(ids), start, clock)
             reference = answers[variants[0][0]]
             for label, _ in variants:
                 if answers[label] == reference:
                     tallies[label].same += 1
                 elif number not in (tallies[label].differing or []):
                     (tallies[label].differing or []).append(number)
-            print(f"  round {round_number + 1}, prompt {number + 1}/{len(picked)}: {ids.shape[1]} prompt tokens, "
+            print(f"  round {round_number + 1}, prompt {number + 1}/{len(picked)}: {len(ids)} prompt tokens, "
                   f"{len(reference)} new", flush=True)  # fmt: skip
-    return decode_rows(tallies, runner.compile_s), decode_table(tallies, runner.compile_s)
+    return decode_rows(tallies), decode_table(tallies)
 
 
-def decode_table(tallies: dict[str, DecodeTally], compile_s: dict[int, float]) -> list[tuple[str, ...]]:
-    """Rows of the printed table: variant, prefill tok/s, decode tok/s, ms/token, total s, identical answers."""
-    rows = [("variant", "prefill tok/s", "decode tok/s", "ms/token", "total s", "vs before", "identical")]
+def decode_table(tallies: dict[str, DecodeTally]) -> list[tuple[str, ...]]:
+    """Rows of the printed table: runtime, prefill tok/s, decode ms/token, s/answer, speed-up, identical answers."""
+    rows = [("runtime", "prefill tok/s", "decode ms/token", "s/answer", "vs before", "identical")]
     base = tallies[next(iter(tallies))]
     base_total = base.prefill_s + base.decode_s
     for label, t in tallies.items():
@@ -691,9 +663,8 @@ def decode_table(tallies: dict[str, DecodeTally], compile_s: dict[int, float]) -
             (
                 label,
                 f"{t.prompt_tokens / t.prefill_s:.1f}",
-                f"{t.decode_tokens / t.decode_s:.1f}" if t.decode_s else "-",
                 f"{1000 * t.decode_s / t.decode_tokens:.1f}" if t.decode_tokens else "-",
-                f"{total:.2f}",
+                f"{total / t.runs:.2f}",
                 f"{base_total / total:.2f}x",
                 f"{t.same}/{t.runs}",
             )
@@ -701,31 +672,22 @@ def decode_table(tallies: dict[str, DecodeTally], compile_s: dict[int, float]) -
     return rows
 
 
-def decode_rows(tallies: dict[str, DecodeTally], compile_s: dict[int, float]) -> list[dict[str, Any]]:
+def decode_rows(tallies: dict[str, DecodeTally]) -> list[dict[str, Any]]:
     """The comparison as benchmark figures (for bench JSON): seconds per answer, speed-up, identical answers."""
     base = tallies[next(iter(tallies))]
     base_total = base.prefill_s + base.decode_s
     out = []
     for label, t in tallies.items():
         total = t.prefill_s + t.decode_s
+        ms_per_token = (1000 * t.decode_s / t.decode_tokens) if t.decode_tokens else 0.0
         note = (
-            f"prefill {t.prompt_tokens / t.prefill_s:.1f} tok/s, decode "
-            f"{(t.decode_tokens / t.decode_s) if t.decode_s else 0:.1f} tok/s; {base_total / total:.2f}x the "
-            f"generate() path; identical answers {t.same}/{t.runs}"
+            f"prefill {t.prompt_tokens / t.prefill_s:.1f} tok/s, decode {ms_per_token:.1f} ms/token; "
+            f"{base_total / total:.2f}x the torch path; identical answers {t.same}/{t.runs}"
         )
         if t.differing:
             note += f" (differs on prompts {', '.join(str(n + 1) for n in t.differing)})"
-        if "compile" in label and compile_s:
-            spent = sum(compile_s.values())
-            saved = (base_total - total) / t.runs
-            note += f"; compiling took {spent:.1f} s once per process ({len(compile_s)} cache bucket(s))"
-            note += (
-                f", repaid after {spent / saved:.0f} answers" if saved > 0 else ", never repaid (no saving per answer)"
-            )
         out.append(
-            figure(
-                f"decode variant: {label}", round(total / t.runs, 2), "s/answer", "identical", t.same == t.runs, note
-            )
+            figure(f"runtime: {label}", round(total / t.runs, 2), "s/answer", "identical", t.same == t.runs, note)
         )
     return out
 
@@ -744,13 +706,17 @@ def print_plain_table(rows: list[tuple[str, ...]]) -> None:
 
 
 @contextmanager
-def recording_prompts(prompts: list[tuple[str, Any]]) -> Iterator[None]:
-    """Record the prompt and decoding options of every generation the pipeline asks for."""
+def recording_prompts(prompts: list[tuple[str, Any]], answer: bool = True) -> Iterator[None]:
+    """Record the prompt and decoding options of every generation the pipeline asks for.
+
+    With ``answer=False`` the generation is not asked for at all (an empty answer, nothing read
+    from or written to the cache): for a comparison that needs the prompts only.
+    """
     original = pipeline.generate_task
 
     def record(spec: Any, cache_dir: str, options: Any, prompt: str) -> Any:
         prompts.append((prompt, options))
-        return original(spec, cache_dir, options, prompt)
+        return original(spec, cache_dir, options, prompt) if answer else ("", False, False)
 
     pipeline.generate_task = record
     try:
@@ -880,20 +846,21 @@ class _NoModel:
 
 
 def calls_from_cache(
-    cache: Path, limit: int | None, work: Path, prompts: list[tuple[str, Any]] | None = None
+    cache: Path, limit: int | None, work: Path, prompts: list[tuple[str, Any]] | None = None, answers: bool = True
 ) -> list[tuple[tuple, dict]]:
     """The ``score_answer`` calls of a two-config run answered entirely from ``cache`` (no model is loaded).
 
     Lets the scoring figures be re-measured in seconds after a change to a scorer,
     without a cold model run: the calls are those of a run of the shipped configs,
-    recorded the same way :func:`bench_cache` records them.
+    recorded the same way :func:`bench_cache` records them. With ``answers=False`` only the
+    prompts are wanted (``prompts``): the cache needs the embeddings alone, and no answer is read.
     """
     spec = resolve_backend("local", load_config(BASELINE).models)
     backend = spec.build()
     backend.embed = backend.generate = _NoModel()  # a miss must fail loudly, not load a model for minutes
     calls: list[tuple[tuple, dict]] = []
     options = RunOptions(backend="local", cache_dir=cache, limit=limit, progress=False)
-    with recording_scores(calls), recording_prompts(prompts if prompts is not None else []):
+    with recording_scores(calls), recording_prompts(prompts if prompts is not None else [], answers):
         full_run(options, work / "from-cache")
     return calls
 
@@ -1090,15 +1057,15 @@ def main(argv: list[str] | None = None) -> int:
         "--decode-compare",
         type=Path,
         metavar="CACHE",
-        help="only the decode variants side by side (issue 22), on prompts of a run answered entirely from the "
-        "cache folder CACHE; prints variant, prefill tok/s, decode tok/s, ms/token, total s, identical answers",
+        help="only the generator's runtimes side by side (issue 29), on the prompts of a run whose embeddings are all "
+        "in the cache folder CACHE; prints runtime, prefill tok/s, decode ms/token, s/answer, identical answers",
     )
     parser.add_argument("--decode-prompts", type=int, default=20, help="prompts for --decode-compare")
     parser.add_argument("--decode-rounds", type=int, default=2, help="passes over the prompts for --decode-compare")
     parser.add_argument(
         "--decode-variants",
         default="",
-        help="comma-separated DecodeVariants methods to run besides the reference (default: all)",
+        help="comma-separated RuntimeVariants methods to run besides the reference (default: all)",
     )
     parser.add_argument(
         "--skip-model-run",
@@ -1128,9 +1095,9 @@ def main(argv: list[str] | None = None) -> int:
         elif args.generator_only is not None:
             calls_from_cache(args.generator_only, args.limit, work, prompts)
         elif args.decode_compare is not None:
-            calls_from_cache(args.decode_compare, args.limit, work, prompts)
+            calls_from_cache(args.decode_compare, args.limit, work, prompts, answers=False)
             only = [v for v in args.decode_variants.split(",") if v]
-            print(f"decode variants on {min(args.decode_prompts, len(prompts))} prompts x {args.decode_rounds} "
+            print(f"runtimes on {min(args.decode_prompts, len(prompts))} prompts x {args.decode_rounds} "
                   "rounds ...", flush=True)  # fmt: skip
             decode_rows_, table = bench_decode_variants(prompts, args.decode_prompts, args.decode_rounds, only)
             rows += decode_rows_

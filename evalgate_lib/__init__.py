@@ -23,15 +23,20 @@ statistics → run → reporting, with this API and the command line on top.
 """
 
 from evalgate_lib.api import (
+    Candidates,
+    DrawnPlan,
     Inputs,
     Results,
+    draw_label_plan,
     labelled_set_agreement,
     labelled_set_agreement_html,
+    load_candidates,
     load_inputs,
     load_results,
     prepare_configs,
     results_or_run,
     retrieve,
+    run_candidates,
     run_comparison,
 )
 from evalgate_lib.errors import BackendError, CacheError, EvalGateError, FairnessError, InputError
@@ -47,6 +52,8 @@ from evalgate_lib.version import __version__
 __all__ = [
     "BackendError",
     "CacheError",
+    "Candidates",
+    "DrawnPlan",
     "EvalGateError",
     "FairnessError",
     "Flags",
@@ -63,15 +70,18 @@ __all__ = [
     "Summary",
     "__version__",
     "available_scorers",
+    "draw_label_plan",
     "get_scorer",
     "judge_answer",
     "labelled_set_agreement",
     "labelled_set_agreement_html",
+    "load_candidates",
     "load_inputs",
     "load_results",
     "prepare_configs",
     "register_scorer",
     "results_or_run",
     "retrieve",
+    "run_candidates",
     "run_comparison",
 ]

@@ -21,11 +21,25 @@ from evalgate_lib.inputs.corpus import Article, load_corpus
 from evalgate_lib.inputs.gold import GoldQuestion, load_gold
 from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow
 from evalgate_lib.reporting import changes_view, explorer, first_screen, plots, report_html
+from evalgate_lib.run.candidates import (
+    family_of,
+    is_candidates_folder,
+    read_candidates_folder,
+    run_and_write_candidates,
+)
 from evalgate_lib.run.folder import read_results_folder
 from evalgate_lib.run.manifest import Manifest
 from evalgate_lib.run.pipeline import RunOptions, select_questions
 from evalgate_lib.run.results import has_results, run_and_write
+from evalgate_lib.statistics.candidates import (
+    CandidateVerdict,
+    format_holm_table,
+    holm_p_values,
+    judge_candidates,
+    rank_candidates,
+)
 from evalgate_lib.statistics.changes import QuestionChange, question_changes
+from evalgate_lib.statistics.gate import load_gate
 from evalgate_lib.statistics.metrics import Summary, format_table
 from evalgate_lib.workbench.notebook_support import resolve_configs
 
@@ -35,7 +49,9 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from evalgate_lib.run.skeleton import Skeleton
+    from evalgate_lib.statistics.label_correction import LabelCorrection
     from evalgate_lib.statistics.run_agreement import AgreementReport
+    from evalgate_lib.statistics.sampling_plan import LabelPlan
     from evalgate_lib.statistics.set_agreement import SetAgreement
 
 #: Where ``evalgate run`` writes by default, and where notebooks and ``load_results`` look first.
@@ -107,9 +123,23 @@ class Results:
         """The summary table ``evalgate run`` prints."""
         return format_table(self.summary)
 
+    @cached_property
+    def family(self) -> Candidates | None:
+        """The several-candidates run this pair is one of (its folder's parent lists it), verified; else ``None``.
+
+        A candidate of several is judged with each yes/no metric's p Holm-adjusted for the number of
+        candidates; the views below that show a verdict or a *significant* mark then use it.
+        """
+        parent = family_of(self.folder)
+        return None if parent is None else load_candidates(parent)
+
+    def adjusted_p(self) -> dict[str, float | None] | None:
+        """Each yes/no metric's Holm-adjusted McNemar p when this pair is one of several candidates, else ``None``."""
+        return None if self.family is None else self.family.holm_p_values()[self.candidate]
+
     def headline_html(self) -> str:
         """Both configs' metrics, the deltas, intervals and p-values as HTML (what the report shows)."""
-        return report_html.headline_html(self.summary)
+        return report_html.headline_html(self.summary, adjusted_p=self.adjusted_p())
 
     def intro_html(self) -> str:
         """The report's opening: the verdict line and what was compared."""
@@ -176,18 +206,88 @@ class Results:
 
         return flag_explorer(self.rows, articles, flag=flag)
 
-    def labelling(self, labels_path: str | Path, reviewer: str, pass_number: int = 1) -> Any:
+    def labelling(
+        self, labels_path: str | Path, reviewer: str, pass_number: int = 1, plan: str | Path | None = None
+    ) -> Any:
         """The labelling widget: mark each answer correct / wrong and each sentence supported or not.
 
         Nothing is preselected; an answer is saved atomically to ``labels_path`` once its verdict
         and every sentence are marked, and a new session resumes at the first answer ``reviewer``
-        has not labelled. It shows no EvalGate verdict.
+        has not labelled. It shows no EvalGate verdict. With ``plan`` (a file from
+        :func:`draw_label_plan`, checked against this folder), it shows only the plan's answers, in
+        the plan's order, opens on the next unlabelled one, and every label records the plan's SHA-256.
         """
         from evalgate_lib.inputs.labels import LabelStore
         from evalgate_lib.workbench.labelling import LabellingSession, labelling_widget
 
-        session = LabellingSession(self.rows, LabelStore(labels_path), reviewer, pass_number)
+        rows, digest = list(self.rows), None
+        if plan is not None:
+            drawn, digest = self.label_plan(plan)
+            by_key = {(r.config, r.question_id): r for r in self.rows}
+            rows = [by_key[(c, q)] for q in drawn.order() for c in drawn.configs]
+        session = LabellingSession(rows, LabelStore(labels_path), reviewer, pass_number, plan_sha256=digest)
         return labelling_widget(session, self.articles())
+
+    def label_plan(self, path: str | Path | None = None) -> tuple[LabelPlan, str]:
+        """The sampling plan at ``path`` (default ``<folder>/label-plan.json``) and its SHA-256, checked against this
+        folder: a plan drawn before the folder changed is refused with the command to redraw it."""
+        from evalgate_lib.statistics.sampling_plan import PLAN_FILE, check_plan, load_plan
+
+        file = Path(path) if path is not None else self.folder / PLAN_FILE
+        plan, digest = load_plan(file)
+        check_plan(plan, file, self._digests(), (self.baseline, self.candidate))
+        return plan, digest
+
+    def _digests(self) -> dict[str, str]:
+        return {name: str(entry.get("sha256")) for name, entry in (self.manifest.files or {}).items()}
+
+    def label_correction(self, labels: Sequence[str | Path], plan: str | Path | None = None) -> LabelCorrection:
+        """Every labelled metric's delta corrected by the labels in ``labels`` (a census, or a plan's labels).
+
+        ``plan`` defaults to ``<folder>/label-plan.json`` when the labels name a plan. A convenience
+        sample (labels made outside a plan, not every answer) is refused with one line
+        (:class:`InputError`); so is a plan drawn before the folder changed.
+        """
+        from evalgate_lib.inputs.labels import load_labels
+        from evalgate_lib.statistics.label_correction import correct_with_labels
+        from evalgate_lib.statistics.sampling_plan import PLAN_FILE
+
+        loaded = [label for path in labels for label in load_labels(path)]
+        source = ", ".join(map(str, labels))
+        if not loaded:
+            raise InputError(f"no labels in {source}")
+        if plan is not None:
+            drawn, digest = self.label_plan(plan)
+            return correct_with_labels(self.rows, self.baseline, self.candidate, loaded, source, drawn, digest)
+        found: tuple[LabelPlan | None, str | None] = (None, None)
+        stale: InputError | None = None
+        if any(lb.plan_sha256 for lb in loaded) and (self.folder / PLAN_FILE).is_file():
+            try:
+                found = self.label_plan()
+            except InputError as exc:  # a census needs no plan: say this only if the labels need one
+                stale = exc
+        try:
+            return correct_with_labels(self.rows, self.baseline, self.candidate, loaded, source, *found)
+        except InputError:
+            if stale is not None:
+                raise stale from None
+            raise
+
+    def interval_narrowing(self, labels: Sequence[str | Path], plan: str | Path | None = None) -> Axes:
+        """How the corrected delta's interval narrows as the plan's labels come in (a matplotlib plot).
+
+        One point per question labelled in the plan's order: the corrected accuracy delta and its
+        95% interval over the first k labelled questions, beside the judge-only delta. A label file
+        that does not exist yet (the labelling widget creates it on the first save) holds no label.
+        """
+        from evalgate_lib.inputs.labels import load_labels
+        from evalgate_lib.statistics.label_correction import narrowing
+
+        drawn, digest = self.label_plan(plan)
+        # a label file not written yet (nothing labelled so far) is an empty start, drawn as such
+        loaded = [label for path in labels if Path(path).exists() for label in load_labels(path)]
+        steps = narrowing(self.rows, self.baseline, self.candidate, loaded, drawn, digest)
+        return plots.interval_narrowing_plot(steps)
 
     def agreement_report(
         self, labels: Sequence[str | Path], scorers: Sequence[str] = ("lexical", "span"), resamples: int = 10000
@@ -308,9 +408,25 @@ class Results:
         """The questions whose verdict or flags changed, both answers side by side (the report's "what changed")."""
         return changes_view.changes_html(self.changes())
 
-    def first_screen_html(self, thresholds: str | Path = "configs/gate.toml") -> str:
-        """The gate's PASS / FAIL under ``thresholds`` with the rules that decided it, and what changed."""
-        return first_screen.first_screen(self.summary, self.rows, thresholds)
+    def first_screen_html(
+        self, thresholds: str | Path = "configs/gate.toml", labels: Sequence[str | Path] = (),
+        plan: str | Path | None = None,
+    ) -> str:  # fmt: skip
+        """The gate's PASS / FAIL under ``thresholds`` with the rules that decided it, and what changed.
+
+        With ``labels`` the verdict is the one ``evalgate gate --labels`` prints: decided on the
+        deltas corrected by the labels, each beside the judge's; labels that cannot correct
+        (a convenience sample, a stale plan) leave the judge's verdict, and the screen says why in one line.
+        For one candidate of several, it opens on every candidate's verdict (:attr:`family`).
+        """
+        correction, refused = None, None
+        if labels:
+            try:
+                correction = self.label_correction(labels, plan)
+            except InputError as exc:
+                refused = str(exc)
+        family = () if self.family is None else self.family.summaries()
+        return first_screen.first_screen(self.summary, self.rows, thresholds, correction, refused, family)
 
     def appendices_html(self, links: Sequence[str], skipped: Sequence[Sequence[str]] = ()) -> str:
         """The report's links to the executed notebooks beside it, then each notebook skipped and why (escaped)."""
@@ -334,6 +450,134 @@ def load_results(folder: str | Path = DEFAULT_RESULTS) -> Results:
     """
     loaded = read_results_folder(folder)
     return Results(loaded.folder, loaded.rows, loaded.summary, loaded.manifest, loaded.run_stats)
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """Several candidates against one baseline, loaded and verified: one :class:`Results` per pair, in run order.
+
+    Each pair is a complete results folder (``folder/<candidate>/``); what the family adds is the
+    adjustment of each yes/no metric's p-value for the number of candidates (Holm), the gate's
+    verdict on every candidate and which one leads.
+    """
+
+    folder: Path
+    baseline: str
+    pairs: tuple[Results, ...]
+    run_stats: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def names(self) -> list[str]:
+        """The candidates' names, in the order they were given."""
+        return [p.candidate for p in self.pairs]
+
+    def pair(self, name: str) -> Results:
+        """The pair (baseline, ``name``): a :class:`Results` like any two-config run's."""
+        for pair in self.pairs:
+            if pair.candidate == name:
+                return pair
+        raise InputError(f"{self.folder}: no candidate {name!r}; candidates: {', '.join(self.names)}")
+
+    def summaries(self) -> list[Summary]:
+        return [p.summary for p in self.pairs]
+
+    def holm_p_values(self) -> dict[str, dict[str, float | None]]:
+        """Candidate → metric → McNemar p Holm-adjusted across the candidates (``None`` for a score)."""
+        return dict(zip(self.names, holm_p_values(self.summaries()), strict=True))
+
+    def verdicts(self, thresholds: str | Path = "configs/gate.toml") -> list[CandidateVerdict]:
+        """Every candidate's gate verdict under ``thresholds``, in run order (what ``evalgate gate`` prints)."""
+        return judge_candidates(self.summaries(), load_gate(thresholds))
+
+    def lead(self, thresholds: str | Path = "configs/gate.toml") -> Results:
+        """The pair the report leads with: the best candidate that passes (else the best one), as ranked by the gate."""
+        return self.pair(rank_candidates(self.verdicts(thresholds))[0].name)
+
+    def table(self) -> str:
+        """What ``evalgate run`` prints for several candidates: each pair's table, then McNemar p against Holm's."""
+        blocks = [f"{p.candidate} vs {self.baseline}\n{p.table()}" for p in self.pairs]
+        return "\n\n".join([*blocks, format_holm_table(self.summaries())])
+
+    def model_calls_line(self) -> str:
+        """The whole run's model calls (the baseline generated once for every candidate) and wall time."""
+        from evalgate_lib.run.results import format_model_calls
+
+        return format_model_calls(self.run_stats) if self.run_stats.get("model_calls") else ""
+
+
+def load_candidates(folder: str | Path = DEFAULT_RESULTS) -> Candidates:
+    """Load a folder of several candidates written by ``evalgate run`` or ``evalgate score`` with several candidates.
+
+    Verified first: the index (``candidates.json``), then every pair folder as :func:`load_results`
+    checks one, its manifest's SHA-256 against the index's, and one shared baseline.
+    """
+    loaded = read_candidates_folder(folder)
+    pairs = tuple(Results(p.folder, p.rows, p.summary, p.manifest, p.run_stats) for p in loaded.pairs)
+    return Candidates(loaded.folder, loaded.baseline, pairs, loaded.run_stats)
+
+
+def run_candidates(
+    baseline: str | Path,
+    candidates: Sequence[str | Path],
+    options: RunOptions | None = None,
+    out_dir: str | Path = DEFAULT_RESULTS,
+) -> Candidates:
+    """Run the baseline once and each candidate (every model call cached), write one pair folder each and
+    the index, and load it back.
+
+    One candidate is :func:`run_comparison`'s job (a pair folder, no index); this needs two or more.
+    """
+    if len(candidates) < 2:
+        raise InputError(f"run_candidates needs two or more candidates, got {len(candidates)}: use run_comparison")
+    run_and_write_candidates(baseline, candidates, options or RunOptions(), out_dir)
+    return load_candidates(out_dir)
+
+
+@dataclass(frozen=True)
+class DrawnPlan:
+    """A sampling plan written to ``path``, with the SHA-256 that labels made under it record."""
+
+    plan: LabelPlan
+    path: Path
+    sha256: str
+
+    def describe(self) -> str:
+        """What ``evalgate sample`` prints: strata, draws, inclusion probabilities, the file."""
+        from evalgate_lib.statistics.sampling_plan import format_plan
+
+        return format_plan(self.plan, self.path, self.sha256)
+
+
+def draw_label_plan(
+    results: str | Path | Results,
+    budget: int,
+    seed: int | None = None,
+    review_share: float | None = None,
+    out: str | Path | None = None,
+) -> DrawnPlan:
+    """Draw which answers to label (``budget`` answers; every config of a question together) and write the plan.
+
+    The review queue's questions first, up to ``review_share`` of the budget, then a seeded
+    uniform random sample of the rest (:mod:`evalgate_lib.statistics.sampling_plan`); written to
+    ``out`` (default ``<results>/label-plan.json``). Label its answers with
+    ``results.labelling(..., plan=path)``; ``evalgate gate --labels FILE`` then decides on the
+    corrected delta.
+    """
+    from evalgate_lib.statistics.paired_tests import DEFAULT_SEED
+    from evalgate_lib.statistics.sampling_plan import DEFAULT_REVIEW_SHARE, PLAN_FILE, draw_plan, write_plan
+
+    loaded = results if isinstance(results, Results) else load_results(results)
+    plan = draw_plan(
+        loaded.rows,
+        (loaded.baseline, loaded.candidate),
+        budget,
+        str(loaded.folder),
+        loaded._digests(),
+        DEFAULT_SEED if seed is None else seed,
+        DEFAULT_REVIEW_SHARE if review_share is None else review_share,
+    )
+    path = Path(out) if out is not None else loaded.folder / PLAN_FILE
+    return DrawnPlan(plan, path, write_plan(plan, path))
 
 
 def run_comparison(
@@ -362,7 +606,7 @@ def results_or_run(
     """
     if run:
         return run_comparison(baseline, candidate, options, results_dir)
-    if not has_results(results_dir):
+    if not has_results(results_dir) and not is_candidates_folder(results_dir):  # (several: load_results says so)
         raise InputError(missing_results_message(results_dir))
     return load_results(results_dir)
 

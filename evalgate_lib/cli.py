@@ -17,7 +17,7 @@ import logging
 import sys
 import traceback
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from evalgate_lib.errors import BackendError, CacheError, EvalGateError, InputError
 from evalgate_lib.generation.backends import BACKEND_CHOICES
@@ -42,7 +42,13 @@ EXIT_CODES_HELP = """exit codes:
 def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     """Options shared by every subcommand that (re)runs the evaluation."""
     parser.add_argument("--baseline", default="configs/baseline.toml", help="baseline config (TOML)")
-    parser.add_argument("--candidate", default="configs/candidate.toml", help="candidate config (TOML)")
+    parser.add_argument(
+        "--candidate",
+        action="append",
+        default=None,
+        help="candidate config (TOML; default configs/candidate.toml); repeat it to try several candidates against "
+        "the baseline (one pair folder each, p-values Holm-adjusted)",
+    )
     add_model_arguments(parser)
     parser.add_argument("--jobs", type=int, default=1, help="concurrent generation requests")
     parser.add_argument(
@@ -70,12 +76,6 @@ def add_model_arguments(parser: argparse.ArgumentParser) -> None:
         "--cache-dir", default="cache", type=Path, help="model-call cache folder (data only, checked on read)"
     )
     parser.add_argument("--limit", type=int, default=None, help="run only a slice of N gold questions")
-    parser.add_argument(
-        "--dtype",
-        choices=("float32", "bfloat16"),
-        default=None,
-        help="dtype of the embedded generator (default float32, fastest here; bfloat16 where it wins)",
-    )
     parser.add_argument(
         "--timeout",
         metavar="SECONDS",
@@ -158,35 +158,61 @@ def run_options(args: argparse.Namespace):  # noqa: ANN201 - RunOptions, importe
         jobs=jobs,
         joblib_backend=getattr(args, "joblib_backend", "threading"),
         progress=not getattr(args, "no_progress", True),
-        local_dtype=args.dtype,
         timeout=timeout,
         retries=retries,
         announce=lambda line: print(line, flush=True),
     )
 
 
+def candidate_configs(args: argparse.Namespace) -> list[str]:
+    """The ``--candidate`` configs given (repeatable), else the default one."""
+    return list(args.candidate or ["configs/candidate.toml"])
+
+
 def cmd_run(args: argparse.Namespace) -> int:
-    """Run both configs through the public API, print the summary table, write the results folder."""
-    from evalgate_lib.api import run_comparison
+    """Run both configs through the public API, print the summary table, write the results folder.
+
+    With several ``--candidate``: the baseline once and every candidate, one pair folder each and an index.
+    """
+    from evalgate_lib.api import run_candidates, run_comparison
 
     options = run_options(args)
-    check_out(args.out, "--out", [config_corpus(args.baseline), config_corpus(args.candidate)])
-    results = run_comparison(args.baseline, args.candidate, options, args.out)
-    manifest = results.manifest
+    candidates = candidate_configs(args)
+    check_out(args.out, "--out", [config_corpus(args.baseline), *map(config_corpus, candidates)])
+    if len(candidates) == 1:
+        results = run_comparison(args.baseline, candidates[0], options, args.out)
+        _say_run(args, results.manifest, [f"differs: {', '.join(sorted(results.manifest.fairness['differs']))}"])
+        print(results.table())
+        print()
+        print(results.model_calls_line())
+        print(f"results: {results.folder.resolve()}/results.jsonl (+ summary.json, manifest.json)")
+        return 0
+    family = run_candidates(args.baseline, candidates, options, args.out)
+    differs = [
+        f"{p.candidate} differs from {p.baseline} in: {', '.join(sorted(p.manifest.fairness['differs']))}"
+        for p in family.pairs
+    ]
+    _say_run(args, family.pairs[0].manifest, differs)
+    print(family.table())
+    print()
+    print(family.model_calls_line())
+    pairs = ", ".join(f"{p.folder.name}/" for p in family.pairs)
+    print(f"results: {family.folder.resolve()}/candidates.json (+ one results folder per pair: {pairs})")
+    return 0
+
+
+def _say_run(args: argparse.Namespace, manifest: Any, differs: Sequence[str]) -> None:
+    """What ``evalgate run`` prints before its table: the limit, the backend, what differs, skipped corpus files."""
     in_file = manifest.gold["questions_in_file"]
     if args.limit is not None and args.limit >= in_file:
         print(f"limit {args.limit} >= {in_file} gold questions: ran all {in_file}")
     backend = manifest.backend
     print(f"backend: {backend['backend']} (generator {backend['generator']}, embedder {backend['embedder']})")
-    print(f"differs: {', '.join(sorted(manifest.fairness['differs']))}")
+    for line in differs:
+        print(line)
     for skipped in manifest.corpus.get("skipped", []):
         print(f"skipped corpus file {skipped['path']}: {skipped['reason']}")
     print()
-    print(results.table())
-    print()
-    print(results.model_calls_line())
-    print(f"results: {results.folder.resolve()}/results.jsonl (+ summary.json, manifest.json)")
-    return 0
 
 
 def cmd_gate(args: argparse.Namespace) -> int:
@@ -196,40 +222,88 @@ def cmd_gate(args: argparse.Namespace) -> int:
     partial (``--limit``) run is refused unless ``--allow-partial``: a gate that passes on
     2 questions must not look like one that passed on all of them.
     """
-    from evalgate_lib.api import load_results
+    from evalgate_lib.api import load_candidates, load_results
+    from evalgate_lib.run.candidates import is_candidates_folder
+    from evalgate_lib.statistics.candidates import HOLM_FAMILY, format_candidates_verdict
     from evalgate_lib.statistics.gate import EXIT_REGRESSION, format_verdict, judge, load_gate
+    from evalgate_lib.statistics.label_correction import format_correction
     from evalgate_lib.statistics.power import cannot_fail, format_powers, summary_powers
 
     gate = load_gate(args.thresholds)
+    if args.plan is not None and not args.labels:
+        raise InputError("--plan goes with --labels FILE: the labels made under the plan")
     if args.results is None:
         status = cmd_run(args)  # checks --limit and --out
         if status:
             return status
     folder = args.results if args.results is not None else args.out
-    results = load_results(folder)
-    manifest, summary = results.manifest, results.summary
-    partial_of = None
-    if manifest.limit is not None:
-        run, total = manifest.gold.get("questions_run"), manifest.gold.get("questions_in_file")
-        if not args.allow_partial:
+    if is_candidates_folder(folder):
+        family = load_candidates(folder)
+        if args.labels:
             raise InputError(
-                f"{folder}: a partial run (--limit {manifest.limit}: {run} of {total} gold questions), which the "
-                "gate does not judge; rerun without --limit, or pass --allow-partial to judge it anyway"
+                f"{folder} holds several candidates: labels correct one pair's deltas; gate that pair's folder "
+                f"with --labels ({', '.join(str(p.folder) for p in family.pairs)})"
             )
-        partial_of = total
-    verdicts = judge(summary, gate)
-    powers = summary_powers(gate, summary)
+        partial_of = _partial_of(folder, family.pairs[0].manifest, args.allow_partial)
+        judged = family.verdicts(args.thresholds)
+        print(format_candidates_verdict(judged, gate, questions_in_file=partial_of))
+        # every candidate answers the same questions: one power per rule, at Holm's best for the family's size
+        powers = summary_powers(gate, family.pairs[0].summary, len(family.pairs))
+        for line in format_powers(powers, gate.alpha, gate.mode):
+            print(line)
+        return EXIT_REGRESSION if any(c.failed for c in judged) else 0
+    results = load_results(folder)
+    summary = results.summary
+    partial_of = _partial_of(folder, results.manifest, args.allow_partial)
+    correction = results.label_correction(args.labels, args.plan) if args.labels else None
+    verdicts = judge(summary, gate, None if correction is None else correction.metrics, results.adjusted_p())
+    powers = summary_powers(gate, summary, 1 if results.family is None else len(results.family.pairs))
+    if results.family is not None:  # one pair of several: judged as the family judges it
+        n = len(results.family.pairs)
+        print(f"{summary.candidate} is one of {n} candidates in {results.family.folder}: " + HOLM_FAMILY.format(n=n))
+    line = None if correction is None else correction.line()
     print(
         format_verdict(
             summary,
             gate,
             verdicts,
             questions_in_file=partial_of,
+            labels_line=line,
             power=format_powers(powers, gate.alpha, gate.mode),
             cannot_fail=[p.rule.metric for p in cannot_fail(powers)],
         )
     )
+    if correction is not None:
+        print(format_correction(correction, header=False))
     return EXIT_REGRESSION if any(v.failed for v in verdicts) else 0
+
+
+def _partial_of(folder: Path, manifest: Any, allow_partial: bool) -> int | None:
+    """The gold set's size when the run was partial (``--limit``) and ``--allow-partial`` judges it, else ``None``.
+
+    A partial run without ``--allow-partial`` is refused: a gate that passed on 2 questions must not
+    look like one that passed on all of them.
+    """
+    if manifest.limit is None:
+        return None
+    run, total = manifest.gold.get("questions_run"), manifest.gold.get("questions_in_file")
+    if not allow_partial:
+        raise InputError(
+            f"{folder}: a partial run (--limit {manifest.limit}: {run} of {total} gold questions), which the "
+            "gate does not judge; rerun without --limit, or pass --allow-partial to judge it anyway"
+        )
+    return total
+
+
+def cmd_sample(args: argparse.Namespace) -> int:
+    """Draw which answers to label: the review queue up to a share of the budget, a seeded random sample of the rest."""
+    from evalgate_lib.api import draw_label_plan
+
+    if args.plan_out is not None and args.plan_out.is_dir():
+        raise InputError(f"--out {args.plan_out} is a folder: name the plan file to write (e.g. label-plan.json)")
+    drawn = draw_label_plan(args.results, args.budget, args.seed, args.review_share, args.plan_out)
+    print(drawn.describe())
+    return 0
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -244,11 +318,19 @@ def cmd_report(args: argparse.Namespace) -> int:
     check_limit(args.limit)
     load_gate(args.thresholds)  # a missing or malformed thresholds file fails here, not inside a notebook
     check_out(args.out, "--out", _report_corpora(args))
-    if args.labels and args.results is not None:
-        _check_labels_usable(args.labels, args.results)  # all-stale labels fail here, not inside a notebook
     started = time.perf_counter()
+    results, candidate = args.results, candidate_configs(args)[0]
+    if results is None and len(candidate_configs(args)) > 1:
+        from evalgate_lib.api import run_candidates
+
+        # notebook 02 runs one pair: several candidates are run here, into the report's results folder
+        results = run_candidates(args.baseline, candidate_configs(args), run_options(args), args.out / "results").folder
+    if results is not None:
+        results, candidate = _lead_pair(results, args.thresholds, candidate)
+    if args.labels and results is not None:
+        _check_labels_usable(args.labels, results)  # all-stale labels fail here, not inside a notebook
     parameters = notebook_parameters(
-        args.baseline, args.candidate, args.backend, args.hosts, args.cache_dir, args.limit, args.jobs, args.thresholds
+        args.baseline, candidate, args.backend, args.hosts, args.cache_dir, args.limit, args.jobs, args.thresholds
     )
     parameters["labels"] = [str(Path(p).resolve()) for p in args.labels or []]
     if args.sets is not None:
@@ -259,13 +341,36 @@ def cmd_report(args: argparse.Namespace) -> int:
     index = build_report(
         args.out,
         parameters,
-        results=args.results,
+        results=results,
         notebooks=args.notebooks,
         no_appendices=args.no_appendices,
         log=(lambda msg: None) if args.no_progress else (lambda msg: print(msg, flush=True)),
     )
     print(f"report: {index} ({time.perf_counter() - started:.1f} s); open it in a browser, no server needed")
     return 0
+
+
+def _lead_pair(results: Path, thresholds: Path, candidate: str) -> tuple[Path, str]:
+    """The pair folder a report on ``results`` shows, and its candidate's config.
+
+    A folder of several candidates leads with the best candidate that passes (its pair folder,
+    and the config its run recorded); a pair folder is itself.
+    """
+    from evalgate_lib.api import load_candidates
+    from evalgate_lib.run.candidates import is_candidates_folder
+
+    if not is_candidates_folder(results):
+        return results, candidate
+    family = load_candidates(results)
+    lead = family.lead(thresholds)
+    print(
+        f"report: {results} holds {len(family.pairs)} candidates; leading with {lead.candidate}, the best that "
+        f"passes {thresholds} (or the best, if none passes)"
+    )
+    recorded = lead.manifest.configs.get(lead.candidate, {}).get("path")
+    if not lead.manifest.is_external and recorded and Path(recorded).is_file():
+        candidate = recorded
+    return lead.folder, candidate
 
 
 def _report_corpora(args: argparse.Namespace) -> list[Path | None]:
@@ -281,7 +386,7 @@ def _report_corpora(args: argparse.Namespace) -> list[Path | None]:
         except (ValueError, AttributeError):
             return []  # a malformed manifest is refused when the results are read
         return [Path(path)] if isinstance(path, str) else []
-    return [config_corpus(args.baseline), config_corpus(args.candidate)]
+    return [config_corpus(args.baseline), *map(config_corpus, candidate_configs(args))]
 
 
 def _check_labels_usable(labels: Sequence[Path], results: Path) -> None:
@@ -358,20 +463,27 @@ def _agreement_by_set(args: argparse.Namespace) -> int:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    """Judge two answer logs written by a pipeline EvalGate did not run; write a results folder."""
+    """Judge two answer logs written by a pipeline EvalGate did not run; write a results folder.
+
+    With several candidate logs: each paired with the baseline's, one pair folder each and an index.
+    """
     from evalgate_lib.run.external import score_and_write, score_answer_logs
     from evalgate_lib.statistics.metrics import format_table
 
     names = None
+    logs = 1 + len(args.candidate_log)
     if args.names is not None:
         parts = [p.strip() for p in args.names.split(",")]
-        if len(parts) != 2 or not all(parts):
-            raise InputError(f"--names takes two names separated by a comma, got {args.names!r}")
-        names = (parts[0], parts[1])
+        if len(parts) != logs or not all(parts):
+            raise InputError(f"--names takes {logs} names separated by commas (one per log), got {args.names!r}")
+        names = tuple(parts)
     check_out(args.out, "--out", [args.corpus])
+    if logs > 2:
+        return _score_candidates(args, names)
+    candidate_log = args.candidate_log[0]
     run = score_answer_logs(
         args.baseline_log,
-        args.candidate_log,
+        candidate_log,
         args.gold,
         names=names,
         corpus=args.corpus,
@@ -379,7 +491,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         scorer=args.scorer,
     )
     summary, folder = score_and_write(run, args.out)
-    print(f"pipeline: external (answer logs {args.baseline_log}, {args.candidate_log})")
+    print(f"pipeline: external (answer logs {args.baseline_log}, {candidate_log})")
     print(f"names: {run.names[0]} (baseline), {run.names[1]} (candidate)")
     print("fairness: declared by you, not enforced (EvalGate did not run these pipelines)")
     for path, reason in run.skipped:
@@ -401,6 +513,35 @@ def cmd_score(args: argparse.Namespace) -> int:
     print()
     print(f"scored {len(run.rows)} answers in {run.stats['wall_seconds']:.1f} s")
     print(f"results: {folder.resolve()}/results.jsonl (+ summary.json, manifest.json)")
+    return 0
+
+
+def _score_candidates(args: argparse.Namespace, names: Sequence[str] | None) -> int:
+    """``evalgate score BASELINE A B ...``: each candidate log judged against the baseline's, one pair folder each."""
+    from evalgate_lib.api import load_candidates
+    from evalgate_lib.run.candidates import score_and_write_candidates
+
+    written = score_and_write_candidates(
+        args.baseline_log,
+        args.candidate_log,
+        args.gold,
+        args.out,
+        names=names,
+        corpus=args.corpus,
+        matching=args.matching,
+        scorer=args.scorer,
+    )
+    family = load_candidates(args.out)
+    print(f"pipeline: external (answer logs {args.baseline_log}, {', '.join(map(str, args.candidate_log))})")
+    print("fairness: declared by you, not enforced (EvalGate did not run these pipelines)")
+    for path, reason in written[0][0].skipped:
+        print(f"skipped corpus file {path}: {reason}")
+    print()
+    print(family.table())
+    print()
+    print(f"scored {sum(len(run.rows) for run, _, _ in written)} answers in {family.run_stats['wall_seconds']:.1f} s")
+    pairs = ", ".join(f"{p.folder.name}/" for p in family.pairs)
+    print(f"results: {family.folder.resolve()}/candidates.json (+ one results folder per pair: {pairs})")
     return 0
 
 
@@ -446,12 +587,19 @@ def _configure_score(parser: argparse.ArgumentParser) -> None:
     from evalgate_lib.inputs.config import ANSWER_MATCHING, DEFAULT_ANSWER_MATCHING, DEFAULT_SENTENCE_SCORER
 
     parser.add_argument("baseline_log", type=Path, help="the baseline pipeline's answer log (JSONL)")
-    parser.add_argument("candidate_log", type=Path, help="the candidate pipeline's answer log (JSONL)")
+    parser.add_argument(
+        "candidate_log",
+        type=Path,
+        nargs="+",
+        help="the candidate pipeline's answer log (JSONL); several: each is a candidate against the baseline",
+    )
     parser.add_argument("--gold", required=True, type=Path, help="gold questions (JSONL) the logs answer")
     parser.add_argument(
         "--corpus", default=None, type=Path, help="knowledge-base folder: checks doc ids, enables evidence metrics"
     )
-    parser.add_argument("--names", default=None, help="config names BASELINE,CANDIDATE (default: the logs' file stems)")
+    parser.add_argument(
+        "--names", default=None, help="config names BASELINE,CANDIDATE[,...], one per log (default: the file stems)"
+    )
     parser.add_argument("--matching", choices=ANSWER_MATCHING, default=DEFAULT_ANSWER_MATCHING, help="answer matching")
     parser.add_argument("--scorer", default=DEFAULT_SENTENCE_SCORER, help="sentence scorer (registered name)")
     parser.add_argument("--out", default=Path("results/external"), type=Path, help="results folder to write")
@@ -499,6 +647,7 @@ def _configure_gate(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="judge a --limit run too (refused by default: it judged only part of the gold set)",
     )
+    _add_label_arguments(parser)
 
 
 def _configure_report(parser: argparse.ArgumentParser) -> None:
@@ -665,6 +814,12 @@ def cmd_diff(args: argparse.Namespace) -> int:
     from evalgate_lib.reporting.diff_text import changes_json, format_changes
 
     results = load_results(args.results)
+    if args.labels:
+        from evalgate_lib.statistics.label_correction import format_correction
+
+        print(format_correction(results.label_correction(args.labels, args.plan)))
+        print("evalgate gate --labels decides on the corrected deltas above; the changes below are the judge's")
+        print()
     changes = results.changes()
     print(results.source_line())
     print(format_changes(changes, args.only), end="")
@@ -683,6 +838,43 @@ def _configure_diff(parser: argparse.ArgumentParser) -> None:
         "--only", choices=CHANGE_KINDS, default=None, help="only this kind of change (default: every changed question)"
     )
     parser.add_argument("--json", type=Path, default=None, help="also write the changes to this JSON file")
+    _add_label_arguments(parser)
+
+
+def _add_label_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--labels",
+        type=Path,
+        action="append",
+        default=None,
+        help="reviewer labels (JSONL): correct the deltas a label measures (a census, or a plan's labels); repeatable",
+    )
+    parser.add_argument(
+        "--plan",
+        type=Path,
+        default=None,
+        help="the sampling plan the labels were drawn by (default: label-plan.json in the results folder)",
+    )
+
+
+def _configure_sample(parser: argparse.ArgumentParser) -> None:
+    from evalgate_lib.statistics.paired_tests import DEFAULT_SEED
+    from evalgate_lib.statistics.sampling_plan import DEFAULT_REVIEW_SHARE
+
+    parser.add_argument("--results", default=Path("results/latest"), type=Path, help="results folder to sample")
+    parser.add_argument(
+        "--budget", required=True, type=int, help="answers to label (every config of a drawn question is labelled)"
+    )
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the draw (recorded in the plan)")
+    parser.add_argument(
+        "--review-share",
+        type=float,
+        default=DEFAULT_REVIEW_SHARE,
+        help="share of the budget for the review queue's questions (all of them if they fit)",
+    )
+    parser.add_argument(
+        "--out", dest="plan_out", type=Path, default=None, help="plan file (default: <results>/label-plan.json)"
+    )
 
 
 #: Every subcommand: name → (help, argument setup, handler). The CLI owns them all; the
@@ -704,6 +896,11 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callab
     ),
     "gold": ("check a gold set against its corpus, or import one (RAGAS / HF style)", _configure_gold, cmd_gold),
     "diff": ("list the questions the candidate fixed, broke or re-flagged, both answers", _configure_diff, cmd_diff),
+    "sample": (
+        "draw which answers to label (a sampling plan), so labels can correct the before/after delta",
+        _configure_sample,
+        cmd_sample,
+    ),
 }
 
 

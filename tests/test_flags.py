@@ -7,7 +7,7 @@ import inspect
 import pytest
 
 from evalgate_lib.judging.correctness import Correctness
-from evalgate_lib.judging.flags import REVIEW_CONFIDENCE, flag_answer, review_reasons
+from evalgate_lib.judging.flags import REVIEW_CONFIDENCE, flag_answer, review_priority, review_reasons
 from evalgate_lib.judging.grounding import Groundedness, mean_support, sentence_coverage
 from evalgate_lib.judging.rows import FLAG_NAMES, Flags, SentenceVerdict
 from evalgate_lib.text.tokens import content_tokens, sentences_of
@@ -157,21 +157,43 @@ def test_review_never_reads_gold_under_the_span_and_lexical_rule() -> None:
             assert right.reasons.get("review", ()) == wrong.reasons.get("review", ()) == review_reasons(grounded, conf)
 
 
-def test_the_prose_review_queue_holds_what_a_person_should_confirm() -> None:
+def test_the_prose_review_queue_holds_the_judges_undecided_verdicts_and_never_the_gold_answer() -> None:
     clear_miss = Groundedness((SentenceVerdict("Starter costs $63.", (), ("63",), 0.67, False),), 0.67)
-    assert flag_answer(WRONG, clear_miss, 0.9, by_doubt=True).review is False  # a clear miss needs no second look
-    edge = Groundedness((SentenceVerdict("Starter is $36.", (), (), 0.5, True, doubtful=True),), 0.5)
+    assert flag_answer(WRONG, clear_miss, 0.9, by_doubt=True).review is False  # a decided miss needs no second look
+    leaning = SentenceVerdict("Starter is $36.", (), (), 0.5, False, undecided=True)
+    edge = Groundedness((leaning, SentenceVerdict("It has 3 seats.", (), (), 0.4, True, undecided=True)), 0.45)
     flags = flag_answer(RIGHT, edge, 0.9, by_doubt=True)
-    assert flags.reasons["review"] == ("1 sentence verdict(s) at the edge of the rule, e.g. 'Starter is $36.'",)
-    rule_of_thumb = Correctness(True, False, "$36", "matched after normalisation", doubtful=True)
-    assert flag_answer(rule_of_thumb, SUPPORTED, 0.9, by_doubt=True).reasons["review"] == (
-        "correctness decided by a rule of thumb: matched after normalisation",
+    assert flags.reasons["review"] == (
+        "2 sentence verdict(s) undecided (1 leaning unsupported), e.g. 'Starter is $36.'",
     )
-    wrong_but_supported = flag_answer(WRONG, SUPPORTED, 0.9, by_doubt=True)
-    assert wrong_but_supported.reasons["review"][0].startswith("wrong, yet every claim is judged supported")
+    mixed = (False, "it declines, but also gives an answer: 'It is 5.'")
+    assert flag_answer(RIGHT, SUPPORTED, 0.9, by_doubt=True, decline=mixed).reasons["review"] == (
+        "declines and answers in one breath: it declines, but also gives an answer: 'It is 5.'",
+    )
+    # the verdict (which reads the accept list) never enters the queue: a wrong answer whose every claim is
+    # supported is not queued for being wrong, and right and wrong verdicts queue alike
+    assert flag_answer(WRONG, SUPPORTED, 0.9, by_doubt=True).review is False
+    for grounded in (SUPPORTED, UNSUPPORTED, NOTHING, edge):
+        for conf in (0.2, 0.5, 0.9):
+            right = flag_answer(RIGHT, grounded, conf, by_doubt=True, decline=mixed)
+            wrong = flag_answer(WRONG, grounded, conf, by_doubt=True, decline=mixed)
+            assert right.reasons.get("review") == wrong.reasons.get("review")
+    # retrieval alone queues an answer only when very weak (0.35 for this rule)
+    assert flag_answer(RIGHT, SUPPORTED, 0.4, by_doubt=True).review is False
     assert flag_answer(RIGHT, SUPPORTED, 0.3, by_doubt=True).reasons["review"] == (
-        "confidence 0.300 < 0.50" + WHY_CONFIDENCE,
+        "confidence 0.300 < 0.35" + WHY_CONFIDENCE,
     )
+
+
+def test_review_priority_reads_only_the_flag_the_verdicts_and_confidence() -> None:
+    leaning = SentenceVerdict("Starter is $36.", (), (), 0.5, False, undecided=True)
+    leaning_supported = SentenceVerdict("It has 3 seats.", (), (), 0.55, True, undecided=True)
+    one = flag_answer(RIGHT, Groundedness((leaning,), 0.5), 0.9, by_doubt=True)
+    other = flag_answer(RIGHT, Groundedness((leaning_supported,), 0.55), 0.9, by_doubt=True)
+    # (leaning unsupported + mixed declines, undecided, reasons, 1 - confidence), by hand
+    assert review_priority(one, (leaning,), 0.9) == (1, 1, 1, 0.1)
+    assert review_priority(other, (leaning_supported,), 0.8) == (0, 1, 1, 0.2)
+    assert review_priority(one, (leaning,), 0.9) > review_priority(other, (leaning_supported,), 0.8)
 
 
 def test_to_json_and_back() -> None:

@@ -284,3 +284,13 @@ def test_cli_notes_configs_that_judge_with_another_rule(capsys: pytest.CaptureFi
     assert main(["gold", "check", "--baseline", baseline, "--candidate", candidate]) == 0
     out = capsys.readouterr().out
     assert "note: the configs judge with answer_matching = 'raw', not the 'token' rule counted above" in out
+
+
+def test_an_accept_string_is_looked_for_in_the_articles_reading_too() -> None:
+    # reStructuredText literals stand between the words of "C and CXX": the raw body has no such run, its reading has
+    body = "project\n-------\n\nBy default ``C`` and ``CXX`` are enabled.\n"
+    rst = Article("project", "project", body, "project.rst")
+    result = check_gold([question(("C and CXX",), article="project")], [rst])
+    (q,) = result.questions
+    assert q.accept[0].in_article == 1 and q.accept[0].first == Place("project", "project.rst", 4)
+    assert not [f for f in result.findings if f.code == "not-in-article"]

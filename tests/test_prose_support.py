@@ -78,7 +78,8 @@ def test_two_adjacent_sentences_may_be_merged_but_not_distant_ones() -> None:
 
 def test_numbers_stay_exact_and_equal_forms_compare_equal() -> None:
     wrong = judge("Starter includes 4 seats.")
-    assert wrong.supported is False and wrong.missing[0] == "4" and "no span" in wrong.reason
+    assert wrong.supported is False and wrong.missing == ("4",) and "never gives 4" in wrong.reason
+    assert wrong.undecided is False  # a number the context never gives: decided
     assert prose_terms("95.0%")[1] == prose_terms("95%")[1] == frozenset({"95"})
     assert prose_terms("1,000 downloads")[1] == frozenset({"1000"})
     credit = judge(
@@ -120,6 +121,9 @@ def test_yes_no_and_courtesy() -> None:
 def test_advice_without_a_fact_claims_nothing_advice_with_one_is_judged() -> None:
     assert is_advice("It's a good idea to switch early to an authenticator app.")
     assert judge("It's a good idea to plan your evaluation early!").supported is None
+    # advice that sends the reader to something the context never mentions claims that it exists
+    assert judge("I'd recommend checking the Nimbus help center for more.").supported is False
+    assert judge("I'd recommend checking the Starter plan.").supported is None  # the context names it
     assert judge("It's a good idea to buy 4 seats.").supported is False
 
 
@@ -133,21 +137,23 @@ def test_a_long_sentence_is_held_clause_by_clause() -> None:
     assert verdict.supported is True
 
 
-def test_verdicts_at_the_edge_of_the_word_rule_are_marked_doubtful() -> None:
+def test_three_outcomes_at_the_word_rule_with_the_figure_the_reason_quotes() -> None:
     # counted words starter, bundl, 3, seat, flat, fee (+ yearly): the first span holds starter, 3, seat, flat
-    clear = judge("Starter bundles 3 seats into its flat fee.")  # 4/6 = 0.67 >= 0.60: supported, clear
-    assert clear.supported is True and clear.doubtful is False
-    edge = judge("Starter bundles 3 seats into its flat yearly fee.")  # 4/7 = 0.57: supported, at the edge
-    assert edge.supported is True and edge.doubtful is True
-    near = judge("Starter bundles 3 seats into its cheap yearly fee package.")  # 3/8 = 0.38 < 0.50
-    assert near.supported is False and near.doubtful is True
-    missing_number = judge("Starter includes 7 seats.")  # no span holds 7: a clear miss
-    assert missing_number.supported is False and missing_number.doubtful is False
+    clear = judge("Starter bundles 3 seats into its flat fee.")  # 4/6 = 0.67 >= 0.60: supported, decided
+    assert clear.supported is True and clear.undecided is False
+    assert clear.coverage == round(4 / 6, 6) and "4/6 words (0.67)" in clear.reason
+    edge = judge("Starter bundles 3 seats into its flat yearly fee.")  # 4/7 = 0.57: undecided, leaning supported
+    assert edge.supported is True and edge.undecided is True and "4/7 words (0.57)" in edge.reason
+    near = judge("Starter bundles 3 seats into its cheap yearly fee package.")  # 3/8 = 0.38 < 0.50: leaning unsupported
+    assert near.supported is False and near.undecided is True and near.coverage == round(3 / 8, 6)
+    assert "lacking bundl, cheap, fee, packag, year" in near.reason  # the reason names the missing words
+    missing_number = judge("Starter includes 7 seats.")  # the context never gives 7: decided
+    assert missing_number.supported is False and missing_number.undecided is False
 
 
 def test_registered_under_its_name() -> None:
     scorer = get_scorer("prose")
-    assert scorer.name == "prose" and scorer.marks_doubt is True
+    assert scorer.name == "prose" and scorer.version == "2" and scorer.marks_undecided is True
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,8 @@ from evalgate_lib.judging.evaluation import Retrieved, score_answer
 PUBLIC = [
     "BackendError",
     "CacheError",
+    "Candidates",
+    "DrawnPlan",
     "EvalGateError",
     "FairnessError",
     "Flags",
@@ -32,16 +34,19 @@ PUBLIC = [
     "Summary",
     "__version__",
     "available_scorers",
+    "draw_label_plan",
     "get_scorer",
     "judge_answer",
     "labelled_set_agreement",
     "labelled_set_agreement_html",
+    "load_candidates",
     "load_inputs",
     "load_results",
     "prepare_configs",
     "register_scorer",
     "results_or_run",
     "retrieve",
+    "run_candidates",
     "run_comparison",
 ]
 
@@ -190,7 +195,7 @@ def test_result_row_round_trip(row: eg.ResultRow) -> None:
 
 def test_real_row_carries_every_verdict() -> None:
     row = _real_row()
-    assert row.to_json()["schema"] == 3
+    assert row.to_json()["schema"] == 4
     assert row.unsupported_sentences == ["It costs $25."]
     assert row.flags.review and row.flags.reasons["review"] == ("1 sentence(s) judged unsupported by the context",)
     assert row.retrieval_metrics is not None and row.retrieval_metrics.evidence_hit is True
@@ -198,10 +203,10 @@ def test_real_row_carries_every_verdict() -> None:
 
 def test_unknown_schema_is_refused() -> None:
     data = make_row().to_json()
-    with pytest.raises(ValueError, match="schema 1 is not 3"):
+    with pytest.raises(ValueError, match="schema 1 is not 4"):
         eg.ResultRow.from_json({**data, "schema": 1})
     old = {k: v for k, v in data.items() if k != "schema"}
-    with pytest.raises(ValueError, match="schema None is not 3"):
+    with pytest.raises(ValueError, match="schema None is not 4"):
         eg.ResultRow.from_json(old)
 
 

@@ -449,8 +449,16 @@ def test_shipped_report_opens_with_the_verdict_and_lists_what_changed(report_of_
     soup = BeautifulSoup((report / "index.html").read_text(encoding="utf-8"), "html.parser")
     first = soup.select_one(".eg-report")
     assert first is soup.select_one("#eg-first-screen")  # the first piece of the page is the verdict
-    failed = any(v.failed for v in judge(summary, load_gate(ROOT / "configs" / "gate.toml")))
+    # built with the shipped labels, which cover every answer (a census): the verdict is the gate's with --labels
+    correction = loaded.label_correction([ROOT / "labels" / "nimbus.jsonl"])
+    assert correction.basis == "census"
+    verdicts = judge(summary, load_gate(ROOT / "configs" / "gate.toml"), correction.metrics)
+    failed = any(v.failed for v in verdicts)
     assert soup.select_one("#eg-verdict")["data-verdict"] == ("FAIL" if failed else "PASS")
+    assert soup.select_one("#eg-corrected")["data-basis"] == "census"
+    assert {li["data-rule"] for li in soup.select('#eg-first-screen li[data-basis="labels"]')} == {
+        "accuracy_answerable", "refusal_accuracy", "hallucination",
+    }  # fmt: skip
     assert {tr["data-rule"] for tr in soup.select("#eg-first-screen tr[data-rule]")} == {
         "accuracy_answerable", "refusal_accuracy", "retrieval_recall", "hallucination",
     }  # fmt: skip

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Mapping, Sequence
 
 from evalgate_lib.inputs.corpus import Article, read_document
 from evalgate_lib.inputs.gold import GoldQuestion
 from evalgate_lib.text.locate import find_exact, find_loose, line_of
+from evalgate_lib.text.markup import format_of_name, read_blocks
 from evalgate_lib.text.matching import bounded_pattern
 
 WARNING = "warning"
@@ -143,6 +145,17 @@ class _Folded:
     folded: str
     offset: int
 
+    @property
+    def read(self) -> str:
+        r"""The body as its markup reads (``\`\`--cert\`\``` is ``--cert``, a wrapped paragraph one line), case-folded:
+        an accept string the judge finds in an answer's reading is looked for in the article's reading too."""
+        return _read_body(self.article.body, self.article.path)
+
+
+@lru_cache(maxsize=256)
+def _read_body(body: str, path: str) -> str:
+    return "\n".join(block.text for block in read_blocks(body, format_of_name(path))).casefold()
+
 
 def _word_around(text: str, start: int, end: int) -> str:
     """The whole word holding ``text[start:end]``: letters, digits and ``._-'``, minus a trailing full stop or quote.
@@ -182,6 +195,12 @@ def _check_accept(q: GoldQuestion, text: str, docs: Sequence[_Folded]) -> tuple[
         if doc.article.id == q.article:
             in_article = len(bounded)
             first = _place(doc, bounded[0]) if bounded else None
+            if not bounded:  # markup may stand between its words ("``C`` and ``CXX``"): look in the reading
+                read = [m.start() for m in pattern.finditer(doc.read)]
+                if read:
+                    word = max(needle.split(), key=len)
+                    at = doc.folded.find(word)
+                    in_article, first = len(read), _place(doc, max(at, 0))
         elif bounded:
             others.append(doc.article.id)
         if inside and inside_example is None:

@@ -11,14 +11,14 @@ from __future__ import annotations
 from typing import Sequence
 
 from evalgate_lib.inputs.config import DEFAULT_ANSWER_MATCHING
-from evalgate_lib.judging.correctness import decide_correctness
+from evalgate_lib.judging.correctness import answer_declines, answer_part, decide_correctness
 from evalgate_lib.judging.discourse import fenced_lines
 from evalgate_lib.judging.flags import flag_answer
 from evalgate_lib.judging.grounding import Groundedness, confidence, mean_support
 from evalgate_lib.judging.rows import Judgement
 from evalgate_lib.judging.scorers import DEFAULT_SCORER, get_scorer
 from evalgate_lib.judging.sentence_scorers import ScoringContext, SentenceScorer, judge_sentences, scorer_id
-from evalgate_lib.text.tokens import sentences_of
+from evalgate_lib.text.tokens import answer_sentences
 
 
 def judge_answer(
@@ -43,8 +43,11 @@ def judge_answer(
     judge = get_scorer(scorer) if isinstance(scorer, str) else scorer
     decision = decide_correctness(answer, answerable, accept, matching, question)
     verdict, record = decision.verdict, decision.matching
-    context = ScoringContext(question, tuple((str(t), str(x)) for t, x in passages), fenced_lines(answer))
-    sentences = judge_sentences(sentences_of(answer), context, judge)
+    split = answer_sentences(answer)
+    context = ScoringContext(
+        question, tuple((str(t), str(x)) for t, x in passages), fenced_lines(answer), split[0] if split else ""
+    )
+    sentences = judge_sentences(split, context, judge)
     grounded = Groundedness(sentences, mean_support(sentences))
     conf = confidence(top_similarity, grounded.score)
     return Judgement(
@@ -55,6 +58,12 @@ def judge_answer(
         sentences=sentences,
         groundedness=grounded.score,
         confidence=conf,
-        flags=flag_answer(verdict, grounded, conf, by_doubt=bool(getattr(judge, "marks_doubt", False))),
+        flags=flag_answer(
+            verdict,
+            grounded,
+            conf,
+            by_doubt=bool(getattr(judge, "marks_undecided", False)),
+            decline=answer_declines(answer_part(answer), question),
+        ),
         scorer=scorer_id(judge),
     )

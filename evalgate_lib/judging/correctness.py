@@ -35,7 +35,9 @@ from typing import Literal, Sequence
 
 from evalgate_lib.inputs.config import ANSWER_MATCHING
 from evalgate_lib.judging.discourse import (
-    answer_refuses,
+    POLAR,
+    coverage_topics,
+    declining_clauses,
     is_courtesy,
     is_decline,
     is_sources_line,
@@ -43,10 +45,12 @@ from evalgate_lib.judging.discourse import (
     without_source_frame,
 )
 from evalgate_lib.judging.normalise import normalise_text
-from evalgate_lib.judging.prose_support import POLAR, declining_clauses, prose_terms
+from evalgate_lib.judging.phrases import phrase_found
+from evalgate_lib.judging.prose_support import QUESTION_WORDS, prose_terms
 from evalgate_lib.judging.rows import Matching, MatchVerdict
+from evalgate_lib.text.markup import read_inline
 from evalgate_lib.text.matching import bounded_pattern
-from evalgate_lib.text.tokens import sentences_of
+from evalgate_lib.text.tokens import answer_sentences
 
 _NEW_QUESTION = re.compile(r"^\s*(?:\*\*)?(?:question|q)\s*\d*\s*[:.]", re.IGNORECASE | re.MULTILINE)
 _VALUE_UNIT = re.compile(r"^\$?(\d+(?:\.\d+)?) ([a-z%]+)$")
@@ -72,8 +76,9 @@ class Correctness:
     refused: bool
     matched: str | None
     reason: str = ""
-    #: Decided by a rule of thumb a person should confirm (a decline that also answers, competing values, ...).
-    doubtful: bool = False
+    #: Undecided: ``correct`` is only the way the verdict leans (a decline that also answers, competing
+    #: values, a match found only after normalisation ...); a person should confirm it.
+    undecided: bool = False
 
 
 def accept_list(accept: Sequence[str]) -> str:
@@ -81,13 +86,18 @@ def accept_list(accept: Sequence[str]) -> str:
     return ", ".join(repr(a) for a in accept) or "(none)"
 
 
-def correctness(answer: str, answerable: bool, accept: Sequence[str]) -> Correctness:
-    """Answerable: correct iff an accepted string is contained. No-answer: correct iff the model refused.
+def correctness(
+    answer: str, answerable: bool, accept: Sequence[str], refused: bool | None = None, question: str = ""
+) -> Correctness:
+    """Answerable: correct iff an accepted string is contained. No-answer: correct iff the answer declines.
 
     Containment is literal: "three seats" does not contain "3 seats". That limit is
     documented and visible; the ``normalised`` rule (:func:`match_answer`) reads numbers, units and money.
+    Whether the answer declines is the one decline reading every rule shares (:func:`answer_declines`);
+    ``refused`` passes it in when the caller has it already.
     """
-    refused = answer_refuses(answer)
+    if refused is None:
+        refused = answer_declines(answer, question)[0]
     if answerable:
         matched = matched_accept(answer, accept)
         if matched is not None:
@@ -195,7 +205,7 @@ def bare_number_match(answer: str, accept: Sequence[str]) -> str | None:
     Bare means followed by the end, a full stop, comma, bracket or line end: "The maximum
     number of seats is 10." states 10 for "10 seats"; "10 users" states another unit and does not.
     """
-    sentences = sentences_of(answer)
+    sentences = answer_sentences(answer)
     if not sentences:
         return None
     first = sentences[0]
@@ -219,18 +229,22 @@ def decide_correctness(
 ) -> Decision:
     """Every matching rule's verdict on ``answer``, and the deciding one (``matching``) with its reason.
 
-    ``question`` is needed by the ``claim`` rule only (to tell an answer from background).
+    Every rule reads the answer proper (:func:`answer_part`) through its markup (:func:`read_answer`:
+    "`C` and `CXX`" is "C and CXX"), and every rule takes whether the answer declines from the one
+    decline reading (:func:`answer_declines`). ``question`` tells an answer from background there.
     """
     if matching not in ANSWER_MATCHING:
         raise ValueError(f"matching must be one of {ANSWER_MATCHING}, got {matching!r}")
-    raw = correctness(answer, answerable, accept)
-    if not answerable:
-        verdict = decide_claim(answer_part(answer), (), question, answerable=False) if matching == "claim" else raw
-        record = Matching(matching, MatchVerdict(raw.correct, None), None, verdict.reason, None)
-        return Decision(verdict, record)
     part = answer_part(answer)
-    token = token_bounded_match(part, accept)
-    normalised = match_answer(part, accept, normalise=True)
+    plain = read_answer(part)
+    refused, why = answer_declines(part, question)
+    raw = correctness(read_answer(answer), answerable, accept, refused)  # EvalGate 0.1's: anywhere in the answer
+    if not answerable:
+        verdict = decide_claim(part, (), question, answerable=False) if matching == "claim" else raw
+        record = Matching(matching, MatchVerdict(raw.correct, None), None, verdict.reason, None, verdict.undecided)
+        return Decision(verdict, record)
+    token = token_bounded_match(plain, accept)
+    normalised = match_answer(plain, accept, normalise=True)
     verdicts = {
         "raw": MatchVerdict(raw.correct, raw.matched),
         "token": MatchVerdict(token is not None, token),
@@ -241,9 +255,26 @@ def decide_correctness(
     elif matching == "claim":
         verdict = decide_claim(part, accept, question)
     else:
-        verdict = _apply_rules(part, accept, raw.refused, verdicts[matching], matching)
-    record = Matching(matching, verdicts["raw"], verdicts["normalised"], verdict.reason, verdicts["token"])
+        verdict = _apply_rules(plain, accept, refused, verdicts[matching], matching)
+    record = Matching(
+        matching, verdicts["raw"], verdicts["normalised"], verdict.reason, verdicts["token"], verdict.undecided
+    )
     return Decision(verdict, record)
+
+
+def read_answer(part: str) -> str:
+    """The answer as every correctness rule reads it: each sentence through its markup, one per line."""
+    return "\n".join(_plain_sentence(s) for s in answer_sentences(part))
+
+
+def _plain_sentence(sentence: str) -> str:
+    return read_inline(without_citations(sentence)).text.strip()
+
+
+def answer_declines(part: str, question: str = "") -> tuple[bool, str]:
+    """``(declines, why)``: the one decline reading, shared by every correctness rule and the sentence scorer's
+    notion of a refusal (:func:`claim_refusal` over the answer's substantive sentences)."""
+    return claim_refusal(_substantive(part), question)
 
 
 def _apply_rules(part: str, accept: Sequence[str], refused: bool, found: MatchVerdict, mode: str) -> Correctness:
@@ -278,9 +309,7 @@ def _apply_rules(part: str, accept: Sequence[str], refused: bool, found: MatchVe
 RESTATES_QUESTION = 0.75
 #: Share of the question's words a sentence stating a value must hold to give that value as the answer.
 VALUE_ABOUT_QUESTION = 0.5
-#: Words that ask rather than say what is asked about ("how many", "how much", "how long", "how often"),
-#: as :func:`~evalgate_lib.judging.prose_support.prose_terms` stems them.
-_QUESTION_WORDS = frozenset({"mani", "much", "long", "often"})
+
 
 #: Hedges that mark a sentence as background rather than the answer ("Typically, …", "It may …").
 _HEDGE = re.compile(
@@ -292,18 +321,19 @@ _HEDGE = re.compile(
 
 
 def _substantive(part: str) -> list[str]:
-    """The answer's sentences that say something: courtesy, fences and source lists left out, citations removed."""
+    """The answer's sentences that say something, read through their markup: courtesy, fences and source
+    lists left out, citations removed."""
     out = []
-    for sentence in sentences_of(part):
-        plain = without_citations(sentence).strip(" *_")
-        if plain and not is_courtesy(plain) and not is_sources_line(plain) and not plain.startswith(("```", "~~~")):
+    for sentence in answer_sentences(part):
+        if sentence.lstrip().startswith(("```", "~~~")):
+            continue
+        plain = _plain_sentence(sentence).strip(" *_")
+        if plain and not is_courtesy(plain) and not is_sources_line(plain):
             out.append(plain)
     return out
 
 
-def answers_question(
-    sentence: str, question: str, share: float = RESTATES_QUESTION, hedged_ok: bool = False
-) -> bool:
+def answers_question(sentence: str, question: str, share: float = RESTATES_QUESTION, hedged_ok: bool = False) -> bool:
     """Is ``sentence`` phrased as the answer to ``question``, not hedged and not a decline?
 
     True for a yes/no opening, or when it restates the question: it holds :data:`RESTATES_QUESTION`
@@ -315,7 +345,7 @@ def answers_question(
     if POLAR.match(sentence):
         return True
     words, _ = prose_terms(sentence)
-    asked = prose_terms(question)[0] - _QUESTION_WORDS
+    asked = prose_terms(question)[0] - QUESTION_WORDS
     return bool(asked) and len(words & asked) >= share * len(asked)
 
 
@@ -396,9 +426,23 @@ def decide_claim(part: str, accept: Sequence[str], question: str, answerable: bo
     if not answerable:
         mixed = refused is False and why.startswith("it declines, but")
         if refused:
+            # A decline followed by claims of its own (not statements of what the context says): the reviewer
+            # must tell background from an answer given anyway ("… but you can use requests-unixsocket").
+            claims = [
+                t for t in sentences if not is_decline(t) and without_source_frame(t) == t and not coverage_topics(t)
+            ]
+            if claims:
+                return Correctness(
+                    True,
+                    True,
+                    None,
+                    f"a no-answer question, and the answer declines: {why}; then it goes on ({claims[0]!r}): "
+                    "background or an answer given anyway",
+                    undecided=True,
+                )
             return Correctness(True, True, None, f"a no-answer question, and the answer declines: {why}")
         return Correctness(
-            False, False, None, f"the question has no answer in the knowledge base, and {why}", doubtful=mixed
+            False, False, None, f"the question has no answer in the knowledge base, and {why}", undecided=mixed
         )
     stated = "\n".join(s for s in sentences if not is_decline(s))
     found = token_bounded_match(stated, accept)
@@ -409,24 +453,36 @@ def decide_claim(part: str, accept: Sequence[str], question: str, answerable: bo
         values = [a for a in accept if re.search(r"\d", normalise_text(a))]
         normalised = match_answer(stated, values, normalise=True)
         found, how = normalised.matched, "after normalisation (number words, units, money)"
+    if found is None:
+        phrase = phrase_found([s for s in sentences if not is_decline(s)], accept)
+        if phrase is not None:
+            found, how = (
+                phrase[0],
+                f"in other words, in one clause ({phrase[1]!r}: every word of it, the same negation)",
+            )
     if found is not None:
         rivals = competing_values(sentences, found, question)
         if rivals:
             return Correctness(
-                False, refused, found,
+                False,
+                refused,
+                found,
                 f"the answer states {found!r} but also gives {', '.join(rivals)} as the answer (competing values)",
-                doubtful=True,
+                undecided=True,
             )
-        loose = refused or how != "on token boundaries"
+        loose = refused or how.startswith("after normalisation")
         reason = f"the answer states {found!r} {how}, outside any decline"
-        return Correctness(True, refused, found, reason, doubtful=loose)
+        return Correctness(True, refused, found, reason, undecided=loose)
     if refused:
         return Correctness(False, True, None, f"the question is answerable, but the answer declines: {why}")
     bare = bare_number_match(stated, accept)
     if bare is not None:
         return Correctness(
-            True, False, bare, f"the answer's first sentence states the number of {bare!r} without its unit",
-            doubtful=True,
+            True,
+            False,
+            bare,
+            f"the answer's first sentence states the number of {bare!r} without its unit",
+            undecided=True,
         )
     return Correctness(
         False, False, None, f"the answer states none of the accepted strings ({accept_list(accept)}) outside a decline"

@@ -106,6 +106,9 @@ COURTESY_PATTERNS: tuple[str, ...] = (
     r"\b(?:good luck|happy coding|have a (?:great|nice|good) day)\b",
     r"^\W*(?:here(?:'s| is) (?:what|how|a quick|the)|here are)\b[^.]*:\s*$",
     r"^\W*(?:great|good|excellent) question\b",
+    # apologies: "I'm sorry, but the context doesn't mention …" declines in its other clause
+    r"^\W*(?:i'?m|i am) (?:really |very |so )?sorry\W*$",
+    r"^\W*(?:sorry|unfortunately|regrettably|apologies|my apologies)\W*$",
 )
 _COURTESY = re.compile("|".join(COURTESY_PATTERNS))
 
@@ -134,10 +137,22 @@ _CITATION = re.compile(
 _SOURCES_LINE = re.compile(r"^\W*(?:sources?|references?|citations?)\s*:?\s*(?:\[\d+\][\s,;and]*)+\W*$", re.IGNORECASE)
 
 
+#: A conditional clause ("If `<step>` is not specified, …", "when no value is given"): a negation there
+#: states a condition of the content, never that the answerer or the context lacks something.
+_CONDITIONAL = re.compile(r"\b(?:if|unless|when|whenever|whether|in case)\b[^,;:.]*[,;:]?", re.IGNORECASE)
+
+
 @lru_cache(maxsize=65536)
 def is_decline(sentence: str) -> bool:
-    """True when ``sentence`` declines to answer, or says the context lacks something (:data:`DECLINE_PATTERNS`)."""
-    return bool(_DECLINE.search(fold(sentence)))
+    """True when ``sentence`` declines to answer, or says the context lacks something (:data:`DECLINE_PATTERNS`).
+
+    Conditional clauses are read first and left out (:data:`_CONDITIONAL`): "If the step is not specified,
+    the step size is 1." states a default, it declines nothing.
+    """
+    folded = fold(sentence)
+    if _CONDITIONAL.search(folded):
+        folded = _CONDITIONAL.sub(" ", folded)
+    return bool(_DECLINE.search(folded))
 
 
 @lru_cache(maxsize=65536)
@@ -164,10 +179,51 @@ def is_sources_line(sentence: str) -> bool:
     return bool(_SOURCES_LINE.match(sentence))
 
 
+#: "It only covers X, Y and Z", "The passages focus on X", "They mention X and Y": what the context is about.
+_COVERAGE = re.compile(
+    rf"^\s*(?:(?:it|they|{_SOURCE}) (?:(?:also|only|just|mainly|mostly|does|do) )?"
+    rf"(?:covers?|mentions?|discuss(?:es)?|describes?|lists?|talks? about|focus(?:es)? on|explains?|deals? with|"
+    rf"is about|are about|goes? into|touch(?:es)? on)|what (?:it|they|{_SOURCE}) (?:does|do) (?:cover|mention|"
+    rf"describe|explain|say) (?:is|are))\b(?: (?:only|just|mainly))?\s*:?\s+(?!that\b|how\b|whether\b|if\b)(.+)$",
+    re.IGNORECASE,
+)
+
+
+def coverage_topics(sentence: str) -> str | None:
+    """The topics of a statement about what the context covers ("It only covers scheduling timeouts and
+    cancelling them" → "scheduling timeouts and cancelling them"), else ``None``.
+
+    The labelling guide judges such a statement against the context like any claim: true of the
+    context means supported. It lists what the context is about, so each topic is looked for in the
+    context on its own, not all of them in one span. "It mentions that X" reports a claim, not a topic.
+    """
+    found = _COVERAGE.match(fold(sentence))
+    return sentence[found.start(1) :].strip() if found else None
+
+
 def without_source_frame(sentence: str) -> str:
     """The claim inside "According to the context, X" / "The documentation says that X": X (else the sentence)."""
     stripped = _SOURCE_FRAME.sub("", sentence, count=1)
     return stripped if stripped.strip() else sentence
+
+
+#: A yes/no answer: "Yes." / "No, it does not." (not "No files are deleted", a plain claim).
+POLAR = re.compile(r"^\W*(?:yes|no)\b(?=\s*(?:[,.!;:\u2014-]|$))", re.IGNORECASE)
+
+#: Where a sentence's clauses are cut before each is read as declining or claiming.
+_BUT = re.compile(r"(?:[,;:]|\s[-–—])?\s+(?:but|however|although|though|whereas|while|so|instead)\b[,]?\s*|;\s+", re.I)
+
+
+def declining_clauses(text: str) -> tuple[list[str], list[str]]:
+    """``(declining, other)`` clauses of ``text``, cut at "but", "however", "so", ";" …; courtesy clauses
+    ("I'm sorry") are in neither.
+
+    "It only gives prices in US dollars, so I don't know the euro amount" → the second clause
+    declines, the first says what the context holds.
+    """
+    clauses = [c.strip() for c in _BUT.split(text) if c and c.strip(" ,;.")]
+    declining = [c for c in clauses if is_decline(c)]
+    return declining, [c for c in clauses if not is_decline(c) and not is_courtesy(c.strip(" ,;.!"))]
 
 
 #: A line that opens or closes a fenced code block.

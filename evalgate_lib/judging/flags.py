@@ -1,23 +1,29 @@
 """Flags: which answers a human should look at, and why.
 
 ``hallucination`` and ``grounded_but_wrong`` use the gold label (they explain a
-miss). ``review`` has two rules, chosen by the sentence scorer (:func:`review_reasons`):
-under ``span`` and ``lexical`` it is what a production system could compute without
-gold (an unsupported sentence, or low confidence); under ``prose`` it is the queue of
-verdicts a person should confirm first, measured by how many of the judge's own errors
-it holds (``evalgate agreement --sets``).
+miss). ``review`` never does (:func:`review_reasons`): it is what a production system can
+compute from its own log, so the same queue runs on a team's traffic. Under ``span`` and
+``lexical`` it holds an unsupported sentence or low confidence; under ``prose`` the verdicts
+the judge left undecided, answers that decline and answer at once, and low confidence,
+measured by how many of the judge's own errors it holds (``evalgate agreement --sets``).
 """
 
 from __future__ import annotations
 
 import math
+from typing import Sequence
 
 from evalgate_lib.judging.correctness import Correctness
 from evalgate_lib.judging.grounding import Groundedness
-from evalgate_lib.judging.rows import Flags
+from evalgate_lib.judging.rows import Flags, SentenceVerdict
 
-#: An answer whose confidence is below this goes to the review queue.
+#: An answer whose confidence is below this goes to the review queue (span and lexical scorers).
 REVIEW_CONFIDENCE = 0.50
+
+#: The same for the scorers that mark undecided verdicts: their queue is led by those verdicts, and only a
+#: retrieval this weak adds an answer by itself (measured: below 0.5 it held the judge's errors no more
+#: often than their base rate, on every labelled set).
+UNDECIDED_REVIEW_CONFIDENCE = 0.35
 
 
 def _floor3(value: float) -> float:
@@ -26,40 +32,51 @@ def _floor3(value: float) -> float:
 
 
 def review_reasons(
-    grounded: Groundedness, confidence: float, verdict: Correctness | None = None, by_doubt: bool = False
+    grounded: Groundedness, confidence: float, decline: tuple[bool, str] | None = None, by_doubt: bool = False
 ) -> tuple[str, ...]:
-    """Why an answer enters the review queue; empty when it does not.
+    """Why an answer enters the review queue; empty when it does not. No rule reads the gold answer.
 
-    Two rules, chosen by the scorer. The span and lexical scorers (``by_doubt=False``, their
-    figures kept reproducible): any unsupported sentence, or low confidence; no gold data.
-    The prose scorers mark the verdicts that sit at the edge of their rules (``doubtful``),
-    and the queue holds what a person should confirm first (``by_doubt=True``): a doubtful
-    sentence verdict, a correctness verdict decided by a rule of thumb, a wrong answer whose
-    every claim is judged supported (it reads the correctness verdict, hence the gold answer:
-    a review of the judge, not a production signal), or low confidence.
-    A clear-cut unsupported claim (a number or name no span holds) is flagged as such and
-    needs no second look to be believed.
+    The queue reads only what a production log has: the question, the passages, the answer, the
+    retrieval similarity and the judge's own undecided support verdicts, so it runs unchanged on a
+    team's live traffic, and replacing every accept list changes no row's ``review`` or its reasons.
+    Two rules, chosen by the scorer. The span and lexical scorers (``by_doubt=False``, their figures
+    kept reproducible): any unsupported sentence, or low confidence. The scorers that mark undecided
+    verdicts (``by_doubt=True``, the prose scorer): an undecided sentence verdict, an answer that
+    declines and also gives an answer (``decline``, the one decline reading, which reads the question
+    and the answer only), or low confidence. A decided verdict (a number the context never gives, a
+    claim held word for word) needs no second look to be believed.
     """
     reasons = []
     if by_doubt:
-        doubtful = [s for s in grounded.sentences if s.doubtful]
-        if doubtful:
-            reasons.append(f"{len(doubtful)} sentence verdict(s) at the edge of the rule, e.g. {doubtful[0].text!r}")
-        if verdict is not None and verdict.doubtful:
-            reasons.append(f"correctness decided by a rule of thumb: {verdict.reason}")
-        if verdict is not None and not verdict.correct and grounded.score is not None and not grounded.unsupported:
+        undecided = [s for s in grounded.sentences if s.undecided]
+        if undecided:
+            leaning = sum(1 for s in undecided if s.supported is False)
             reasons.append(
-                "wrong, yet every claim is judged supported: confirm that the context really says what the answer "
-                "claims (or that the context misled the model)"
+                f"{len(undecided)} sentence verdict(s) undecided ({leaning} leaning unsupported), "
+                f"e.g. {undecided[0].text!r}"
             )
+        if decline is not None and not decline[0] and decline[1].startswith("it declines, but"):
+            reasons.append(f"declines and answers in one breath: {decline[1]}")
     elif grounded.unsupported:
         reasons.append(f"{grounded.unsupported} sentence(s) judged unsupported by the context")
-    if confidence < REVIEW_CONFIDENCE:
+    if confidence < (UNDECIDED_REVIEW_CONFIDENCE if by_doubt else REVIEW_CONFIDENCE):
         reasons.append(
-            f"confidence {_floor3(confidence):.3f} < {REVIEW_CONFIDENCE:.2f} "
+            f"confidence {_floor3(confidence):.3f} < "
+            f"{UNDECIDED_REVIEW_CONFIDENCE if by_doubt else REVIEW_CONFIDENCE:.2f} "
             "(confidence = min(top similarity, groundedness))"
         )
     return tuple(reasons)
+
+
+def review_priority(judgement_flags: Flags, sentences: Sequence[SentenceVerdict], confidence: float) -> tuple:
+    """How early a reviewer should read an answer, from what the review flag reads (no gold): undecided
+    verdicts leaning unsupported first, then other undecided verdicts and answers that decline and answer,
+    then lower confidence."""
+    reasons = judgement_flags.reasons.get("review", ())
+    leaning = sum(1 for s in sentences if s.undecided and s.supported is False)
+    undecided = sum(1 for s in sentences if s.undecided)
+    mixed = sum(1 for r in reasons if r.startswith("declines and answers"))
+    return (leaning + mixed, undecided, len(reasons), round(1.0 - confidence, 6))
 
 
 def _unsupported_reason(grounded: Groundedness) -> str:
@@ -68,17 +85,24 @@ def _unsupported_reason(grounded: Groundedness) -> str:
     return f"{len(unsupported)} sentence(s) judged unsupported; e.g. {worst.text!r}: {worst.reason}"
 
 
-def flag_answer(verdict: Correctness, grounded: Groundedness, confidence: float, by_doubt: bool = False) -> Flags:
+def flag_answer(
+    verdict: Correctness,
+    grounded: Groundedness,
+    confidence: float,
+    by_doubt: bool = False,
+    decline: tuple[bool, str] | None = None,
+) -> Flags:
     """All flags of one answer, each with the reasons it fired.
 
     * wrong: the correctness verdict says so (its reason is the flag's reason);
     * hallucination: wrong, and at least one sentence is unsupported;
     * grounded-but-wrong: wrong, something was claimed, and every claim is supported
       (the context itself misled, or the wrong passage was retrieved);
-    * review: :func:`review_reasons` is non-empty (``by_doubt``: the prose scorers' rule).
+    * review: :func:`review_reasons` is non-empty (``by_doubt``: the prose scorers' rule); it never reads
+      ``verdict``, which depends on the gold answer.
     """
     wrong = not verdict.correct
-    review = review_reasons(grounded, confidence, verdict, by_doubt)
+    review = review_reasons(grounded, confidence, decline, by_doubt)
     hallucination = wrong and grounded.unsupported > 0
     grounded_but_wrong = wrong and grounded.score is not None and grounded.unsupported == 0
     reasons: dict[str, tuple[str, ...]] = {}

@@ -90,10 +90,10 @@ _COUNTED_NOUNS = (
 #: Unit and counted-noun spellings → canonical form (applied to whole tokens).
 UNIT_WORDS: dict[str, str] = {
     # storage
-    **dict.fromkeys(["gb", "gbs", "gigabyte", "gigabytes"], "gb"),
-    **dict.fromkeys(["tb", "tbs", "terabyte", "terabytes"], "tb"),
-    **dict.fromkeys(["mb", "mbs", "megabyte", "megabytes"], "mb"),
-    **dict.fromkeys(["kb", "kbs", "kilobyte", "kilobytes"], "kb"),
+    **dict.fromkeys(["gb", "gbs", "gigabyte", "gigabytes", "gib"], "gb"),
+    **dict.fromkeys(["tb", "tbs", "terabyte", "terabytes", "tib"], "tb"),
+    **dict.fromkeys(["mb", "mbs", "megabyte", "megabytes", "mib"], "mb"),
+    **dict.fromkeys(["kb", "kbs", "kilobyte", "kilobytes", "kib"], "kb"),
     # time
     **dict.fromkeys(["second", "seconds", "secs"], "second"),
     **dict.fromkeys(["minute", "minutes", "mins"], "minute"),
@@ -110,7 +110,8 @@ UNIT_WORDS: dict[str, str] = {
 }
 
 #: Abbreviations too ambiguous on their own ("min" = minimum?), mapped only after a number.
-UNITS_AFTER_NUMBER: dict[str, str] = {"h": "hour", "min": "minute", "sec": "second", "mo": "month"}
+#: "256K" is 256 kB in the size limits documentation states.
+UNITS_AFTER_NUMBER: dict[str, str] = {"h": "hour", "min": "minute", "sec": "second", "mo": "month", "k": "kb"}
 
 _PER_SLASH = re.compile(r"(?<=\d)\s*/\s*(?=[a-z])")
 _GROUPED = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,])")

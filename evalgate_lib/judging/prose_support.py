@@ -43,11 +43,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import snowballstemmer
 
 from evalgate_lib.judging.discourse import (
     FENCE,
+    POLAR,
+    coverage_topics,
+    declining_clauses,
     is_advice,
     is_courtesy,
     is_decline,
@@ -55,6 +59,7 @@ from evalgate_lib.judging.discourse import (
     without_citations,
     without_source_frame,
 )
+from evalgate_lib.judging.normalise import normalise_text
 from evalgate_lib.judging.rows import SentenceVerdict
 from evalgate_lib.judging.sentence_scorers import ScoringContext
 from evalgate_lib.judging.span_support import (
@@ -71,25 +76,84 @@ from evalgate_lib.judging.span_support import (
     key_terms,
     without_list_markers,
 )
+from evalgate_lib.text.markup import iter_sentences_of_blocks, read_blocks, read_inline
 from evalgate_lib.text.stopwords import STOPWORDS
-from evalgate_lib.text.tokens import content_token_list, distinct_tokens, fold, sentence_spans
+from evalgate_lib.text.tokens import content_token_list, distinct_tokens, fold
 
 #: Share of a claim's counted words that its span must hold (also of the question's words an answer
 #: restates, and of the words it adds). Chosen, like the defaults, by the worst labelled set: on
 #: fluent answers most of the claims that hold every exact token but only half to three quarters of
 #: their words are faithful paraphrases (docs/methodology.md has the figures).
-PROSE_FLOOR = 0.5
+PROSE_FLOOR = 0.55
 
 #: A verdict whose span holds less than this share of the claim's words (and every exact token) is at the
 #: edge of the word rule, supported or not: the review queue asks a person to confirm it.
 CLEAR_SHARE = 0.6
 
 
+#: A short direct answer may frame its value with this many words of its own that its span lacks
+#: ("The command you're looking for is `pip cache purge`").
+SHORT_ANSWER_WORDS = 3
+
 #: A claim with at most this many counted words may miss one of them when its span holds all its exact tokens.
 SHORT_CLAIM_WORDS = 4
 
-#: A claim is a near miss when its span holds every exact token and at least this share (a third) of its words.
+#: Under this share (a third) of its words, a claim is unsupported however its numbers and names stand;
+#: from it up to :data:`PROSE_FLOOR` it is a near miss (undecided, leaning unsupported).
 NEAR_MISS_SHARE = 0.34
+
+#: Which way an undecided negative claim leans when its span holds its words but says nothing negative.
+NEGATION_LEAN = False
+
+#: Share of the question's words (those the context has) that a restatement's span must hold for its value
+#: to be bound to what was asked, rather than only near it.
+BINDING_SHARE = 0.75
+
+#: The question's words that ask rather than name what is asked about ("how many", "since when"), as stemmed.
+QUESTION_WORDS = frozenset(
+    {"mani", "much", "long", "often", "number", "what", "which", "when", "where", "who", "how", "sinc", "els"}
+)
+
+#: Which way each undecided kind leans for the headline rates, chosen by the worst labelled set (docs/methodology.md):
+#: a name the span lacks but its passage uses elsewhere leans unsupported (the value may be another subject's); a
+#: value bound to the question by only some of its words leans supported (fluent writers restate questions in
+#: their own words); a span that gives a second value of the same kind leans supported (tables state several).
+LEANS = {"keys": False, "binding": True, "rival": True}
+
+
+def _lean(name: str) -> bool:
+    return LEANS[name]
+
+
+_VALUE = re.compile(r"(?<![\w.$])(\$?\d+(?:\.\d+)?) ([a-z%]+)")
+
+
+@lru_cache(maxsize=65536)
+def _values(text: str) -> frozenset[tuple[str, str]]:
+    """The values ``text`` states with their unit, normalised ("10 GB" → ``("10", "gb")``, "$18" → ``("18", "$")``)."""
+    out = set()
+    for number, unit in _VALUE.findall(normalise_text(text)):
+        if number.startswith("$"):
+            out.add((number[1:], "$"))
+        elif unit not in STOPWORDS:
+            out.add((number, unit))
+    return frozenset(out)
+
+
+def _rival_value(claim: str, span: str) -> str | None:
+    """Another value of a claim value's unit that the span gives and the claim does not ("5 gb" beside "50 gb").
+
+    A span that gives two values of one kind binds the claim's value to its subject only if the
+    claim's words sit by the right one, which a bag of words cannot tell.
+    """
+    stated = _values(claim)
+    if not stated:
+        return None
+    given = _values(span)
+    units = {unit for _, unit in stated}
+    rivals = sorted(v for v in given - stated if v[1] in units)
+    return f"{rivals[0][0]} {rivals[0][1]}" if rivals else None
+
 
 #: How many neighbouring units of one passage may form one span (a sentence and the next).
 ADJACENT_UNITS = 2
@@ -112,9 +176,12 @@ FILLER_WORDS: frozenset[str] = frozenset(
 _STEMMER = snowballstemmer.stemmer("english")
 _EMPHASIS = re.compile(r"\*\*|__|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)")
 _BULLET = re.compile(r"^\s*(?:[-*+•]\s+|\d{1,2}[.)]\s+)")
-_SHELL_LINE = re.compile(r"^\s*(?:\$|>>>|\.\.\.|#!|[a-z_][\w.-]*\s*=\s*\S|(?:pip|python|python3|py|git|export|set)\s)")
-#: A yes/no answer: "Yes." / "No, it does not." (not "No files are deleted", a plain claim).
-POLAR = re.compile(r"^\W*(?:yes|no)\b(?=\s*(?:[,.!;:\u2014-]|$))", re.IGNORECASE)
+#: A shell or REPL line: a prompt, an assignment, or a command word followed by an option, a path, a
+#: subcommand and its argument ("pip install -e .", "git clone URL"), never prose that starts with "pip".
+_SHELL_LINE = re.compile(
+    r"^\s*(?:\$|>>>|\.\.\.|#!|[a-z_][\w.-]*\s*=\s*\S|"
+    r"(?:pip|python|python3|py|git|export|set|npm|node|cmake|curl)\s+(?:\S+\s+)?(?:-{1,2}\w|[\w.~]*[/=]|\S+\s*$))"
+)
 #: What makes a span negative for a negative claim: a negation, or a word that says the same
 #: in other terms ("disabled", "False", "without", "only", "no longer").
 _NEGATIVE_SPAN = re.compile(
@@ -135,8 +202,6 @@ _CLAUSE = re.compile(
 )
 #: A clause with fewer counted words than this is read together with the one before it.
 CLAUSE_WORDS = 3
-
-_BUT = re.compile(r"(?:[,;:]|\s[-–—])?\s+(?:but|however|although|though|whereas|while|so|instead)\b[,]?\s*|;\s+", re.I)
 
 
 @lru_cache(maxsize=65536)
@@ -159,6 +224,36 @@ def _canonical(token: str) -> str:
     return token
 
 
+_MENU_STEPS = re.compile(r"[^\s>][^>\n]*?(?:\s*>\s*[^\s>][^>\n]*?)+(?=[.,;:)!?]*(?:\s|$))")
+
+
+def menu_paths(text: str) -> frozenset[str]:
+    """The menu or breadcrumb paths of ``text`` ("Admin console > Billing > Add-ons"), each one exact name.
+
+    Steps are compared in order; the first step is read as its last word and the last step as its
+    first word plus the capitalised words after it, so the sentence around a path never becomes
+    part of it ("Open Settings > Security > 2FA and click Save" → ``settings > security > 2fa``).
+    """
+    out = set()
+    for found in _MENU_STEPS.finditer(text):
+        steps = [step.strip(" *_`'\"") for step in found.group().split(">")]
+        if len(steps) < 2 or not all(steps):
+            continue
+        first = steps[0].split()[-1]
+        words = steps[-1].split()
+        last = [words[0]] + [w for w in words[1:3] if w[:1].isupper() or w[:1].isdigit()][: len(words) - 1]
+        for i in range(1, len(words)):
+            if not (words[i][:1].isupper() or words[i][:1].isdigit()):
+                last = words[:i]
+                break
+        else:
+            last = words[:3]
+        shown = [first, *steps[1:-1], " ".join(last)]
+        if all(re.search(r"[A-Za-z]", step) for step in shown):
+            out.add(" > ".join(fold(step) for step in shown))
+    return frozenset(out)
+
+
 @lru_cache(maxsize=65536)
 def prose_terms(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """``(words, exact)`` of ``text``: counted words (stemmed, no stop or filler words) and exact tokens.
@@ -174,6 +269,8 @@ def prose_terms(text: str) -> tuple[frozenset[str], frozenset[str]]:
         exact = {_canonical(m.rstrip(".")) for m in _EXACT.findall(folded)}
     else:
         exact = {_canonical(t) for t in tokens if t[0].isdigit()}
+    if ">" in folded:  # a menu path is one name, its steps in order: "settings > security > 2fa"
+        exact.update(menu_paths(unnumbered))
     runs = tokens if "'" not in folded else {run for t in tokens for run in t.split("'")}
     # "one" is a pronoun far more often than a count ("a different one", "one of the two"): a word, not a number
     exact.update(NUMBER_WORDS[t] for t in runs if t in NUMBER_WORDS and t != "one")
@@ -183,107 +280,184 @@ def prose_terms(text: str) -> tuple[frozenset[str], frozenset[str]]:
 
 @dataclass(frozen=True)
 class _Unit:
-    """One candidate span: its text and its counted words and exact tokens (labels included)."""
+    """One candidate span: its text, its counted words and exact tokens (labels included), and its plain tokens.
+
+    ``tokens`` are the span's tokens as written (case-folded, unstemmed, single letters kept) and the
+    code identifiers it shows, so an identifier a claim writes in backticks (``C``, ``crlfDelay``) is
+    found whether or not the documentation marked it as code.
+    """
 
     passage: int
     text: str
     words: frozenset[str]
     exact: frozenset[str]
+    tokens: frozenset[str] = frozenset()
 
 
-_HEADING = re.compile(r"^\s*#{1,6}\s+\S")
-_TABLE_LINE = re.compile(r"^\s*\|")
-_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
+#: A code span that names one thing: an identifier, a dotted or namespaced name, a call without arguments,
+#: or a quoted word (``crlfDelay``, ``os.homedir()``, ``'ipv4first'``, ``Content-Type``, ``C``).
+_CODE_NAME = re.compile(r"^(['\"]?)([A-Za-z_$][\w$+-]*(?:(?:\.|::?|->)[A-Za-z_$][\w$+-]*)*)(?:\(\))?\1$")
+
+
+def code_terms(code: tuple[str, ...]) -> frozenset[str]:
+    """The names among code spans (:data:`_CODE_NAME`), case-folded, without quotes or a call's ``()``.
+
+    A span of several words (a command) or with values in it (``verify=False``) adds nothing here:
+    its options, paths and numbers are exact tokens anyway, and its words are words.
+    """
+    out = set()
+    for span in code:
+        found = _CODE_NAME.match(span.strip())
+        if found and len(found.group(2)) <= 60:
+            out.add(fold(found.group(2)))
+    return frozenset(out)
+
+
+#: A name as written, letters and digits together ("urllib3", "ipv4first", "requests.get"): the plain
+#: tokens split "urllib3" into "urllib" and "3", but an identifier a claim names is found whole.
+_IDENTIFIER = re.compile(r"(?<![\w$])[a-z_$][\w$]*(?:(?:\.|::?|-)[a-z_$][\w$]*)*")
+
+
+def _unit_tokens(text: str, code: tuple[str, ...]) -> frozenset[str]:
+    folded = fold(text)
+    return distinct_tokens(text) | code_terms(code) | frozenset(_IDENTIFIER.findall(folded))
+
+
+#: Labels a unit carries: the passage title and the block's nearest labels (its section heading or
+#: API signature, the sentence that leads into its list or table, and a table row's header). More
+#: distant headings name the page, not the unit.
+UNIT_LABELS = 3
+
+#: A list or table of at most this many units may be read as one span, with the sentence that leads
+#: into it: an answer that enumerates it ("SOC 2, ISO 27001 and ISO 27018") restates one place.
+GROUP_UNITS = 12
 
 
 @lru_cache(maxsize=4096)
 def prose_spans(index: int, title: str, text: str) -> tuple[_Unit, ...]:
-    """The spans of one passage: every unit (sentence or line) with its labels, and each pair of adjacent units.
+    """The spans of one passage, from its markup reading (:func:`evalgate_lib.text.markup.read_blocks`).
 
-    Labels are the passage title, the nearest Markdown heading above the unit and, for a table
-    row, the table's header row: they name what a unit is about, never another fact. Joining
-    two neighbours lets "Starter includes 3 seats. Each extra seat costs $10." support a
-    sentence that merges them; a claim still cannot take its number from one end of a passage
-    and its subject from the other.
+    Every sentence (of a paragraph or list item), table row, code line and API signature is a unit,
+    with its labels: the passage title, the nearest section heading or signature and, for a table
+    row, the table's header row. They name what a unit is about, never another fact. Spans are the
+    units (first, in order) and each pair of adjacent units: a fluent writer merges neighbouring
+    sentences, but a claim still cannot take its number from one end of a passage and its subject from
+    the other. A whole list or table is a span only for a claim that enumerates it (:func:`group_spans`).
     """
+    title = read_inline(title).text if title else title  # ":mod:`shutil` --- High-level file operations"
     title_terms = prose_terms(title)
-    heading_terms: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
-    header_terms = heading_terms
-    heading = header = previous = ""
-    units: list[tuple[str, frozenset[str], frozenset[str]]] = []
-    for start, end in sentence_spans(text):
-        unit = text[start:end]
-        if "#" in unit and _HEADING.match(unit):
-            heading, header = unit, ""
-            heading_terms, header_terms = prose_terms(unit), (frozenset(), frozenset())
+    units: list[tuple[str, frozenset[str], frozenset[str], frozenset[str]]] = []
+    sections: list[tuple[str, ...]] = []  # the labels that place each unit: adjacent units of one place join
+    for block, sentence in iter_sentences_of_blocks(read_blocks(text)):
+        if block.kind in ("heading", "header"):
             continue
-        if _TABLE_RULE.match(unit) and _TABLE_LINE.match(previous):
-            header, header_terms = previous, prose_terms(previous)
-            previous = unit
-            continue
-        if header and not _TABLE_LINE.match(unit):
-            header, header_terms = "", (frozenset(), frozenset())
-        words, exact = prose_terms(unit)
-        labels = [part for part in (title, heading, header) if part and part != unit]
-        units.append(
-            (
-                "\n".join([*labels, unit]),
-                words | title_terms[0] | heading_terms[0] | header_terms[0],
-                exact | title_terms[1] | heading_terms[1] | header_terms[1],
-            )
-        )
-        previous = unit
+        labels = [label for label in block.labels[-UNIT_LABELS:] if label and label != sentence]
+        words, exact = prose_terms(sentence)
+        exact = exact | frozenset().union(*(prose_terms(link)[1] for link in block.links))
+        code = tuple(c for c in block.code if c in sentence) if block.kind != "code" else block.code
+        tokens = _unit_tokens(sentence, code)
+        exact = exact | (code_terms(code) if block.kind != "code" else frozenset())
+        for label in labels:
+            label_words, label_exact = prose_terms(label)
+            words, exact = words | label_words, exact | label_exact
+            tokens = tokens | _unit_tokens(label, (label,) if block.kind in ("row",) else ())
+        shown = "\n".join(dict.fromkeys([*(p for p in (title, *labels) if p), sentence]))
+        units.append((shown, words | title_terms[0], exact | title_terms[1], tokens | distinct_tokens(title)))
+        # Where a unit stands: sentences (of paragraphs and list items) of one section may join; a table row
+        # or a code line is a record of its own: two rows never make one span.
+        sections.append(block.labels if block.kind in ("paragraph", "item") else (*block.labels, f"#{id(block)}"))
     if not units:
-        piece = "\n".join(p for p in (title, heading) if p)
-        words, exact = prose_terms(piece)
-        return (_Unit(index, piece, words, exact),)
+        words, exact = title_terms
+        return (_Unit(index, title, words, exact, distinct_tokens(title)),)
     spans = [_Unit(index, *u) for u in units]
+
+    def joined(group: list[tuple[str, frozenset[str], frozenset[str], frozenset[str]]]) -> _Unit:
+        lines = list(dict.fromkeys(line for u in group for line in u[0].split("\n")))
+        return _Unit(index, "\n".join(lines), *(frozenset().union(*(u[k] for u in group)) for k in (1, 2, 3)))
+
     for width in range(2, ADJACENT_UNITS + 1):
         for i in range(len(units) - width + 1):
-            group = units[i : i + width]
-            lines = list(dict.fromkeys(line for u in group for line in u[0].split("\n")))
-            spans.append(
-                _Unit(
-                    index,
-                    "\n".join(lines),
-                    frozenset().union(*(u[1] for u in group)),
-                    frozenset().union(*(u[2] for u in group)),
-                )
-            )
+            if len(set(sections[i : i + width])) == 1:  # never across a heading or a signature
+                spans.append(joined(units[i : i + width]))
     return tuple(spans)
 
 
 @lru_cache(maxsize=4096)
+def group_spans(index: int, title: str, text: str) -> tuple[_Unit, ...]:
+    """Each list or table of the passage with at most :data:`GROUP_UNITS` units, read as one span together with
+    the sentence that leads into it: what an answer that enumerates the list restates in one sentence."""
+    units = [
+        (block, sentence)
+        for block, sentence in iter_sentences_of_blocks(read_blocks(text))
+        if block.kind not in ("heading", "header")
+    ]
+    spans = prose_spans(index, title, text)[: len(units)] if units else ()
+    groups: dict[int, list[int]] = {}
+    for i, (block, _) in enumerate(units):
+        if block.group >= 0:
+            groups.setdefault(block.group, []).append(i)
+    out = []
+    for members in groups.values():
+        if 2 < len(members) <= GROUP_UNITS:
+            first = members[0]
+            lead = [first - 1] if first > 0 and units[first - 1][0].group != units[first][0].group else []
+            group = [spans[i] for i in lead + members]
+            lines = list(dict.fromkeys(line for u in group for line in u.text.split("\n")))
+            out.append(
+                _Unit(
+                    index,
+                    "\n".join(lines),
+                    *(frozenset().union(*(getattr(u, k) for u in group)) for k in ("words", "exact", "tokens")),
+                )
+            )
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
 def _context_exact(passages: tuple[tuple[str, str], ...]) -> frozenset[str]:
-    """Every exact token of the whole context (a command may be assembled from all of its parts)."""
-    return frozenset().union(*(prose_terms(part)[1] for title, text in passages for part in (title, *text.split("\n"))))
+    """Every exact token of the whole context, its code identifiers included (a command may be assembled
+    from all of its parts)."""
+    return frozenset().union(
+        *(u.exact for i, (title, text) in enumerate(passages) for u in prose_spans(i, title, text))
+    )
+
+
+@lru_cache(maxsize=4096)
+def _vocabulary(passages: tuple[tuple[str, str], ...]) -> dict[int, frozenset[str]]:
+    """Every word of each passage (its units' words), by passage index."""
+    return {
+        i: frozenset().union(*(u.words for u in prose_spans(i, title, text)))
+        for i, (title, text) in enumerate(passages)
+    }
+
+
+@lru_cache(maxsize=4096)
+def _everywhere(passages: tuple[tuple[str, str], ...]) -> frozenset[str]:
+    """Every exact token and plain token of the whole context: what "the context never gives" is checked against."""
+    return frozenset().union(*(u.exact | u.tokens for i, (t, x) in enumerate(passages) for u in prose_spans(i, t, x)))
 
 
 @lru_cache(maxsize=4096)
 def _squashed_passage(title: str, text: str) -> str:
-    """A passage as the verbatim rule compares it (memoised: every claim of every answer asks for it)."""
-    return _squash(f"{title}\n{text}")
+    """A passage as the verbatim rule compares it, raw and as read (memoised: every claim of every answer asks
+    for it)."""
+    plain = "\n".join(block.text for block in read_blocks(text))
+    return _squash(f"{title}\n{text}\n{plain}")
 
 
 _ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|etc|cf|vs)\.?,?(?=\s|$)", re.IGNORECASE)
 
 
 def _plain(sentence: str) -> str:
-    """The sentence as compared: no citation marks, "e.g."/"i.e.", Markdown emphasis or bullet."""
-    text = _ABBREVIATION.sub("", without_citations(sentence))
-    text = _EMPHASIS.sub("", text)
+    """The sentence as compared: read through its markup (:func:`~evalgate_lib.text.markup.read_inline`),
+    without citation marks, "e.g."/"i.e." or a list bullet."""
+    text = _ABBREVIATION.sub("", read_inline(without_citations(sentence)).text)
     return _BULLET.sub("", text, count=1).strip()
 
 
-def declining_clauses(text: str) -> tuple[list[str], list[str]]:
-    """``(declining, other)`` clauses of ``text``, cut at "but", "however", "so", ";" …
-
-    "It only gives prices in US dollars, so I don't know the euro amount" → the second clause
-    declines, the first says what the context holds.
-    """
-    clauses = [c.strip() for c in _BUT.split(text) if c and c.strip(" ,;.")]
-    declining = [c for c in clauses if is_decline(c)]
-    return declining, [c for c in clauses if not is_decline(c)]
+def _sentence_code(sentence: str) -> frozenset[str]:
+    """The code identifiers a sentence writes (:func:`code_terms` of its code spans)."""
+    return code_terms(read_inline(without_citations(sentence)).code)
 
 
 def _claiming_clauses(text: str) -> str | None:
@@ -309,28 +483,40 @@ class _Need:
 
     def rank(self, unit: _Unit) -> tuple[int, int, int]:
         asked = len(self.question & unit.words) + 2 * len(self.keys & unit.words)
-        return (len(_held_exact(self.exact, unit.exact)), len(self.words & unit.words) + asked, -len(unit.text))
+        return (
+            len(_held_exact(self.exact, unit.exact | unit.tokens)),
+            len(self.words & unit.words) + asked,
+            -len(unit.text),
+        )
 
 
-def _need(claim: str, question: str, whole: bool = True) -> _Need:
-    """What ``claim`` requires of its span; a clause of a longer sentence (``whole=False``) is always a plain claim."""
+def _need(
+    claim: str, question: str, whole: bool = True, code: frozenset[str] = frozenset(), lead: bool = False
+) -> _Need:
+    """What ``claim`` requires of its span; a clause of a longer sentence (``whole=False``) is always a plain claim.
+
+    ``code`` are the sentence's code identifiers: those the claim writes are exact tokens too.
+    """
     words, exact = prose_terms(claim)
-    asked, _ = prose_terms(question)
+    folded_claim = fold(claim)
+    exact = exact | frozenset(c for c in code if c in folded_claim)
+    asked = prose_terms(question)[0] - QUESTION_WORDS
     own = words - exact
-    keys = frozenset(w for name in key_terms(question) for w in prose_terms(name)[0]) - words
+    names = frozenset(w for name in key_terms(question) for w in prose_terms(name)[0])
+    keys = names - words
     negated = bool(_NEGATION.search(_CONDITION.sub("", claim)))
     if whole and POLAR.match(claim):
         return _Need(words, exact, asked - words, POLAR_FLOOR, keys, frozenset(), negated, "a yes/no answer")
     if whole and len(own) <= FRAGMENT_WORDS:
         return _Need(words, exact, asked - words, QUESTION_FLOOR, keys, frozenset(), negated, "an answer fragment")
-    if whole and len(own & asked) * 2 >= len(own):
+    if whole and (len(own & asked) * 2 >= len(own) or lead and exact and len(own) <= 2 * FRAGMENT_WORDS):
         # The question's words in it tie the value to what was asked ("the maximum size ... is
         # 150 MB"): the span must hold PROSE_FLOOR of them, as of any claim, the question's names,
         # and PROSE_FLOOR of what the answer adds; the grace for a short anchored claim applies
         # to the added words only.
         echoed = words & asked
         return _Need(
-            words - echoed, exact, echoed, PROSE_FLOOR, keys, words - asked, negated, "an answer to the question"
+            words - echoed, exact, echoed, PROSE_FLOOR, names, words - asked, negated, "an answer to the question"
         )
     return _Need(words, exact, frozenset(), 0.0, frozenset(), frozenset(), negated, "a claim")
 
@@ -338,12 +524,29 @@ def _need(claim: str, question: str, whole: bool = True) -> _Need:
 def _held_exact(need: frozenset[str], held: frozenset[str]) -> frozenset[str]:
     """The exact tokens of ``need`` that ``held`` holds. An identifier on a short local variable
     (``r.json``, ``s.mount``, ``fd.write``) is held by the same attribute on a named object
-    (``Response.json``): an example's variable stands for the object the documentation names."""
+    (``Response.json``): an example's variable stands for the object the documentation names. A qualified
+    name is held when its last part is and the context names its qualifier (``json.dumps`` on the page of
+    the ``json`` module that documents ``dumps``). A file name is held by a path that ends in it or passes
+    through it (``pip.conf`` by ``~/.config/pip/pip.conf``)."""
     found = set(need & held)
+    if found == need:
+        return frozenset(found)
     tails = {t.rsplit(".", 1)[1] for t in held if "." in t and "/" not in t}
+    parts = {part for t in held if "/" in t for part in t.split("/") if part}
     for token in need - held:
         head, dot, tail = token.rpartition(".")
-        if dot and "/" not in token and len(head) <= 2 and len(tail) >= 3 and (tail in tails or tail in held):
+        named = tail in tails or tail in held
+        if (
+            dot
+            and "/" not in token
+            and named
+            and len(tail) >= 3
+            and (len(head) <= 2 or all(part in held for part in head.split(".")))
+        ):
+            # a local variable's attribute (``r.json``), or a qualified name whose qualifier the context
+            # names too (``functools.cmp_to_key`` where the page on functools documents ``cmp_to_key``)
+            found.add(token)
+        elif "/" not in token and token in parts:  # "pip.conf" in "$HOME/.config/pip/pip.conf"
             found.add(token)
     return frozenset(found)
 
@@ -352,75 +555,145 @@ def _share(need: frozenset[str], held: frozenset[str]) -> float:
     return len(need & held) / len(need) if need else 1.0
 
 
-def _enough(need: frozenset[str], held: frozenset[str], anchored: bool, floor: float = PROSE_FLOOR) -> bool:
-    """Does ``held`` hold enough of ``need``: :data:`PROSE_FLOOR` of it, or all but one word of a short,
-    anchored claim (one whose numbers and identifiers the span holds: "dropped support in 2.28.0"
-    for "no longer supported as of 2.28.0" differs in one ordinary word, and 1/2 is not a measure)."""
-    if _share(need, held) >= floor:
-        return True
-    return anchored and len(need) <= SHORT_CLAIM_WORDS and len(need - held) <= 1
-
-
 @dataclass(frozen=True)
 class _Check:
-    """One claim (or clause) checked against its best span; ``doubtful`` when it sits at the rule's edge."""
+    """One claim (or clause) checked against its best span.
+
+    ``outcome`` is ``supported``, ``unsupported`` or ``undecided``; an undecided check leans one way
+    (``lean``: supported or not) for the headline rates and goes to the review queue. ``figure`` is the
+    one support figure of the verdict: the share of the claim's counted words the span holds, the
+    number its reason quotes and every view shows.
+    """
 
     need: _Need
     best: _Unit
-    supported: bool
+    outcome: str
+    lean: bool
     reason: str
     missing: tuple[str, ...]
-    score: float
-    doubtful: bool = False
+    figure: float
+
+    @property
+    def supported(self) -> bool:
+        return self.outcome == "supported"
 
 
-def _check(claim: str, question: str, units: list[_Unit], whole: bool = True) -> _Check:
-    """The best span for ``claim`` and whether it supports it (rules 2 and 3 of the module docstring)."""
-    need = _need(claim, question, whole)
+def _words_held(need: frozenset[str], held: frozenset[str]) -> str:
+    """``k/n words (0.67)``, naming the missing ones: the figure a reason quotes."""
+    missing = sorted(need - held)
+    figure = f"{len(need) - len(missing)}/{len(need)} words ({_share(need, held):.2f})"
+    return figure + (f", lacking {', '.join(missing[:6])}{' …' if len(missing) > 6 else ''}" if missing else "")
+
+
+def _check(
+    claim: str,
+    question: str,
+    units: list[_Unit],
+    whole: bool = True,
+    code: frozenset[str] = frozenset(),
+    vocabulary: dict[int, frozenset[str]] | None = None,
+    everywhere: frozenset[str] = frozenset(),
+    lead: bool = False,
+) -> _Check:
+    """The best span for ``claim`` and the verdict it gives (rules 2 and 3 of the module docstring).
+
+    ``vocabulary`` holds every word of each passage, ``everywhere`` every exact token and plain token
+    of the whole context. Decided unsupported: a number or identifier the context never gives, a name
+    the span's passage distinguishes by and the span lacks, or under a third of the words. Decided
+    supported: every number, identifier and name held, and :data:`CLEAR_SHARE` of the words (or a
+    short claim missing one word at most). In between, undecided: leaning supported from
+    :data:`PROSE_FLOOR` of the words up, unsupported below it or when the value stands in the context
+    but not in one span with the rest of the claim.
+    """
+    need = _need(claim, question, whole, code, lead)
     best = max(units, key=need.rank)
     held_terms = best.words | best.exact
-    missing_exact = tuple(sorted(need.exact - _held_exact(need.exact, best.exact)))
-    missing_words = tuple(sorted(need.words - held_terms))
-    missing_keys = tuple(sorted(need.keys - best.words))
+    missing_exact = tuple(sorted(need.exact - _held_exact(need.exact, best.exact | best.tokens)))
+    # A name must be in the span when its passage names it anywhere (the passage tells its subjects
+    # apart by it: "Enterprise" in a table of plans); a passage that never writes it is about it implicitly.
+    named = vocabulary.get(best.passage, best.words) if vocabulary is not None else need.keys
+    missing_keys = tuple(sorted((need.keys & named) - best.words))
     share = _share(need.words, held_terms)
     added_share = _share(need.added, held_terms)
     asked_share = _share(need.question, best.words) if need.question else 1.0
     negation_ok = not need.negated or bool(_NEGATIVE_SPAN.search(best.text))
     anchored = bool(need.exact) and not missing_exact
-    supported = (
-        not missing_exact
-        and _enough(need.words, held_terms, anchored)
-        and _enough(need.added, held_terms, anchored)
-        and asked_share >= need.question_share
-        and not missing_keys
-        and negation_ok
-    )
     where = f"passage [{best.passage + 1}]"
-    held = f"{len(need.words) - len(missing_words)}/{len(need.words)} words = {share:.2f}"
-    if supported:
-        reason = f"{need.kind}: a span of {where} holds {held} and every number and identifier"
-    elif missing_exact:
-        reason = (
-            f"{need.kind}: no span of the context holds {', '.join(missing_exact)} with the claim ({where}: {held})"
+    held = _words_held(need.words, held_terms)
+    short = anchored and len(need.words) <= SHORT_CLAIM_WORDS and len(need.words - held_terms) <= 1
+    missing = tuple(dict.fromkeys(missing_exact + tuple(sorted(need.words - held_terms)) + missing_keys))
+
+    def verdict(outcome: str, lean: bool, why: str) -> _Check:
+        return _Check(need, best, outcome, lean, f"{need.kind}: {why}", missing, share)
+
+    if missing_exact:
+        absent = [t for t in missing_exact if t not in everywhere]
+        if absent:
+            return verdict("unsupported", False, f"the context never gives {', '.join(absent)} ({where}: {held})")
+        return verdict(
+            "undecided",
+            False,
+            f"{', '.join(missing_exact)} is in the context, but no span holds it with the rest of the claim "
+            f"(best: {where}, {held})",
         )
-    elif share < PROSE_FLOOR:
-        reason = f"{need.kind}: the best span ({where}) holds only {held} < {PROSE_FLOOR:.2f}"
-    elif added_share < PROSE_FLOOR:
+    if missing_keys:
+        return verdict(
+            "undecided",
+            _lean("keys"),
+            f"the span holding it ({where}) may be about something else (lacks {', '.join(missing_keys)})",
+        )
+    bound = asked_share >= need.question_share
+    unit_words = {_stem(unit) for _, unit in _values(claim)} | {unit for _, unit in _values(claim)}
+    framing = need.words - held_terms
+    if (
+        anchored
+        and need.kind != "a claim"
+        and bound
+        and len(framing) <= SHORT_ANSWER_WORDS
+        and not framing & unit_words  # "lasted 1 year": the unit is part of the value, not its frame
+    ):
+        # A short direct answer ("Use the `crlfDelay` option.", "It falls back to `CURL_CA_BUNDLE`."): its
+        # values and identifiers stand with the question's terms in one span; its other words frame it.
+        short = True
+    elif share < NEAR_MISS_SHARE and not short:
+        if not need.exact and len(need.words) <= SHORT_CLAIM_WORDS:
+            return verdict("undecided", False, f"a short claim the best span ({where}) barely holds: {held}")
+        return verdict("unsupported", False, f"the best span ({where}) holds only {held} < {NEAR_MISS_SHARE:.2f}")
+    if need.added and added_share < NEAR_MISS_SHARE and not short:
         lacking = ", ".join(sorted(need.added - held_terms))
-        reason = f"{need.kind}: the span ({where}) lacks what the answer adds to the question: {lacking}"
-    elif missing_keys:
-        reason = f"{need.kind}: the span holding it ({where}) is about something else (lacks {', '.join(missing_keys)})"
-    elif asked_share < need.question_share:
-        reason = f"{need.kind}: the span holding it ({where}) is not about the question"
-    else:
-        reason = f"{need.kind}: a negative claim, but the span holding its words ({where}) says nothing negative"
-    checked = len(need.words | need.exact | need.question | need.keys)
-    lacking_all = set(missing_exact) | set(missing_words) | set(missing_keys) | (need.question - best.words)
-    score = (checked - len(lacking_all)) / checked if checked else 1.0
-    # At the edge of the word rule, supported or not: every number, identifier and name held, and
-    # between a third and CLEAR_SHARE of the words (a paraphrase the rule may misjudge either way).
-    edge = not missing_exact and not missing_keys and NEAR_MISS_SHARE <= share < CLEAR_SHARE
-    return _Check(need, best, supported, reason, missing_exact + missing_words + missing_keys, score, edge)
+        return verdict(
+            "unsupported", False, f"the span ({where}) lacks what the answer adds to the question: {lacking}"
+        )
+    if asked_share < need.question_share:
+        return verdict("undecided", False, f"the span holding it ({where}) is not clearly about the question ({held})")
+    if not negation_ok:
+        return verdict(
+            "undecided",
+            NEGATION_LEAN,
+            f"a negative claim, but the span holding its words ({where}) says nothing negative",
+        )
+    if need.kind != "a claim" and len(need.added) <= 2 and vocabulary is not None:
+        # A restatement of the question with a value: the value is bound to what was asked only by the
+        # question's words that stand beside it, so a span holding only some of them binds it loosely.
+        asked = (prose_terms(question)[0] - QUESTION_WORDS) & frozenset().union(*vocabulary.values())
+        if asked and _share(asked, best.words) < BINDING_SHARE:
+            return verdict(
+                "undecided",
+                _lean("binding"),
+                f"the value stands in a span ({where}) that holds only "
+                f"{_words_held(asked, best.words)} of the question",
+            )
+    rival = _rival_value(claim, best.text)
+    if rival:
+        return verdict("undecided", _lean("rival"), f"the span ({where}) also gives {rival} for the same kind of value")
+    enough = short or (share >= PROSE_FLOOR and (not need.added or added_share >= PROSE_FLOOR))
+    if not enough:
+        return verdict("undecided", False, f"a near miss: the best span ({where}) holds {held} < {PROSE_FLOOR:.2f}")
+    if share < CLEAR_SHARE and not short:
+        return verdict(
+            "undecided", True, f"a span of {where} holds {held} and every number and identifier (< {CLEAR_SHARE:.2f})"
+        )
+    return verdict("supported", True, f"a span of {where} holds {held} and every number and identifier")
 
 
 def clauses_of(claim: str) -> list[str]:
@@ -445,24 +718,64 @@ def clauses_of(claim: str) -> list[str]:
     return clauses
 
 
-def _judge_code(sentence: str, tokens: tuple[str, ...], context: ScoringContext) -> SentenceVerdict:
-    """A command or code line: its options, paths, identifiers and numbers must occur in the context.
+#: Values an example uses to illustrate, never a claim of the documentation: reserved example domains
+#: (RFC 2606), ``path/to`` paths, ``<placeholders>``, loopback addresses. A concrete path of the writer's
+#: own (``~/my-sources``) is not one: it adds a path the context does not give.
+_PLACEHOLDER = re.compile(
+    r"\bexample\.(?:com|org|net)\b|(?:^|/)path/to(?:/|$)|<[^>]*>|\blocalhost\b|127\.0\.0\.1|"
+    r"(?:^|/)path/[\w.-]+\.(?:pem|crt|cert|key)$"
+)
+_URL = re.compile(r"^(?:[a-z][\w+.-]*://)?([\w-]+(?:\.[\w-]+)+)(/.*)?$")
+#: A string literal of an example ("data.txt", 'café'): the data it passes, not a name the documentation gives.
+#: A URL in quotes stays (its host is checked).
+_STRING_LITERAL = re.compile(r"""(["'])(?![a-z][\w+.-]*://)(?:(?!\1).){0,200}\1""")
 
-    Its words (keywords, variable names, a package being installed) are the example's own
-    plumbing and are not compared; an option or path the context never shows is unsupported.
+
+def _code_needs(line: str) -> frozenset[str]:
+    """What a code line claims the context has: its options, keyword names, API names and paths.
+
+    An example's own plumbing is left out: numbers and string literals (its example values and data),
+    placeholders (:data:`_PLACEHOLDER`), attributes of a local variable (``fd.write``, ``r.text``), and
+    the page a URL points to on a host the context names (the host is what is checked).
     """
-    _, exact = prose_terms(_plain(sentence))
-    missing = tuple(sorted(exact - _held_exact(exact, _context_exact(context.passages))))
-    if not exact:
-        return SentenceVerdict(sentence, tokens, (), None, None, reason="a code line with no option, path or number")
-    supported = not missing
-    if supported:
-        reason = "a command or code line: every option, path, identifier and number in it occurs in the context"
-    else:
-        reason = f"a command or code line with {', '.join(missing)}, which the context does not have"
-    return SentenceVerdict(
-        sentence, tokens, missing, (len(exact) - len(missing)) / len(exact), supported, reason=reason
-    )
+    _, exact = prose_terms(_STRING_LITERAL.sub('""', line))  # the data an example passes is its own
+    needs = set()
+    for token in exact:
+        if token[0].isdigit() and "." not in token.strip("."):
+            continue
+        if _PLACEHOLDER.search(token):
+            continue
+        head, dot, _ = token.partition(".")
+        if dot and "/" not in token and len(head) <= 2:
+            continue
+        url = _URL.match(token)
+        needs.add(url.group(1) if url and "/" in token and "." in url.group(1) else token)
+    for keyword in re.findall(r"[(,]\s*([a-z_]\w*)\s*=(?!=)", fold(line)):
+        needs.add(keyword)
+    return frozenset(needs)
+
+
+def _judge_code(sentence: str, tokens: tuple[str, ...], context: ScoringContext) -> SentenceVerdict:
+    """A command or code line: the options, keyword names, API names and paths it uses must occur in the context.
+
+    Its words (keywords, variable names, a package being installed) and its illustrations
+    (:func:`_code_needs`) are the example's own plumbing and are not compared; an option or path the
+    context never shows is unsupported.
+    """
+    line = _BULLET.sub("", without_citations(sentence), count=1).strip().strip("`")
+    needs = _code_needs(line)
+    if not needs:
+        return SentenceVerdict(
+            sentence, tokens, (), None, None, reason="a code line with no option, name or path to check"
+        )
+    held = _context_exact(context.passages) | _everywhere(context.passages)
+    missing = tuple(sorted(needs - _held_exact(needs, held)))
+    figure = round((len(needs) - len(missing)) / len(needs), 6)
+    if not missing:
+        reason = "a command or code line: every option, name and path it uses occurs in the context"
+        return SentenceVerdict(sentence, tokens, (), figure, True, reason=reason)
+    reason = f"a command or code line with {', '.join(missing)}, which the context does not have"
+    return SentenceVerdict(sentence, tokens, missing, figure, False, reason=reason)
 
 
 def judge_prose(sentence: str, context: ScoringContext) -> SentenceVerdict:
@@ -473,7 +786,7 @@ def judge_prose(sentence: str, context: ScoringContext) -> SentenceVerdict:
         return SentenceVerdict(sentence, tokens, (), None, None, refusal=refusal, reason=why)
 
     text = _plain(sentence)
-    if not text or FENCE.match(text) or is_sources_line(text):
+    if not text or FENCE.match(text) or is_sources_line(text) or is_sources_line(sentence.strip()):
         return nothing("a code fence or a list of sources: claims nothing")
     if is_courtesy(text):
         return nothing("courtesy or an offer of help: claims nothing")
@@ -483,9 +796,11 @@ def judge_prose(sentence: str, context: ScoringContext) -> SentenceVerdict:
     claiming = _claiming_clauses(text)
     if claiming is None:
         return nothing("a decline, or a statement of what the context does not say: claims nothing", refusal=True)
+    topics = coverage_topics(claiming)
     claim = without_source_frame(claiming).strip()
     unnumbered = without_list_markers(claim).strip()
-    if _FRAME.match(unnumbered) or claim.rstrip("*_ ").endswith("?"):
+    raw = without_list_markers(sentence.strip()).strip()
+    if _FRAME.match(unnumbered) or _FRAME.match(raw) or claim.rstrip("*_ ").endswith("?"):
         return nothing("a question, heading or framing line: claims nothing")
     if claim.rstrip("*_ ").endswith(":"):
         return nothing("a lead-in line ending with ':': claims nothing by itself")
@@ -505,52 +820,112 @@ def judge_prose(sentence: str, context: ScoringContext) -> SentenceVerdict:
     if words <= asked_words and exact <= asked_exact and not polar:
         return nothing("repeats the question: claims nothing new")
     if not exact and is_advice(claim):
-        return nothing("advice or opinion naming no number, option, path or name: claims no checkable fact")
+        known = frozenset().union(*_vocabulary(context.passages).values()) | asked_words
+        named = frozenset().union(*(prose_terms(m)[0] for m in _DIRECTED.findall(fold(claim))))
+        if not named - known:
+            return nothing("advice or opinion naming nothing the context lacks: claims no checkable fact")
+        # advice that sends the reader to a thing the context never mentions ("check the help center",
+        # "contact your account manager") claims that it exists and helps: judged as a claim
     squashed = _squash(claim).rstrip(".")
     if len(squashed) >= 12 and any(squashed in _squashed_passage(t, x) for t, x in context.passages):
         return SentenceVerdict(sentence, tokens, (), 1.0, True, span=claim, reason="copied verbatim from the context")
     if not context.passages:
         return SentenceVerdict(sentence, tokens, tuple(sorted(words)), 0.0, False, reason="no context to check")
     units = [u for i, (title, body) in enumerate(context.passages) for u in prose_spans(i, title, body)]
-    whole = _check(claim, context.question, units)
-    if whole.supported:
+    code = _sentence_code(sentence)
+    vocabulary = _vocabulary(context.passages)
+    everywhere = _everywhere(context.passages)
+
+    lead = bool(context.lead) and sentence == context.lead
+
+    def check(text: str, among: list[_Unit], whole: bool = True) -> _Check:
+        return _check(text, context.question, among, whole, code, vocabulary, everywhere, lead)
+
+    def result(c: _Check, reason: str | None = None, span: str | None = None) -> SentenceVerdict:
         return SentenceVerdict(
-            sentence, tokens, (), whole.score, True, span=whole.best.text, reason=whole.reason, doubtful=whole.doubtful
+            sentence,
+            tokens,
+            () if c.outcome == "supported" else c.missing,
+            round(c.figure, 6),
+            c.lean,
+            span=span or c.best.text,
+            reason=reason or c.reason,
+            undecided=c.outcome == "undecided",
         )
+
+    if topics is not None:
+        return _judge_coverage(topics, sentence, tokens, check, units, result)
+    whole = check(claim, units)
+    if whole.outcome == "supported":
+        return result(whole)
     parts = clauses_of(claim)
     if len(parts) > 1:
         claims = [part for part in parts if prose_terms(part)[1] or not is_advice(part)]
-        checks = [_check(part, context.question, units, whole=False) for part in claims]
-        if all(c.supported for c in checks):
-            spans = "\n".join(dict.fromkeys(c.best.text for c in checks))
+        checks = [check(part, units, whole=False) for part in claims]
+        if (
+            checks
+            and all(c.outcome != "unsupported" for c in checks)
+            and (whole.outcome == "unsupported" or all(c.supported for c in checks))
+        ):
+            weakest = min(checks, key=lambda c: (c.supported, c.lean, c.figure))
             where = ", ".join(f"[{c.best.passage + 1}]" for c in checks)
-            reason = (
-                f"{len(checks)} clauses (of {len(parts)}), each held by one span (passages {where}) "
-                "with every number and identifier"
-            )
-            doubt = any(c.doubtful for c in checks)
-            score = min(c.score for c in checks)
-            return SentenceVerdict(sentence, tokens, (), score, True, span=spans, reason=reason, doubtful=doubt)
-    return SentenceVerdict(
-        sentence,
-        tokens,
-        whole.missing,
-        whole.score,
-        False,
-        span=whole.best.text,
-        reason=whole.reason,
-        doubtful=whole.doubtful,
-    )
+            how = "each held by one span" if weakest.supported else "each held or nearly held by one span"
+            reason = f"{len(checks)} clauses (of {len(parts)}), {how} (passages {where}); weakest: {weakest.reason}"
+            spans = "\n".join(dict.fromkeys(c.best.text for c in checks))
+            return result(weakest, reason, spans)
+    if len(_ITEM_SEPARATOR.split(claim)) >= 3:
+        lists = [u for i, (title, body) in enumerate(context.passages) for u in group_spans(i, title, body)]
+        listed = check(claim, lists) if lists else None
+        if listed is not None and listed.supported:
+            reason = f"an enumeration: one list or table of passage [{listed.best.passage + 1}] holds all of it"
+            return result(listed, reason)
+    return result(whole)
+
+
+#: Where advice sends the reader: the object of "check", "contact", "visit", "ask", "use", "look at" … up to
+#: the end of its phrase ("checking the Nimbus help center", "contacting your account manager").
+_DIRECTED = re.compile(
+    r"\b(?:check(?:ing)?|contact(?:ing)?|visit(?:ing)?|consult(?:ing)?|ask(?:ing)?|reach(?:ing)? out to|"
+    r"look(?:ing)? (?:at|for|into)|go(?:ing)? to|see|read(?:ing)?|use|using|tr(?:y|ying)|keep(?:ing)? an eye on)"
+    r"\s+((?:[\w'-]+\s*){1,6}?)(?=[,.;:!?)]|\s(?:and|or|to|for|if|when|before|after|since|because|instead)\b|$)"
+)
+
+
+def _judge_coverage(
+    topics: str, sentence: str, tokens: tuple[str, ...], check: Any, units: list[_Unit], result: Any
+) -> SentenceVerdict:
+    """A statement of what the context covers: each topic is looked for on its own, anywhere in the context.
+
+    Supported when every topic is held by some span; unsupported when a topic names a number or
+    identifier the context never gives; otherwise undecided, leaning supported (the statement is
+    about the context, and the topics it names are mostly the context's own words).
+    """
+    items = [item.strip(" .") for item in _ITEM_SEPARATOR.split(topics) if prose_terms(item.strip(" ."))[0]]
+    checks = [check(item, units, whole=False) for item in items] or [check(topics, units, whole=False)]
+    where = ", ".join(f"[{c.best.passage + 1}]" for c in checks)
+    if all(c.supported for c in checks):
+        reason = f"a statement of what the context covers: each of its {len(checks)} topic(s) stands in it ({where})"
+        return result(checks[0], reason, "\n".join(dict.fromkeys(c.best.text for c in checks)))
+    decided = [c for c in checks if c.outcome == "unsupported" and "never gives" in c.reason]
+    if decided:
+        return result(decided[0], f"a statement of what the context covers, with {decided[0].reason}")
+    weakest = min(checks, key=lambda c: (c.supported, c.figure))
+    undecided = _Check(weakest.need, weakest.best, "undecided", True, weakest.reason, weakest.missing, weakest.figure)
+    reason = f"a statement of what the context covers, a topic only loosely found ({where}): {weakest.reason}"
+    return result(undecided, reason)
+
+
+#: Where the items of an enumeration part ("SOC 2, ISO 27001 and ISO 27018").
+_ITEM_SEPARATOR = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
 
 
 class ProseSupportScorer:
     """Registered as ``prose``: the span rule for fluent answers (claims only, paraphrase of one local span)."""
 
     name = "prose"
-    version = "1"
+    version = "2"
     floor = PROSE_FLOOR  # the share of a claim's words its span must hold
-    marks_doubt = True  # its verdicts say when they sit at the edge of a rule: the review queue reads that
+    marks_undecided = True  # its verdicts say when it could not decide: the review queue reads that
 
     def judge(self, sentence: str, context: ScoringContext) -> SentenceVerdict:
         return judge_prose(sentence, context)
-

@@ -29,7 +29,7 @@ from typing import Any, Mapping
 from evalgate_lib.text.locate import Assembly
 
 #: Version of the row layout written to ``results.jsonl`` (see the module docstring).
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 #: The cut-offs at which chunk-level recall is reported.
 RECALL_KS = (1, 3, 5, 10)
@@ -160,6 +160,8 @@ class Matching:
     normalised: MatchVerdict | None
     reason: str
     token: MatchVerdict | None = None
+    #: The deciding rule could not decide: the verdict is the way it leans (:class:`Judgement` ``correct``).
+    undecided: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -168,6 +170,7 @@ class Matching:
             "normalised": None if self.normalised is None else self.normalised.to_json(),
             "token": None if self.token is None else self.token.to_json(),
             "reason": self.reason,
+            "undecided": self.undecided,
         }
 
     @classmethod
@@ -180,6 +183,7 @@ class Matching:
             MatchVerdict.from_json(data["normalised"]),
             data["reason"],
             MatchVerdict.from_json(data["token"]),
+            bool(data["undecided"]),
         )
 
 
@@ -204,8 +208,9 @@ class SentenceVerdict:
     refusal: bool = False
     span: str | None = None
     reason: str = ""
-    #: The verdict sits at the edge of its rule (a near-miss paraphrase either way): a person should confirm it.
-    doubtful: bool = False
+    #: The scorer could not decide: ``supported`` is only the way the verdict leans for the headline rates,
+    #: and the sentence goes to the review queue (a near-miss paraphrase, a value held apart from its claim).
+    undecided: bool = False
 
     @property
     def claims(self) -> bool:
@@ -222,7 +227,7 @@ class SentenceVerdict:
             "missing": list(self.missing),
             "span": self.span,
             "reason": self.reason,
-            **({"doubtful": True} if self.doubtful else {}),  # absent when False: older rows stay byte-identical
+            "undecided": self.undecided,
         }
 
     @classmethod
@@ -236,7 +241,7 @@ class SentenceVerdict:
             refusal=data["refusal"],
             span=data.get("span"),
             reason=data.get("reason", ""),
-            doubtful=bool(data.get("doubtful", False)),
+            undecided=bool(data["undecided"]),
         )
 
 
@@ -295,8 +300,21 @@ class Judgement:
 
     @property
     def unsupported_sentences(self) -> list[str]:
-        """Text of every sentence the scorer judged unsupported by the context."""
+        """Text of every sentence the scorer judged unsupported by the context (undecided ones leaning so included)."""
         return [s.text for s in self.sentences if s.supported is False]
+
+    @property
+    def correct_decided(self) -> bool:
+        """The correctness verdict was decided (not a lean)."""
+        return not self.matching.undecided
+
+    @property
+    def unsupported_decided(self) -> bool:
+        """Whether "has an unsupported claim" was decided: some sentence is decided unsupported (then the
+        answer has one, whatever else is undecided), or no claiming sentence is undecided."""
+        if any(s.supported is False and not s.undecided for s in self.sentences):
+            return True
+        return not any(s.undecided for s in self.sentences)
 
     @property
     def hallucination(self) -> bool:

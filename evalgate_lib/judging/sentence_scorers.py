@@ -50,6 +50,8 @@ class ScoringContext:
     passages: tuple[tuple[str, str], ...]
     #: The answer's lines inside fenced code blocks: a scorer may read them as commands, not prose.
     code: frozenset[str] = frozenset()
+    #: The answer's first sentence: what it gives as the answer, whatever words it uses.
+    lead: str = ""
 
     @cached_property
     def text(self) -> str:

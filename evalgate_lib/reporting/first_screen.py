@@ -16,11 +16,20 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from evalgate_lib.judging.rows import ResultRow
+from evalgate_lib.reporting.candidates_view import leaderboard_html
 from evalgate_lib.reporting.paths import shareable_path
 from evalgate_lib.reporting.styles import BASE_CSS
-from evalgate_lib.statistics.beyond_noise import INTERVAL, MCNEMAR, SIGNIFICANCE_ALPHA, significant_metrics
+from evalgate_lib.statistics.beyond_noise import (
+    INTERVAL,
+    MCNEMAR,
+    SIGNIFICANCE_ALPHA,
+    significant_metrics,
+    with_adjusted_p,
+)
+from evalgate_lib.statistics.candidates import judge_candidates, rank_candidates
 from evalgate_lib.statistics.changes import BROKEN, FIXED, FLAGS, count_changes, question_changes
-from evalgate_lib.statistics.gate import GateConfig, RuleVerdict, judge, load_gate
+from evalgate_lib.statistics.gate import LABELS, GateConfig, RuleVerdict, judge, load_gate
+from evalgate_lib.statistics.label_correction import LabelCorrection
 from evalgate_lib.statistics.metrics import METRICS, Summary, format_interval, format_value
 from evalgate_lib.statistics.power import RulePower, cannot_fail, power_sentence, smallest_change_text, summary_powers
 
@@ -61,8 +70,9 @@ def _status(verdict: RuleVerdict, stat: Mapping[str, Any], gate: GateConfig) -> 
     if verdict.failed:
         return '<span class="eg-rule-fail">FAIL</span>'
     if verdict.breached:
-        p = stat.get("p_value")
-        why = f"McNemar p = {p:.3f} ≥ {gate.alpha:g}" if p is not None else "its interval is not wholly past the limit"
+        p = verdict.p_value if verdict.adjusted else stat.get("p_value")
+        test = "Holm-adjusted" if verdict.adjusted else stat.get("test", "McNemar")
+        why = f"{test} p = {p:.3f} ≥ {gate.alpha:g}" if p is not None else "its interval is not wholly past the limit"
         return f'<span class="eg-rule-breach">breached, not significant</span> <small>({e(why)})</small>'
     return '<span class="eg-rule-ok">ok</span>'
 
@@ -133,7 +143,8 @@ def _rule_row(verdict: RuleVerdict, stat: Mapping[str, Any], gate: GateConfig, p
         f"<td>{e(_METRICS[verdict.rule.metric].label)}</td><td>{e(_bound(verdict))}</td>"
         f'<td class="num">{e(format_value(verdict.delta, kind, signed=True))}</td>'
         f'<td class="num">{e(format_interval(stat, kind) if stat else "n/a")}</td>'
-        f'<td class="num">{"" if p is None else f"{p:.3f}"}</td>'
+        f'<td class="num">{"" if p is None else f"{p:.3f}"}{" (t test)" if stat.get("test") == "t" else ""}'
+        f"{_holm(verdict)}</td>"
         f"<td>{_status(verdict, stat, gate)}</td><td>{smallest}</td></tr>"
     )
 
@@ -158,31 +169,42 @@ def power_html(powers: Sequence[RulePower], gate: GateConfig) -> str:
     )
 
 
-def significant_mark(evidence: Sequence[str], stat: Mapping[str, Any], alpha: float) -> str:
-    """The visible *significant* mark, its tooltip naming the test(s) that say so."""
+def _holm(verdict: RuleVerdict) -> str:
+    """The rule's Holm-adjusted p beside McNemar's, when the candidate is one of several."""
+    return "" if not verdict.adjusted or verdict.p_value is None else f" <small>(Holm {verdict.p_value:.3f})</small>"
+
+
+def significant_mark(evidence: Sequence[str], stat: Mapping[str, Any], alpha: float, p_label: str = "McNemar p") -> str:
+    """The visible *significant* mark, its tooltip naming the test(s) that say so (``p_label``: whose p it is)."""
     if not evidence:
         return ""
     said = []
     if INTERVAL in evidence:
         said.append("the 95% interval of the delta excludes 0")
     if MCNEMAR in evidence:
-        said.append(f"McNemar p = {stat['p_value']:.3f} < {alpha:g}")
+        said.append(f"{p_label} = {stat['p_value']:.3f} < {alpha:g}")
     return f'<span class="eg-sig" title="{e("; ".join(said))}">significant</span>'
 
 
-def _significant_sentence(summary: Summary, significant: Mapping[str, Sequence[str]], alpha: float) -> str:
+def _significant_sentence(
+    summary: Summary,
+    significant: Mapping[str, Sequence[str]],
+    alpha: float,
+    adjusted_p: Mapping[str, float | None] | None = None,
+) -> str:
+    said = "McNemar p" if adjusted_p is None else "Holm-adjusted p"
     if not significant:
         return (
-            f"No delta is beyond noise: no yes/no metric's McNemar p is below {alpha:g} and every score's 95% "
+            f"No delta is beyond noise: no yes/no metric's {said} is below {alpha:g} and every score's 95% "
             "interval contains 0."
         )
     sig = summary.significance
     parts = []
     for key, evidence in significant.items():
-        metric, stat = _METRICS[key], sig.get(key) or {}
+        metric, stat = _METRICS[key], with_adjusted_p(sig.get(key) or {}, adjusted_p, key)
         parts.append(
             f"<b>{e(metric.label)} {e(format_value(summary.delta.get(key), metric.kind, signed=True))}</b> "
-            f"{e(format_interval(stat, metric.kind))} {significant_mark(evidence, stat, alpha)}"
+            f"{e(format_interval(stat, metric.kind))} {significant_mark(evidence, stat, alpha, said)}"
         )
     many = "changes are" if len(parts) > 1 else "change is"
     return f"{len(parts)} {many} beyond noise: " + "; ".join(parts) + ". Every other delta is within noise."
@@ -197,9 +219,15 @@ def first_screen_html(
     thresholds: str,
     changes_anchor: str = "eg-changes",
     alpha: float = SIGNIFICANCE_ALPHA,
+    labels_html: str = "",
+    adjusted_p: Mapping[str, float | None] | None = None,
+    family: int = 1,
     powers: Sequence[RulePower] = (),
 ) -> str:
     """The verdict box, the gate's rules and the sentence on what changed (all escaped, no script).
+
+    For one candidate of ``family`` several, ``verdicts`` were judged on ``adjusted_p`` (each yes/no
+    metric's Holm-adjusted McNemar p) and ``significant`` computed from it; the text says so.
 
     ``verdicts`` is :func:`~evalgate_lib.statistics.gate.judge` of ``summary`` under ``gate``
     (loaded from ``thresholds``); ``counts`` is
@@ -230,8 +258,10 @@ def first_screen_html(
         if gate.mode == "significant"
         else "any breach of a threshold fails"
     )
+    if adjusted_p is not None:
+        mode += f"; McNemar p Holm-adjusted for the {family} candidates tried against {base}"
     by_rule = dict(zip((p.rule for p in powers), powers, strict=True))
-    rules = "".join(_rule_row(v, sig.get(v.rule.metric) or {}, gate, by_rule.get(v.rule)) for v in verdicts)
+    rules = "".join(_rule_row(v, _stat_of(v, sig), gate, by_rule.get(v.rule)) for v in verdicts)
     p = (sig.get("accuracy_overall") or {}).get("p_value")
     behind = (
         ""
@@ -245,10 +275,13 @@ def first_screen_html(
         "(right before, wrong now), "
         f"<b>{counts[FLAGS]}</b> changed a flag with the same verdict "
         f'(<a href="#{e(changes_anchor)}">see them side by side</a>). '
-        + _significant_sentence(summary, significant, alpha)
+        + _significant_sentence(summary, significant, alpha, adjusted_p)
     )
     checked = "".join(
-        f'<li data-rule="{e(v.rule.metric)}">{e(plain_words(v, sig.get(v.rule.metric) or {}))}</li>' for v in verdicts
+        f'<li data-rule="{e(v.rule.metric)}" data-basis="{e(v.basis)}">{e(plain_words(v, _stat_of(v, sig)))}'
+        + (" <small>(corrected by reviewers' labels)</small>" if v.basis == LABELS else "")
+        + "</li>"
+        for v in verdicts
     )
     return (
         f'<div class="eg-report eg-first" id="eg-first-screen"><style>{BASE_CSS}{_FIRST_CSS}</style>'
@@ -262,24 +295,92 @@ def first_screen_html(
         '<table class="eg-gate-rules"><thead><tr><th>rule</th><th>threshold</th><th>delta</th>'
         "<th>95% CI</th><th>McNemar p</th><th>status</th><th>smallest change that can fail it</th></tr></thead>"
         f"<tbody>{rules}</tbody></table></details>"
+        f"{labels_html}"
         f'<p class="eg-what-changed">{changed}</p></div>'
     )
 
 
-def first_screen(summary: Summary, rows: Sequence[ResultRow], thresholds: str | Path) -> str:
+def _stat_of(verdict: RuleVerdict, sig: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The interval and p-value the rule decided on: the labels' when they corrected it, else the run's."""
+    if verdict.basis == LABELS and verdict.stat is not None:
+        return verdict.stat
+    return sig.get(verdict.rule.metric) or {}
+
+
+def corrected_html(summary: Summary, correction: LabelCorrection | None, refused: str | None) -> str:
+    """The corrected deltas beside the judge's (a table), or the one line saying why labels did not correct them."""
+    if correction is None:
+        if refused is None:
+            return ""
+        return (
+            '<p class="eg-labels-refused" id="eg-corrected"><b>Reviewer labels not used to correct the deltas:</b> '
+            f"{e(refused)}</p>"
+        )
+    rows = []
+    for m in correction.metrics.values():
+        judged = summary.significance.get(m.metric) or {}
+        rows.append(
+            f'<tr data-metric="{e(m.metric)}"><td>{e(m.label)}</td>'
+            f'<td class="num">{e(format_value(m.judge_delta, m.kind, signed=True))} '
+            f"{e(format_interval(judged, m.kind) if judged else '')}</td>"
+            f'<td class="num"><b>{e(format_value(m.delta, m.kind, signed=True))}</b> '
+            f"{e(format_interval(m.significance(), m.kind))}</td>"
+            f'<td class="num">{m.labelled} of {m.questions}</td></tr>'
+        )
+    notes = "".join(f"<li>{e(n)}</li>" for n in correction.notes)
+    return (
+        f'<div class="eg-corrected" id="eg-corrected" data-basis="{e(correction.basis)}">'
+        f"<p><small>{e(correction.line())}</small></p>"
+        '<table class="eg-gate-rules"><thead><tr><th>delta</th><th>judge only [95% CI]</th>'
+        "<th>corrected by labels [95% CI]</th><th>questions labelled</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>" + (f"<ul>{notes}</ul>" if notes else "") + "</div>"
+    )
+
+
+def first_screen(
+    summary: Summary,
+    rows: Sequence[ResultRow],
+    thresholds: str | Path,
+    correction: LabelCorrection | None = None,
+    refused: str | None = None,
+    family: Sequence[Summary] = (),
+) -> str:
     """The first screen of a run: judge ``summary`` under the thresholds file, count the changes, lay them out.
 
     ``thresholds`` is a gate file such as ``configs/gate.toml`` (what ``evalgate gate`` reads);
-    the verdict is the one ``evalgate gate --thresholds <file> --results <run>`` prints.
+    the verdict is the one ``evalgate gate --thresholds <file> --results <run>`` prints, with
+    ``--labels`` when ``correction`` is given (the deltas corrected by labels, shown beside the
+    judge's); ``refused`` is the line saying why given labels could not correct them. ``family``
+    holds every candidate's summary when ``summary`` is one of several candidates against one
+    baseline: the screen then opens on every candidate's verdict, and this one's rules on the
+    judge's delta are decided on Holm-adjusted p-values, as ``evalgate gate`` decides them.
     """
     gate = load_gate(thresholds)
-    changes = question_changes(rows, summary.baseline, summary.candidate)
-    return first_screen_html(
+    counts = count_changes(question_changes(rows, summary.baseline, summary.candidate))
+    corrected = None if correction is None else correction.metrics
+    labels_html = corrected_html(summary, correction, refused)
+    if not family:
+        return first_screen_html(
+            summary,
+            gate,
+            judge(summary, gate, corrected),
+            counts,
+            significant_metrics(summary),
+            shareable_path(thresholds),
+            labels_html=labels_html,
+            powers=summary_powers(gate, summary),
+        )
+    judged = judge_candidates(family, gate)
+    this = next(c for c in judged if c.name == summary.candidate)
+    return leaderboard_html(rank_candidates(judged), gate, this.name) + first_screen_html(
         summary,
         gate,
-        judge(summary, gate),
-        count_changes(changes),
-        significant_metrics(summary),
+        judge(summary, gate, corrected, this.adjusted_p),
+        counts,
+        significant_metrics(summary, adjusted_p=this.adjusted_p),
         shareable_path(thresholds),
-        powers=summary_powers(gate, summary),
+        labels_html=labels_html,
+        adjusted_p=this.adjusted_p,
+        family=len(judged),
+        powers=summary_powers(gate, summary, comparisons=len(judged)),
     )

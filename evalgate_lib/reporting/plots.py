@@ -452,3 +452,41 @@ def pick_examples(rows: Sequence[ResultRow], question_ids: Sequence[str] | None 
             if queues[c] and len(picked) < n:
                 picked.append(queues[c].pop(0))
     return picked
+
+
+def interval_narrowing_plot(
+    steps: Sequence[Any], ax: Axes | None = None, label: str = "accuracy on answerable"
+) -> Axes:
+    """The corrected delta and its 95% interval against the number of questions labelled under the plan.
+
+    ``steps`` are :class:`~evalgate_lib.statistics.label_correction.NarrowingStep` (from
+    ``narrowing``); the labels-only (classical) interval at each step and the judge-only delta are
+    drawn beside it, so a reviewer sees what each label buys. Nothing is computed here.
+    """
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 3.2))
+    if not steps:
+        ax.text(0.5, 0.5, "no label under the plan yet", ha="center", va="center", transform=ax.transAxes)
+        ax.set_axis_off()
+        return ax
+    x = [s.questions for s in steps]
+    pts = [s.delta * 100 for s in steps]
+    ax.plot(x, pts, color="#1565c0", label="corrected delta")
+    with_ci = [s for s in steps if s.ci_low is not None and s.ci_high is not None]
+    if with_ci:
+        low, high = [s.ci_low * 100 for s in with_ci], [s.ci_high * 100 for s in with_ci]
+        ax.fill_between([s.questions for s in with_ci], low, high, color="#1565c0", alpha=0.2, label="95% interval")
+    classical = [s for s in steps if s.classical_low is not None and s.classical_high is not None]
+    if classical:
+        cx = [s.questions for s in classical]
+        lows = [s.classical_low * 100 for s in classical]
+        ax.plot(cx, lows, color="#757575", linestyle=":", label="labels only")
+        ax.plot(cx, [s.classical_high * 100 for s in classical], color="#757575", linestyle=":")
+    ax.axhline(steps[-1].judge_delta * 100, color="#e65100", linestyle="--", label="judge only")
+    ax.axhline(0, color="black", linewidth=0.6)
+    ax.set_xlabel("questions labelled under the plan (every config's answer)")
+    ax.set_ylabel(f"delta, {label} (points)")
+    ax.legend(fontsize=8, loc="best")
+    return ax

@@ -28,7 +28,7 @@ from evalgate_lib.reporting.paths import shareable_path
 from evalgate_lib.reporting.results_table import FILTER_LABELS, results_table_html, table_page_html
 from evalgate_lib.reporting.styles import BASE_CSS
 from evalgate_lib.run.manifest import Manifest
-from evalgate_lib.statistics.beyond_noise import significance_evidence
+from evalgate_lib.statistics.beyond_noise import significance_evidence, with_adjusted_p
 from evalgate_lib.statistics.metrics import METRICS, Summary, format_interval, format_value
 
 __all__ = [
@@ -64,7 +64,7 @@ def _delta_class(kind: str, value: float | None) -> str:
     return "better" if better else "worse"
 
 
-def headline_html(summary: Summary, alpha: float = 0.05) -> str:
+def headline_html(summary: Summary, alpha: float = 0.05, adjusted_p: Mapping[str, float | None] | None = None) -> str:
     """Per-config metrics side by side with the delta, its 95% paired-bootstrap interval and McNemar p.
 
     Each number cell carries its exact value in ``data-value`` (``data-metric``,
@@ -72,7 +72,8 @@ def headline_html(summary: Summary, alpha: float = 0.05) -> str:
     the numbers back without parsing the formatting. A delta beyond noise by the gate's own test
     (McNemar p < ``alpha`` for a yes/no metric, an interval excluding 0 for a score:
     :func:`~evalgate_lib.statistics.beyond_noise.significance_evidence`) carries a visible
-    *significant* mark; its row has ``data-significant="1"``.
+    *significant* mark; its row has ``data-significant="1"``. For one candidate of several,
+    ``adjusted_p`` holds each yes/no metric's Holm-adjusted p: shown beside McNemar's, it decides the mark.
     """
     base, cand = summary.baseline, summary.candidate
     b, c, d = summary.baseline_metrics, summary.candidate_metrics, summary.delta
@@ -93,15 +94,17 @@ def headline_html(summary: Summary, alpha: float = 0.05) -> str:
     for m in METRICS:
         s = sig.get(m.key) or {}
         p = s.get("p_value")
-        evidence = significance_evidence(s, alpha)
+        judged = with_adjusted_p(s, adjusted_p, m.key)
+        holm = "" if judged.get("p_value") == p else f" <small>(Holm {judged['p_value']:.3f})</small>"
+        evidence = significance_evidence(judged, alpha)
         lines.append(
             f'<tr data-metric="{e(m.key)}" data-significant="{int(bool(evidence))}"><td>{e(m.label)}</td>'
             f"{cell(m.key, m.kind, base, b.get(m.key))}"
             f"{cell(m.key, m.kind, cand, c.get(m.key))}"
             f"{cell(m.key, m.kind, 'delta', d.get(m.key), signed=True, cls=_delta_class(m.kind, d.get(m.key)))}"
             f'<td class="num">{e(format_interval(s, m.kind)) if s else "n/a"}'
-            f"{significant_mark(evidence, s, alpha)}</td>"
-            f'<td class="num">{"" if p is None else f"{p:.3f}"}</td></tr>'
+            f"{significant_mark(evidence, judged, alpha, 'McNemar p' if not holm else 'Holm-adjusted p')}</td>"
+            f'<td class="num">{"" if p is None else f"{p:.3f}"}{holm}</td></tr>'
         )
     lines.append("</tbody></table>")
     boot = summary.bootstrap
@@ -112,6 +115,7 @@ def headline_html(summary: Summary, alpha: float = 0.05) -> str:
         "means the difference is within noise at this sample size; a delta beyond noise is marked "
         f'<span class="eg-sig eg-sig-legend">significant</span> (the gate\'s test: McNemar p &lt; {alpha:g} for a '
         "yes/no metric, an interval excluding 0 for a score)"
+        + ("; McNemar p Holm-adjusted for the candidates tried against the baseline" if adjusted_p is not None else "")
         + (f"; bootstrap seed {e(str(boot.get('seed')))}, paired by question id" if boot else "")
         + ".</p></div>"
     )
@@ -534,10 +538,16 @@ def agreement_html(report: Mapping[str, Any], provenance: LabelProvenance | None
         f"({report['stale']} stale labels of changed answers not used). {said}"
         "Intervals: 95% bootstrap over answers.</p>"
         f"<table class='eg-headline'><thead>{head}</thead><tbody>{_agreement_rows(items)}</tbody></table>"
-        "<p>Headline rates over every answer of the run, corrected by the labelled sample "
-        "(prediction-powered inference):</p>"
-        "<table class='eg-headline'><thead><tr><th></th><th>rate</th><th>automatic</th><th>labelled sample</th>"
-        f"<th>corrected [95% CI]</th></tr></thead><tbody>{ppi_rows}</tbody></table></div>"
+        f"<p class='eg-label-sample'>{e(report.get('sample', ''))}</p>"
+        + (
+            "<p>Headline rates over every answer of the run, corrected by the labels "
+            "(prediction-powered inference):</p>"
+            "<table class='eg-headline'><thead><tr><th></th><th>rate</th><th>automatic</th><th>labelled sample</th>"
+            f"<th>corrected [95% CI]</th></tr></thead><tbody>{ppi_rows}</tbody></table>"
+            if ppi_rows
+            else ""
+        )
+        + "</div>"
     )
 
 

@@ -27,7 +27,7 @@ from evalgate_lib.files import sha256_file
 from evalgate_lib.inputs.config import DEFAULT_ANSWER_MATCHING, DEFAULT_SENTENCE_SCORER
 from evalgate_lib.judging.rows import ResultRow
 from evalgate_lib.run.manifest import Manifest
-from evalgate_lib.run.results import PUBLISHED_FILES, load_rows
+from evalgate_lib.run.results import INDEX_FILE, PUBLISHED_FILES, load_rows
 from evalgate_lib.statistics.metrics import Summary
 
 #: The files whose SHA-256 the manifest records (the manifest itself holds the digests).
@@ -62,6 +62,20 @@ def rerun_hint(folder: Path, manifest: Manifest | None) -> str:
     if scorer != DEFAULT_SENTENCE_SCORER:
         command += f" --scorer {scorer}"
     return f"rerun '{command} --out {folder}'"
+
+
+def several_candidates_message(folder: Path) -> str:
+    """Why a folder of several candidates is not one pair, and the pair folders to name instead."""
+    try:
+        entries = json.loads((folder / INDEX_FILE).read_text(encoding="utf-8")).get("candidates") or []
+        pairs = [str(folder / str(entry["folder"])) for entry in entries]
+    except (ValueError, AttributeError, KeyError, TypeError):
+        pairs = []
+    listed = f"name one pair's folder ({', '.join(pairs)})" if pairs else "name one pair's folder inside it"
+    return (
+        f"{folder} holds several candidates against one baseline ({INDEX_FILE}), not one pair: {listed}; "
+        f"'evalgate gate --results {folder}' and 'evalgate report --results {folder}' read them all"
+    )
 
 
 def _parse(path: Path, hint: str) -> dict[str, Any]:
@@ -113,6 +127,8 @@ def read_results_folder(folder: str | Path) -> ResultsFolder:
     path = Path(folder)
     if not path.is_dir():
         raise InputError(f"{path}: not a results folder (no such folder); run 'evalgate run --out {path}' first")
+    if (path / INDEX_FILE).is_file() and not (path / "results.jsonl").exists():
+        raise InputError(several_candidates_message(path))
     for name in PUBLISHED_FILES:
         if not (path / name).is_file():
             raise InputError(

@@ -51,8 +51,6 @@ class RunOptions:
     #: ``None``: whatever ``joblib.parallel_config(backend=...)`` is active around the call.
     joblib_backend: str | None = "threading"
     progress: bool = True
-    #: The embedded generator's dtype (``None``: its default, float32); part of the model identity.
-    local_dtype: str | None = None
     #: Seconds one Ollama request may wait, and retries after a transient failure (``None``: the
     #: config's ``[shared.models.ollama]`` value, else the backend's default). Never in a cache key.
     timeout: float | None = None
@@ -124,18 +122,42 @@ def checked_evidence(
 
 def load_inputs(baseline: str | Path, candidate: str | Path, limit: int | None = None) -> Inputs:
     """Load both configs, enforce the fairness contract, load and cross-check corpus and gold."""
-    a, b = load_config(baseline), load_config(candidate)
-    diffs = check_fairness(a, b)
+    return load_candidate_inputs(baseline, [candidate], limit)[0]
+
+
+def load_candidate_inputs(
+    baseline: str | Path, candidates: Sequence[str | Path], limit: int | None = None
+) -> list[Inputs]:
+    """One :class:`Inputs` per candidate, each paired with the baseline under the fairness contract.
+
+    Every pair is checked on its own (only ``[chunking]`` and ``[prompt]`` may differ from the
+    baseline, so the candidates share the baseline's corpus, gold set and models); the corpus and
+    gold set are read once. Candidates must have distinct names: each names its pair's results.
+    """
+    if not candidates:
+        raise InputError("no candidate config given: name at least one --candidate")
+    a = load_config(baseline)
+    configs = [load_config(c) for c in candidates]
+    diffs = [check_fairness(a, b) for b in configs]
+    seen: dict[str, Path] = {}
+    for b in configs:
+        if b.name in seen:
+            raise InputError(
+                f"candidates {seen[b.name]} and {b.path} have the same name {b.name!r}; names label the results"
+            )
+        seen[b.name] = b.path
     scan = scan_corpus(a.corpus)
     articles = list(scan.articles)
     questions = load_gold(a.gold)
     evidence = checked_evidence(questions, articles, a.gold)
-    for config in (a, b):
+    for config in (a, *configs):
         check_chunking(config.chunking, f"{config.path}: [chunking]", search=(config.path.parent,))
     get_scorer(a.sentence_scorer)  # an unknown scorer name fails here, before any model call
-    return Inputs(
-        a, b, diffs, articles, select_questions(questions, limit), len(questions), evidence, list(scan.skipped)
-    )
+    selected = select_questions(questions, limit)
+    return [
+        Inputs(a, b, d, articles, selected, len(questions), evidence, list(scan.skipped))
+        for b, d in zip(configs, diffs, strict=True)
+    ]
 
 
 @dataclass
@@ -227,8 +249,12 @@ def generate_config(
 
 
 def plan_calls(cache: ModelCache, prepared: Sequence[Prepared], embed_made: int, embed_cached: int) -> CallPlan:
-    """Count the generations of every prepared configuration, and how many the cache already holds."""
-    prompts = [(p.config.generation, item[2]) for p in prepared for item in p.items]
+    """Count the generations of every prepared configuration, and how many the cache already holds.
+
+    A prompt two configurations share (the same options and text) is one generation: the first
+    makes it and the second reads it from the cache.
+    """
+    prompts = list(dict.fromkeys((p.config.generation, item[2]) for p in prepared for item in p.items))
     cached = sum(cache.is_generation_cached(prompt, generation) for generation, prompt in prompts)
     return CallPlan(len(prompts), cached, embed_made + embed_cached, embed_cached)
 
@@ -238,24 +264,37 @@ def run_configs(baseline: str | Path, candidate: str | Path, options: RunOptions
 
     Internal: the public door is :func:`evalgate_lib.run_comparison`, which also writes and verifies the folder.
     """
+    return run_candidates(baseline, [candidate], options)[0]
+
+
+def run_candidates(baseline: str | Path, candidates: Sequence[str | Path], options: RunOptions) -> list[Comparison]:
+    """Run the baseline once and every candidate, and return one :class:`Comparison` per candidate.
+
+    The baseline is chunked, embedded, retrieved and generated once, whatever the number of
+    candidates: its rows are shared by every pair, and the call plan counts its prompts once.
+    (A candidate whose prompt for a question equals another config's is served by the cache.)
+    Every pair's rows are what a two-config run of that pair gives, byte for byte.
+
+    Internal: the public doors are :func:`evalgate_lib.run_comparison` and :func:`evalgate_lib.run_candidates`.
+    """
     started = time.perf_counter()
-    inputs = load_inputs(baseline, candidate, options.limit)
+    pairs = load_candidate_inputs(baseline, candidates, options.limit)
+    first = pairs[0]
+    configs = [first.baseline, *(p.candidate for p in pairs)]
     check_joblib_backend(options.joblib_backend)
     spec = resolve_backend(
-        options.backend, inputs.baseline.models, options.hosts, options.local_dtype, options.timeout, options.retries
+        options.backend, first.baseline.models, options.hosts, options.timeout, options.retries
     )
-    # Chunk both configs and check that their longest prompt fits the context, before any model call.
-    chunks = {config.name: checked_chunks(config, inputs.articles) for config in (inputs.baseline, inputs.candidate)}
-    limit, limit_name = context_limit(spec, inputs.baseline.generation.num_ctx)
-    for config in (inputs.baseline, inputs.candidate):
-        check_context_fit(config, chunks[config.name], inputs.questions, limit, limit_name)
+    # Chunk every config and check that its longest prompt fits the context, before any model call.
+    chunks = {config.name: checked_chunks(config, first.articles) for config in configs}
+    limit, limit_name = context_limit(spec, first.baseline.generation.num_ctx)
+    for config in configs:
+        check_context_fit(config, chunks[config.name], first.questions, limit, limit_name)
     cache = model_cache(spec, options.cache_dir)
     before = cache.stats.as_dict()
     identity = dict(cache.identity)
-    question_vectors = cache.embed([q.question for q in inputs.questions])
-    prepared = [
-        prepare_config(c, inputs, cache, question_vectors, chunks[c.name]) for c in (inputs.baseline, inputs.candidate)
-    ]
+    question_vectors = cache.embed([q.question for q in first.questions])
+    prepared = [prepare_config(c, first, cache, question_vectors, chunks[c.name]) for c in configs]
     embedded = cache.stats.as_dict()  # only embeddings so far: their hits are the cached batches
     plan = plan_calls(
         cache, prepared, embedded["embed_calls"] - before["embed_calls"], embedded["hits"] - before["hits"]
@@ -264,25 +303,37 @@ def run_configs(baseline: str | Path, candidate: str | Path, options: RunOptions
     if options.announce is not None:
         options.announce(format_plan(plan, prior))
     progress = GenerationProgress(plan.to_make, prior, options.progress)
-    rows: list[ResultRow] = []
+    rows: list[list[ResultRow]] = []
     try:
         for one in prepared:
-            rows.extend(generate_config(one, inputs, spec, options, progress))
+            rows.append(generate_config(one, first, spec, options, progress))
     finally:
         progress.close()
     after = cache.stats.as_dict()
-    stats = {
+    stats: dict[str, Any] = {
         "model_calls": {k: after[k] - before[k] for k in after},
         "planned_calls": plan.as_dict(),
         "wall_seconds": round(time.perf_counter() - started, 3),
         "jobs": options.jobs,
         "joblib_backend": options.joblib_backend,
     }
+    if len(pairs) > 1:  # the calls are the whole run's, shared by every pair
+        stats["candidates"] = [p.candidate.name for p in pairs]
     if spec.kind == "ollama":  # how long a request could wait: how the run ran, not what it measured
         backend = cache.backend
         stats["ollama"] = {
             "timeout": getattr(backend, "read_timeout", None),
             "retries": getattr(backend, "max_retries", None),
         }
-    chunk_counts = {p.config.name: p.chunk_count for p in prepared}
-    return Comparison(inputs, identity, rows, chunk_counts, stats)
+    counts = {p.config.name: p.chunk_count for p in prepared}
+    base = first.baseline.name
+    return [
+        Comparison(
+            pair,
+            identity,
+            rows[0] + rows[i],
+            {base: counts[base], pair.candidate.name: counts[pair.candidate.name]},
+            stats,
+        )
+        for i, pair in enumerate(pairs, start=1)
+    ]

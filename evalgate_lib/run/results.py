@@ -36,6 +36,10 @@ from evalgate_lib.statistics.metrics import Summary, compare
 #: The files a rerun with nothing changed reproduces byte for byte (``run_stats.json`` is not one).
 PUBLISHED_FILES = ("results.jsonl", "summary.json", "manifest.json")
 
+#: The index of a folder holding several candidates against one baseline, one pair folder each
+#: (:mod:`evalgate_lib.run.candidates`); a pair's folder never holds one.
+INDEX_FILE = "candidates.json"
+
 
 def build_manifest(comparison: Comparison, limit: int | None = None) -> Manifest:
     """Everything needed to tell whether two runs measured the same thing.
@@ -80,7 +84,8 @@ def build_manifest(comparison: Comparison, limit: int | None = None) -> Manifest
     )
 
 
-def _dumps(obj: Any) -> str:
+def json_text(obj: Any) -> str:
+    """A JSON file's text as every results file is written: sorted keys, indented, UTF-8 kept, one final newline."""
     return json.dumps(obj, sort_keys=True, ensure_ascii=False, indent=2) + "\n"
 
 
@@ -99,9 +104,11 @@ def write_folder(
     reader can tell an intact folder from one changed after the run.
     """
     folder = Path(out_dir)
+    # a pair written where several candidates were: the old index must not describe this folder
+    (folder / INDEX_FILE).unlink(missing_ok=True)
     lines = "".join(json.dumps(r.to_json(), sort_keys=True, ensure_ascii=False) + "\n" for r in rows)
     atomic_write(folder / "results.jsonl", lines)
-    atomic_write(folder / "summary.json", _dumps(summary.to_json()))
+    atomic_write(folder / "summary.json", json_text(summary.to_json()))
     per_config = Counter(r.config for r in rows)
     manifest = replace(
         manifest,
@@ -111,14 +118,12 @@ def write_folder(
         },
         questions_per_config={name: per_config.get(name, 0) for name in (manifest.baseline, manifest.candidate)},
     )
-    atomic_write(folder / "manifest.json", _dumps(manifest.to_json()))
-    atomic_write(folder / "run_stats.json", _dumps(stats))
+    atomic_write(folder / "manifest.json", json_text(manifest.to_json()))
+    atomic_write(folder / "run_stats.json", json_text(stats))
     return folder
 
 
-def write_results(
-    comparison: Comparison, summary: Summary, out_dir: str | Path, limit: int | None = None
-) -> Path:
+def write_results(comparison: Comparison, summary: Summary, out_dir: str | Path, limit: int | None = None) -> Path:
     """Write the results folder of an EvalGate-run comparison and return its path."""
     return write_folder(comparison.rows, summary, build_manifest(comparison, limit), comparison.stats, out_dir)
 

@@ -345,6 +345,14 @@ def ppi_mean(
     whatever the judge's errors; when the judge is good, ``f − y`` is mostly 0 and the interval is much
     narrower than the human-only one.
 
+    **Only for a uniform random sample.** The rectifier is the plain mean of ``f − y`` over the
+    labelled items, which is unbiased only when every item had the same chance to be labelled.
+    Labels made the way a reviewer naturally works (the review queue first, in the explorer) are a
+    convenience sample, and this estimate is then biased; a stratified plan's labels need weights.
+    EvalGate calls it only for a census of labels (every answer labelled, where it is the labels'
+    own rate); the deltas corrected by a plan's labels are
+    :func:`evalgate_lib.statistics.label_estimates.corrected_delta`.
+
     Choices, documented because they change numbers:
 
     * ``var`` is the sample variance (ddof = 1). ``ppi_py`` uses ddof = 0; ddof = 1 is slightly wider

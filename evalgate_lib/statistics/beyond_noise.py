@@ -43,12 +43,29 @@ def significance_evidence(stat: Mapping[str, Any], alpha: float = SIGNIFICANCE_A
     return ()
 
 
-def significant_metrics(summary: Summary, alpha: float = SIGNIFICANCE_ALPHA) -> dict[str, tuple[str, ...]]:
-    """Every metric whose delta is beyond noise, in :data:`~evalgate_lib.statistics.metrics.METRICS` order."""
+def with_adjusted_p(stat: Mapping[str, Any], adjusted_p: Mapping[str, float | None] | None, key: str) -> dict[str, Any]:
+    """One metric's significance entry with its p-value replaced by the Holm-adjusted one, when there is one.
+
+    For the *significant* marks of a candidate that is one of several: they then follow the
+    test the gate decides on. The entry's own numbers are not changed anywhere else.
+    """
+    if adjusted_p is None or stat.get("p_value") is None or adjusted_p.get(key) is None:
+        return dict(stat)
+    return {**stat, "p_value": adjusted_p[key]}
+
+
+def significant_metrics(
+    summary: Summary, alpha: float = SIGNIFICANCE_ALPHA, adjusted_p: Mapping[str, float | None] | None = None
+) -> dict[str, tuple[str, ...]]:
+    """Every metric whose delta is beyond noise, in :data:`~evalgate_lib.statistics.metrics.METRICS` order.
+
+    ``adjusted_p`` (one candidate of several: each yes/no metric's Holm-adjusted p, as the gate
+    decides on) replaces McNemar's p, so the marks and the gate still agree.
+    """
     sig = summary.significance
     out = {}
     for metric in METRICS:
-        evidence = significance_evidence(sig.get(metric.key) or {}, alpha)
+        evidence = significance_evidence(with_adjusted_p(sig.get(metric.key) or {}, adjusted_p, metric.key), alpha)
         if evidence:
             out[metric.key] = evidence
     return out

@@ -19,6 +19,17 @@ fails the gate. In ``significant`` mode a breach fails only when the paired
 test says it is beyond noise: McNemar's exact p < ``alpha`` for yes/no
 metrics, or a bootstrap interval entirely past the threshold for scores. The
 verdict names each metric, its delta and its 95% interval either way.
+
+With reviewers' labels (``corrected``, from :func:`evalgate_lib.statistics.label_correction.correct_with_labels`),
+each rule on a metric a label measures decides on the delta corrected by the labels instead, with
+its interval and p-value (McNemar's on a census of labels, the corrected delta's normal p under a
+plan), and its line prints the judge-only delta beside it; the other rules (retrieval, ...) involve
+no judgement and keep the run's delta. ``RuleVerdict.basis`` says which delta decided.
+
+Several candidates against one baseline (:mod:`evalgate_lib.statistics.candidates`) are judged
+by the same :func:`judge`, given each yes/no metric's p-value adjusted for the number of
+candidates (Holm): a rule on the judge's delta then names both p-values and decides on the
+adjusted one (a rule corrected by labels keeps its own test).
 """
 
 from __future__ import annotations
@@ -77,6 +88,10 @@ def load_gate(path: str | Path) -> GateConfig:
     return GateConfig(tuple(rules), mode, float(raw.get("alpha", 0.05)))
 
 
+#: Which delta a rule decided on: the judge's verdicts, or the delta corrected by reviewers' labels.
+JUDGE, LABELS = "judge", "labels"
+
+
 @dataclass(frozen=True)
 class RuleVerdict:
     rule: Rule
@@ -85,6 +100,11 @@ class RuleVerdict:
     significant: bool | None
     failed: bool
     message: str
+    basis: str = JUDGE
+    stat: Mapping[str, Any] | None = None
+    #: The p-value the rule was decided on: McNemar's, or its Holm adjustment when ``adjusted`` (``None``: a score).
+    p_value: float | None = None
+    adjusted: bool = False
 
 
 def _significant(rule: Rule, sig: Mapping[str, Any], alpha: float, limit: float) -> bool | None:
@@ -96,13 +116,30 @@ def _significant(rule: Rule, sig: Mapping[str, Any], alpha: float, limit: float)
     return sig["ci_high"] < limit if rule.max_drop is not None else sig["ci_low"] > limit
 
 
-def judge(summary: Summary, gate: GateConfig) -> list[RuleVerdict]:
-    """One verdict per rule, from the summary of a run."""
+def judge(
+    summary: Summary,
+    gate: GateConfig,
+    corrected: Mapping[str, Any] | None = None,
+    adjusted_p: Mapping[str, float | None] | None = None,
+) -> list[RuleVerdict]:
+    """One verdict per rule, from the summary of a run; with ``corrected``, on the labels' delta where there is one.
+
+    ``corrected`` maps a metric key to a
+    :class:`~evalgate_lib.statistics.label_correction.CorrectedDelta` (``delta``, ``significance()``).
+    ``adjusted_p`` (one candidate of several: each metric's Holm-adjusted McNemar p,
+    :func:`evalgate_lib.statistics.candidates.holm_p_values`) replaces McNemar's p in the decision
+    of a rule on the judge's delta; the message names both.
+    """
     verdicts = []
     for rule in gate.rules:
         metric = _KINDS[rule.metric]
-        delta = summary.delta.get(rule.metric)
-        sig = summary.significance.get(rule.metric, {})
+        fixed = (corrected or {}).get(rule.metric)
+        delta = summary.delta.get(rule.metric) if fixed is None else fixed.delta
+        sig = summary.significance.get(rule.metric, {}) if fixed is None else fixed.significance()
+        raw_p = sig.get("p_value")
+        adjusted = fixed is None and raw_p is not None and (adjusted_p or {}).get(rule.metric) is not None
+        if adjusted:
+            sig = {**sig, "p_value": (adjusted_p or {})[rule.metric]}
         if rule.max_drop is not None:
             limit, bound = (
                 -float(rule.max_drop),
@@ -119,13 +156,26 @@ def judge(summary: Summary, gate: GateConfig) -> list[RuleVerdict]:
         failed = breached and (gate.mode == "point" or bool(significant))
         p = sig.get("p_value")
         status = "FAIL" if failed else ("breach, not significant" if breached else "ok")
-        message = (
-            f"{status:>4}  {metric.label}: delta {format_value(delta, metric.kind, signed=True)} "
-            f"95% CI {format_interval(sig, metric.kind) if sig else 'n/a'}"
-            + ("" if p is None else f", McNemar p={p:.3f}")
-            + f" ({bound})"
-        )
-        verdicts.append(RuleVerdict(rule, delta, breached, significant, failed, message))
+        judged = summary.significance.get(rule.metric, {})
+        judge_delta = summary.delta.get(rule.metric)
+        if fixed is None:
+            said = (
+                f"delta {format_value(delta, metric.kind, signed=True)} "
+                f"95% CI {format_interval(sig, metric.kind) if sig else 'n/a'}"
+                + ("" if raw_p is None else f", McNemar p={raw_p:.3f}")
+                + (f", Holm p={p:.3f}" if adjusted else "")
+            )
+        else:
+            said = (
+                f"corrected delta {format_value(delta, metric.kind, signed=True)} "
+                f"95% CI {format_interval(sig, metric.kind)}"
+                + ("" if p is None else f", {sig.get('test', 'McNemar')} p={p:.3f}")
+                + f"; judge-only {format_value(judge_delta, metric.kind, signed=True)} "
+                f"{format_interval(judged, metric.kind) if judged else 'n/a'}"
+            )
+        message = f"{status:>4}  {metric.label}: {said} ({bound})"
+        basis = JUDGE if fixed is None else LABELS
+        verdicts.append(RuleVerdict(rule, delta, breached, significant, failed, message, basis, sig, p, adjusted))
     return verdicts
 
 
@@ -143,17 +193,31 @@ def judged_line(summary: Summary, questions_in_file: int | None = None) -> str:
     return f"{judged}, a PARTIAL run (--limit: {base} of {questions_in_file} gold questions), judged by --allow-partial"
 
 
+def basis_line(verdicts: Sequence[RuleVerdict], labels_line: str | None = None) -> str:
+    """Which delta the verdict used: the judge's alone, or the labels' for the rules a label measures."""
+    corrected = [v.rule.metric for v in verdicts if v.basis == LABELS]
+    if not corrected:
+        return "decided on the judge's delta (no reviewer labels given)"
+    rest = [v.rule.metric for v in verdicts if v.basis != LABELS]
+    said = f"decided on the delta corrected by labels for {', '.join(corrected)}"
+    if rest:
+        said += f"; on the run's delta for {', '.join(rest)} (no judgement to correct)"
+    return said + ("" if labels_line is None else f"\n{labels_line}")
+
+
 def format_verdict(
     summary: Summary,
     gate: GateConfig,
     verdicts: list[RuleVerdict],
     questions_in_file: int | None = None,
+    labels_line: str | None = None,
     power: Sequence[str] = (),
     cannot_fail: Sequence[str] = (),
 ) -> str:
-    """The readable verdict: what was judged, one line per rule, then PASS or FAIL naming the regressed metrics.
+    """The readable verdict: what was judged, which delta decided, one line per rule, then PASS or FAIL.
 
-    ``questions_in_file`` is given for a partial (``--limit``) run only, so the verdict says it.
+    ``questions_in_file`` is given for a partial (``--limit``) run only, so the verdict says it;
+    ``labels_line`` (:meth:`~evalgate_lib.statistics.label_correction.LabelCorrection.line`) when labels corrected it.
     ``power`` are the lines of :func:`evalgate_lib.statistics.power.format_powers`, printed before
     the verdict, and ``cannot_fail`` the rules (metric keys) no change could fail at this size: a PASS
     then says that those rules could not have failed it.
@@ -163,5 +227,7 @@ def format_verdict(
     tail = f"FAIL: candidate regresses on {', '.join(failed)}" if failed else "PASS: no regression beyond thresholds"
     if cannot_fail and not failed:
         tail += f" (but {', '.join(cannot_fail)} could not fail on this gold set: see power above)"
-    lines = [head, judged_line(summary, questions_in_file)] + [v.message for v in verdicts]
-    return "\n".join(lines + list(power) + [tail])
+    lines = [head, judged_line(summary, questions_in_file)]
+    if labels_line is not None or any(v.basis == LABELS for v in verdicts):
+        lines.append(basis_line(verdicts, labels_line))
+    return "\n".join(lines + [v.message for v in verdicts] + list(power) + [tail])

@@ -61,12 +61,15 @@ class RulePower:
         return self.smallest is not None
 
 
-def _one_way_p(k: int) -> float:
-    """McNemar's exact p (rounded as ``summary.json`` holds it) when ``k`` questions all move one way."""
-    return round(mcnemar_exact([True] * k, [False] * k).p_value, 6)
+def _one_way_p(k: int, comparisons: int = 1) -> float:
+    """McNemar's exact p when ``k`` questions all move one way, rounded as ``summary.json`` holds it; for one of
+    ``comparisons`` candidates, Holm's adjustment of the family's smallest p (``m × p``, capped at 1), the best an
+    adjusted p can be (:func:`evalgate_lib.statistics.multiple_testing.holm_adjust`)."""
+    p = round(mcnemar_exact([True] * k, [False] * k).p_value, 6)
+    return p if comparisons <= 1 else round(min(1.0, comparisons * p), 6)
 
 
-def _significant_from(alpha: float, mode: str) -> int | None:
+def _significant_from(alpha: float, mode: str, comparisons: int = 1) -> int | None:
     """The fewest one-way moves the gate calls beyond noise: 1 in ``point`` mode, else the first k with p < alpha.
 
     ``None`` when none does (alpha ≤ 0): 2 × 0.5^k is below any alpha > 0 for k large enough.
@@ -76,12 +79,14 @@ def _significant_from(alpha: float, mode: str) -> int | None:
     if alpha <= 0:
         return None
     k = 1
-    while _one_way_p(k) >= alpha:
+    while _one_way_p(k, comparisons) >= alpha:
         k += 1
     return k
 
 
-def smallest_detectable_change(rule: Rule, questions: int, mode: str, alpha: float) -> RulePower:
+def smallest_detectable_change(
+    rule: Rule, questions: int, mode: str, alpha: float, comparisons: int = 1
+) -> RulePower:
     """The smallest change that fails ``rule`` on ``questions`` questions of its metric's population.
 
     A breach is what :func:`~evalgate_lib.statistics.gate.judge` calls one: for a rate, ``k`` moved
@@ -92,6 +97,8 @@ def smallest_detectable_change(rule: Rule, questions: int, mode: str, alpha: flo
     :func:`_significant_from` on. Examples (α = 0.05, significant mode): 5 no-answer questions under
     ``max_drop = 0.10`` cannot fail (5 of 5 broken: p = 0.0625); 6 can, at 6 of 6 (p = 0.03125); every
     breach of the 10-point limit can fail from 50 questions (6 of 50 = 12 points, the smallest breach).
+    With ``comparisons`` candidates against one baseline the gate decides on Holm-adjusted p, at best
+    ``comparisons × p``: 3 candidates need 7 one-way moves (3 × 0.015625 = 0.047).
     """
     metric = _METRICS[rule.metric]
     limit = Fraction(str(rule.max_drop if rule.max_drop is not None else rule.max_increase))
@@ -102,7 +109,7 @@ def smallest_detectable_change(rule: Rule, questions: int, mode: str, alpha: flo
             float(limit) if possible and questions >= 1 else None, None, None,
             1 if possible else None, 1 if possible else None,
         )  # fmt: skip
-    from_k = _significant_from(alpha, mode)
+    from_k = _significant_from(alpha, mode, comparisons)
     if metric.kind == "rate":
         # k / n > limit  <=>  k > limit * n: the first breach is floor(limit * n) + 1 answers
         breach = math.floor(limit * questions) + 1
@@ -121,8 +128,8 @@ def smallest_detectable_change(rule: Rule, questions: int, mode: str, alpha: flo
     delta = None
     if smallest is not None:
         delta = smallest / questions if metric.kind == "rate" else float(smallest)
-    p_value = None if smallest is None or mode == "point" else _one_way_p(smallest)
-    p_all = _one_way_p(questions) if questions else None
+    p_value = None if smallest is None or mode == "point" else _one_way_p(smallest, comparisons)
+    p_all = _one_way_p(questions, comparisons) if questions else None
     return RulePower(rule, metric.population, questions, smallest, delta, p_value, p_all, needed, for_limit)
 
 
@@ -143,15 +150,22 @@ def gold_sizes(types: Sequence[str]) -> dict[str, int]:
     }
 
 
-def summary_powers(gate: GateConfig, summary: Summary) -> list[RulePower]:
+def summary_powers(gate: GateConfig, summary: Summary, comparisons: int = 1) -> list[RulePower]:
     """Every rule's power on a run: each rule's population is the pairs its paired test compared.
 
     That is ``summary.significance[metric]["n"]``: the questions where both configs have a value (a
-    retrieval metric left empty for logs without document ids has none).
+    retrieval metric left empty for logs without document ids has none). ``comparisons``: the number of
+    candidates tried against the baseline (their p-values Holm-adjusted). A rule the gate decides on
+    reviewers' labels under a sampling plan is tested otherwise (a t test); its figure here is the
+    judge's test's.
     """
     return [
         smallest_detectable_change(
-            rule, int((summary.significance.get(rule.metric) or {}).get("n") or 0), gate.mode, gate.alpha
+            rule,
+            int((summary.significance.get(rule.metric) or {}).get("n") or 0),
+            gate.mode,
+            gate.alpha,
+            comparisons,
         )
         for rule in gate.rules
     ]

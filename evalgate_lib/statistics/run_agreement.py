@@ -101,6 +101,8 @@ class AgreementReport:
     ppi: Mapping[str, Mapping[str, PPIEstimate]]
     interrater: Mapping[str, dict] = field(default_factory=dict)
     double_labelled: int = 0
+    #: How the labels were drawn, said aloud (:func:`sample_line`); corrected rates (``ppi``) only for a census.
+    sample: str = ""
 
 
 def usable_labels(
@@ -145,8 +147,10 @@ def measure(
     """Agreement of the run's judgements with the labels, for each scorer and matching rule.
 
     ``matching`` is the rule that decides ``correct`` (the run's own); ``matchings`` every
-    rule to report beside it. Headline rates over *all* rows of the run are corrected with
-    the labelled sample by prediction-powered inference (:func:`ppi_mean`).
+    rule to report beside it. When every answer is labelled (a census), the headline rates are
+    also given as :func:`ppi_mean` makes them (the labels' own); for any other labels the rates
+    are not corrected here: :func:`ppi_mean` assumes a uniform random sample, which neither a
+    convenience sample nor a stratified plan is (``sample`` says which; the gate corrects a plan's).
     """
     bodies = {a.id: a for a in articles}
     match = match_labels(labels, {(r.config, r.question_id): r.answer for r in rows})
@@ -167,6 +171,7 @@ def measure(
     by_scorer: dict[str, tuple[JudgementAgreement, ...]] = {}
     ppi: dict[str, dict[str, PPIEstimate]] = {}
     labelled_keys = {(r.config, r.question_id) for r, _ in pairs}
+    census = len(labelled_keys) == len(rows)
     for scorer in scorers:
         judged = {(r.config, r.question_id): auto_judgements(rejudge(r, bodies, scorer, matching)) for r in rows}
         results = []
@@ -175,6 +180,8 @@ def measure(
             human = [human_judgements(label)[name] for _, label in pairs]
             results.append(agree(name, auto, human, scorer=scorer))
         by_scorer[scorer] = tuple(results)
+        if not census:  # ppi_mean assumes a uniform random sample: no label set here is known to be one
+            continue
         ppi[scorer] = {
             name: ppi_mean(
                 [judged[k][name] for k in judged],
@@ -185,13 +192,14 @@ def measure(
         }
     rows_by_key = {(r.config, r.question_id): r for r in rows}
     correct_keys = [k for k in rows_by_key if k in labelled_keys]
-    ppi["correctness"] = {
-        "accuracy": ppi_mean(
-            [r.correct for r in rows],
-            [rows_by_key[k].correct for k in correct_keys],
-            [reference[k].correct for k in correct_keys],
-        )
-    }
+    if census:
+        ppi["correctness"] = {
+            "accuracy": ppi_mean(
+                [r.correct for r in rows],
+                [rows_by_key[k].correct for k in correct_keys],
+                [reference[k].correct for k in correct_keys],
+            )
+        }
     agreement_between_passes = passes_agreement(reference, second, seed, resamples)
     return AgreementReport(
         labelled=len(pairs),
@@ -202,7 +210,30 @@ def measure(
         ppi=ppi,
         interrater=agreement_between_passes,
         double_labelled=len(second),
+        sample=sample_line(len(pairs), len(rows), [label for _, label in pairs], source),
     )
+
+
+def convenience_line(labelled: int, answers: int, source: str) -> str:
+    """The one line that says labels made outside a plan are a convenience sample (and refuses them for correction)."""
+    return (
+        f"{source}: {labelled} of {answers} answers labelled outside a sampling plan: a convenience sample, used for "
+        "agreement figures only, never for a corrected delta; draw a plan with 'evalgate sample --results DIR "
+        "--budget N' and label its answers in notebook 04, or label every answer"
+    )
+
+
+def sample_line(labelled: int, answers: int, labels: Sequence[Label], source: str) -> str:
+    """How the labels were drawn, in one line: a census, a plan's labels, or a convenience sample."""
+    if labelled == answers:
+        return f"labels: a census ({labelled} of {answers} answers labelled): the corrected rates are the labels' own"
+    plans = sorted({label.plan_sha256 for label in labels if label.plan_sha256})
+    if plans:
+        return (
+            f"labels: {labelled} of {answers} answers, drawn by plan {plans[0][:12]}…: agreement figures here; the "
+            "corrected rates and deltas are in 'evalgate gate --labels FILE' and the report's first screen"
+        )
+    return convenience_line(labelled, answers, source)
 
 
 _PASS_FIELDS: dict[str, Callable[[Label], bool]] = {
@@ -264,7 +295,9 @@ def format_report(report: AgreementReport) -> str:
     ]
     for scorer, results in report.by_scorer.items():
         out += [f"sentence support and flags, scorer {scorer}", format_agreement_table(results)]
-    out.append("headline rates corrected by the labelled sample (prediction-powered inference, 95% CLT interval)")
+    out.append(report.sample)
+    if report.ppi:
+        out.append("headline rates corrected by the labels (prediction-powered inference, 95% CLT interval)")
     for scorer, estimates in report.ppi.items():
         out.append(f" {scorer}:")
         out += [_ppi_line(name, estimate) for name, estimate in estimates.items()]
@@ -297,4 +330,5 @@ def report_json(report: AgreementReport) -> dict:
             for group, estimates in report.ppi.items()
         },
         "interrater": report.interrater,
+        "sample": report.sample,
     }

@@ -24,6 +24,7 @@ from evalgate_lib.inputs.gold import GoldQuestion, load_gold
 from evalgate_lib.inputs.labelled_sets import LabelledSet
 from evalgate_lib.inputs.labels import Label, load_labels, match_labels
 from evalgate_lib.judging.answer import judge_answer
+from evalgate_lib.judging.flags import review_priority as flag_priority
 from evalgate_lib.judging.rows import Judgement
 from evalgate_lib.statistics.agreement_measures import JudgementAgreement, judgement_agreement
 from evalgate_lib.statistics.paired_tests import DEFAULT_SEED
@@ -75,19 +76,29 @@ class QueueCapture:
 QUEUE_SHARES = (0.1, 0.2, 0.35, 0.5)
 
 
-def review_priority(judgement: Judgement) -> tuple[int, float]:
-    """How early a reviewer should read an answer: more reasons to doubt first, then lower confidence.
+def review_priority(judgement: Judgement) -> tuple:
+    """How early a reviewer should read an answer: the review flag's own order
+    (:func:`evalgate_lib.judging.flags.review_priority`, no gold), so the ranked queue and the flag never
+    disagree about why an answer is there."""
+    return flag_priority(judgement.flags, judgement.sentences, judgement.confidence)
 
-    The reasons are the review flag's own (:func:`evalgate_lib.judging.flags.review_reasons`), so
-    the ranked queue and the flag never disagree about why an answer is there.
+
+def audit_priority(judgement: Judgement) -> tuple:
+    """The audit order: where the judge is most likely wrong, read with the gold answer (never the review flag).
+
+    First the correctness verdicts it left undecided, then wrong answers whose every claim is judged
+    supported (the context misled, or the judge missed an unsupported claim), then the review order.
     """
-    return (len(judgement.flags.reasons.get("review", ())), round(1.0 - judgement.confidence, 6))
+    wrong_supported = (
+        not judgement.correct and judgement.groundedness is not None and not judgement.unsupported_sentences
+    )
+    return (int(judgement.matching.undecided) + int(wrong_supported), *review_priority(judgement))
 
 
-def ranked_capture(priorities: Sequence[tuple[int, float]], error: Sequence[bool], share: float) -> QueueCapture:
+def ranked_capture(priorities: Sequence[tuple], error: Sequence[bool], share: float) -> QueueCapture:
     """The queue of the ``share`` of answers with the highest priority (ties: earlier answers first)."""
     size = round(share * len(priorities))
-    order = sorted(range(len(priorities)), key=lambda i: (-priorities[i][0], -priorities[i][1], i))
+    order = sorted(range(len(priorities)), key=lambda i: (tuple(-x for x in priorities[i]), i))
     chosen = set(order[:size])
     return queue_capture([i in chosen for i in range(len(priorities))], error)
 
@@ -105,6 +116,54 @@ def queue_capture(in_queue: Sequence[bool], error: Sequence[bool]) -> QueueCaptu
 
 
 @dataclass(frozen=True)
+class Selective:
+    """A judgement measured at its coverage: agreement over the answers the judge decided, and how many it decided.
+
+    Selective classifiers are reported this way (risk against coverage): ``decided`` is the κ (and
+    friends) over the decided answers only, ``coverage`` their share of all answers, ``risk`` the
+    disagreement rate among them, beside ``risk_all`` over every answer (undecided ones at their lean).
+    """
+
+    decided: JudgementAgreement
+    n_decided: int
+    n: int
+    risk: float | None
+    risk_all: float | None
+
+    @property
+    def coverage(self) -> float | None:
+        return self.n_decided / self.n if self.n else None
+
+
+def selective(
+    name: str,
+    auto: Sequence[bool],
+    human: Sequence[bool],
+    decided: Sequence[bool],
+    scorer: str,
+    seed: int,
+    resamples: int,
+) -> Selective:
+    """Agreement over the decided answers (``decided[i]``), their count, and the disagreement rate with and without
+    the undecided ones."""
+    if not len(auto) == len(human) == len(decided):
+        raise ValueError(f"selective needs paired values: {len(auto)}, {len(human)}, {len(decided)}")
+    pick = [i for i, d in enumerate(decided) if d]
+    kept_auto, kept_human = [auto[i] for i in pick], [human[i] for i in pick]
+
+    def risk(a: Sequence[bool], h: Sequence[bool]) -> float | None:
+        return sum(x != y for x, y in zip(a, h, strict=True)) / len(a) if a else None
+
+    return Selective(
+        judgement_agreement(name, kept_auto, kept_human, scorer=scorer, seed=seed, resamples=resamples),
+        len(pick),
+        len(auto),
+        risk(kept_auto, kept_human),
+        risk(auto, human),
+    )
+
+
+@dataclass(frozen=True)
 class JudgeAgreement:
     """One judge on one group of labelled answers: κ and friends per judgement, and its review queue."""
 
@@ -116,6 +175,11 @@ class JudgeAgreement:
     queue: QueueCapture
     #: The ranked queue (:func:`review_priority`) cut at each of :data:`QUEUE_SHARES`.
     curve: tuple[QueueCapture, ...] = ()
+    #: The audit order (:func:`audit_priority`, which reads the gold answer) cut at each of :data:`QUEUE_SHARES`.
+    audit: tuple[QueueCapture, ...] = ()
+    #: Correctness and unsupported claim over the answers the judge decided (its coverage).
+    correct_selective: Selective | None = None
+    unsupported_selective: Selective | None = None
 
 
 @dataclass(frozen=True)
@@ -132,7 +196,8 @@ class SetAgreement:
     double_labelled: int
 
 
-def _judge_logged(answer: LoggedAnswer, question: GoldQuestion, judge: Judge) -> Judgement:
+def judge_logged(answer: LoggedAnswer, question: GoldQuestion, judge: Judge) -> Judgement:
+    """One logged answer judged from its strings by ``judge`` (its top passage's score as the retrieval similarity)."""
     top = answer.passages[0].score if answer.passages and answer.passages[0].score is not None else 1.0
     return judge_answer(
         question=question.question,
@@ -161,14 +226,29 @@ def _measure_group(
         j_correct != label.correct or j_unsupported != label.unsupported_claim
         for j_correct, j_unsupported, label in zip(correct_auto, unsupported_auto, labels, strict=True)
     ]
+    correct_human = [label.correct for label in labels]
+    unsupported_human = [h["unsupported sentence"] for h in human]
     return JudgeAgreement(
         judge=judge,
-        correct=agree("correct", correct_auto, [label.correct for label in labels]),
-        unsupported=agree("unsupported claim", unsupported_auto, [h["unsupported sentence"] for h in human]),
+        correct=agree("correct", correct_auto, correct_human),
+        unsupported=agree("unsupported claim", unsupported_auto, unsupported_human),
         hallucination=agree("hallucination", [j.hallucination for j in judged], [h["hallucination"] for h in human]),
         review=agree("review", [j.review for j in judged], [h["review"] for h in human]),
         queue=queue_capture([j.review for j in judged], errors),
         curve=tuple(ranked_capture([review_priority(j) for j in judged], errors, share) for share in QUEUE_SHARES),
+        audit=tuple(ranked_capture([audit_priority(j) for j in judged], errors, share) for share in QUEUE_SHARES),
+        correct_selective=selective(
+            "correct", correct_auto, correct_human, [j.correct_decided for j in judged], judge.name, seed, resamples
+        ),
+        unsupported_selective=selective(
+            "unsupported claim",
+            unsupported_auto,
+            unsupported_human,
+            [j.unsupported_decided for j in judged],
+            judge.name,
+            seed,
+            resamples,
+        ),
     )
 
 
@@ -191,7 +271,7 @@ def measure_set(
     overall = []
     by_config: dict[str, list[JudgeAgreement]] = {config: [] for config in logs}
     for judge in judges:
-        judged = [_judge_logged(answers[k], by_id[k[1]], judge) for k in keys]
+        judged = [judge_logged(answers[k], by_id[k[1]], judge) for k in keys]
         overall.append(_measure_group(judged, labels, judge, seed, resamples))
         for config in logs:
             pick = [i for i, k in enumerate(keys) if k[0] == config]
@@ -220,6 +300,13 @@ def _kappa(result: JudgementAgreement) -> str:
     return f"{k.value:.2f} [{k.ci_low:.2f}, {k.ci_high:.2f}]"
 
 
+def _selective(result: Selective | None) -> str:
+    if result is None or result.coverage is None:
+        return "—"
+    k = result.decided.kappa.value
+    return f"{'—' if k is None else f'{k:.2f}'} ({result.coverage * 100:.0f}%)"
+
+
 def _queue(q: QueueCapture) -> str:
     share = "—" if q.share is None else f"{q.share * 100:.0f}%"
     caught = "no errors" if q.recall is None else f"{q.caught}/{q.errors} = {q.recall * 100:.0f}%"
@@ -238,20 +325,26 @@ def _table(rows: Sequence[tuple[str, JudgeAgreement]]) -> list[str]:
         "",
         "n",
         "correct κ [95% CI]",
+        "decided: κ (share)",
         "unsupported claim κ",
+        "decided: κ (share)",
         "hallucination κ",
         "review flag: size; judge's errors held",
         "ranked queue: errors held at size",
+        "audit order (reads gold)",
     )
     lines = [header] + [
         (
             label,
             str(r.correct.confusion.n),
             _kappa(r.correct),
+            _selective(r.correct_selective),
             _kappa(r.unsupported),
+            _selective(r.unsupported_selective),
             _kappa(r.hallucination),
             _queue(r.queue),
             _curve(r.curve),
+            _curve(r.audit),
         )
         for label, r in rows
     ]
@@ -294,9 +387,26 @@ def set_json(result: SetAgreement) -> dict[str, Any]:
             "hallucination": r.hallucination.to_dict(),
             "review": r.review.to_dict(),
             "queue": {"n": r.queue.n, "size": r.queue.size, "errors": r.queue.errors, "caught": r.queue.caught},
+            "decided": {
+                name: None
+                if sel is None
+                else {
+                    "agreement": sel.decided.to_dict(),
+                    "decided": sel.n_decided,
+                    "n": sel.n,
+                    "coverage": sel.coverage,
+                    "risk": sel.risk,
+                    "risk_all": sel.risk_all,
+                }
+                for name, sel in (("correct", r.correct_selective), ("unsupported_claim", r.unsupported_selective))
+            },
             "ranked_queue": [
                 {"share": share, "size": c.size, "errors": c.errors, "caught": c.caught}
                 for share, c in zip(QUEUE_SHARES, r.curve, strict=True)
+            ],
+            "audit_order": [
+                {"share": share, "size": c.size, "errors": c.errors, "caught": c.caught}
+                for share, c in zip(QUEUE_SHARES, r.audit, strict=True)
             ],
         }
 

@@ -107,15 +107,54 @@ def content_token_set(text: str) -> frozenset[str]:
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """Character spans ``(start, end)`` of the sentences of ``text``, whitespace trimmed."""
+    return _sentence_spans(text, _SENTENCE_END)
+
+
+#: Where an answer's sentence ends, for the judge: as :data:`_SENTENCE_END`, and also before a Markdown
+#: code span or bold opening ("… in one go. `pip cache dir` prints it."). Chunking keeps the older rule,
+#: so prompts (and the cached answers they key) never change with the judge.
+_ANSWER_SENTENCE_END = re.compile(
+    r"(?<!\be\.g)(?<!\bi\.e)[.!?]+[\"')\]\u201d\u2019*_]*(?=\s+(?:[A-Z0-9\"'(\[*\u201c\u2018]|`[^`\s]))"
+)
+
+
+_FENCE_LINE = re.compile(r"^\s*(?:```|~~~)")
+
+
+@lru_cache(maxsize=16384)
+def answer_sentences(text: str) -> tuple[str, ...]:
+    """The sentences of an answer as the judge reads them (lines, then sentence ends; see :data:`_ANSWER_SENTENCE_END`).
+
+    A line inside a fenced code block is one sentence however many full stops its string literals hold.
+    Memoised: correctness, support and the review queue all read the same answer's sentences.
+    """
+    if "```" not in text and "~~~" not in text:
+        return tuple(text[s:e] for s, e in _sentence_spans(text, _ANSWER_SENTENCE_END))
+    out: list[str] = []
+    inside = False
+    for line in text.split("\n"):
+        if _FENCE_LINE.match(line):
+            inside = not inside
+            if line.strip():
+                out.append(line.strip())
+        elif inside:
+            if line.strip():
+                out.append(line.strip())
+        else:
+            out.extend(line[s:e] for s, e in _sentence_spans(line, _ANSWER_SENTENCE_END))
+    return tuple(out)
+
+
+def _sentence_spans(text: str, end_pattern: re.Pattern[str]) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     for line in _LINE.finditer(text):
         start, stop = line.span()
         body = line.group()
-        if not _SENTENCE_END.search(body):  # most lines (headings, list items, table rows) are one sentence
+        if not end_pattern.search(body):  # most lines (headings, list items, table rows) are one sentence
             _append_trimmed(body, start, spans)
             continue
         cursor = start
-        for cut in [m.end() for m in _SENTENCE_END.finditer(body)] + [len(body)]:
+        for cut in [m.end() for m in end_pattern.finditer(body)] + [len(body)]:
             end = start + cut
             if end < stop and _LIST_MARKER.fullmatch(text[cursor:end].strip()):
                 continue  # "1. Open the console": the number belongs to the sentence it numbers
@@ -146,3 +185,33 @@ def sentences_of(text: str) -> tuple[str, ...]:
 def split_sentences(text: str) -> list[str]:
     """Sentences of ``text`` (see the module docstring for the rule)."""
     return list(sentences_of(text))
+
+
+_PLAIN_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)[.!?]+[\"')\]\u201d\u2019]*\s+")
+_SENTENCE_START = re.compile(r"[A-Z0-9\"'(\[*\u201c\u2018]")
+
+
+def split_plain_sentences(text: str, code_starts: tuple[int, ...] = ()) -> list[str]:
+    """Sentences of one block's plain text (its markup already read), for the judge, never for chunking.
+
+    The rule of :func:`sentence_spans`, with one addition the markup reading allows: a sentence may
+    also start with a code span (``code_starts``: "… in one go. `pip cache dir` prints it."), which
+    raw text cannot tell from a lower-case word. "e.g.", "i.e.", "etc." and "vs." never end a sentence.
+    """
+    out: list[str] = []
+    cursor = 0
+    starts = set(code_starts)
+    for match in _PLAIN_SENTENCE_END.finditer(text):
+        end = match.end()
+        if end >= len(text):
+            break
+        if not (_SENTENCE_START.match(text, end) or end in starts):
+            continue
+        piece = text[cursor:end].strip()
+        if piece and not _LIST_MARKER.fullmatch(piece):
+            out.append(piece)
+            cursor = end
+    rest = text[cursor:].strip()
+    if rest:
+        out.append(rest)
+    return out

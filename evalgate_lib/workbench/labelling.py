@@ -9,7 +9,10 @@ the passages the model was shown, the answer) and never EvalGate's verdicts, so 
 stay independent of the judge they measure. :class:`LabellingSession` holds the logic
 (testable without a kernel): a fully marked answer is saved at once, atomically, through
 :class:`~evalgate_lib.inputs.labels.LabelStore`, and a new session starts at the first answer
-this reviewer has not labelled yet. :func:`labelling_widget` only wires it to ipywidgets.
+this reviewer has not labelled yet. Given a sampling plan's rows (in the plan's order) and its
+SHA-256, a session opens on the plan's next unlabelled answer and every label records the plan, so
+the labels can correct the before/after delta (:mod:`evalgate_lib.statistics.label_correction`).
+:func:`labelling_widget` only wires it to ipywidgets.
 """
 
 from __future__ import annotations
@@ -75,22 +78,38 @@ class LabellingSession:
     one the reviewer chose in full.
     """
 
-    def __init__(self, rows: Sequence[ResultRow], store: LabelStore, reviewer: str, pass_number: int = 1) -> None:
+    def __init__(
+        self,
+        rows: Sequence[ResultRow],
+        store: LabelStore,
+        reviewer: str,
+        pass_number: int = 1,
+        plan_sha256: str | None = None,
+    ) -> None:
         if not reviewer.strip():
             raise ValueError("a reviewer name is needed: labels say who made them")
         self.rows = list(rows)
         self.store = store
         self.reviewer = reviewer
         self.pass_number = pass_number
+        #: The sampling plan the rows were drawn by (its file's SHA-256), recorded in every label saved.
+        self.plan_sha256 = plan_sha256
         self._drafts: dict[tuple[str, str, str, str, int], Draft] = {}
         self.position = self.first_unlabelled()
 
     def _key(self, row: ResultRow) -> tuple[str, str, str, str, int]:
         return (row.config, row.question_id, answer_sha256(row.answer), self.reviewer, self.pass_number)
 
+    def _done(self) -> set[tuple[str, str, str, str, int]]:
+        """This reviewer's saved labels in this pass (under a plan: only those that record the plan)."""
+        done = self.store.labelled_keys(reviewer=self.reviewer, pass_number=self.pass_number)
+        if self.plan_sha256 is None:
+            return done
+        return {lb.key for lb in self.store.labels() if lb.key in done and lb.plan_sha256 == self.plan_sha256}
+
     def first_unlabelled(self) -> int:
         """Where a resumed session starts: the first answer without this reviewer's label (0 when all are done)."""
-        done = self.store.labelled_keys(reviewer=self.reviewer, pass_number=self.pass_number)
+        done = self._done()
         return next((i for i, row in enumerate(self.rows) if self._key(row) not in done), 0)
 
     @property
@@ -99,7 +118,7 @@ class LabellingSession:
 
     def progress(self) -> tuple[int, int]:
         """``(labelled, total)`` for this reviewer and pass: only complete labels count."""
-        done = self.store.labelled_keys(reviewer=self.reviewer, pass_number=self.pass_number)
+        done = self._done()
         return sum(self._key(row) in done for row in self.rows), len(self.rows)
 
     def go(self, step: int) -> ResultRow:
@@ -108,9 +127,16 @@ class LabellingSession:
         return self.current
 
     def label(self) -> Label | None:
-        """This reviewer's saved label of the current answer, if any."""
+        """This reviewer's saved label of the current answer, if any (under a plan: one made under it).
+
+        A label made outside the plan is not shown: the answer is labelled again, blind, and the
+        new label (recording the plan) replaces it.
+        """
         row = self.current
-        return self.store.get(row.config, row.question_id, answer_sha256(row.answer), self.reviewer, self.pass_number)
+        saved = self.store.get(row.config, row.question_id, answer_sha256(row.answer), self.reviewer, self.pass_number)
+        if saved is not None and self.plan_sha256 is not None and saved.plan_sha256 != self.plan_sha256:
+            return None
+        return saved
 
     def draft(self) -> Draft:
         """The marks on the current answer: the saved label's, or what has been clicked so far (possibly nothing)."""
@@ -142,12 +168,14 @@ class LabellingSession:
             pass_number=self.pass_number,
             unsupported_sentences=unsupported,
             sentences=sentences,
+            plan_sha256=self.plan_sha256,
             verdicts_hidden=True,  # this view shows no EvalGate verdict (review_html)
         )
         saved = self.label()
         if saved is not None:  # keep what the widget does not edit (refusal, comment)
             label = replace(saved, correct=label.correct, unsupported_claim=label.unsupported_claim,
-                            unsupported_sentences=unsupported, sentences=sentences, verdicts_hidden=True)
+                            unsupported_sentences=unsupported, sentences=sentences,
+                            plan_sha256=saved.plan_sha256, verdicts_hidden=True)
         self.store.put(label)
         return label
 

@@ -55,7 +55,6 @@ def resolve_backend(
     choice: str,
     models: dict[str, dict[str, Any]],
     hosts: str | None = None,
-    local_dtype: str | None = None,
     timeout: float | None = None,
     retries: int | None = None,
 ) -> BackendSpec:
@@ -65,8 +64,7 @@ def resolve_backend(
     Ollama generator and embedder (the local backend's models are fixed by its packages)
     and may set its ``timeout`` and ``retries``; ``timeout``/``retries`` here (the command
     line's) override those. Unset, the backend's defaults apply. They only govern waiting,
-    so the local backend ignores them. ``local_dtype`` picks the local generator's dtype
-    (``None``: its default, float32).
+    so the local backend ignores them.
     """
     if choice not in BACKEND_CHOICES:
         raise InputError(f"unknown backend {choice!r}; choose one of {BACKEND_CHOICES}")
@@ -75,7 +73,7 @@ def resolve_backend(
 
         choice = "ollama" if ollama_reachable(hosts) else "local"
     if choice == "local":
-        return BackendSpec("local", () if local_dtype is None else (("dtype", local_dtype),))
+        return BackendSpec("local")
     ollama = models.get("ollama", {})
     options: dict[str, Any] = {
         "generator": ollama.get("generator", "qwen2.5:7b"),

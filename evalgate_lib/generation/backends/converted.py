@@ -29,13 +29,14 @@ second process converting at the same time never leaves half of one.
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import shutil
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from evalgate_lib.files import sha256_file
 from evalgate_lib.generation.store import entry_key
@@ -97,29 +98,23 @@ def _warn(message: str) -> None:
     print(f"evalgate: {message}", file=sys.stderr)
 
 
-def save(folder: Path, key: dict[str, str], model: Any, tokenizer: Any) -> bool:
-    """Keep a GGUF-loaded ``model`` and ``tokenizer`` in ``folder``; ``False`` (with a warning) if it cannot be written.
+def keep(folder: Path, key: dict[str, str], write: Callable[[Path], None], what: str) -> bool:
+    """Build a kept folder with ``write(staging)``, record every file's SHA-256 under ``key``, rename it into place.
 
-    Not being able to keep the conversion costs only time, so it warns and goes on rather than
-    failing the run.
+    ``what`` names the folder's content in the warnings. Not being able to keep a conversion costs
+    only time, so a folder that cannot be written warns and returns ``False`` rather than failing
+    the run. The folder is built under a temporary name and renamed into place, so a crash, a Ctrl-C
+    or a second process building at the same time never leaves half of one.
     """
-    from safetensors.torch import save_model
-
     try:
         folder.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{folder.name}.", suffix=".tmp"))
     except OSError as exc:
-        _warn(f"cannot keep the converted generator in {folder.parent} ({exc.strerror or exc}); "
-              f"every run will read the GGUF file again (set {WEIGHTS_DIR_ENV} to a writable folder)")  # fmt: skip
+        _warn(f"cannot keep the {what} in {folder.parent} ({exc.strerror or exc}); "
+              f"every run will build it again (set {WEIGHTS_DIR_ENV} to a writable folder)")  # fmt: skip
         return False
     try:
-        config = model.config.to_dict()
-        config.pop("quantization_config", None)  # the tensors are already de-quantised floats
-        config.pop("_name_or_path", None)
-        (staging / "config.json").write_text(json.dumps(config, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-        model.generation_config.to_json_file(str(staging / "generation_config.json"))
-        save_model(model, str(staging / "model.safetensors"))
-        tokenizer.save_pretrained(str(staging))
+        write(staging)
         files = {p.name: sha256_file(p) for p in sorted(staging.iterdir())}
         record = {"key": key, "files": files}
         (staging / RECORD).write_text(json.dumps(record, indent=1, sort_keys=True) + "\n", encoding="utf-8")
@@ -134,10 +129,35 @@ def save(folder: Path, key: dict[str, str], model: Any, tokenizer: Any) -> bool:
             pass
         return True
     except OSError as exc:
-        _warn(f"cannot keep the converted generator in {folder} ({exc.strerror or exc}); continuing without it")
+        _warn(f"cannot keep the {what} in {folder} ({exc.strerror or exc}); continuing without it")
         return False
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def save_into(folder: Path, model: Any, tokenizer: Any) -> None:
+    """Write a GGUF-loaded ``model`` and ``tokenizer`` into an existing, empty ``folder`` (no record)."""
+    from safetensors.torch import save_model
+
+    config = model.config.to_dict()
+    config.pop("quantization_config", None)  # the tensors are already de-quantised floats
+    config.pop("_name_or_path", None)
+    (folder / "config.json").write_text(json.dumps(config, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    model.generation_config.to_json_file(str(folder / "generation_config.json"))
+    save_model(model, str(folder / "model.safetensors"))
+    tokenizer.save_pretrained(str(folder))
+
+
+def save(folder: Path, key: dict[str, str], model: Any, tokenizer: Any) -> bool:
+    """Keep a GGUF-loaded ``model`` and ``tokenizer`` in ``folder``; ``False`` (warned) if it cannot be written."""
+    return keep(folder, key, lambda staging: save_into(staging, model, tokenizer), "converted generator")
+
+
+def scratch_folder() -> Path:
+    """A temporary folder for this process alone, removed at exit: where a conversion goes when none can be kept."""
+    folder = Path(tempfile.mkdtemp(prefix="evalgate-weights-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
 
 
 def load(folder: Path, dtype: Any) -> tuple[Any, Any]:

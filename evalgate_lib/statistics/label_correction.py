@@ -1,0 +1,343 @@
+"""A run's before/after deltas corrected by reviewers' labels: what the gate decides on when it has labels.
+
+Which labels may correct a delta, and how (docs/methodology.md, "Deltas corrected by labels"):
+
+* **a census** — every answer of both configs has a current pass-1 label, with or without a plan:
+  nothing was sampled, so the corrected delta *is* the labels' delta, with no label-sampling
+  error; it is tested as the judge's own delta is (paired bootstrap interval, McNemar's exact p),
+  the labels taking the place of the judge's verdicts;
+* **a plan's labels** — labels whose ``plan_sha256`` is the plan's: the stratified
+  prediction-powered estimate (:mod:`evalgate_lib.statistics.label_estimates`) over the drawn
+  questions labelled from the start of the plan's order (in every stratum; a label further on,
+  past a question not yet labelled, waits until the gap is filled: it is counted, not used);
+* **anything else is a convenience sample** — labels made outside a plan (in the explorer, the
+  review queue first): used for agreement figures only, refused for correction with one line.
+
+The metrics a label measures (:data:`CORRECTED`): accuracy on answerable questions, refusal
+accuracy, overall accuracy, wrong and hallucination counts, and the unsupported-claim rate; every
+other metric (retrieval recall, MRR, ...) involves no judgement and keeps its own delta.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Mapping, Sequence
+
+from evalgate_lib.errors import InputError
+from evalgate_lib.inputs.labels import Label, match_labels
+from evalgate_lib.judging.rows import ResultRow
+from evalgate_lib.statistics.label_estimates import (
+    CorrectedEstimate,
+    StratumValues,
+    corrected_delta,
+    corrected_rate,
+)
+from evalgate_lib.statistics.metrics import in_population
+from evalgate_lib.statistics.paired_tests import compare_metric
+from evalgate_lib.statistics.run_agreement import convenience_line, human_judgements, split_passes
+from evalgate_lib.statistics.sampling_plan import LabelPlan
+
+CENSUS, PLAN = "census", "plan"
+
+
+@dataclass(frozen=True)
+class LabelledMetric:
+    """A metric a reviewer's label measures: its population, the judge's value and the label's."""
+
+    key: str
+    label: str
+    kind: str  # "rate" or "count"
+    population: str
+    judge: Callable[[ResultRow], bool]
+    human: Callable[[Label], bool]
+
+
+CORRECTED: tuple[LabelledMetric, ...] = (
+    LabelledMetric("accuracy_answerable", "accuracy on answerable", "rate", "answerable",
+                   lambda r: r.correct, lambda lb: lb.correct),
+    LabelledMetric("refusal_accuracy", "refusal accuracy on no-answer", "rate", "no_answer",
+                   lambda r: r.correct, lambda lb: lb.correct),
+    LabelledMetric("accuracy_overall", "accuracy overall", "rate", "all", lambda r: r.correct, lambda lb: lb.correct),
+    LabelledMetric("wrong", "wrong", "count", "all", lambda r: not r.correct, lambda lb: not lb.correct),
+    LabelledMetric("hallucination", "hallucination flags", "count", "all",
+                   lambda r: r.flags.hallucination, lambda lb: human_judgements(lb)["hallucination"]),
+    LabelledMetric("unsupported_claim", "unsupported-claim rate", "rate", "all",
+                   lambda r: bool(r.unsupported_sentences), lambda lb: lb.unsupported_claim),
+)  # fmt: skip
+CORRECTED_KEYS = tuple(m.key for m in CORRECTED)
+
+
+@dataclass(frozen=True)
+class CorrectedDelta:
+    """One metric's delta corrected by labels, in the metric's unit (a count for counts), beside the judge's.
+
+    ``p_value`` is McNemar's exact p on the labels (a census) or the normal p of the corrected
+    delta (a plan); ``label_low``/``label_high`` the interval from label sampling alone (a plan).
+    """
+
+    metric: str
+    label: str
+    kind: str
+    baseline: float | None
+    candidate: float | None
+    delta: float | None
+    ci_low: float | None
+    ci_high: float | None
+    p_value: float | None
+    judge_delta: float | None
+    questions: int
+    labelled: int
+    label_low: float | None = None
+    label_high: float | None = None
+    estimate: CorrectedEstimate | None = None
+
+    def significance(self) -> dict[str, float | str | None]:
+        """The interval and p-value, keyed as ``summary.json``'s ``significance`` entries (what the gate reads),
+        and ``test``: the test behind the p-value (``McNemar`` on a census, ``t`` on a plan's estimate)."""
+        test = "t" if self.estimate is not None else "McNemar"
+        return {"ci_low": self.ci_low, "ci_high": self.ci_high, "p_value": self.p_value, "test": test}
+
+
+@dataclass(frozen=True)
+class LabelCorrection:
+    """Every labelled metric's corrected delta, how the labels were drawn, and what was left out."""
+
+    basis: str
+    metrics: Mapping[str, CorrectedDelta]
+    labelled_answers: int
+    answers: int
+    plan_sha256: str | None = None
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    def line(self) -> str:
+        """One line on what the correction rests on (the gate, ``diff`` and the report print it)."""
+        if self.basis == CENSUS:
+            return (
+                f"deltas corrected by labels: a census ({self.labelled_answers} of {self.answers} answers labelled): "
+                "the labels' delta, no label-sampling error, tested as the judge's (bootstrap interval, McNemar p)"
+            )
+        return (
+            f"deltas corrected by labels: {self.labelled_answers} of {self.answers} answers labelled under plan "
+            f"{(self.plan_sha256 or '')[:12]}… (stratified prediction-powered estimate, 95% t interval "
+            "with label and question sampling)"
+        )
+
+
+def _scale(value: float | None, factor: int) -> float | None:
+    """A rate as a count of ``factor`` questions (4 places: the 6-place rate times n would show its rounding)."""
+    if value is None:
+        return None
+    return round(value * factor, 4 if factor > 1 else 6)
+
+
+def _census(rows: Mapping[tuple[str, str], ResultRow], reference: Mapping[tuple[str, str], Label],
+            questions: Sequence[str], baseline: str, candidate: str) -> dict[str, CorrectedDelta]:  # fmt: skip
+    out = {}
+    for m in CORRECTED:
+        ids = [q for q in questions if in_population(rows[(baseline, q)], m.population)]
+        human = {c: [m.human(reference[(c, q)]) for q in ids] for c in (baseline, candidate)}
+        judge = {c: [m.judge(rows[(c, q)]) for q in ids] for c in (baseline, candidate)}
+        if not ids:
+            continue
+        stat = compare_metric(m.key, human[baseline], human[candidate], binary=True)
+        factor = len(ids) if m.kind == "count" else 1
+        # rates as the summary rounds them; counts exact (sums of labels, not rounded rates times n)
+        sums = {c: sum(human[c]) for c in (baseline, candidate)}
+        judged = sum(judge[candidate]) - sum(judge[baseline])
+        if m.kind == "count":
+            values = (float(sums[baseline]), float(sums[candidate]), float(sums[candidate] - sums[baseline]))
+            judge_delta = float(judged)
+        else:
+            values = (stat["baseline"], stat["candidate"], stat["delta"])
+            judge_delta = round(judged / len(ids), 6)
+        out[m.key] = CorrectedDelta(
+            m.key, m.label, m.kind, *values,
+            _scale(stat["ci_low"], factor), _scale(stat["ci_high"], factor), stat["p_value"],
+            judge_delta, len(ids), len(ids),
+        )  # fmt: skip
+    return out
+
+
+def _labelled_prefix(plan: LabelPlan, labelled: set[tuple[str, str]]) -> dict[str, tuple[str, ...]]:
+    """Per stratum, its drawn questions labelled (every config) from the start of its draw order, to the first gap."""
+    out = {}
+    for s in plan.strata:
+        prefix = []
+        for qid in s.drawn:
+            if not all((c, qid) in labelled for c in plan.configs):
+                break
+            prefix.append(qid)
+        out[s.name] = tuple(prefix)
+    return out
+
+
+def _plan_values(rows: Mapping[tuple[str, str], ResultRow], plan_labels: Mapping[tuple[str, str], Label],
+                 plan: LabelPlan, prefix: Mapping[str, tuple[str, ...]], metric: LabelledMetric,
+                 config: str) -> list[StratumValues]:  # fmt: skip
+    strata = []
+    for s in plan.strata:
+
+        def judge(qid: str) -> float | None:
+            row = rows[(config, qid)]
+            return float(metric.judge(row)) if in_population(row, metric.population) else None
+
+        def human(qid: str) -> float | None:
+            row = rows[(config, qid)]
+            return float(metric.human(plan_labels[(config, qid)])) if in_population(row, metric.population) else None
+
+        strata.append(
+            StratumValues(tuple(judge(q) for q in s.questions), tuple((judge(q), human(q)) for q in prefix[s.name]))
+        )
+    return strata
+
+
+def _planned(rows: Mapping[tuple[str, str], ResultRow], plan_labels: Mapping[tuple[str, str], Label],
+             plan: LabelPlan, prefix: Mapping[str, tuple[str, ...]], baseline: str,
+             candidate: str) -> dict[str, CorrectedDelta]:  # fmt: skip
+    out = {}
+    for m in CORRECTED:
+        base = _plan_values(rows, plan_labels, plan, prefix, m, baseline)
+        cand = _plan_values(rows, plan_labels, plan, prefix, m, candidate)
+        if not any(f is not None for s in base for f in s.judge):
+            continue  # no question of this population in the run (e.g. no no-answer question)
+        b, c, d = corrected_rate(base), corrected_rate(cand), corrected_delta(base, cand)
+        factor = d.n_population if m.kind == "count" else 1
+        out[m.key] = CorrectedDelta(
+            m.key, m.label, m.kind,
+            _scale(b.estimate, factor), _scale(c.estimate, factor), _scale(d.estimate, factor),
+            _scale(d.ci_low, factor), _scale(d.ci_high, factor), d.p_value, _scale(d.judge_only, factor),
+            d.n_population, d.n_labelled, _scale(d.label_low, factor), _scale(d.label_high, factor), d,
+        )  # fmt: skip
+    return out
+
+
+def correct_with_labels(
+    rows: Sequence[ResultRow],
+    baseline: str,
+    candidate: str,
+    labels: Sequence[Label],
+    source: str,
+    plan: LabelPlan | None = None,
+    plan_sha256: str | None = None,
+) -> LabelCorrection:
+    """The corrected deltas of every labelled metric (module docstring), or one :class:`InputError` line.
+
+    ``plan``/``plan_sha256``: the plan the labels were drawn by, already checked against the
+    results folder (:func:`~evalgate_lib.statistics.sampling_plan.check_plan`). Refused: labels of
+    no current answer, a convenience sample, plan labels without their plan, a plan stratum with
+    no label yet.
+    """
+    by_key = {(r.config, r.question_id): r for r in rows}
+    questions = [r.question_id for r in rows if r.config == baseline and (candidate, r.question_id) in by_key]
+    answers = 2 * len(questions)
+    match = match_labels(labels, {(r.config, r.question_id): r.answer for r in rows})
+    reference, _ = split_passes(match.matched)
+    reference = {k: v for k, v in reference.items() if k[0] in (baseline, candidate)}
+    stale = [f"{len(match.stale)} stale label(s) (answer changed since labelled) not used"] if match.stale else []
+    if all((c, q) in reference for q in questions for c in (baseline, candidate)):
+        return LabelCorrection(CENSUS, _census(by_key, reference, questions, baseline, candidate), answers, answers,
+                               notes=tuple(stale))  # fmt: skip
+    drawn_by = sorted({lb.plan_sha256 for lb in reference.values() if lb.plan_sha256})
+    if plan is None or plan_sha256 is None:
+        if drawn_by:
+            raise InputError(
+                f"{source}: labels drawn by plan {drawn_by[0][:12]}…, but no such plan was given; pass --plan FILE "
+                "(evalgate sample writes label-plan.json in the results folder)"
+            )
+        raise InputError(convenience_line(len(reference), answers, source))
+    plan_labels = {k: v for k, v in reference.items() if v.plan_sha256 == plan_sha256}
+    if not plan_labels:
+        raise InputError(
+            f"{source}: no label of the plan {plan_sha256[:12]}… (labels record the plan they were drawn by as "
+            "plan_sha256); "
+            + (f"these labels name plan(s) {', '.join(d[:12] + '…' for d in drawn_by)}" if drawn_by
+               else convenience_line(len(reference), answers, "they"))
+        )  # fmt: skip
+    prefix = _labelled_prefix(plan, set(plan_labels))
+    for s in plan.strata:
+        if s.drawn and not prefix[s.name]:
+            raise InputError(
+                f"{source}: no label yet at the start of the plan's stratum {s.name!r} (its first question: "
+                f"{s.drawn[0]}); label the plan's answers in its order (notebook 04 opens on the next one)"
+            )
+    used = {(c, q) for qs in prefix.values() for q in qs for c in plan.configs}
+    notes = list(stale)
+    waiting = len(set(plan_labels) - used)
+    if waiting:
+        notes.append(f"{waiting} plan label(s) past an unlabelled question of their stratum wait for it (not used yet)")
+    outside = len(reference) - len(plan_labels)
+    if outside:
+        notes.append(f"{outside} label(s) made outside this plan: agreement figures only")
+    return LabelCorrection(PLAN, _planned(by_key, plan_labels, plan, prefix, baseline, candidate), len(used),
+                           answers, plan_sha256, tuple(notes))  # fmt: skip
+
+
+def format_correction(correction: LabelCorrection, header: bool = True) -> str:
+    """The corrected deltas as text: one line per labelled metric, corrected beside the judge's.
+
+    ``header``: start with :meth:`LabelCorrection.line` (the gate prints it in its verdict already).
+    """
+    from evalgate_lib.statistics.metrics import format_interval, format_value
+
+    out = [correction.line()] if header else ["every delta the labels correct:"]
+    out += [f"  note: {n}" for n in correction.notes]
+    for m in correction.metrics.values():
+        interval = format_interval(m.significance(), m.kind)
+        p = "" if m.p_value is None else f", {m.significance()['test']} p={m.p_value:.3f}"
+        out.append(
+            f"  {m.label}: corrected delta {format_value(m.delta, m.kind, signed=True)} {interval}{p}; "
+            f"judge-only {format_value(m.judge_delta, m.kind, signed=True)} ({m.labelled} of {m.questions} "
+            "questions labelled)"
+        )
+    return "\n".join(out)
+
+
+@dataclass(frozen=True)
+class NarrowingStep:
+    """The corrected delta after the first ``questions`` of the plan's order are labelled (both answers each)."""
+
+    questions: int
+    delta: float
+    ci_low: float | None
+    ci_high: float | None
+    judge_delta: float
+    classical_low: float | None
+    classical_high: float | None
+
+
+def narrowing(
+    rows: Sequence[ResultRow],
+    baseline: str,
+    candidate: str,
+    labels: Sequence[Label],
+    plan: LabelPlan,
+    plan_sha256: str,
+    metric: str = "accuracy_answerable",
+) -> list[NarrowingStep]:
+    """The corrected delta of ``metric`` (a rate) and its interval over the first k labelled questions of the
+    plan's order, for every k at which each stratum drawn so far has a label (what notebook 04 plots)."""
+    chosen = next((m for m in CORRECTED if m.key == metric), None)
+    if chosen is None:
+        raise InputError(f"no labelled metric {metric!r}; choose one of {', '.join(CORRECTED_KEYS)}")
+    by_key = {(r.config, r.question_id): r for r in rows}
+    match = match_labels(labels, {(r.config, r.question_id): r.answer for r in rows})
+    reference, _ = split_passes(match.matched)
+    plan_labels = {k: v for k, v in reference.items() if v.plan_sha256 == plan_sha256}
+    order = plan.order()
+    labelled = [q for q in order if all((c, q) in plan_labels for c in plan.configs)]
+    done = order[: next((i for i, q in enumerate(order) if q not in set(labelled)), len(order))]
+    steps = []
+    for k in range(1, len(done) + 1):
+        first = set(done[:k])
+        prefix = {s.name: tuple(q for q in s.drawn if q in first) for s in plan.strata}
+        if any(s.drawn and not prefix[s.name] for s in plan.strata):
+            continue
+        base = _plan_values(by_key, plan_labels, plan, prefix, chosen, baseline)
+        cand = _plan_values(by_key, plan_labels, plan, prefix, chosen, candidate)
+        try:
+            d = corrected_delta(base, cand)
+        except ValueError:  # no question of the population labelled yet in some stratum
+            continue
+        steps.append(NarrowingStep(k, d.estimate, d.ci_low, d.ci_high, d.judge_only, d.labels_only_low,
+                                   d.labels_only_high))  # fmt: skip
+    return steps

@@ -1,0 +1,336 @@
+"""Rates and paired deltas corrected by a reviewer's labels drawn by a stratified sampling plan.
+
+The judge gives a verdict ``f`` on every one of the N questions; a reviewer labels a few, drawn by a
+plan (:mod:`evalgate_lib.statistics.sampling_plan`) in strata with known inclusion probabilities,
+and gives the reference ``y`` on those. The estimate of the mean of ``y`` over the N questions is
+the prediction-powered (Angelopoulos et al. 2023) estimate with inverse-inclusion-probability
+(Horvitz–Thompson) weights, which survey sampling calls the *difference estimator*::
+
+    θ̂ = ( Σ_all f  +  Σ_h (N_h / m_h) Σ_{labelled in h} (y − f) ) / N
+
+(``h`` a stratum of ``N_h`` questions of which ``m_h`` are labelled, so each label stands for
+``N_h / m_h`` questions; the second term is PPI's *rectifier*). It is unbiased for the all-labels
+value whatever the judge's errors, because the labelled questions of each stratum are a simple
+random sample of it; the better the judge, the closer ``y − f`` is to 0 and the narrower the
+interval. Power tuning (PPI++'s λ) is not used: λ = 1 keeps the estimate exactly unbiased.
+
+Two variances, both estimated, add up in the interval:
+
+* **label sampling** (which questions were labelled; zero for a fully labelled stratum)::
+
+      V_label = Σ_h N_h² (1 − m_h / N_h) s_h² / m_h  /  N²     (s_h²: sample variance of y − f in h)
+
+  the stratified-sampling variance without replacement; a census stratum (m_h = N_h, inclusion
+  probability 1) contributes nothing, and the labelled questions are part of the N (the imputed
+  term Σ f has no sampling error of its own: it is known for every question);
+* **question sampling** (the gold questions are a sample of the questions the system will meet),
+  ``V_question = S_y² / N``, with the variance of ``y`` over the N questions estimated the same way
+  (its second moment by the difference estimator): the noise the run's paired bootstrap and
+  McNemar's test measure for the judge's own delta.
+
+The 95 % interval is ``θ̂ ± z · sqrt(V_label + V_question)``; its two-sided normal p-value against 0
+is what the gate's ``significant`` mode reads, as it reads McNemar's p for the judge-only delta.
+
+A *paired* delta is the same estimate on per-question differences ``y = y_cand − y_base`` and
+``f = f_cand − f_base``: the plan draws both configs' answers of a question together, so the
+question is the sampling unit and the pairing is kept (the variance of the difference, not the
+sum of two variances).
+
+A question outside an estimate's population (a no-answer question, for accuracy on answerable
+questions) is ``None``: it still counts in its stratum's ``N_h`` and ``m_h`` (the stratum was
+sampled as a whole) and contributes 0 to every sum; the estimate is divided by the population's size.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from scipy.stats import norm
+from scipy.stats import t as student_t
+
+from evalgate_lib.statistics.paired_tests import DEFAULT_CONFIDENCE
+
+#: Whether the judge's weight λ is tuned (PPI++) by default, or 1 (plain PPI).
+POWER_TUNED = False
+
+#: One labelled question: (judge's value, reviewer's value); both ``None`` outside the population.
+LabelledValue = tuple[float | None, float | None]
+
+
+@dataclass(frozen=True)
+class StratumValues:
+    """One stratum of a plan, for one estimate.
+
+    ``judge``: the judge's value of every question of the stratum (``N_h`` of them), ``None`` for a
+    question outside the estimate's population. ``labelled``: ``(judge, reviewer)`` of the ``m_h``
+    questions labelled under the plan, which must be a simple random sample of the stratum (the
+    plan's drawing order, labelled from its start).
+    """
+
+    judge: tuple[float | None, ...]
+    labelled: tuple[LabelledValue, ...]
+
+
+@dataclass(frozen=True)
+class CorrectedEstimate:
+    """A rate (or a paired delta) corrected by labels, with the two figures it is built from.
+
+    ``judge_only``: the judge's verdicts alone over the population (biased by its errors);
+    ``labels_only``: the labels alone, weighted by the plan (unbiased, noisier) with its own interval
+    (``labels_only_low``/``labels_only_high``, the *classical* interval at the same budget).
+    ``labels_only_label_se`` its label-sampling part alone. ``label_se`` and ``question_se`` are the two
+    standard errors (see the module docstring);
+    ``label_low``/``label_high`` the interval from label sampling alone: how far the estimate may be
+    from the all-labels value on these very questions. ``census``: every question of the
+    population is labelled (``label_se`` is 0). Intervals are ``None`` when a stratum has a single
+    label and more than one question (no variance from one value). Floats rounded to 6 places.
+    """
+
+    estimate: float
+    ci_low: float | None
+    ci_high: float | None
+    p_value: float | None
+    label_se: float | None
+    question_se: float | None
+    label_low: float | None
+    label_high: float | None
+    judge_only: float
+    labels_only: float
+    labels_only_low: float | None
+    labels_only_high: float | None
+    labels_only_label_se: float | None
+    labels_only_label_half: float | None
+    n_labelled: int
+    n_population: int
+    census: bool
+    power: float = 1.0
+    confidence: float = DEFAULT_CONFIDENCE
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None or math.isnan(x) else round(float(x), 6)
+
+
+def _check(strata: Sequence[StratumValues]) -> None:
+    for i, stratum in enumerate(strata):
+        n_h, m_h = len(stratum.judge), len(stratum.labelled)
+        if m_h > n_h:
+            raise ValueError(f"stratum {i}: {m_h} labelled questions of {n_h}")
+        for j, (f, y) in enumerate(stratum.labelled):
+            if (f is None) != (y is None):
+                raise ValueError(
+                    f"stratum {i}, labelled question {j}: judge {f!r} and reviewer {y!r} disagree on membership"
+                )
+        if m_h == 0 and any(f is not None for f in stratum.judge):
+            raise ValueError(f"stratum {i}: no labelled question, so its judge's error cannot be measured")
+
+
+@dataclass(frozen=True)
+class _Total:
+    """A weighted total over the labelled questions, its stratified variance, and the variance's degrees of freedom.
+
+    ``df_terms`` is ``Σ_h a_h² / (m_h − 1)`` over the sampled strata (``a_h`` a stratum's variance
+    term): Satterthwaite's degrees of freedom of the variance are ``variance² / df_terms``.
+    """
+
+    total: float
+    variance: float | None
+    df_terms: float
+
+
+def _weighted_total(strata: Sequence[StratumValues], value: Callable[[float, float], float]) -> _Total:
+    """Σ_h (N_h/m_h) Σ_labelled z and its stratified variance, for z = ``value(f, y)`` (0 outside the population)."""
+    total, variance, df_terms = 0.0, 0.0, 0.0
+    defined = True
+    for stratum in strata:
+        n_h, m_h = len(stratum.judge), len(stratum.labelled)
+        if m_h == 0:
+            continue
+        z = [0.0 if f is None or y is None else value(f, y) for f, y in stratum.labelled]
+        total += n_h / m_h * sum(z)
+        if m_h < n_h:
+            if m_h < 2:
+                defined = False
+                continue
+            term = n_h * n_h * (1.0 - m_h / n_h) * _spread(z) / m_h
+            variance += term
+            df_terms += term * term / (m_h - 1)
+    return _Total(total, variance if defined else None, df_terms)
+
+
+def _degrees(parts: Sequence[tuple[float, float]]) -> float:
+    """Satterthwaite's degrees of freedom of a sum of variances, each given as ``(variance, Σ a² / df)``."""
+    variance = sum(v for v, _ in parts)
+    terms = sum(t for _, t in parts)
+    return math.inf if terms <= 0 else variance * variance / terms
+
+
+def power_tuning(strata: Sequence[StratumValues]) -> float:
+    """PPI++'s λ for a stratified design: the weight of the judge that minimises the label-sampling variance.
+
+    ``λ = Σ_h c_h cov_h(y, f) / Σ_h c_h var_h(f)`` with ``c_h = N_h² (1 − m_h/N_h) / m_h`` and the
+    labelled questions' sample (co)variances (0 outside the population), clipped to [0, 1]; 1 (plain
+    PPI) when no sampled stratum has two labels or the judge is constant on them.
+    """
+    num = den = 0.0
+    for stratum in strata:
+        n_h, m_h = len(stratum.judge), len(stratum.labelled)
+        if m_h < 2 or m_h >= n_h:
+            continue
+        pairs = [(0.0, 0.0) if f is None or y is None else (f, y) for f, y in stratum.labelled]
+        mf = sum(f for f, _ in pairs) / m_h
+        my = sum(y for _, y in pairs) / m_h
+        c = n_h * n_h * (1.0 - m_h / n_h) / m_h
+        num += c * sum((f - mf) * (y - my) for f, y in pairs) / (m_h - 1)
+        den += c * sum((f - mf) ** 2 for f, _ in pairs) / (m_h - 1)
+    return 1.0 if den <= 0 else min(1.0, max(0.0, num / den))
+
+
+#: Pseudo-count of the variance floor (Jeffreys' prior on the rate of non-zero values: half an observation).
+FLOOR_PSEUDO_COUNT = 0.5
+
+
+def _spread(z: Sequence[float]) -> float:
+    """A stratum's variance of ``z``: the sample variance, floored for the few labels of a rare error.
+
+    When the judge is right on every labelled question of a stratum (``y − f`` all 0), the sample
+    variance is 0 although the stratum may hold errors it did not draw, and a zero-width interval
+    would miss. The floor is the variance a smoothed mean square gives,
+    ``(Σ z² + 0.5) / (m + 1) − mean²``: half a pseudo-observation (Jeffreys' prior on the rate of
+    non-zero values), negligible once errors are seen.
+    """
+    m = len(z)
+    mean = sum(z) / m
+    sample = sum((v - mean) ** 2 for v in z) / (m - 1)
+    smoothed = (sum(v * v for v in z) + FLOOR_PSEUDO_COUNT) / (m + 1) - mean * mean
+    return max(sample, smoothed)
+
+
+def _interval(
+    estimate: float, se: float | None, confidence: float, df: float
+) -> tuple[float | None, float | None]:
+    """``estimate ± t · se``, Student's t with ``df`` degrees of freedom (the normal quantile for ``df`` = ∞)."""
+    if se is None:
+        return None, None
+    half = _quantile(confidence, df) * se
+    return _round(estimate - half), _round(estimate + half)
+
+
+def _quantile(confidence: float, df: float) -> float:
+    q = (1.0 + confidence) / 2.0
+    return float(norm.ppf(q)) if math.isinf(df) else float(student_t.ppf(q, df))
+
+
+def _estimate(strata: Sequence[StratumValues], confidence: float, tuned: bool) -> CorrectedEstimate:
+    """The difference estimator of the module docstring on already-paired values (the one implementation)."""
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be strictly between 0 and 1, got {confidence}")
+    _check(strata)
+    judged = [f for s in strata for f in s.judge if f is not None]
+    n_pop = len(judged)
+    if n_pop == 0:
+        raise ValueError("no question of the population in any stratum")
+    judge_total = float(sum(judged))
+    lam = power_tuning(strata) if tuned else 1.0
+    rect = _weighted_total(strata, lambda f, y: y - lam * f)
+    estimate = (lam * judge_total + rect.total) / n_pop
+    second = _weighted_total(strata, lambda f, y: y * y - f * f)
+    square = (sum(f * f for f in judged) + second.total) / n_pop
+    spread = max(0.0, square - estimate * estimate) * n_pop / (n_pop - 1) if n_pop > 1 else None
+    question_var = None if spread is None else spread / n_pop
+    # (variance, Σ a²/df) of each part, on the scale of the estimate: label sampling, question sampling
+    scale = 1.0 / (n_pop * n_pop)
+    label_part = None if rect.variance is None else (rect.variance * scale, rect.df_terms * scale * scale)
+    question_part = None if question_var is None else (question_var, question_var**2 / (n_pop - 1))
+    label_df = math.inf if label_part is None else _degrees([label_part])
+    total_df = math.inf if label_part is None or question_part is None else _degrees([label_part, question_part])
+    total_se = None if label_part is None or question_part is None else math.sqrt(label_part[0] + question_part[0])
+    p_value = None
+    if total_se is not None:
+        if total_se == 0:
+            p_value = 1.0 if estimate == 0 else 0.0
+        else:
+            tail = norm.sf if math.isinf(total_df) else (lambda x: student_t.sf(x, total_df))
+            p_value = float(2.0 * tail(abs(estimate) / total_se))
+    labels = _weighted_total(strata, lambda f, y: y)
+    labels_only = labels.total / n_pop
+    labels_part = None if labels.variance is None else (labels.variance * scale, labels.df_terms * scale * scale)
+    labels_se = None if labels_part is None or question_part is None else math.sqrt(labels_part[0] + question_part[0])
+    labels_df = math.inf if labels_part is None or question_part is None else _degrees([labels_part, question_part])
+    ci_low, ci_high = _interval(estimate, total_se, confidence, total_df)
+    label_se = None if label_part is None else math.sqrt(label_part[0])
+    label_low, label_high = _interval(estimate, label_se, confidence, label_df)
+    lo_low, lo_high = _interval(labels_only, labels_se, confidence, labels_df)
+    labels_label_se = None if labels_part is None else math.sqrt(labels_part[0])
+    labels_label_df = math.inf if labels_part is None else _degrees([labels_part])
+    n_labelled = sum(1 for s in strata for f, _ in s.labelled if f is not None)
+    return CorrectedEstimate(
+        estimate=_round(estimate),  # type: ignore[arg-type]
+        ci_low=ci_low,
+        ci_high=ci_high,
+        p_value=_round(p_value),
+        label_se=_round(label_se),
+        question_se=_round(None if question_var is None else math.sqrt(question_var)),
+        label_low=label_low,
+        label_high=label_high,
+        judge_only=_round(judge_total / n_pop),  # type: ignore[arg-type]
+        labels_only=_round(labels_only),  # type: ignore[arg-type]
+        labels_only_low=lo_low,
+        labels_only_high=lo_high,
+        labels_only_label_se=_round(labels_label_se),
+        labels_only_label_half=None if labels_label_se is None else _round(
+            _quantile(confidence, labels_label_df) * labels_label_se
+        ),
+        n_labelled=n_labelled,
+        n_population=n_pop,
+        census=n_labelled == n_pop,
+        power=_round(lam),  # type: ignore[arg-type]
+        confidence=confidence,
+    )
+
+
+def corrected_rate(
+    strata: Sequence[StratumValues], confidence: float = DEFAULT_CONFIDENCE, tuned: bool = POWER_TUNED
+) -> CorrectedEstimate:
+    """One config's rate over its population, corrected by the plan's labels (module docstring).
+
+    Each value is 0/1 (or any number: a score's mean is corrected the same way). Raises
+    ``ValueError`` for a stratum with no label, more labels than questions, or no question at all.
+    """
+    return _estimate(strata, confidence, tuned)
+
+
+def _difference(base: float | None, cand: float | None) -> float | None:
+    return None if base is None or cand is None else cand - base
+
+
+def corrected_delta(
+    baseline: Sequence[StratumValues],
+    candidate: Sequence[StratumValues],
+    confidence: float = DEFAULT_CONFIDENCE,
+    tuned: bool = POWER_TUNED,
+) -> CorrectedEstimate:
+    """The paired delta candidate − baseline over the same questions, corrected by the plan's labels.
+
+    ``baseline`` and ``candidate`` hold the same strata with the same questions in the same order
+    (the plan labels both answers of a question together): the estimate is :func:`corrected_rate`
+    of the per-question differences, so its variance is the paired one.
+    """
+    if len(baseline) != len(candidate):
+        raise ValueError(f"paired strata: baseline has {len(baseline)}, candidate {len(candidate)}")
+    paired = []
+    for i, (b, c) in enumerate(zip(baseline, candidate, strict=True)):
+        if len(b.judge) != len(c.judge) or len(b.labelled) != len(c.labelled):
+            raise ValueError(f"stratum {i}: baseline and candidate do not hold the same questions")
+        paired.append(
+            StratumValues(
+                judge=tuple(_difference(x, y) for x, y in zip(b.judge, c.judge, strict=True)),
+                labelled=tuple(
+                    (_difference(bf, cf), _difference(by, cy))
+                    for (bf, by), (cf, cy) in zip(b.labelled, c.labelled, strict=True)
+                ),
+            )
+        )
+    return _estimate(paired, confidence, tuned)

@@ -1,0 +1,297 @@
+"""Which answers a reviewer labels: a seeded, stratified sampling plan over a run's questions.
+
+A reviewer who labels the review queue first, in the explorer, labels answers chosen *because*
+the judge doubted them: rates or deltas corrected with such labels as if they were a random
+sample are biased. A plan draws the labels instead, so the estimator knows each question's
+inclusion probability (:mod:`evalgate_lib.statistics.label_estimates`):
+
+* the **sampling unit is the question**: every config's answer of a drawn question is labelled, so
+  the before/after delta stays paired;
+* stratum ``review``: the questions with an answer in the review queue (``row.flags.review`` of any
+  config), all of them when they fit in ``review_share`` of the budget (inclusion probability 1, a
+  census), else a uniform random sample of that many;
+* stratum ``rest``: a uniform random sample of the other questions with the rest of the budget
+  (what the review stratum does not use goes to the rest, and the reverse);
+* each stratum with questions gets at least two (a variance needs two values); a budget too small
+  for that draws one uniform stratum ``all`` instead;
+* the draw is ``numpy.random.default_rng(seed).permutation`` of each stratum's questions (gold
+  order), the first ``n_h`` drawn; that order is the order to label them in, interleaved across
+  strata in proportion to their sizes (:meth:`LabelPlan.order`), so labels made from the start of
+  the order are, in every stratum, a simple random sample of it at every moment.
+
+The plan is JSON written beside the results (``label-plan.json``): the strata (every question and
+the drawn ones, in order), every question's inclusion probability, the seed, and the results folder's
+digests (the SHA-256 of ``results.jsonl`` and ``summary.json`` from its manifest), and a plan whose
+folder has changed since is refused (:func:`check_plan`): its strata came from verdicts that are no
+longer the run's. Labels made under a plan carry the plan file's SHA-256 (``plan_sha256``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from evalgate_lib.errors import InputError
+from evalgate_lib.files import atomic_write
+from evalgate_lib.judging.rows import ResultRow
+from evalgate_lib.statistics.paired_tests import DEFAULT_SEED
+
+PLAN_FORMAT = "evalgate-label-plan/1"
+PLAN_FILE = "label-plan.json"
+REVIEW, REST, ALL = "review", "rest", "all"
+DEFAULT_REVIEW_SHARE = 0.5
+_PLAN_KEYS = ("format", "results", "configs", "budget", "seed", "review_share", "inclusion_probabilities", "strata")
+_STRATUM_KEYS = ("name", "questions", "drawn", "inclusion_probability")
+
+
+@dataclass(frozen=True)
+class PlanStratum:
+    """One stratum: every question in it (gold order) and the drawn ones in the order to label them."""
+
+    name: str
+    questions: tuple[str, ...]
+    drawn: tuple[str, ...]
+
+    @property
+    def inclusion_probability(self) -> float:
+        """``n_h / N_h``: the chance each question of the stratum had to be drawn (1: a census)."""
+        return len(self.drawn) / len(self.questions) if self.questions else 0.0
+
+
+@dataclass(frozen=True)
+class LabelPlan:
+    """A drawn plan: which questions to label, with what inclusion probability, from which results."""
+
+    results_folder: str
+    results_digests: Mapping[str, str]
+    configs: tuple[str, ...]
+    budget: int
+    seed: int
+    review_share: float
+    strata: tuple[PlanStratum, ...]
+
+    def order(self) -> list[str]:
+        """The drawn questions in labelling order: each stratum's draw order, interleaved by its share.
+
+        Question ``r`` (0-based) of a stratum drawing ``n`` comes at ``(r + 0.5) / n`` (ties: strata
+        in plan order), so any prefix of this order holds a prefix of every stratum's draw.
+        """
+        keyed = [
+            ((r + 0.5) / len(s.drawn), index, qid)
+            for index, s in enumerate(self.strata)
+            for r, qid in enumerate(s.drawn)
+        ]
+        return [qid for _, _, qid in sorted(keyed)]
+
+    def stratum_of(self, question_id: str) -> PlanStratum:
+        for s in self.strata:
+            if question_id in s.questions:
+                return s
+        raise InputError(f"question {question_id!r} is in no stratum of the plan")
+
+    def redraw_command(self) -> str:
+        """The command that draws this plan again on the folder as it is now."""
+        return (
+            f"evalgate sample --results {self.results_folder} --budget {self.budget} --seed {self.seed} "
+            f"--review-share {self.review_share:g}"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": PLAN_FORMAT,
+            "results": {"folder": self.results_folder, **dict(sorted(self.results_digests.items()))},
+            "configs": list(self.configs),
+            "budget": self.budget,
+            "seed": self.seed,
+            "review_share": self.review_share,
+            "inclusion_probabilities": {
+                qid: round(s.inclusion_probability, 6) for s in self.strata for qid in s.questions
+            },
+            "strata": [
+                {
+                    "name": s.name,
+                    "questions": list(s.questions),
+                    "drawn": list(s.drawn),
+                    "inclusion_probability": round(s.inclusion_probability, 6),
+                }
+                for s in self.strata
+            ],
+        }
+
+
+def plan_text(plan: LabelPlan) -> str:
+    """The plan file's text: sorted-keys JSON, so a redraw of the same plan is byte-identical."""
+    return json.dumps(plan.to_json(), indent=1, sort_keys=True) + "\n"
+
+
+def _allocate(budget_questions: int, review: int, rest: int, share: float) -> tuple[int, int]:
+    """``(n_review, n_rest)``: the review stratum up to ``share`` of the budget, the rest after it, spare to either.
+
+    Each stratum that has questions gets at least two of them (or all, if it has fewer): the
+    estimator measures the judge's error in every stratum, and a variance needs two values.
+    """
+    floor_review, floor_rest = min(2, review), min(2, rest)
+    n_review = max(floor_review, min(review, math.floor(share * budget_questions), budget_questions - floor_rest))
+    n_rest = min(rest, budget_questions - n_review)
+    n_review = min(review, budget_questions - n_rest)
+    return n_review, n_rest
+
+
+def draw_plan(
+    rows: Sequence[ResultRow],
+    configs: Sequence[str],
+    budget: int,
+    results_folder: str,
+    results_digests: Mapping[str, str],
+    seed: int = DEFAULT_SEED,
+    review_share: float = DEFAULT_REVIEW_SHARE,
+) -> LabelPlan:
+    """Draw a plan of ``budget`` answers (``budget // len(configs)`` questions) over ``rows`` (module docstring).
+
+    Pure: the same rows, budget, seed and share give the same plan. Raises :class:`InputError` for
+    a budget below one question's answers, a share outside [0, 1], or a question missing a config.
+    """
+    if not 0.0 <= review_share <= 1.0:
+        raise InputError(f"--review-share must be between 0 and 1, got {review_share:g}")
+    per_question = len(configs)
+    if budget < per_question:
+        raise InputError(
+            f"--budget {budget} is less than one question's answers ({per_question}: every config of a "
+            "question is labelled together)"
+        )
+    by_question: dict[str, dict[str, ResultRow]] = {}
+    for row in rows:
+        by_question.setdefault(row.question_id, {})[row.config] = row
+    for qid, answers in by_question.items():
+        missing = [c for c in configs if c not in answers]
+        if missing:
+            raise InputError(f"question {qid!r} has no answer of config(s) {', '.join(missing)}")
+    review = {q: any(by_question[q][c].flags.review for c in configs) for q in by_question}
+    return LabelPlan(
+        results_folder=results_folder,
+        results_digests=dict(results_digests),
+        configs=tuple(configs),
+        budget=budget,
+        seed=seed,
+        review_share=review_share,
+        strata=draw_strata(review, budget // per_question, seed, review_share),
+    )
+
+
+def draw_strata(
+    in_review: Mapping[str, bool], questions: int, seed: int, review_share: float = DEFAULT_REVIEW_SHARE
+) -> tuple[PlanStratum, ...]:
+    """The draw itself: ``questions`` of the questions of ``in_review`` (question id → in the review queue,
+    in gold order), the review stratum first (module docstring). The benchmark draws with it too."""
+    ids = list(in_review)
+    review = [q for q in ids if in_review[q]]
+    rest = [q for q in ids if not in_review[q]]
+    rng = np.random.default_rng(seed)
+    if questions < min(2, len(review)) + min(2, len(rest)):
+        # too few to give each stratum two: one uniform stratum (every question the same probability)
+        order = [ids[i] for i in rng.permutation(len(ids))]
+        return (PlanStratum(ALL, tuple(ids), tuple(order[:questions])),)
+    n_review, n_rest = _allocate(questions, len(review), len(rest), review_share)
+    strata = []
+    for name, members, n in ((REVIEW, review, n_review), (REST, rest, n_rest)):
+        order = [members[i] for i in rng.permutation(len(members))] if members else []
+        strata.append(PlanStratum(name, tuple(members), tuple(order[:n])))
+    return tuple(strata)
+
+
+def write_plan(plan: LabelPlan, path: str | Path) -> str:
+    """Write the plan atomically; returns its SHA-256 (what labels made under it record)."""
+    text = plan_text(plan)
+    atomic_write(Path(path), text)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _field(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    value = data.get(key)
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise InputError(f"{where}: '{key}' is missing or not {getattr(kind, '__name__', kind)}")
+    return value
+
+
+def load_plan(path: str | Path) -> tuple[LabelPlan, str]:
+    """Read a plan file back, checked; returns the plan and the SHA-256 of the file's bytes."""
+    file = Path(path)
+    if not file.is_file():
+        raise InputError(f"{file}: no such plan file; draw one with 'evalgate sample --results DIR --budget N'")
+    raw = file.read_bytes()
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(f"{file}: not a JSON plan ({exc})") from None
+    where = str(file)
+    if not isinstance(data, dict) or data.get("format") != PLAN_FORMAT:
+        raise InputError(f"{where}: not a label plan (expected \"format\": \"{PLAN_FORMAT}\")")
+    unknown = sorted(set(data) - set(_PLAN_KEYS))
+    if unknown:
+        raise InputError(f"{where}: unknown key(s) {', '.join(map(repr, unknown))}; allowed: {', '.join(_PLAN_KEYS)}")
+    results = _field(data, "results", dict, where)
+    configs = _field(data, "configs", list, where)
+    strata = []
+    for i, item in enumerate(_field(data, "strata", list, where)):
+        at = f"{where}: strata[{i}]"
+        if not isinstance(item, dict) or set(item) != set(_STRATUM_KEYS):
+            raise InputError(f"{at}: expected the keys {', '.join(_STRATUM_KEYS)}")
+        questions, drawn = tuple(_field(item, "questions", list, at)), tuple(_field(item, "drawn", list, at))
+        if not set(drawn) <= set(questions) or len(set(drawn)) != len(drawn):
+            raise InputError(f"{at}: 'drawn' must list distinct questions of the stratum")
+        strata.append(PlanStratum(str(_field(item, "name", str, at)), questions, drawn))
+    plan = LabelPlan(
+        results_folder=str(results.get("folder", "")),
+        results_digests={k: v for k, v in results.items() if k != "folder"},
+        configs=tuple(map(str, configs)),
+        budget=int(_field(data, "budget", int, where)),
+        seed=int(_field(data, "seed", int, where)),
+        review_share=float(_field(data, "review_share", (int, float), where)),
+        strata=tuple(strata),
+    )
+    recorded = data.get("inclusion_probabilities")
+    if recorded != plan.to_json()["inclusion_probabilities"]:
+        raise InputError(f"{where}: 'inclusion_probabilities' do not match the strata's draws (a plan edited by hand?)")
+    return plan, hashlib.sha256(raw).hexdigest()
+
+
+def check_plan(plan: LabelPlan, plan_path: str | Path, digests: Mapping[str, str], configs: Sequence[str]) -> None:
+    """Refuse a plan drawn from another state of the results folder (or other configs), with the command to redraw."""
+    for name, digest in plan.results_digests.items():
+        now = digests.get(name)
+        if now != digest:
+            raise InputError(
+                f"{plan_path}: drawn when {name} had SHA-256 {digest[:12]}…, and the results folder has changed "
+                f"since (now {str(now)[:12]}…): its strata no longer describe these answers; redraw it with "
+                f"'{plan.redraw_command()}'"
+            )
+    if tuple(plan.configs) != tuple(configs):
+        raise InputError(
+            f"{plan_path}: drawn for configs {', '.join(plan.configs)}, the run compares {', '.join(configs)}; "
+            f"redraw it with '{plan.redraw_command()}'"
+        )
+
+
+def format_plan(plan: LabelPlan, path: str | Path, digest: str) -> str:
+    """What ``evalgate sample`` prints: each stratum's size, draw and inclusion probability, the file."""
+    per = len(plan.configs)
+    drawn = sum(len(s.drawn) for s in plan.strata)
+    lines = [
+        f"plan: {drawn} questions ({drawn * per} answers, every config of a question together) of "
+        f"{sum(len(s.questions) for s in plan.strata)}, budget {plan.budget} answers, seed {plan.seed}, "
+        f"review share {plan.review_share:g}"
+    ]
+    for s in plan.strata:
+        kind = "a census" if s.questions and len(s.drawn) == len(s.questions) else "a uniform random sample"
+        lines.append(
+            f"  stratum {s.name}: {len(s.drawn)} of {len(s.questions)} questions, inclusion probability "
+            f"{s.inclusion_probability:.3f} ({kind})"
+        )
+    lines.append(f"written: {path} (SHA-256 {digest}); label its answers in this order in notebook 04")
+    return "\n".join(lines)

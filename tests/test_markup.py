@@ -1,0 +1,107 @@
+"""Reading text through its markup (evalgate_lib.text.markup): each format by its parser, by hand-made examples."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from evalgate_lib.text.markup import detect_format, read_blocks, read_inline
+from evalgate_lib.text.tokens import answer_sentences, sentences_of, split_plain_sentences
+
+
+def kinds(blocks: tuple) -> list[tuple[str, str]]:
+    return [(b.kind, b.text) for b in blocks]
+
+
+def test_markdown_paragraph_lines_join_and_code_spans_are_read_verbatim() -> None:
+    blocks = read_blocks("# Cache\n\nRun `pip cache purge` to clear\nevery wheel. It is **fast**.\n", "markdown")
+    assert kinds(blocks) == [
+        ("heading", "Cache"),
+        ("paragraph", "Run pip cache purge to clear every wheel. It is fast."),
+    ]
+    assert blocks[1].labels == ("Cache",) and blocks[1].code == ("pip cache purge",)
+
+
+def test_markdown_tables_lists_fences_and_lead_ins() -> None:
+    text = (
+        "## Audit log\n\nHow long audit events are kept depends on the plan:\n\n"
+        "| Plan | Audit log retention |\n|---|---|\n| Business | 1 year |\n| Enterprise | 7 years |\n\n"
+        "- one `a`\n- two\n\n```python\nx = 1\n```\n\n```{versionadded} 6.0\nCaching.\n```\n"
+    )
+    blocks = read_blocks(text, "markdown")
+    rows = [b for b in blocks if b.kind == "row"]
+    # a row carries its section, the sentence leading into its table, and the table's header (last)
+    assert rows[1].text == "Enterprise | 7 years"
+    assert rows[1].labels == (
+        "Audit log",
+        "How long audit events are kept depends on the plan:",
+        "Plan | Audit log retention",
+    )
+    items = [b for b in blocks if b.kind == "item"]
+    assert [i.text for i in items] == ["one a", "two"] and items[0].group == items[1].group >= 0
+    assert ("code", "x = 1") in kinds(blocks)
+    assert ("paragraph", "New in version 6.0: Caching.") in kinds(blocks)  # MyST's directive, as Sphinx shows it
+
+
+def test_a_table_cut_from_its_header_is_still_read_row_by_row() -> None:
+    blocks = read_blocks("20 extra requests |\n| Business | 1,000 | 200 extra requests |\n| Enterprise | 5,000 |\n")
+    assert kinds(blocks) == [
+        ("row", "20 extra requests"),
+        ("row", "Business | 1,000 | 200 extra requests"),
+        ("row", "Enterprise | 5,000"),
+    ]
+
+
+def test_rst_signatures_label_their_content_and_directives_read_as_sphinx_shows_them() -> None:
+    text = (
+        "shutil\n======\n\n.. function:: copyfile(src, dst, *, follow_symlinks=True)\n\n"
+        "   Copy the contents of *src* to *dst*. See :func:`~os.path.join` and ``dst``.\n\n"
+        "   .. versionchanged:: 3.3\n      :exc:`IOError` used to be raised instead of :exc:`OSError`.\n"
+    )
+    assert detect_format(text) == "rst"
+    blocks = read_blocks(text)
+    assert ("signature", "copyfile(src, dst, *, follow_symlinks=True)") in kinds(blocks)
+    body = next(b for b in blocks if b.text.startswith("Copy"))
+    assert body.text == "Copy the contents of src to dst. See os.path.join and dst."
+    assert body.labels == ("shutil", "copyfile(src, dst, *, follow_symlinks=True)")
+    assert set(body.code) == {"os.path.join", "dst"}
+    changed = next(b for b in blocks if b.text.startswith("Changed"))
+    assert changed.text == "Changed in version 3.3: IOError used to be raised instead of OSError."
+
+
+def test_rst_never_reads_another_file(tmp_path: Path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP SECRET LINE")
+    text = f"Intro.\n\n.. include:: {secret}\n\n.. raw:: html\n\n   <script>alert(1)</script>\n"
+    blocks = read_blocks(text, "rst")
+    assert all("TOP SECRET" not in b.text and "script" not in b.text for b in blocks)
+    assert ("paragraph", "Intro.") in kinds(blocks)
+
+
+def test_html_definition_lists_are_signatures_and_code_is_code() -> None:
+    html = (
+        '<h2>os.path</h2><dl class="py function"><dt class="sig">os.path.join(path, *paths)</dt>'
+        "<dd><p>Join one or more path segments, see <code>os.sep</code>.</p></dd></dl>"
+        "<table><tr><th>Plan</th><th>Seats</th></tr><tr><td>Starter</td><td>3</td></tr></table>"
+    )
+    assert detect_format(html) == "html"
+    blocks = read_blocks(html)
+    assert ("signature", "os.path.join(path, *paths)") in kinds(blocks)
+    joined = next(b for b in blocks if b.text.startswith("Join"))
+    assert joined.labels == ("os.path", "os.path.join(path, *paths)") and joined.code == ("os.sep",)
+    assert [b.text for b in blocks if b.kind == "row"] == ["Starter | 3"]
+
+
+def test_inline_reading_of_an_answer() -> None:
+    read = read_inline("By default, `project()` enables `C` and **`CXX`**; see [the docs](https://x.org) and ``lit``.")
+    assert read.text == "By default, project() enables C and CXX; see the docs and lit."
+    assert read.code == ("project()", "C", "CXX", "lit") and read.links == ("https://x.org",)
+    assert read_inline("{ref}`Caching <caching>` and :func:`~os.path.join`").text == "Caching and os.path.join"
+    assert read_inline("plain words stay as they are").text == "plain words stay as they are"
+
+
+def test_sentences_may_start_with_a_code_span_for_the_judge_but_chunking_keeps_its_rule() -> None:
+    text = "It clears the cache in one go. `pip cache dir` prints where it is."
+    assert answer_sentences(text) == ("It clears the cache in one go.", "`pip cache dir` prints where it is.")
+    assert sentences_of(text) == (text,)  # the chunkers' rule is unchanged, so prompts (and cached answers) are too
+    plain = "It clears the cache. pip cache dir prints it. See e.g. Foo."
+    assert split_plain_sentences(plain, (21,)) == ["It clears the cache.", "pip cache dir prints it.", "See e.g. Foo."]
