@@ -11,7 +11,7 @@ from conftest import make_row  # noqa: E402
 
 from evalgate_lib.judging.rows import SentenceVerdict  # noqa: E402
 from evalgate_lib.judging.scorers import scorer_floor  # noqa: E402
-from evalgate_lib.reporting.plots import coverage_heatmap, coverage_matrix_heatmap  # noqa: E402
+from evalgate_lib.reporting.plots import coverage_heatmap, coverage_matrix_heatmap, token_marks_html  # noqa: E402
 
 # a high score with an unsupported verdict (a number no span holds): the colour must follow the verdict
 SENTENCES = (
@@ -26,18 +26,18 @@ def _cells(ax) -> np.ndarray:
 
 
 def test_cells_are_coloured_by_verdict_and_the_legend_names_the_scorer() -> None:
-    row = make_row(sentences=SENTENCES, scorer="prose@1")
+    row = make_row(sentences=SENTENCES, scorer="prose@2")
     ax = coverage_heatmap(row)
     cells = _cells(ax)
     assert cells[0, 0] == 0.0 and cells[1, 0] == 1.0 and np.isnan(cells[2, 0])
     label = ax.figure.axes[-1].get_ylabel()
-    assert "prose@1" in label and "floor 0.50" in label
+    assert "prose@2" in label and "floor 0.55" in label
     texts = [t.get_text() for t in ax.texts]
     assert texts == ["0.88  ✗ unsupported", "0.40  ✓", "n/a"]
 
 
 def test_each_scorer_has_its_own_floor() -> None:
-    assert scorer_floor("prose@1") == 0.5 and scorer_floor("span") == 0.75 and scorer_floor("lexical@1") == 0.70
+    assert scorer_floor("prose@2") == 0.55 and scorer_floor("span") == 0.75 and scorer_floor("lexical@1") == 0.70
     assert scorer_floor("no-such-scorer") is None
 
 
@@ -56,3 +56,18 @@ def test_the_delta_chart_labels_bars_as_the_table_prints_them() -> None:
     fig = delta_bar_chart(Summary("b", "c", {}, delta, {}, {}))
     labels = [t.get_text() for ax in fig.axes for t in ax.texts]
     assert "+0.010" in labels and "-7.4 pts" in labels and "+13" in labels  # MRR is not drawn as "+1.0"
+
+
+def test_one_support_figure_and_marks_that_follow_the_verdicts_words() -> None:
+    from evalgate_lib.judging.prose_support import judge_prose
+    from evalgate_lib.judging.sentence_scorers import ScoringContext
+
+    passage = ("Plans", "Starter includes 3 seats in its fee.")
+    context = ScoringContext("How many seats does Starter include?", (passage,))
+    verdict = judge_prose("Starter bundles 3 seats into its cheap yearly fee package.", context)
+    # the figure the cell and the row show is the one the reason quotes, and the marks follow its missing words
+    assert f"({verdict.coverage:.2f})" in verdict.reason and verdict.outcome == "undecided, leaning unsupported"
+    marks = token_marks_html(verdict)
+    missing = 'eg-tok-missing" title="not in the span the verdict names" '
+    assert missing + 'style="background:#ffcdd2;text-decoration:line-through">bundles' in marks
+    assert 'eg-tok-found" title="in the span the verdict names" style="background:#c8e6c9">seats' in marks

@@ -19,6 +19,10 @@ Schema history (the row's ``schema`` field):
   into one ``judgement`` object: the row holds the :class:`Judgement` that
   :func:`~evalgate_lib.judging.answer.judge_answer` returns instead of repeating its fields.
   What was asked and retrieved stays at the top. Every value is unchanged.
+* 4: verdicts have three outcomes. Every sentence verdict carries ``undecided`` (``supported`` is then the
+  way it leans) instead of the optional ``doubtful``, and the correctness record ``matching`` carries
+  ``undecided``. The ``prose`` scorer is version 2: it reads answers and passages through their markup,
+  and its review queue reads no gold answer.
 """
 
 from __future__ import annotations
@@ -216,6 +220,15 @@ class SentenceVerdict:
     def claims(self) -> bool:
         """True when the sentence makes a claim the scorer checked."""
         return self.supported is not None
+
+    @property
+    def outcome(self) -> str:
+        """The verdict in words, as every view shows it: ``supported``, ``unsupported``, ``undecided, leaning
+        supported`` (or ``unsupported``), ``refusal`` or ``no claim``."""
+        if self.supported is None:
+            return "refusal" if self.refusal else "no claim"
+        verdict = "supported" if self.supported else "unsupported"
+        return f"undecided, leaning {verdict}" if self.undecided else verdict
 
     def to_json(self) -> dict[str, Any]:
         return {

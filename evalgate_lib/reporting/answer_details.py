@@ -103,10 +103,8 @@ def marked_chunk_html(text: str, sentences: Sequence[SentenceVerdict]) -> str:
 
 
 def _verdict_word(s: SentenceVerdict) -> str:
-    if s.supported is None:
-        return "refusal" if s.refusal else "no claim"
-    score = "" if s.coverage is None else f" ({s.coverage:.2f})"
-    return ("supported" if s.supported else "unsupported") + score
+    score = "" if s.coverage is None or s.supported is None else f" ({s.coverage:.2f})"
+    return s.outcome + score
 
 
 def _reviewer_sentence(label: Label, text: str) -> str:
@@ -134,7 +132,8 @@ def sentences_table_html(
     """
     head = "".join(f'<th class="eg-reviewer">{e(_who(lb))}</th>' for lb in labels)
     lines = [
-        '<table class="eg-sentences"><thead><tr><th>#</th><th>sentence (green: found in context, red: not)</th>'
+        '<table class="eg-sentences"><thead><tr><th>#</th>'
+        "<th>sentence (green: held by the span its verdict names, red: not)</th>"
         f"<th>EvalGate ({e(row.scorer)})</th><th>why</th><th>supporting span</th>{head}</tr></thead><tbody>"
     ]
     for number, s in enumerate(row.sentences, start=1):

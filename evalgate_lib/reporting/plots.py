@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 from evalgate_lib.chunks.chunking import chunk_corpus
 from evalgate_lib.inputs.corpus import Article
 from evalgate_lib.inputs.gold import GoldQuestion
+from evalgate_lib.judging.prose_support import prose_terms
 from evalgate_lib.judging.rows import ResultRow, SentenceVerdict
 from evalgate_lib.judging.scorers import scorer_floor
 from evalgate_lib.statistics.metrics import METRICS, Summary, format_value
@@ -265,6 +266,7 @@ def coverage_heatmap(row: ResultRow, ax: Axes | None = None, width: int = 60) ->
         cov = s.coverage
         label = "n/a (refusal)" if s.refusal else ("n/a" if cov is None else f"{cov:.2f}")
         mark = "" if s.supported is None else ("  ✓" if s.supported else "  ✗ unsupported")
+        mark += " (undecided)" if s.undecided else ""
         ax.text(0, i, label + mark, ha="center", va="center", fontsize=9)
     ax.set_yticks(range(len(sentences)) if sentences else [0])
     ax.set_yticklabels([_short(s.text, width) for s in sentences] or ["(empty answer)"], fontsize=8)
@@ -363,11 +365,16 @@ def token_marks_html(sentence: SentenceVerdict) -> str:
     punctuation stay unmarked. Every piece of text is HTML-escaped: answers are model output.
     """
     text = sentence.text
+    # the scorer names what it missed as it compares words: as written (lexical, span) or stemmed (prose)
     missing = set(sentence.missing)
     claims = sentence.claims
+
+    def lacks(token: str) -> bool:
+        return token in missing or bool(missing & prose_terms(token)[0])
+
     spans = token_spans(text)
     if spans is None:  # exotic case mapping changed lengths: fall back to a token list
-        return " ".join(_mark(t, t in missing, claims) for t in sentence.tokens) or html.escape(text)
+        return " ".join(_mark(t, lacks(t), claims) for t in sentence.tokens) or html.escape(text)
     out, cursor = [], 0
     for start, end, token in spans:
         out.append(html.escape(text[cursor:start]))
@@ -375,7 +382,7 @@ def token_marks_html(sentence: SentenceVerdict) -> str:
         if token in STOPWORDS:
             out.append(html.escape(piece))
         else:
-            out.append(_mark(piece, token in missing, claims))
+            out.append(_mark(piece, lacks(token), claims))
         cursor = end
     out.append(html.escape(text[cursor:]))
     return "".join(out)
@@ -386,12 +393,12 @@ def _mark(piece: str, is_missing: bool, claims: bool) -> str:
         return f'<span class="eg-tok eg-tok-na" title="not scored">{html.escape(piece)}</span>'
     if is_missing:
         return (
-            '<span class="eg-tok eg-tok-missing" title="not found in the context" '
+            '<span class="eg-tok eg-tok-missing" title="not in the span the verdict names" '
             'style="background:#ffcdd2;text-decoration:line-through">'
             f"{html.escape(piece)}</span>"
         )
     return (
-        '<span class="eg-tok eg-tok-found" title="found in the context" style="background:#c8e6c9">'
+        '<span class="eg-tok eg-tok-found" title="in the span the verdict names" style="background:#c8e6c9">'
         f"{html.escape(piece)}</span>"
     )
 
@@ -400,14 +407,11 @@ def sentences_html(row: ResultRow) -> str:
     """Table of an answer's sentences: score, the scorer's verdict and reason, tokens marked found / not found."""
     lines = [
         '<table class="eg-sentences"><thead><tr><th>#</th><th>score</th><th>verdict</th>'
-        "<th>sentence (green: found in context, red: not found)</th><th>why</th></tr></thead><tbody>"
+        "<th>sentence (green: held by the span its verdict names, red: not)</th><th>why</th></tr></thead><tbody>"
     ]
     for i, s in enumerate(row.sentences, start=1):
-        if s.supported is None:
-            verdict, shown = ("refusal" if s.refusal else "no claim"), "n/a"
-        else:
-            verdict = "supported" if s.supported else "unsupported"
-            shown = "n/a" if s.coverage is None else f"{s.coverage:.2f}"
+        verdict = s.outcome
+        shown = "n/a" if s.coverage is None or s.supported is None else f"{s.coverage:.2f}"
         lines.append(
             f"<tr><td>{i}</td><td>{shown}</td><td>{html.escape(verdict)}</td><td>{token_marks_html(s)}</td>"
             f"<td>{html.escape(s.reason)}</td></tr>"
