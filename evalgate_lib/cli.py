@@ -246,11 +246,10 @@ def cmd_gate(args: argparse.Namespace) -> int:
             )
         partial_of = _partial_of(folder, family.pairs[0].manifest, args.allow_partial)
         judged = family.verdicts(args.thresholds)
-        print(format_candidates_verdict(judged, gate, questions_in_file=partial_of))
         # every candidate answers the same questions: one power per rule, at Holm's best for the family's size
         powers = summary_powers(gate, family.pairs[0].summary, len(family.pairs))
-        for line in format_powers(powers, gate.alpha, gate.mode):
-            print(line)
+        power = format_powers(powers, gate.alpha, gate.mode)
+        print(format_candidates_verdict(judged, gate, questions_in_file=partial_of, power=power))
         return EXIT_REGRESSION if any(c.failed for c in judged) else 0
     results = load_results(folder)
     summary = results.summary

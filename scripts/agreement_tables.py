@@ -35,6 +35,15 @@ def queue(judge: dict) -> str:
     return f"{q['size'] / q['n']:.0%} of answers, {held} of errors; top 35 %: {ranked_held}"
 
 
+def decided(judge: dict, name: str) -> str:
+    """κ over the answers the judge decided, and their share: ``0.90 (83 %)``."""
+    d = (judge.get("decided") or {}).get(name)
+    if not d:
+        return "—"
+    k = d["agreement"]["kappa"]["value"]
+    return f"{'—' if k is None else f'{k:.2f}'} ({d['coverage']:.0%})"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("json", type=Path)
@@ -42,21 +51,23 @@ def main() -> None:
     args = parser.parse_args()
     sets = json.loads(args.json.read_text())
     print(
-        "| set (answers) | correct κ, default | unsupported claim κ, default | hallucination κ, default "
-        "| span + token: correct / unsupported | seed: correct / unsupported | review queue (default) |"
+        "| set (answers) | correct κ | decided: κ (share) | unsupported claim κ | decided: κ (share) "
+        "| hallucination κ | span + token: correct / unsupported | review queue: errors held at 35 % of answers |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|")
     for s in sets:
-        default, span, seed = s["judges"][:3]
+        default, span = s["judges"][:2]
+        top = next(r for r in default["ranked_queue"] if abs(r["share"] - 0.35) < 1e-9)
+        held = "—" if not top["errors"] else f"{top['caught'] / top['errors']:.0%} ({top['caught']}/{top['errors']})"
         print(
-            f"| {s['set']} ({s['labelled']}) | {kappa_cell(default['correct'])} "
-            f"| {kappa_cell(default['unsupported_claim'])} "
+            f"| {s['set']} ({s['labelled']}) | {kappa_cell(default['correct'])} | {decided(default, 'correct')} "
+            f"| {kappa_cell(default['unsupported_claim'])} | {decided(default, 'unsupported_claim')} "
             f"| {kappa_cell(default['hallucination'])} | {point(span['correct'])} / {point(span['unsupported_claim'])} "
-            f"| {point(seed['correct'])} / {point(seed['unsupported_claim'])} | {queue(default)} |"
+            f"| {held} |"
         )
     if args.by_config:
         print()
-        print("| set | configuration | n | correct κ | unsupported claim κ | hallucination κ | review queue |")
+        print("| set | configuration | n | correct κ | unsupported claim κ | decided: κ (share) | review queue |")
         print("|---|---|---|---|---|---|---|")
         for s in sets:
             for config, judges in s["by_config"].items():
@@ -64,8 +75,7 @@ def main() -> None:
                 n = sum(d["correct"]["confusion"].values())
                 print(
                     f"| {s['set']} | {config} | {n} | {with_agreement(d['correct'])} "
-                    f"| {with_agreement(d['unsupported_claim'])} "
-                    f"| {kappa_cell(d['hallucination'])} | {queue(d)} |"
+                    f"| {with_agreement(d['unsupported_claim'])} | {decided(d, 'unsupported_claim')} | {queue(d)} |"
                 )
 
 

@@ -189,6 +189,23 @@ _COVERAGE = re.compile(
 )
 
 
+#: A sentence about the answer itself ("The above answer is correct.", "This response is based on the
+#: context."): it claims nothing about the world or the context.
+_ABOUT_THE_ANSWER = re.compile(
+    r"^\W*(?:(?:the|this|that|my|our) (?:answer|response|reply|explanation|output|solution)s? (?:above |below )?"
+    r"(?:is|was|are|seems|looks|should be|would be) (?:\w+ )?(?:correct|right|accurate|wrong|incorrect|complete|"
+    r"incomplete|based on|as follows)\b"
+    r"|(?:the|this|that) (?:above|following|previous|preceding) (?:answer|response|reply|explanation|output|"
+    r"solution|code)s? (?:is|was|are|contains|provides|covers|answers|addresses|uses|shows)\b)",
+    re.IGNORECASE,
+)
+
+
+def is_about_the_answer(sentence: str) -> bool:
+    """True for a sentence about the answer itself, not about the world or the context (:data:`_ABOUT_THE_ANSWER`)."""
+    return bool(_ABOUT_THE_ANSWER.match(fold(sentence)))
+
+
 def coverage_topics(sentence: str) -> str | None:
     """The topics of a statement about what the context covers ("It only covers scheduling timeouts and
     cancelling them" → "scheduling timeouts and cancelling them"), else ``None``.

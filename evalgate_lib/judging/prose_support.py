@@ -52,6 +52,7 @@ from evalgate_lib.judging.discourse import (
     POLAR,
     coverage_topics,
     declining_clauses,
+    is_about_the_answer,
     is_advice,
     is_courtesy,
     is_decline,
@@ -790,6 +791,8 @@ def judge_prose(sentence: str, context: ScoringContext) -> SentenceVerdict:
         return nothing("a code fence or a list of sources: claims nothing")
     if is_courtesy(text):
         return nothing("courtesy or an offer of help: claims nothing")
+    if is_about_the_answer(text):
+        return nothing("a statement about the answer itself: claims nothing about the context")
     if sentence.strip() in context.code or _SHELL_LINE.match(text) or text.startswith("`") and text.endswith("`"):
         if any(prose_terms(text)):
             return _judge_code(sentence, tokens, context)

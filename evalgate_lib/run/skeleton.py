@@ -95,9 +95,7 @@ def retrieve_skeleton(
     checked_evidence(questions, articles, gold_path)
     picked = select_questions(questions, options.limit)
     chunks = checked_chunks(cfg, articles)
-    spec = resolve_backend(
-        options.backend, cfg.models, options.hosts, options.local_dtype, options.timeout, options.retries
-    )
+    spec = resolve_backend(options.backend, cfg.models, options.hosts, options.timeout, options.retries)
     cache = model_cache(spec, options.cache_dir)
     before = cache.stats.as_dict()
     identity = dict(cache.identity)
