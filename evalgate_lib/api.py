@@ -445,8 +445,9 @@ def load_results(folder: str | Path = DEFAULT_RESULTS) -> Results:
     """Load a results folder written by ``evalgate run`` or ``evalgate score`` (default ``results/latest``).
 
     The one way to load a folder: it is verified first (files present, digests equal to the
-    manifest's, summary complete, row counts the manifest's), and a folder changed after its
-    run, or written by an older EvalGate, is refused with one line naming the file.
+    manifest's and the manifest's own, the signature with a signing key set, summary complete,
+    row counts the manifest's, every summary figure the one its rows give), and a folder changed
+    after its run, or written by an older EvalGate, is refused with one line naming the file.
     """
     loaded = read_results_folder(folder)
     return Results(loaded.folder, loaded.rows, loaded.summary, loaded.manifest, loaded.run_stats)

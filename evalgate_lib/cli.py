@@ -13,11 +13,13 @@ rerun after a fix picks up where the failed run stopped.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
+import os
 import sys
 import traceback
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from evalgate_lib.errors import BackendError, CacheError, EvalGateError, InputError
 from evalgate_lib.generation.backends import BACKEND_CHOICES
@@ -92,20 +94,35 @@ def add_model_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _waiting_options(args: argparse.Namespace) -> tuple[float | None, int | None]:
     """``--timeout`` and ``--retries`` checked here, so a bad value is one error line, not argparse's usage text."""
-    timeout = retries = None
-    if args.timeout is not None:
+    from evalgate_lib.inputs.config import waiting_problem
+
+    values: dict[str, float | int | None] = {"timeout": None, "retries": None}
+    for key, text, parse in (("timeout", args.timeout, float), ("retries", args.retries, int)):
+        if text is None:
+            continue
         try:
-            timeout = float(args.timeout)
+            values[key] = parse(str(text).strip())
         except ValueError:
-            timeout = None
-        if timeout is None or not 0 < timeout < float("inf"):
-            raise EvalGateError(f"--timeout must be a number of seconds > 0, got {args.timeout!r}")
-    if args.retries is not None:
-        text = str(args.retries).strip()
-        if not text.isdigit():
-            raise EvalGateError(f"--retries must be a whole number >= 0, got {args.retries!r}")
-        retries = int(text)
-    return timeout, retries
+            values[key] = None
+        problem = waiting_problem(key, values[key], text)
+        if problem is not None:
+            raise EvalGateError(f"--{problem}")
+    return values["timeout"], values["retries"]  # type: ignore[return-value]
+
+
+#: Ceilings of the count options: more concurrent requests than any Ollama deployment serves would only
+#: start threads until the system refuses one; more resamples than this change no printed digit and
+#: would hold gigabytes of draws.
+MAX_JOBS = 256
+MAX_RESAMPLES = 1_000_000
+
+
+def check_count(option: str, value: int, ceiling: int) -> None:
+    """Refuse a count option below 1 or above ``ceiling``, in one line naming it."""
+    if value < 1:
+        raise InputError(f"{option} must be at least 1, got {value}")
+    if value > ceiling:
+        raise InputError(f"{option} must be at most {ceiling:,}, got {value:,}")
 
 
 def check_limit(limit: int | None) -> None:
@@ -121,33 +138,42 @@ def config_corpus(config: str | Path) -> Path:
     return load_config(config).corpus
 
 
-def check_out(out: Path, option: str, corpora: Sequence[Path | None]) -> None:
-    """Refuse an output folder that is an existing file, or that lies inside a corpus folder.
+def check_outputs(args: argparse.Namespace, corpora: Sequence[Path | None], *dests: str) -> None:
+    """Check every output option ``dests`` of ``args`` that is set, with the one rule for where EvalGate writes.
 
-    Inside the corpus, the next run would read the written files as articles (a report's
-    ``index.html`` is a document EvalGate reads), so the knowledge base would change under it.
+    :func:`evalgate_lib.run.outputs.check_output`: not a file where a folder goes (or the other way
+    round), not a dangling link, not inside a corpus folder, writable now; so a run never computes
+    for twenty minutes and then fails to write. ``--json`` and ``gold import --out`` name files.
     """
-    if out.exists() and not out.is_dir():
-        raise InputError(f"{option} {out} is an existing file, not a folder: name a folder to write into")
-    target = out.resolve()
-    for corpus in corpora:
-        if corpus is None:
-            continue
-        folder = Path(corpus).resolve()
-        if target == folder or folder in target.parents:
-            raise InputError(
-                f"{option} {out} is inside the corpus folder {folder}: the next run would read what is written "
-                "there as articles; write it outside the corpus"
-            )
+    from evalgate_lib.run.outputs import check_output
+
+    for dest in dests:
+        value = getattr(args, dest, None)
+        if value is not None:
+            folder = dest != "json" and dest not in getattr(args, "file_outputs", ())
+            check_output(value, "--" + dest.replace("_", "-"), folder=folder, corpora=corpora)
+
+
+def results_corpus(folder: Path | None) -> list[Path | None]:
+    """The corpus folder a results folder's manifest names (none when unreadable: its reader then says why)."""
+    import json
+
+    manifest = None if folder is None else Path(folder) / "manifest.json"
+    if manifest is None or not manifest.is_file():
+        return []
+    try:
+        path = json.loads(manifest.read_text(encoding="utf-8")).get("corpus", {}).get("path")
+    except (ValueError, AttributeError, OSError):
+        return []
+    return [Path(path)] if isinstance(path, str) else []
 
 
 def run_options(args: argparse.Namespace):  # noqa: ANN201 - RunOptions, imported lazily
     """Build :class:`RunOptions` from parsed arguments."""
     from evalgate_lib.run.pipeline import RunOptions
 
-    jobs = getattr(args, "jobs", 1)
-    if jobs < 1:
-        raise EvalGateError(f"--jobs must be at least 1, got {jobs}")
+    jobs = getattr(args, "jobs", 1)  # evalgate retrieve has no --jobs: it generates nothing
+    check_count("--jobs", jobs, MAX_JOBS)
     timeout, retries = _waiting_options(args)
     check_limit(args.limit)
     return RunOptions(
@@ -178,7 +204,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     options = run_options(args)
     candidates = candidate_configs(args)
-    check_out(args.out, "--out", [config_corpus(args.baseline), *map(config_corpus, candidates)])
+    corpora = [config_corpus(args.baseline), *map(config_corpus, candidates)]
+    check_outputs(args, corpora, "out", "cache_dir")
     if len(candidates) == 1:
         results = run_comparison(args.baseline, candidates[0], options, args.out)
         _say_run(args, results.manifest, [f"differs: {', '.join(sorted(results.manifest.fairness['differs']))}"])
@@ -224,6 +251,7 @@ def cmd_gate(args: argparse.Namespace) -> int:
     """
     from evalgate_lib.api import load_candidates, load_results
     from evalgate_lib.run.candidates import is_candidates_folder
+    from evalgate_lib.run.folder import signature_line
     from evalgate_lib.statistics.candidates import HOLM_FAMILY, format_candidates_verdict
     from evalgate_lib.statistics.gate import EXIT_REGRESSION, format_verdict, judge, load_gate
     from evalgate_lib.statistics.label_correction import format_correction
@@ -255,12 +283,14 @@ def cmd_gate(args: argparse.Namespace) -> int:
     summary = results.summary
     partial_of = _partial_of(folder, results.manifest, args.allow_partial)
     correction = results.label_correction(args.labels, args.plan) if args.labels else None
+    # the summary is the one recomputed from the rows (load_results refuses a summary.json that differs)
     verdicts = judge(summary, gate, None if correction is None else correction.metrics, results.adjusted_p())
     powers = summary_powers(gate, summary, 1 if results.family is None else len(results.family.pairs))
     if results.family is not None:  # one pair of several: judged as the family judges it
         n = len(results.family.pairs)
         print(f"{summary.candidate} is one of {n} candidates in {results.family.folder}: " + HOLM_FAMILY.format(n=n))
     line = None if correction is None else correction.line()
+    trust = signature_line(folder)
     print(
         format_verdict(
             summary,
@@ -268,6 +298,7 @@ def cmd_gate(args: argparse.Namespace) -> int:
             verdicts,
             questions_in_file=partial_of,
             labels_line=line,
+            trust=trust,
             power=format_powers(powers, gate.alpha, gate.mode),
             cannot_fail=[p.rule.metric for p in cannot_fail(powers)],
         )
@@ -298,8 +329,10 @@ def cmd_sample(args: argparse.Namespace) -> int:
     """Draw which answers to label: the review queue up to a share of the budget, a seeded random sample of the rest."""
     from evalgate_lib.api import draw_label_plan
 
-    if args.plan_out is not None and args.plan_out.is_dir():
-        raise InputError(f"--out {args.plan_out} is a folder: name the plan file to write (e.g. label-plan.json)")
+    if args.plan_out is not None:  # the default goes into the results folder, which the reader checks
+        from evalgate_lib.run.outputs import check_output
+
+        check_output(args.plan_out, "--out", folder=False, corpora=results_corpus(args.results))
     drawn = draw_label_plan(args.results, args.budget, args.seed, args.review_share, args.plan_out)
     print(drawn.describe())
     return 0
@@ -312,11 +345,10 @@ def cmd_report(args: argparse.Namespace) -> int:
     from evalgate_lib.statistics.gate import load_gate
     from evalgate_lib.workbench.report import build_report, notebook_parameters
 
-    if args.jobs < 1:
-        raise EvalGateError(f"--jobs must be at least 1, got {args.jobs}")
+    check_count("--jobs", args.jobs, MAX_JOBS)
     check_limit(args.limit)
     load_gate(args.thresholds)  # a missing or malformed thresholds file fails here, not inside a notebook
-    check_out(args.out, "--out", _report_corpora(args))
+    check_outputs(args, _report_corpora(args), "out", *(("cache_dir",) if args.results is None else ()))
     started = time.perf_counter()
     results, candidate = args.results, candidate_configs(args)[0]
     if results is None and len(candidate_configs(args)) > 1:
@@ -373,19 +405,18 @@ def _lead_pair(results: Path, thresholds: Path, candidate: str) -> tuple[Path, s
 
 
 def _report_corpora(args: argparse.Namespace) -> list[Path | None]:
-    """The corpus folder(s) a report reads: the results folder's (its manifest), else the configs'."""
-    import json
+    """The corpus folders a report's output must stay out of: the results folder's, and the configs' when they load.
 
-    if args.results is not None:
-        manifest = Path(args.results) / "manifest.json"
-        if not manifest.is_file():
-            return []  # build_report names the missing results folder
+    With ``--results`` the configs are not read by the report, but the next ``evalgate run`` reads their corpus.
+    """
+    corpora = results_corpus(args.results)
+    for config in (args.baseline, *candidate_configs(args)):
         try:
-            path = json.loads(manifest.read_text(encoding="utf-8")).get("corpus", {}).get("path")
-        except (ValueError, AttributeError):
-            return []  # a malformed manifest is refused when the results are read
-        return [Path(path)] if isinstance(path, str) else []
-    return [config_corpus(args.baseline), *map(config_corpus, candidate_configs(args))]
+            corpora.append(config_corpus(config))
+        except EvalGateError:
+            if args.results is None:
+                raise  # without --results the report runs these configs: a bad one is the error to show
+    return corpora
 
 
 def _check_labels_usable(labels: Sequence[Path], results: Path) -> None:
@@ -409,12 +440,12 @@ def cmd_agreement(args: argparse.Namespace) -> int:
     from evalgate_lib.files import atomic_write
     from evalgate_lib.statistics.run_agreement import format_report, report_json
 
-    if args.resamples < 1:
-        raise InputError(f"--resamples must be at least 1, got {args.resamples}")
+    check_count("--resamples", args.resamples, MAX_RESAMPLES)
     if args.sets is not None:
         return _agreement_by_set(args)
     if not args.labels:
         raise InputError("evalgate agreement needs --labels FILE (with --results) or --sets FILE")
+    check_outputs(args, results_corpus(args.results), "json")
     report = load_results(args.results).agreement_report(
         args.labels, scorers=args.scorer or ("lexical", "span"), resamples=args.resamples
     )
@@ -435,6 +466,7 @@ def _agreement_by_set(args: argparse.Namespace) -> int:
     from evalgate_lib.judging.scorers import get_scorer
     from evalgate_lib.statistics.set_agreement import DEFAULT_JUDGES, Judge, format_set, measure_set, set_json
 
+    check_outputs(args, [], "json")
     sets = load_sets(args.sets)
     if args.set:
         known = {s.name for s in sets}
@@ -476,7 +508,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         if len(parts) != logs or not all(parts):
             raise InputError(f"--names takes {logs} names separated by commas (one per log), got {args.names!r}")
         names = tuple(parts)
-    check_out(args.out, "--out", [args.corpus])
+    check_outputs(args, [args.corpus], "out")
     if logs > 2:
         return _score_candidates(args, names)
     candidate_log = args.candidate_log[0]
@@ -706,6 +738,7 @@ def _cmd_gold_check(args: argparse.Namespace) -> int:
     else:
         baseline, candidate = args.baseline or "configs/baseline.toml", args.candidate or "configs/candidate.toml"
         corpus, gold, matching = gold_sources(baseline, candidate)
+    check_outputs(args, [corpus], "json")
     check, scan = check_gold_files(corpus, gold)
     for path, reason in scan.skipped:
         print(f"skipped corpus file {path}: {reason}")
@@ -771,6 +804,7 @@ def _cmd_gold_import(args: argparse.Namespace) -> int:
     from evalgate_lib.gold_tools.gold_files import import_gold_file
     from evalgate_lib.gold_tools.gold_import_format import format_import
 
+    check_outputs(args, [args.corpus], "out")
     result = import_gold_file(args.input, args.out, args.corpus, args.force)
     print(format_import(result, str(args.out), None if args.corpus is None else str(args.corpus)), end="")
     return 1 if result.skipped else 0
@@ -801,7 +835,7 @@ def _configure_gold(parser: argparse.ArgumentParser) -> None:
         "--corpus", default=None, type=Path, help="corpus folder: find each gold article and evidence from the contexts"
     )
     imp.add_argument("--force", action="store_true", help="overwrite --out when it exists")
-    imp.set_defaults(gold_handler=_cmd_gold_import)
+    imp.set_defaults(gold_handler=_cmd_gold_import, file_outputs=("out",))
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
@@ -812,6 +846,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
     from evalgate_lib.files import atomic_write
     from evalgate_lib.reporting.diff_text import changes_json, format_changes
 
+    check_outputs(args, results_corpus(args.results), "json")
     results = load_results(args.results)
     if args.labels:
         from evalgate_lib.statistics.label_correction import format_correction
@@ -903,6 +938,10 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callab
 }
 
 
+KEY_FILE_HELP = (
+    "signing key (HMAC-SHA256) the team holds: results and cache entries are signed when written and "
+    "verified when read (default: $EVALGATE_SIGNING_KEY_FILE or $EVALGATE_SIGNING_KEY)"
+)
 DEBUG_HELP = "show the traceback of any error (without it, an internal error is one line and exit 3)"
 
 
@@ -915,6 +954,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log cache and backend activity")
     parser.add_argument("--debug", action="store_true", help=DEBUG_HELP)
+    parser.add_argument("--key-file", type=Path, default=None, help=KEY_FILE_HELP)
     sub = parser.add_subparsers(dest="command", required=True)
     for name, (help_text, configure, handler) in COMMANDS.items():
         child = sub.add_parser(
@@ -927,44 +967,118 @@ def build_parser() -> argparse.ArgumentParser:
         configure(child)
         # also accepted after the subcommand; SUPPRESS keeps a global --debug from being reset to False
         child.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=DEBUG_HELP)
+        child.add_argument("--key-file", type=Path, default=argparse.SUPPRESS, help=KEY_FILE_HELP)
         child.set_defaults(handler=handler)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``evalgate`` console script."""
-    args = build_parser().parse_args(argv)
+    """Entry point of the ``evalgate`` console script.
+
+    Standard output is guarded for the whole command (:class:`~evalgate_lib.run.outputs.GuardedStdout`):
+    a character the terminal's encoding lacks is escaped, and a full or closed stdout is one error
+    line and exit 2, also when it happens in argparse's ``--help`` or in the last flush.
+    """
+    from evalgate_lib.errors import OutputError
+    from evalgate_lib.run.outputs import GuardedStdout
+
+    real = sys.stdout
+    guard = GuardedStdout(real)
+    sys.stdout = guard
+    try:
+        try:
+            status = _run(argv)
+        except SystemExit:  # argparse after --help or a usage error: what it printed must reach the reader
+            guard.flush()
+            raise
+        guard.flush()
+        return status
+    except OutputError as exc:
+        _say(f"evalgate: error: {exc}")
+        return EXIT_INPUT
+    finally:
+        sys.stdout = guard.restore()
+
+
+def _say(line: str) -> None:
+    """One line on stderr; a stderr that refuses it (``2>/dev/full``) cannot be told anything: the exit code says it."""
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except OSError:
+        pass
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    """Parse ``argv`` and run the subcommand: a user-fixable error is one line and exit 2, a bug one line and exit 3."""
+    from evalgate_lib.errors import OutputError
+    from evalgate_lib.signing import signing_key
+
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    for text in arguments:
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            _say(
+                f"evalgate: error: argument {text!r} is not valid UTF-8 (a name in another encoding): EvalGate "
+                "records paths and names as UTF-8 JSON; rename it, or pass it in UTF-8"
+            )
+            return EXIT_INPUT
+    args = build_parser().parse_args(arguments)
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING, format="evalgate: %(levelname)s: %(message)s"
     )
     try:
-        return args.handler(args)
+        with _key_file_in_environment(getattr(args, "key_file", None)):
+            signing_key()  # a missing, unreadable or too short key fails here, before any work
+            return args.handler(args)
     except EvalGateError as exc:
         if args.debug:
             traceback.print_exc()
-        print(f"evalgate: error: {exc}", file=sys.stderr)
+        _say(f"evalgate: error: {exc}")
         for note in getattr(exc, "__notes__", ()):
-            print(f"evalgate: {note}", file=sys.stderr)
-        if isinstance(exc, (BackendError, CacheError)) and getattr(args, "cache_dir", None) is not None:
-            print(
+            _say(f"evalgate: {note}")
+        resumable = (BackendError, CacheError, OutputError)
+        if isinstance(exc, resumable) and getattr(args, "cache_dir", None) is not None:
+            _say(
                 f"evalgate: everything computed so far is in the cache ({args.cache_dir}); "
-                "rerun the same command to resume",
-                file=sys.stderr,
+                "rerun the same command to resume"
             )
         return EXIT_INPUT
     except KeyboardInterrupt:
-        print("evalgate: interrupted; everything computed so far is in the cache, rerun to resume", file=sys.stderr)
+        _say("evalgate: interrupted; everything computed so far is in the cache, rerun to resume")
         return EXIT_INTERRUPTED
     except Exception as exc:  # noqa: BLE001 - the one place that turns a bug into one line and exit 3
         if args.debug:
             traceback.print_exc()
         message = " ".join(str(exc).split()) or "(no message)"
-        print(
+        _say(
             f"evalgate: internal error: {type(exc).__name__}: {message} "
-            "(a bug in EvalGate; rerun with --debug for the traceback)",
-            file=sys.stderr,
+            "(a bug in EvalGate; rerun with --debug for the traceback)"
         )
         return EXIT_INTERNAL
+
+
+@contextlib.contextmanager
+def _key_file_in_environment(key_file: Path | None) -> Iterator[None]:
+    """``--key-file`` as ``EVALGATE_SIGNING_KEY_FILE`` for the command (and the notebook kernels it starts).
+
+    The option wins over a key in the environment, as a command-line option does; both are put
+    back afterwards, so a caller of :func:`main` in a long-lived process keeps its own.
+    """
+    from evalgate_lib.signing import KEY_ENV, KEY_FILE_ENV
+
+    if key_file is None:
+        yield
+        return
+    saved = {name: os.environ.pop(name, None) for name in (KEY_ENV, KEY_FILE_ENV)}
+    os.environ[KEY_FILE_ENV] = str(Path(key_file).resolve())
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            os.environ.pop(name, None)
+            if value is not None:
+                os.environ[name] = value
 
 
 if __name__ == "__main__":

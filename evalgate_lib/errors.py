@@ -26,3 +26,16 @@ class BackendError(EvalGateError):
 
 class CacheError(EvalGateError):
     """A cache entry could not be read or written."""
+
+
+class OutputError(EvalGateError):
+    """A file, folder or stream EvalGate must write to cannot take it (permissions, a full disk, a closed pipe).
+
+    Raised with the path (or ``standard output``) and the system's reason, so the command line
+    prints one line and exits 2 instead of reporting the operating system's refusal as a bug.
+    """
+
+    def __init__(self, message: str, reason: str = "") -> None:
+        super().__init__(message)
+        #: The system's own wording (``Permission denied``), for a caller that words its own line.
+        self.reason = reason or message

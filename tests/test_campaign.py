@@ -35,7 +35,7 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 import pytest
 from fake_ollama import ROOT, FakeOllama, serving
@@ -59,10 +59,14 @@ SUMMARY = ROOT / "build" / "campaign.txt"
 
 
 class Workspace:
-    """A corpus folder, a gold file and the two shipped configs pointed at them, in one folder."""
+    """A corpus folder, a gold file and the two shipped configs pointed at them, in one folder.
+
+    ``cleanups`` run before the folder is removed (a file system a case mounted in it, say).
+    """
 
     def __init__(self, root: Path) -> None:
         self.root = root
+        self.cleanups: list[Callable[[], None]] = []
         self.corpus = root / "corpus"
         self.corpus.mkdir()
         for name in ARTICLES:
@@ -173,6 +177,11 @@ class Case:
     ``setup`` breaks the workspace and returns the argv; ``line`` is a regex the first stderr
     line must match in full (``{ws}`` stands for the workspace folder), or, with ``stdout``
     set, a stdout line must (stderr must then be empty). ``check`` looks at what was written.
+
+    For a real process (``proc``, ``nobody``): ``env`` adds to its environment and ``sink`` is
+    where its standard output goes: ``pipe`` (read back), ``full`` (``/dev/full``: every write
+    fails with no space left) or ``closed`` (a pipe whose reader is gone: a write fails with a
+    broken pipe). In process, ``server`` makes the fake Ollama the case talks to.
     """
 
     id: str
@@ -184,6 +193,9 @@ class Case:
     stdout: bool = False
     check: Callable[[Workspace], None] | None = field(default=None, compare=False)
     patch: Callable[[pytest.MonkeyPatch], None] | None = field(default=None, compare=False)
+    env: tuple[tuple[str, str], ...] = ()
+    sink: str = "pipe"
+    server: Callable[[], FakeOllama] | None = field(default=None, compare=False)
 
 
 # ------------------------------------------------------------------------------ setups
@@ -660,18 +672,23 @@ CASES: tuple[Case, ...] = (
 RECORDED: dict[str, tuple[int, str]] = {}
 
 
+def write_summary(cases: Sequence[Case], recorded: dict[str, tuple[int, str]], path: Path) -> None:
+    """The table of every case run (in table order) to ``path``, and printed (visible with ``pytest -s``)."""
+    if not recorded:
+        return
+    width = max(len(case.id) for case in cases)
+    lines = [f"{'case':<{width}}  exit  first line", f"{'-' * width}  ----  ----------"]
+    lines += [f"{c.id:<{width}}  {recorded[c.id][0]:>4}  {recorded[c.id][1]}" for c in cases if c.id in recorded]
+    path.parent.mkdir(exist_ok=True)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print("\n" + "\n".join(lines) + f"\n(written to {path})")
+
+
 @pytest.fixture(scope="module", autouse=True)
 def campaign_summary():
-    """After the module: the table of every case run (in table order) to build/campaign.txt, and printed."""
+    """After the module: the table of every case run to build/campaign.txt."""
     yield
-    if not RECORDED:
-        return
-    width = max(len(case.id) for case in CASES)
-    lines = [f"{'case':<{width}}  exit  first line", f"{'-' * width}  ----  ----------"]
-    lines += [f"{c.id:<{width}}  {RECORDED[c.id][0]:>4}  {RECORDED[c.id][1]}" for c in CASES if c.id in RECORDED]
-    SUMMARY.parent.mkdir(exist_ok=True)
-    SUMMARY.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print("\n" + "\n".join(lines) + f"\n(written to {SUMMARY})")
+    write_summary(CASES, RECORDED, SUMMARY)
 
 
 def _workspace() -> Path:
@@ -681,10 +698,10 @@ def _workspace() -> Path:
     return root
 
 
-def _inproc(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+def _inproc(argv: list[str], capsys: pytest.CaptureFixture[str], case: Case) -> tuple[int, str, str]:
     from evalgate_lib.cli import main
 
-    srv = FakeOllama()
+    srv = case.server() if case.server is not None else FakeOllama()
     with serving(srv):
         code = main([a.replace(DEAD_HOST, "http://a.test:11434") for a in argv])
     captured = capsys.readouterr()
@@ -700,30 +717,50 @@ sys.exit(evalgate_lib.cli.main(sys.argv[2:]))
 """
 
 
-def _process(argv: list[str], as_nobody: bool, cwd: Path) -> tuple[int, str, str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "OLLAMA_HOST": DEAD_HOST}
+def _process(argv: list[str], as_nobody: bool, cwd: Path, case: Case) -> tuple[int, str, str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OLLAMA_HOST": DEAD_HOST, **dict(case.env)}
     if not as_nobody:
         command = [sys.executable, "-m", "evalgate_lib.cli", *argv]
     else:
         command = [sys.executable, "-c", _CHILD, "nobody", *argv]
-    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=cwd, timeout=300)
-    return done.returncode, done.stdout, done.stderr
+    if case.sink == "pipe":
+        done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=cwd, timeout=300)
+        return done.returncode, done.stdout, done.stderr
+    assert case.sink in ("full", "closed"), case.sink
+    if case.sink == "full":
+        sink = os.open("/dev/full", os.O_WRONLY)
+    else:
+        read, sink = os.pipe()
+        os.close(read)  # the reader is gone before the child writes a byte: its first write gets EPIPE
+    try:
+        done = subprocess.run(command, stdout=sink, stderr=subprocess.PIPE, text=True, env=env, cwd=cwd, timeout=300)
+    finally:
+        os.close(sink)
+    return done.returncode, "", done.stderr
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
-def test_campaign(case: Case, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def run_case(
+    case: Case,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    recorded: dict[str, tuple[int, str]],
+) -> None:
+    """Run one case in a fresh workspace and check its exit code, first line and what it wrote."""
     if case.how == "nobody" and os.geteuid() != 0:
         pytest.skip("needs root to drop to the nobody user; as another user chmod 000 already applies")
     root = _workspace()
+    if case.how == "nobody":
+        root.chmod(0o777)  # nobody may write its --out and cache there: the case is about what it may not read
+    ws = None
     try:
         ws = Workspace(root)
         argv = case.setup(ws)
         if case.patch is not None:
             case.patch(monkeypatch)
         if case.how == "inproc":
-            code, out, err = _inproc(argv, capsys)
+            code, out, err = _inproc(argv, capsys, case)
         else:
-            code, out, err = _process(argv, case.how == "nobody", root)
+            code, out, err = _process(argv, case.how == "nobody", root, case)
         pattern = re.compile(case.line.replace("{ws}", re.escape(str(root))))
         err_lines = err.splitlines()
         if case.stdout:
@@ -740,12 +777,19 @@ def test_campaign(case: Case, capsys: pytest.CaptureFixture[str], monkeypatch: p
         assert code == case.code, (code, err)
         if case.check is not None:
             case.check(ws)
-        RECORDED[case.id] = (code, shown.replace(str(root), "<ws>"))
+        recorded[case.id] = (code, shown.replace(str(root), "<ws>"))
     finally:
+        for cleanup in reversed(ws.cleanups if ws is not None else []):
+            cleanup()
         for path in root.rglob("*"):
             if not path.is_symlink():
                 path.chmod(0o755)
         shutil.rmtree(root)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_campaign(case: Case, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    run_case(case, capsys, monkeypatch, RECORDED)
 
 
 def test_the_embedded_context_length_is_the_models_own():

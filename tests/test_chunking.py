@@ -163,20 +163,28 @@ def test_markdown_sections_split_into_three_pieces() -> None:
     assert_invariants(MD, chunks)
 
 
-def test_markdown_sections_single_paragraph_longer_than_max_kept_whole() -> None:
+def test_markdown_sections_a_paragraph_longer_than_max_is_cut_at_sentences_then_words() -> None:
     # max 3: Plans 5 > 3 → "# Plans" (2) | "Starter costs $36." (3).
-    # Seats: 2 | 3 | "Four five six seven." is 4 > 3 words but one paragraph: kept whole | 2
+    # Seats: 2 | 3 | "Four five six seven." is one paragraph of one sentence, 4 > 3 words: cut every
+    # 3 words, "Four five six" (68..81) | "seven." (82..88), and "seven." (1) + "Eight nine." (2) = 3 fit together.
     # A heading-only piece carries no text: it is merged into the piece after it (13..40, 42..66).
     chunks = markdown_sections(MD, max_words=3)
     assert [c.text for c in chunks] == [
         "Intro text.",
         "# Plans\n\nStarter costs $36.",
         "## Seats\n\nOne two three.",
-        "Four five six seven.",
-        "Eight nine.",
+        "Four five six",
+        "seven.\n\nEight nine.",
     ]
-    assert [(c.start, c.end) for c in chunks] == [(0, 11), (13, 40), (42, 66), (68, 88), (90, 101)]
+    assert [(c.start, c.end) for c in chunks] == [(0, 11), (13, 40), (42, 66), (68, 81), (82, 101)]
     assert_invariants(MD, chunks)
+
+
+def test_markdown_sections_one_long_paragraph_is_cut_between_sentences() -> None:
+    # one paragraph, no heading, 3 sentences of 2 + 3 + 2 words = 7 > max 5:
+    # "Aa bb." (0..6) + "Cc dd ee." (7..16) = 5 words; + "Ff gg." (17..23) = 7 > 5 → cut at 17
+    article = Article("p", "P", "Aa bb. Cc dd ee. Ff gg.")
+    assert spans(markdown_sections(article, max_words=5)) == [(0, 0, 16, "Aa bb. Cc dd ee."), (1, 17, 23, "Ff gg.")]
 
 
 def test_markdown_sections_body_starting_with_heading_has_no_empty_chunk() -> None:
@@ -409,3 +417,19 @@ def test_real_corpus_markdown_pieces_respect_max_words_where_possible(corpus: li
             if n > spec["max_words"]:
                 # only a single paragraph (no blank line inside) may exceed the limit
                 assert not re.search(r"\n\s*\n", c.text), (article.id, c.position)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("a <!-- x --> b", "a  b"),
+        ("<!-->-->", ""),  # '<!--' then '-->': the comment needs its own closing after the opening
+        ("<!-- never closed", "<!-- never closed"),
+        ("a <!-- x\ny --> b <!-- z --> c", "a  b  c"),
+        ("<!--" * 100_000, "<!--" * 100_000),  # a long line of openings: linear, not one search per opening
+    ],
+)
+def test_comments_are_removed_as_the_regex_did(text: str, kept: str) -> None:
+    from evalgate_lib.chunks.chunking import _without_comments
+
+    assert _without_comments(text) == kept

@@ -87,7 +87,7 @@ def test_plain_text_document_without_front_matter(tmp_path: Path) -> None:
 
 def test_file_instead_of_folder(tmp_path: Path) -> None:
     (tmp_path / "file.md").write_text(article_text("x"), "utf-8")
-    with pytest.raises(InputError, match="does not exist"):
+    with pytest.raises(InputError, match=r"corpus folder .*file\.md is a file, not a folder: name the folder"):
         load_corpus(tmp_path / "file.md")
 
 
@@ -169,3 +169,43 @@ def test_shipped_corpus() -> None:
         assert article.title and article.body.strip()
         assert not article.body.startswith("---")
     assert len({a.id for a in articles}) == 18
+
+
+# ------------------------------------------------------------------ titles: linear, the same rules
+
+
+@pytest.mark.parametrize(
+    ("body", "title"),
+    [
+        ("intro\n## Plans ##\ntext", "Plans"),  # trailing hashes dropped
+        ("# #\n", "#"),  # a title of one '#' is kept (the rule strips trailing '#' only after a first character)
+        ("####### seven\n###### six", "six"),  # 7 hashes are not a heading
+        ("#\tTabbed\n", "Tabbed"),
+        ("#NoSpace\n", None),
+        ("Plans\n=====\n", "Plans"),  # reStructuredText underline
+        ("=====\nPlans\n=====\n", "Plans"),  # with an overline
+        ("Plans and pricing\n===\n", None),  # the first underline is shorter than its title: no rst title
+        ("# Title\n=======\n", "# Title"),  # both start on line 1: the smaller text wins, as before
+        ("x" * 1_000_000, None),  # one 1 MB line: the regex this replaced backtracked for over ten minutes
+    ],
+)
+def test_first_heading(body: str, title: str | None) -> None:
+    from evalgate_lib.inputs.corpus import first_heading
+
+    assert first_heading(body) == title
+
+
+def test_a_page_evalgate_wrote_is_skipped_with_the_reason(tmp_path: Path) -> None:
+    from evalgate_lib.inputs.corpus import OUTPUT_MARKER, OUTPUT_REASON
+
+    (tmp_path / "faq.html").write_text("<html><head><title>FAQ</title></head><body><h1>FAQ</h1>Text.</body></html>")
+    (tmp_path / "report.html").write_text(f"<html><head>{OUTPUT_MARKER}</head><body>gold answers</body></html>")
+    scan = scan_corpus(tmp_path)
+    assert [a.id for a in scan.articles] == ["faq"]
+    assert scan.skipped == ((str(tmp_path / "report.html"), OUTPUT_REASON),)
+
+
+def test_a_corpus_path_that_is_a_dangling_link_says_so(tmp_path: Path) -> None:
+    (tmp_path / "kb").symlink_to(tmp_path / "unmounted")
+    with pytest.raises(InputError, match=rf"corpus folder {tmp_path}/kb is a symbolic link to {tmp_path}/unmounted"):
+        scan_corpus(tmp_path / "kb")

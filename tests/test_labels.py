@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from evalgate_lib.errors import InputError
+from evalgate_lib.errors import InputError, OutputError
 from evalgate_lib.inputs.labels import (
     Label,
     LabelStore,
@@ -232,7 +232,7 @@ def test_store_failed_write_leaves_old_file_intact(tmp_path: Path, monkeypatch: 
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", boom)
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(OutputError, match=r"cannot write .*labels\.jsonl \(disk full\)"):  # one line, no traceback
         store.put(parse_label(_obj(question_id="q002"), "x"))
     assert path.read_bytes() == before
     assert sorted(os.listdir(tmp_path)) == ["labels.jsonl"]

@@ -417,8 +417,9 @@ def test_retries_exhausted_gives_helpful_message() -> None:
     assert f"{HOST_A}/api/chat" in message
     assert "after 4 attempts" in message
     assert "HTTP 503: llama runner process has terminated" in message
-    assert "Start Ollama with 'ollama serve' (or set OLLAMA_HOST to a running server)" in message
-    assert "'ollama pull qwen2.5:7b' and 'ollama pull nomic-embed-text'" in message
+    # the server answered: the advice is about a busy or failing server, never to start it or pull a model
+    assert "The server is up but unavailable (overloaded, or still loading the model)" in message
+    assert "ollama serve" not in message and "ollama pull" not in message
 
 
 def test_connect_error_names_ollama_serve_and_configured_models() -> None:
@@ -596,3 +597,41 @@ def test_ollama_reachable() -> None:
 
     assert ollama_reachable(HOST_A, transport=httpx.MockTransport(refuse)) is False
     assert ollama_reachable("bad-host:notaport") is False
+
+
+@pytest.mark.parametrize(
+    ("value", "segment", "root"),
+    [
+        ("http://gpu-box:11434/v1", "v1", "http://gpu-box:11434"),
+        ("gpu-box:11434/v1/", "v1", "http://gpu-box:11434"),
+        ("https://proxy.example.com/ollama/v1", "v1", "https://proxy.example.com/ollama"),
+        ("http://gpu-box:11434/api", "api", "http://gpu-box:11434"),
+    ],
+)
+def test_a_host_ending_in_an_api_path_is_refused_with_the_root_to_use(value: str, segment: str, root: str) -> None:
+    # /v1 is the OpenAI-compatible API; EvalGate would ask /v1/api/show, get a 404 and blame a missing model
+    with pytest.raises(BackendError) as info:
+        normalize_host(value)
+    assert str(info.value).startswith(f"invalid Ollama host {value!r}: it ends in /{segment}, ")
+    assert str(info.value).endswith(f"EvalGate adds Ollama's own /api/... paths to the server's root URL: use {root}")
+
+
+def test_a_404_that_is_not_ollamas_model_error_names_the_url_not_a_pull() -> None:
+    # a reverse proxy's or a wrong prefix's "404 page not found" (plain text, as Go servers send it)
+    backend, _, _ = make_backend(lambda r: httpx.Response(404, text="404 page not found"))
+    with pytest.raises(BackendError) as info:
+        backend.identity()
+    message = str(info.value)
+    assert message == (
+        f"Ollama at {HOST_A}/api/show rejected the request with HTTP 404: 404 page not found; no Ollama endpoint "
+        f"answered there: is {HOST_A} the root URL of an Ollama server?"
+    )
+
+
+def test_429_says_rate_limit_not_start_ollama() -> None:
+    backend, _, _ = make_backend(flaky(100, status=429), max_retries=1)
+    with pytest.raises(BackendError) as info:
+        backend.generate("q", GenerationOptions())
+    assert str(info.value).endswith(
+        "The server is up but refuses more requests (rate limit): lower --jobs, or raise --retries"
+    )

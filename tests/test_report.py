@@ -470,3 +470,21 @@ def test_shipped_report_opens_with_the_verdict_and_lists_what_changed(report_of_
     assert any("What changed" in h.get_text() for h in soup.find_all("h2"))
     # the shipped labels match the run: every answer's details show a reviewer's verdicts
     assert len(soup.select("tr.eg-detail table.eg-labels")) == len(rows)
+
+
+def test_every_page_of_the_report_is_marked_and_a_corpus_holding_it_skips_it(small_report, tmp_path):
+    """The report holds every gold answer: copied or linked into a corpus, it must not become an article."""
+    import shutil
+
+    from evalgate_lib.inputs.corpus import OUTPUT_MARKER, scan_corpus
+
+    pages = sorted(small_report.rglob("*.html"))
+    assert len(pages) == 5 and all(OUTPUT_MARKER in page.read_text(encoding="utf-8") for page in pages)
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "a.md").write_text("# A\n\nText.\n")
+    shutil.copy(small_report / "index.html", corpus / "index.html")
+    (corpus / "appendix.html").symlink_to(pages[-1])
+    scan = scan_corpus(corpus)
+    assert [a.id for a in scan.articles] == ["a"]
+    assert sorted(Path(p).name for p, _ in scan.skipped) == ["appendix.html", "index.html"]

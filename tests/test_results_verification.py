@@ -18,7 +18,7 @@ from conftest import make_row, write_results_folder
 
 from evalgate_lib.cli import main
 from evalgate_lib.errors import InputError
-from evalgate_lib.run.manifest import Manifest
+from evalgate_lib.run.manifest import Manifest, manifest_digest
 from evalgate_lib.statistics.metrics import Summary, compare
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,10 +61,13 @@ def _rerun(folder: Path) -> str:
     return f"; rerun 'evalgate run --out {folder}'"
 
 
-def _edit_manifest(folder: Path, change) -> None:
+def _edit_manifest(folder: Path, change, redigest: bool = True) -> None:
+    """Edit manifest.json; with ``redigest`` its own manifest_sha256 is recomputed too (anyone can: no key)."""
     path = folder / "manifest.json"
     data = json.loads(path.read_text(encoding="utf-8"))
     change(data)
+    if redigest and "manifest_sha256" in data:
+        data["manifest_sha256"] = manifest_digest(data)
     path.write_text(json.dumps(data), encoding="utf-8")
 
 
@@ -271,3 +274,54 @@ def test_one_fallback_rule_for_fields_an_older_manifest_lacks():
     assert (manifest.answer_matching, manifest.sentence_scorer) == ("raw", "span@2")
     assert Manifest.from_json({}).sentence_scorer == "lexical@1"
     assert (manifest.limit, manifest.files, manifest.is_external, manifest.backend_name) == (None, None, False, "")
+
+
+def test_the_manifest_digest_is_of_its_canonical_json_without_itself() -> None:
+    data = {"b": [1, 2], "a": "é", "manifest_sha256": "ignored"}
+    canonical = '{"a":"é","b":[1,2]}'  # sorted keys, no spaces, UTF-8, its own field left out
+    assert manifest_digest(data) == hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    assert manifest_digest({**data, "a": "e"}) != manifest_digest(data)
+
+
+def test_a_manifest_edited_without_its_checksum_is_refused(capsys, folder, thresholds):
+    _edit_manifest(folder, lambda m: m["backend"].update(generator="another-model:70b"), redigest=False)
+    code, out, err = _gate(capsys, folder, thresholds)
+    assert (code, out) == (2, "")
+    assert _first_err(err) == (
+        f"evalgate: error: {folder}/manifest.json: SHA-256 differs from its manifest_sha256 (the file was changed "
+        f"after the run){_rerun(folder)}"
+    )
+
+
+def test_a_summary_that_is_not_its_rows_is_refused_naming_the_figure(capsys, folder, thresholds):
+    # the candidate's q2 is wrong: accuracy on answerable 1/2 against the baseline's 2/2, a delta of -0.5
+    data = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    data["delta"]["accuracy_answerable"] = 0.0
+    _write_summary(folder, json.dumps(data, sort_keys=True, indent=2) + "\n", redigest=True)
+    code, out, err = _gate(capsys, folder, thresholds)
+    assert (code, out) == (2, "")
+    assert _first_err(err) == (
+        f"evalgate: error: {folder}/summary.json: delta.accuracy_answerable is 0.0, but the rows give -0.5: the "
+        f"summary does not match its rows (one of them was changed after the run){_rerun(folder)}"
+    )
+
+
+def test_the_gate_judges_what_the_rows_say(capsys, tmp_path, thresholds):
+    """Rows and summary forged alike (the candidate's q1 made wrong too): the gate FAILs on the rows it reads."""
+    from evalgate_lib.run.results import load_rows
+
+    rows = _rows()
+    folder = write_results_folder(tmp_path / "res", rows)
+    lines = (folder / "results.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    row = json.loads(lines[3])
+    assert (row["config"], row["question_id"]) == ("candidate", "q1")
+    row["judgement"]["correct"] = False
+    lines[3] = json.dumps(row, sort_keys=True, ensure_ascii=False) + "\n"
+    (folder / "results.jsonl").write_text("".join(lines), encoding="utf-8")
+    forged = compare(load_rows(folder), "baseline", "candidate").to_json()
+    _write_summary(folder, json.dumps(forged, sort_keys=True, indent=2) + "\n", redigest=True)
+    digest = hashlib.sha256((folder / "results.jsonl").read_bytes()).hexdigest()
+    _edit_manifest(folder, lambda m: m["files"]["results.jsonl"].update(sha256=digest))
+    code, out, _ = _gate(capsys, folder, thresholds)  # accuracy on answerable 0/2 against 2/2: -100 pts
+    assert code == 1 and out.splitlines()[-1] == "FAIL: candidate regresses on accuracy_answerable"
+    assert out.splitlines()[2] == "signature: none (checksums only: they find accidents, not forgery)"

@@ -223,3 +223,11 @@ def test_a_list_marker_is_not_a_sentence_of_its_own() -> None:
         "Then save.",
         "- a) Pick one.",
     ]
+
+
+def test_a_long_run_of_dots_is_one_sentence_and_splits_in_linear_time() -> None:
+    # table-of-contents leaders: the sentence-end search used to retry from every dot of the run
+    leaders = "Refunds " + "." * 200_000 + " 14"  # 8 + 200,000 + 3 characters
+    assert sentence_spans(leaders) == [(0, 200_008), (200_009, 200_011)]  # the run ends a sentence before "14"
+    assert sentence_spans("." * 200_000 + "x") == [(0, 200_001)]  # no space after the run: no end
+    assert split_sentences("Wait... Then go.") == ["Wait...", "Then go."]  # a run still ends a sentence

@@ -63,12 +63,25 @@ class Chunk:
 _MARKUP_ONLY = re.compile(
     r"^[ \t]*(?:#{1,6}[ \t].*|\(.+\)=|`{3,}.*|~{3,}.*|:{3,}.*|<!--.*?-->|\.\. _[^:]+:)[ \t]*$", re.MULTILINE
 )
-_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+
+
+def _without_comments(text: str) -> str:
+    """``text`` without its closed HTML comments (``<!-- ... -->``, across lines), in linear time.
+
+    What ``re.sub(r"<!--.*?-->", "", text, flags=re.DOTALL)`` gives, without its search from
+    every ``<!--`` to the end of a text that never closes one (quadratic on a long line of them).
+    """
+    kept, cursor = [], 0
+    while (start := text.find("<!--", cursor)) >= 0 and (end := text.find("-->", start + 4)) >= 0:
+        kept.append(text[cursor:start])
+        cursor = end + 3
+    kept.append(text[cursor:])
+    return "".join(kept)
 
 
 def carries_text(text: str) -> bool:
     """False for a passage made only of markup (headings, labels, fences, comments): no chunk of its own."""
-    return bool(_MARKUP_ONLY.sub("", _COMMENT.sub("", text)).strip())
+    return bool(_MARKUP_ONLY.sub("", _without_comments(text)).strip())
 
 
 def _make(article: Article, spans: Iterable[tuple[int, int]]) -> list[Chunk]:
@@ -130,9 +143,10 @@ def markdown_sections(article: Article, max_words: int = 400) -> list[Chunk]:
     """One chunk per Markdown section (a heading and the text up to the next heading).
 
     A section longer than ``max_words`` words is split at blank lines (paragraph
-    boundaries) into pieces of at most ``max_words`` words where possible, so a
-    long section does not drown the embedding. Text before the first heading is
-    a section of its own.
+    boundaries) into pieces of at most ``max_words`` words, so a long section does
+    not drown the embedding; a paragraph longer than that is split between its
+    sentences, and a sentence longer than that every ``max_words`` words. Text before
+    the first heading is a section of its own.
     """
     if max_words <= 0:
         raise InputError(f"markdown chunker needs max_words > 0, got {max_words}")
@@ -149,16 +163,34 @@ def _split_long_section(body: str, start: int, end: int, max_words: int) -> list
     if len(body[start:end].split()) <= max_words:
         return [(start, end)]
     paragraphs = [(start + m.start(), start + m.end()) for m in re.finditer(r"(?:[^\n]|\n(?!\s*\n))+", body[start:end])]
+    units = [unit for p_start, p_end in paragraphs for unit in _bounded_units(body, p_start, p_end, max_words)]
     pieces: list[tuple[int, int]] = []
-    piece_start, words = paragraphs[0][0], 0
-    for p_start, p_end in paragraphs:
-        n = len(body[p_start:p_end].split())
+    piece_start, words = units[0][0], 0
+    for u_start, u_end in units:
+        n = len(body[u_start:u_end].split())
         if words and words + n > max_words:
-            pieces.append((piece_start, p_start))
-            piece_start, words = p_start, 0
+            pieces.append((piece_start, u_start))
+            piece_start, words = u_start, 0
         words += n
     pieces.append((piece_start, end))
     return pieces
+
+
+def _bounded_units(body: str, start: int, end: int, max_words: int) -> list[tuple[int, int]]:
+    """A paragraph as the units a section is cut between: itself, or, above ``max_words``, its sentences.
+
+    A sentence still above ``max_words`` (a text without sentence ends: a log, a wall of
+    keywords) is cut every ``max_words`` words. Without this a one-paragraph document of
+    100 KB was one chunk, which the context check then refused as a prompt that cannot fit.
+    """
+    if len(body[start:end].split()) <= max_words:
+        return [(start, end)]
+    units: list[tuple[int, int]] = []
+    for first, last in sentence_spans(body[start:end]):
+        sentence = (start + first, start + last)
+        words = [(sentence[0] + m.start(), sentence[0] + m.end()) for m in re.finditer(r"\S+", body[slice(*sentence)])]
+        units.extend(_windows(words, max_words, 0) if len(words) > max_words else [sentence])
+    return units
 
 
 def _trim(body: str, start: int, end: int) -> tuple[int, int]:

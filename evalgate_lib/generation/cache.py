@@ -8,7 +8,8 @@ option, and the exact text. Change any of them and the call misses the cache;
 change none and a rerun makes zero model calls.
 
 Entries live in EvalGate's own content-addressed store
-(:mod:`evalgate_lib.generation.store`): JSON for answers, ``.npy`` read without
+(:mod:`evalgate_lib.generation.store`), signed when the team has set a signing key
+(:mod:`evalgate_lib.signing`): JSON for answers, ``.npy`` read without
 pickle for embeddings, each value with a SHA-256 checked on every read. Nothing in
 the folder is executed or unpickled, so a cache folder can be shared or received
 from someone else: it is data, and it is checked. An entry that cannot be read,
@@ -32,10 +33,11 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from evalgate_lib.errors import CacheError
+from evalgate_lib.errors import BackendError, CacheError
 from evalgate_lib.generation.backends.base import Backend
-from evalgate_lib.generation.store import CorruptEntry, EntryStore, entry_key
+from evalgate_lib.generation.store import CorruptEntry, EntryStore, entry_key, is_unicode
 from evalgate_lib.inputs.options import GenerationOptions
+from evalgate_lib.signing import signing_key
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +81,7 @@ class ModelCache:
         self.location = Path(location)
         self.embed_batch_size = embed_batch_size
         self.stats = CacheStats()
-        self.store = EntryStore(self.location)
+        self.store = EntryStore(self.location, signing_key())
         self._identity: dict[str, str] | None = None
 
     @property
@@ -176,9 +178,24 @@ class ModelCache:
             "generate",
             inputs,
             read=lambda key: self.store.read_text(key, inputs),
-            compute=lambda: self.backend.generate(prompt, options),
+            compute=lambda: _unicode_answer(self.backend.generate(prompt, options), self.identity),
             write=lambda key, text: self.store.write_text(key, inputs, text),
         )
+
+
+def _unicode_answer(text: str, identity: dict[str, str]) -> str:
+    """``text`` if it is valid Unicode; an answer holding a lone surrogate is the generator's fault, said now.
+
+    Such text (a ``\\ud800`` escape in a server's JSON) has no UTF-8 form: it could be neither
+    cached nor written to ``results.jsonl``, and the run would fail only after all its work.
+    """
+    if not is_unicode(text):
+        at = next(i for i, ch in enumerate(text) if "\ud800" <= ch <= "\udfff")
+        raise BackendError(
+            f"the generator ({identity.get('backend')} {identity.get('generator')}) returned an answer that is not "
+            f"valid Unicode: {text[at]!r} at character {at:,} is half of a UTF-16 pair (a lone surrogate)"
+        )
+    return text
 
 
 def prompt_sha256(prompt: str) -> str:

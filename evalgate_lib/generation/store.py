@@ -14,6 +14,13 @@ Layout under the cache folder (``key`` = SHA-256 of the canonical JSON of the in
     evalgate-v1/embed/<key[:2]>/<key>.json                       record: inputs, dtype, shape, npy_sha256
     evalgate-v1/embed/<key[:2]>/<key>.<npy_sha256>.npy           the float32 vectors
 
+With a signing key (:mod:`evalgate_lib.signing`), every record also carries ``signature``, the
+HMAC-SHA256 of the rest of the record under the team's key, and a record without one or whose
+signature does not verify is corrupt: the ``text_sha256`` and ``npy_sha256`` checksums find a
+damaged entry, but anyone who rewrites an answer can rewrite its checksum too; only the
+signature tells a forged entry from one this team's runs wrote. Without a key, signatures are
+neither written nor checked.
+
 The store opens only the paths it computes from a key; any other file in the folder (an
 old joblib cache with its ``output.pkl`` and ``func_code.py``, editor backups, half-written
 temporary files) is never opened, so it can neither run code nor make the store drop
@@ -32,14 +39,15 @@ import json
 import os
 import re
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from evalgate_lib.errors import CacheError
+from evalgate_lib.errors import CacheError, OutputError
 from evalgate_lib.files import atomic_write
+from evalgate_lib.signing import key_id, sign, verifies
 
 #: Subfolder of the cache folder holding this layout; a future format gets a new one.
 LAYOUT = "evalgate-v1"
@@ -63,6 +71,15 @@ def _utf8(text: str) -> bytes:
     return text.encode("utf-8", "surrogatepass")
 
 
+def is_unicode(text: str) -> bool:
+    """False for text holding a lone surrogate (half a UTF-16 pair): it has no UTF-8 form to write or hash."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def sha256_text(text: str) -> str:
     return hashlib.sha256(_utf8(text)).hexdigest()
 
@@ -74,9 +91,13 @@ def entry_key(inputs: dict[str, Any]) -> str:
 
 @dataclass(frozen=True)
 class EntryStore:
-    """Reads and writes entries under ``location/evalgate-v1``; see the module docstring for the layout."""
+    """Reads and writes entries under ``location/evalgate-v1``; see the module docstring for the layout.
+
+    ``signing_key`` (the team's key, or ``None``) signs every record written and is required of every record read.
+    """
 
     location: Path
+    signing_key: bytes | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         try:
@@ -106,11 +127,13 @@ class EntryStore:
             raise CorruptEntry("no text or no text_sha256")
         if sha256_text(text) != digest:
             raise CorruptEntry("the text does not match its text_sha256")
+        if not is_unicode(text):
+            raise CorruptEntry("its text is not valid Unicode (a lone surrogate)")
         return text
 
     def write_text(self, key: str, inputs: dict[str, Any], text: str) -> None:
         record = {"format": FORMAT, "key": key, "inputs": inputs, "text": text, "text_sha256": sha256_text(text)}
-        self._write(self.record_path("generate", key), _dump(record))
+        self._write(self.record_path("generate", key), _dump(self._signed(record)))
 
     # ------------------------------------------------------------------- embedding
 
@@ -159,7 +182,7 @@ class EntryStore:
             "npy_sha256": digest,
         }
         self._write(self.array_path(key, digest), data)  # the array first: a record never names a missing one
-        self._write(self.record_path("embed", key), _dump(record))
+        self._write(self.record_path("embed", key), _dump(self._signed(record)))
 
     # --------------------------------------------------------------------- shared
 
@@ -179,13 +202,33 @@ class EntryStore:
             raise CorruptEntry(f"not a {FORMAT} record")
         if record.get("key") != key or canonical_json(record.get("inputs")) != canonical_json(inputs):
             raise CorruptEntry("its inputs do not match its key")
+        if self.signing_key is not None:
+            self._check_signature(record)
         return record
+
+    def _signed(self, record: dict[str, Any]) -> dict[str, Any]:
+        """``record`` with its signature (and the signing key's id), when a key is set."""
+        if self.signing_key is None:
+            return record
+        record = {**record, "key_id": key_id(self.signing_key)}
+        return {**record, "signature": sign(self.signing_key, _utf8(canonical_json(record)))}
+
+    def _check_signature(self, record: dict[str, Any]) -> None:
+        assert self.signing_key is not None
+        signature = record.get("signature")
+        if signature is None:
+            raise CorruptEntry("not signed, and a signing key is set (written without the key, or forged)")
+        if record.get("key_id") != key_id(self.signing_key):
+            raise CorruptEntry("signed with another key than the one set")
+        unsigned = {k: v for k, v in record.items() if k != "signature"}
+        if not verifies(self.signing_key, _utf8(canonical_json(unsigned)), signature):
+            raise CorruptEntry("its signature does not match it (changed after it was written)")
 
     def _write(self, path: Path, data: bytes) -> None:
         try:
             atomic_write(path, data)
-        except OSError as exc:
-            raise CacheError(f"cannot write cache entry {path}: {exc.strerror or exc}") from None
+        except OutputError as exc:
+            raise CacheError(f"cannot write cache entry {path}: {exc.reason}") from None
 
 
 def _dump(record: dict[str, Any]) -> bytes:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from evalgate_lib.errors import FairnessError, InputError
+from evalgate_lib.files import read_input
 from evalgate_lib.inputs.options import DEFAULT_STOP, GenerationOptions
 from evalgate_lib.inputs.prompts import validate_template
 
@@ -76,14 +77,35 @@ def check_keys(table: Mapping[str, Any], known: Sequence[str], file: Path | str,
             raise InputError(f"{file}: unknown key {key!r} in {where}{hint}")
 
 
+#: Ceilings of the waiting options. One request waiting more than a day is a wedged server, not a slow
+#: one, and a larger number (``1e308``) would overflow the socket timeout; a hundred retries with
+#: exponential backoff already wait for days.
+MAX_TIMEOUT = 86_400.0
+MAX_RETRIES = 100
+
+
+def waiting_problem(key: str, value: object, shown: object = None) -> str | None:
+    """What is wrong with a ``timeout`` (seconds, 0 < t <= a day) or ``retries`` (0..100) value, else ``None``.
+
+    The one rule behind ``[shared.models.ollama] timeout/retries`` and ``--timeout``/``--retries``;
+    ``shown`` is the value as the user wrote it (the option's text), when it differs from ``value``.
+    """
+    got = repr(value if shown is None else shown)
+    if isinstance(value, bool) or (value is not None and not isinstance(value, (int, float))):
+        value = None
+    if key == "timeout" and not (value is not None and 0 < value <= MAX_TIMEOUT):  # NaN fails this too
+        return f"timeout must be a number of seconds > 0 and at most {MAX_TIMEOUT:,.0f} (a day), got {got}"
+    if key == "retries" and not (isinstance(value, int) and 0 <= value <= MAX_RETRIES):
+        return f"retries must be a whole number from 0 to {MAX_RETRIES}, got {got}"
+    return None
+
+
 def check_waiting(table: Mapping[str, Any], where: str) -> None:
-    """Refuse a ``timeout`` that is not a number of seconds > 0 or ``retries`` that is not a whole number >= 0."""
-    timeout = table.get("timeout")
-    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0):
-        raise InputError(f"{where} timeout must be a number of seconds > 0, got {timeout!r}")
-    retries = table.get("retries")
-    if retries is not None and (isinstance(retries, bool) or not isinstance(retries, int) or retries < 0):
-        raise InputError(f"{where} retries must be a whole number >= 0, got {retries!r}")
+    """Refuse a ``timeout`` or ``retries`` outside :func:`waiting_problem`'s rule, naming where it was set."""
+    for key in ("timeout", "retries"):
+        problem = None if key not in table else waiting_problem(key, table[key])
+        if problem is not None:
+            raise InputError(f"{where} {problem}")
 
 
 @dataclass(frozen=True)
@@ -159,14 +181,7 @@ def flatten(table: dict[str, Any], prefix: str = "") -> dict[str, Any]:
 def load_config(path: str | Path) -> RunConfig:
     """Parse a TOML configuration; paths in ``[shared]`` are relative to the file's folder."""
     file = Path(path)
-    if file.is_dir():
-        raise InputError(f"config file {file} is a directory, not a TOML file")
-    if not file.is_file():
-        raise InputError(f"config file {file} does not exist")
-    try:
-        data = file.read_bytes()
-    except OSError as exc:
-        raise InputError(f"config file {file} cannot be read: {exc.strerror}") from None
+    data = read_input(file, "config file", "TOML file")
     try:
         raw = tomllib.loads(data.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:

@@ -39,8 +39,15 @@ TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".rst")
 HTML_SUFFIXES = (".html", ".htm")
 DOCUMENT_SUFFIXES = TEXT_SUFFIXES + HTML_SUFFIXES
 
-_MD_HEADING = re.compile(r"^#{1,6}[ \t]+(\S.*?)[ \t#]*$", re.MULTILINE)
-_RST_TITLE = re.compile(r"^(?:([=\-~^\"'`#*+]{3,})\n)?([^\n]*\S[^\n]*)\n([=\-~^\"'`#*+]{3,})$", re.MULTILINE)
+#: The tag every HTML page EvalGate writes carries in its ``<head>`` (the report, its appendices, the
+#: standalone answers table). Such a page holds the gold answers next to the judged ones: found in a
+#: corpus (written there, linked, copied), it is skipped with the reason, never read as an article.
+OUTPUT_MARKER = '<meta name="generator" content="EvalGate">'
+#: Why such a page is skipped (the command line prints it, the manifest records it).
+OUTPUT_REASON = "a page EvalGate wrote (a report: it holds the gold answers), not an article"
+
+#: Characters a reStructuredText title's underline (and overline) is made of.
+_RST_ADORNMENT = frozenset("=-~^\"'`#*+")
 
 
 @dataclass(frozen=True)
@@ -80,15 +87,53 @@ def path_id(relative: str) -> str:
 
 
 def first_heading(body: str) -> str | None:
-    """The first Markdown (``# Title``) or reStructuredText (underlined) heading of ``body``, if any."""
+    """The first Markdown (``# Title``) or reStructuredText (underlined) heading of ``body``, if any.
+
+    Read line by line, in time linear in the body: a regular expression over the whole text
+    (``[^\\n]*\\S[^\\n]*`` for a title line) backtracks over every character of a long line,
+    so one 1 MB line without a heading took over ten minutes. The rules are the ones that
+    expression had: a Markdown heading is 1-6 ``#``, a space or tab, then the title (trailing
+    spaces, tabs and ``#`` dropped); a reStructuredText title is a line with text under an
+    optional overline and over an underline, each of at least three adornment characters, and
+    is taken only when the first one found has an underline at least as long as its text.
+    Where both kinds start on the same line, the smaller title text wins, as before.
+    """
+    lines = body.split("\n")
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
     candidates = []
-    md = _MD_HEADING.search(body)
-    if md:
-        candidates.append((md.start(), md.group(1).strip()))
-    rst = _RST_TITLE.search(body)
-    if rst and len(rst.group(3)) >= len(rst.group(2).strip()):
-        candidates.append((rst.start(), rst.group(2).strip()))
+    markdown = next(((i, title) for i, line in enumerate(lines) if (title := _markdown_title(line)) is not None), None)
+    if markdown is not None:
+        candidates.append((starts[markdown[0]], markdown[1].strip()))
+    rst = _first_rst_title(lines)
+    if rst is not None and len(rst[2]) >= len(rst[1].strip()):
+        candidates.append((starts[rst[0]], rst[1].strip()))
     return min(candidates)[1] if candidates else None
+
+
+def _markdown_title(line: str) -> str | None:
+    """The title of a Markdown heading line (``## Title ##`` → ``Title``), or ``None`` for any other line."""
+    hashes = len(line) - len(line.lstrip("#"))
+    rest = line[hashes:]
+    text = rest.lstrip(" \t")
+    if not 1 <= hashes <= 6 or len(text) == len(rest) or not text or text[0].isspace():
+        return None
+    return text[: max(1, len(text.rstrip(" \t#")))]
+
+
+def _is_adornment(line: str) -> bool:
+    return len(line) >= 3 and all(ch in _RST_ADORNMENT for ch in line)
+
+
+def _first_rst_title(lines: list[str]) -> tuple[int, str, str] | None:
+    """``(first line index, title, underline)`` of the first reStructuredText title, overlined or not."""
+    for i, line in enumerate(lines):
+        if i + 2 < len(lines) and _is_adornment(line) and lines[i + 1].strip() and _is_adornment(lines[i + 2]):
+            return i, lines[i + 1], lines[i + 2]
+        if i + 1 < len(lines) and line.strip() and _is_adornment(lines[i + 1]):
+            return i, line, lines[i + 1]
+    return None
 
 
 def _front_matter(text: str, source: str) -> tuple[dict[str, object], str]:
@@ -141,6 +186,12 @@ def html_to_text(markup: str) -> str:
 
 def read_document(path: Path) -> str:
     """The text of one document file: decompressed, UTF-8 decoded, ``\\r\\n`` normalised, HTML turned to text."""
+    text = _decoded(path)
+    return html_to_text(text) if document_suffix(path.name) in HTML_SUFFIXES else text
+
+
+def _decoded(path: Path) -> str:
+    """The file's text as stored (decompressed, UTF-8, ``\\r\\n`` normalised), before any HTML conversion."""
     try:
         raw = path.read_bytes()
     except OSError as exc:
@@ -155,12 +206,9 @@ def read_document(path: Path) -> str:
     if b"\x00" in raw:
         raise InputError(f"{path}: looks like a binary file (NUL bytes), not a text document")
     try:
-        text = raw.decode("utf-8").replace("\r\n", "\n")
+        return raw.decode("utf-8").replace("\r\n", "\n")
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: not UTF-8 text ({exc})") from None
-    if document_suffix(path.name) in HTML_SUFFIXES:
-        text = html_to_text(text)
-    return text
 
 
 def _skip_reason(path: Path, folder: Path) -> str | None:
@@ -194,6 +242,8 @@ def _walk(folder: Path) -> tuple[list[Path], list[tuple[str, str]]]:
 
     for root, dirs, names in os.walk(folder, onerror=refuse):
         here = Path(root)
+        for name in dirs + names:
+            _refuse_undecodable_name(here / name)
         for name in list(dirs):
             path = here / name
             if path.is_symlink():
@@ -212,16 +262,41 @@ def _walk(folder: Path) -> tuple[list[Path], list[tuple[str, str]]]:
     return files, skipped
 
 
+def _refuse_undecodable_name(path: Path) -> None:
+    """A file or folder name that is not UTF-8 is refused: the manifest and the rows record ids and paths as UTF-8."""
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        raise InputError(
+            f"{str(path)!r}: the name is not valid UTF-8 (bytes shown as \\udcXX); rename it, or move it out of the "
+            "corpus"
+        ) from None
+
+
+def _check_folder(folder: Path) -> None:
+    """The corpus path must be a folder; a file, a dangling link or nothing at all is named as what it is."""
+    if folder.is_dir():
+        return
+    if folder.is_symlink() and not folder.exists():
+        raise InputError(f"corpus folder {folder} is a symbolic link to {os.readlink(folder)}, which does not exist")
+    if folder.exists():
+        raise InputError(
+            f"corpus folder {folder} is a file, not a folder: name the folder that holds the documents"
+        )
+    raise InputError(f"corpus folder {folder} does not exist")
+
+
 def scan_corpus(directory: str | Path) -> CorpusScan:
     """Read every document under ``directory`` (recursively, in path order) and list every file skipped.
 
-    Refuses a missing folder, a folder or document that cannot be read (permissions), a
-    folder with no readable document, a file that is not UTF-8 text (a binary file dropped
-    into the KB), and two documents with one id.
+    Refuses a missing folder (or a file named as the folder), a folder or document that
+    cannot be read (permissions), a name that is not UTF-8, a folder with no readable
+    document, a file that is not UTF-8 text (a binary file dropped into the KB), and two
+    documents with one id. A page EvalGate wrote (:data:`OUTPUT_MARKER`: a report written
+    into the corpus, or linked or copied there) is skipped and listed, never an article.
     """
     folder = Path(directory)
-    if not folder.is_dir():
-        raise InputError(f"corpus folder {folder} does not exist")
+    _check_folder(folder)
     found, skipped = _walk(folder)
     files = sorted(found, key=lambda p: p.relative_to(folder).as_posix())
     articles: list[Article] = []
@@ -232,7 +307,13 @@ def scan_corpus(directory: str | Path) -> CorpusScan:
             skipped.append((str(path), reason))
             continue
         default_id = path_id(path.relative_to(folder).as_posix())
-        article = parse_article(read_document(path), str(path), default_id)
+        text = _decoded(path)
+        if document_suffix(path.name) in HTML_SUFFIXES:
+            if OUTPUT_MARKER in text:
+                skipped.append((str(path), OUTPUT_REASON))
+                continue
+            text = html_to_text(text)
+        article = parse_article(text, str(path), default_id)
         if article.id in seen:
             raise InputError(f"{path}: article id {article.id!r} is already used by {seen[article.id]}")
         seen[article.id] = str(path)

@@ -1,14 +1,28 @@
-"""Reading JSON Lines input files (gold questions, reviewer labels) with errors that name ``file:line``."""
+"""Reading JSON Lines input files (gold questions, reviewer labels, answer logs) with errors that name ``file:line``.
+
+JSON can spell text that is not Unicode: a ``\\ud800`` escape without its other half (a *lone
+surrogate*, what a writer that cut a UTF-16 string in two leaves). Python parses it, but such a
+string has no UTF-8 form, so it could be neither hashed (a label names its answer by SHA-256)
+nor written to ``results.jsonl``, and a run failed only after its work. It is refused here with
+the line and the key: EvalGate does not replace or escape it, because any replacement would
+change the text being judged and labelled without anyone deciding so, and the writer's own
+hash of its answer would no longer match.
+"""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, Callable, Hashable, Iterator, TypeVar
 
 from evalgate_lib.errors import InputError
+from evalgate_lib.files import read_input
 
 T = TypeVar("T")
+
+#: A ``\\u`` escape of a UTF-16 surrogate (``\\ud800``-``\\udfff``): only lines holding one are searched.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
 
 
 def read_jsonl(path: str | Path, what: str) -> Iterator[tuple[int, str, Any]]:
@@ -19,24 +33,40 @@ def read_jsonl(path: str | Path, what: str) -> Iterator[tuple[int, str, Any]]:
     :meth:`str.splitlines` would break on.
     """
     file = Path(path)
-    if file.is_dir():
-        raise InputError(f"{what} {file} is a directory, not a JSONL file")
-    if not file.is_file():
-        raise InputError(f"{what} {file} does not exist")
     try:
-        text = file.read_text(encoding="utf-8")
+        text = read_input(file, what, "JSONL file").decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(f"{file}: not UTF-8 text ({exc})") from None
-    except OSError as exc:
-        raise InputError(f"{what} {file} cannot be read ({exc.strerror})") from None
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         where = f"{file}:{number}"
         try:
-            yield number, where, json.loads(line)
+            obj = json.loads(line)
         except json.JSONDecodeError as exc:
             raise InputError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+        if _SURROGATE_ESCAPE.search(line):
+            _refuse_lone_surrogates(obj, where, "")
+        yield number, where, obj
+
+
+def _refuse_lone_surrogates(value: Any, where: str, key: str) -> None:
+    """Refuse the first string of ``value`` (keys included) that holds a lone surrogate, naming its key and place."""
+    if isinstance(value, dict):
+        for name, item in value.items():
+            _refuse_lone_surrogates(name, where, key or "a key")
+            _refuse_lone_surrogates(item, where, f"{key}.{name}" if key else str(name))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _refuse_lone_surrogates(item, where, f"{key}[{index}]")
+    elif isinstance(value, str):
+        at = next((i for i, ch in enumerate(value) if "\ud800" <= ch <= "\udfff"), None)
+        if at is not None:
+            raise InputError(
+                f"{where}: {key or 'the value'} holds \\u{ord(value[at]):04x} at character {at:,}, half of a UTF-16 "
+                "pair (a lone surrogate), which is not valid Unicode text; fix the writer's encoding (EvalGate refuses "
+                "it rather than change the text)"
+            )
 
 
 def read_unique(

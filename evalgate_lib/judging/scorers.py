@@ -73,16 +73,21 @@ def get_scorer(name: str, **kwargs: Any) -> SentenceScorer:
     return factory(**kwargs)
 
 
+def known_scorer(scorer: str) -> SentenceScorer | None:
+    """The scorer a row or manifest names (``name`` or ``name@version``), or ``None`` when it is unknown here
+    or cannot be built without arguments (a model scorer): views describe it without failing."""
+    try:
+        return get_scorer(scorer.split("@")[0])
+    except (InputError, BackendError, TypeError):
+        return None
+
+
 def scorer_floor(scorer: str) -> float | None:
     """The support score a scorer (``name`` or ``name@version``) calls supported, if it has one.
 
-    Views draw scores on the scorer's own scale; ``None`` when the scorer is unknown here or
-    cannot be built without arguments (a model scorer).
+    Views draw scores on the scorer's own scale.
     """
-    try:
-        return getattr(get_scorer(scorer.split("@")[0]), "floor", None)
-    except (InputError, BackendError, TypeError):
-        return None
+    return getattr(known_scorer(scorer), "floor", None)
 
 
 def judging_manifest(scorer_name: str, matching: str, row_schema: int) -> dict[str, Any]:

@@ -18,10 +18,11 @@ import json
 from typing import Any, Mapping, Sequence
 
 from evalgate_lib.inputs.labels import LabelProvenance
-from evalgate_lib.judging.discourse import REFUSAL_PATTERNS
-from evalgate_lib.judging.flags import REVIEW_CONFIDENCE
+from evalgate_lib.judging.discourse import DECLINE_PATTERNS
+from evalgate_lib.judging.flags import REVIEW_CONFIDENCE, UNDECIDED_REVIEW_CONFIDENCE
 from evalgate_lib.judging.grounding import COVERAGE_FLOOR
-from evalgate_lib.judging.prose_support import PROSE_FLOOR
+from evalgate_lib.judging.prose_support import CLEAR_SHARE, PROSE_FLOOR
+from evalgate_lib.judging.scorers import known_scorer
 from evalgate_lib.judging.span_support import SPAN_FLOOR
 from evalgate_lib.reporting.first_screen import significant_mark
 from evalgate_lib.reporting.paths import shareable_path
@@ -337,11 +338,13 @@ _MATCHING_TEXT = {
     "on both sides.",
 }
 _SCORER_TEXT = {
-    "prose": "a sentence is supported when one unit of one passage (a sentence or line, or two adjacent ones) holds "
-    "every number, version, option, path and identifier of it exactly and, compared by word stems in any order, at "
-    f"least {PROSE_FLOOR:.0%} of its other content words; declines, courtesy, advice that names nothing, citation "
-    "marks and source frames (\"According to the documentation,\") claim nothing, and verdicts at the edge of the "
-    "rule are marked doubtful and sent to the review queue.",
+    "prose": "answers and passages are read through their markup (Markdown, reStructuredText, HTML); a sentence is "
+    "supported when one unit of one passage (a sentence, or two adjacent ones of one section, with its heading or "
+    "API signature) holds every number, version, option, path and identifier of it exactly and, compared by word "
+    f"stems in any order, at least {PROSE_FLOOR:.0%} of its other content words (decided from {CLEAR_SHARE:.0%}); "
+    "declines, courtesy, advice that names nothing, citation marks and source frames (\"According to the "
+    "documentation,\") claim nothing. A verdict the rules cannot decide is marked undecided, counts at its lean in "
+    "the rates, and sends the answer to the review queue, which reads no gold answer.",
     "span": "a sentence is supported only when one local span of the context (a sentence or line with its title, "
     f"heading and table header) holds every number and identifier of it exactly and at least {SPAN_FLOOR:.0%} of its "
     "content words; a short answer fragment is read as the answer to the question and must sit with the question's "
@@ -349,6 +352,19 @@ _SCORER_TEXT = {
     "lexical": f"the share of a sentence's content tokens found anywhere in the retrieved context; supported at "
     f"≥ {COVERAGE_FLOOR:.2f}.",
 }
+
+
+def _review_rule(scorer: str) -> str:
+    """The review queue's rule for the run's scorer, in words (the one in :mod:`evalgate_lib.judging.flags`)."""
+    if getattr(known_scorer(scorer), "marks_undecided", False):
+        return (
+            "a sentence verdict the scorer left undecided, an answer that declines and answers at once, or confidence "
+            f"= min(top retrieval similarity, groundedness) below {UNDECIDED_REVIEW_CONFIDENCE:.2f}."
+        )
+    return (
+        "an unsupported sentence, or confidence = min(top retrieval similarity, groundedness) below "
+        f"{REVIEW_CONFIDENCE:.2f}."
+    )
 
 
 def methodology_html(manifest: Manifest) -> str:
@@ -363,7 +379,7 @@ def methodology_html(manifest: Manifest) -> str:
         )
     n = gold["questions_run"]
     one_answer = f"{100 / n:.1f}" if n else "n/a"
-    refusals = "".join(f"<li><code>{e(p)}</code></li>" for p in REFUSAL_PATTERNS)
+    refusals = "".join(f"<li><code>{e(p)}</code></li>" for p in DECLINE_PATTERNS)
     backend = manifest.backend
     scorer = manifest.sentence_scorer
     matching_text = _MATCHING_TEXT.get(manifest.answer_matching, "")
@@ -400,15 +416,15 @@ def methodology_html(manifest: Manifest) -> str:
 <li><b>Retrieval recall</b>: share of answerable questions where a chunk of the gold article is among the
 top-k retrieved chunks (document-level hit).</li>
 <li><b>Accuracy on answerable</b>: {matching_text} <b>Refusal accuracy</b>: on questions the knowledge base cannot
-answer, the answer is a refusal (its first sentence matches one of the refusal patterns below).</li>
+answer, the answer declines: a sentence matches one of the decline patterns below (outside a conditional clause) and
+no sentence gives an answer of its own; every correctness rule reads declines this way.</li>
 <li><b>Sentence support</b> (scorer <code>{e(scorer)}</code>): {scorer_text} <b>Groundedness</b>: mean support
 score over the sentences that claim something.</li>
 <li><b>Flags.</b> <i>Wrong</i>: not correct. <i>Hallucination</i>: wrong and at least one unsupported sentence.
 <i>Grounded-but-wrong</i>: wrong although every claim is supported by the context (the context misled, or the
-wrong passage was retrieved). <i>Review queue</i>: a signal computable in production without gold answers:
-an unsupported sentence, or confidence = min(top retrieval similarity, groundedness) below
-{REVIEW_CONFIDENCE:.2f}.</li>
-<li>Refusal patterns (lower-cased, any match): <ul>{refusals}</ul></li>
+wrong passage was retrieved). <i>Review queue</i>: computable in production, never reading a gold answer:
+{_review_rule(scorer)}</li>
+<li>Decline patterns (lower-cased, any match): <ul>{refusals}</ul></li>
 </ul>
 <h3>Honest limits</h3>
 <ul>

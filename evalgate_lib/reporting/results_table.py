@@ -28,6 +28,7 @@ import json
 import re
 from typing import Mapping, Sequence
 
+from evalgate_lib.inputs.corpus import OUTPUT_MARKER
 from evalgate_lib.inputs.labels import Label, match_labels
 from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow
 from evalgate_lib.reporting.answer_details import DETAILS_CSS, details_html
@@ -250,6 +251,6 @@ def table_page_html(
 ) -> str:
     """A standalone HTML page holding only :func:`results_table_html` (no notebook, no kernel)."""
     return (
-        f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title></head>'
+        f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">{OUTPUT_MARKER}<title>{e(title)}</title></head>'
         f"<body><h1>{e(title)}</h1>{results_table_html(rows, bodies=bodies, labels=labels)}</body></html>"
     )

@@ -37,8 +37,9 @@ from evalgate_lib.files import atomic_write, sha256_file
 from evalgate_lib.inputs.config import DEFAULT_ANSWER_MATCHING, DEFAULT_SENTENCE_SCORER
 from evalgate_lib.run.external import ExternalRun, score_and_write, score_answer_logs
 from evalgate_lib.run.folder import ResultsFolder, read_results_folder
+from evalgate_lib.run.outputs import check_output
 from evalgate_lib.run.pipeline import RunOptions, run_candidates
-from evalgate_lib.run.results import INDEX_FILE, PUBLISHED_FILES, json_text, write_results
+from evalgate_lib.run.results import INDEX_FILE, PUBLISHED_FILES, SIGNATURE_FILE, json_text, write_results
 from evalgate_lib.statistics.metrics import Summary, compare
 
 #: The version of ``candidates.json``'s layout.
@@ -114,7 +115,7 @@ def clear_pair_files(out_dir: str | Path) -> None:
 
     A folder holds one pair or an index of several, never both, so no reader has to choose.
     """
-    for name in (*PUBLISHED_FILES, "run_stats.json"):
+    for name in (*PUBLISHED_FILES, SIGNATURE_FILE, "run_stats.json"):
         (Path(out_dir) / name).unlink(missing_ok=True)
 
 
@@ -131,6 +132,7 @@ def run_and_write_candidates(
 
     Internal: the public door is :func:`evalgate_lib.run_candidates`, which loads the folder back, verified.
     """
+    check_output(out_dir, "the results folder", folder=True)  # writable before the generation, not after
     comparisons = run_candidates(baseline, candidates, options)
     names = [c.inputs.candidate.name for c in comparisons]
     folders = pair_folder_names(names)

@@ -36,6 +36,11 @@ from evalgate_lib.inputs.prompts import render_context, render_prompt
 TOKENS_PER_WORD = 2.0
 #: Tokens allowed for the chat template around the prompt (role markers, system line).
 TEMPLATE_TOKENS = 64
+#: Characters per token assumed as a floor: a text has at least ``characters / 4`` tokens. Prose has
+#: about that many (fewer tokens than :data:`TOKENS_PER_WORD` gives it, so the floor never decides
+#: for prose); it decides for a chunk whose "words" are long, a base64 blob or a minified line
+#: with no spaces, which the word count alone would call one word while it fills the context.
+CHARS_PER_TOKEN = 4.0
 
 
 @dataclass(frozen=True)
@@ -46,20 +51,31 @@ class PromptSize:
     longest_chunk_words: int
     prompt_words: int
     prompt_tokens: int
+    prompt_characters: int = 0
 
 
-def estimate_tokens(words: int) -> int:
-    """Estimated tokens of ``words`` whitespace-separated words, with the chat template's allowance."""
-    return math.ceil(words * TOKENS_PER_WORD) + TEMPLATE_TOKENS
+def estimate_tokens(words: int, characters: int = 0) -> int:
+    """Estimated tokens of a text of ``words`` words and ``characters`` characters, with the template's allowance.
+
+    :data:`TOKENS_PER_WORD` per word, or :data:`CHARS_PER_TOKEN` characters per token where that gives more.
+    """
+    return math.ceil(max(words * TOKENS_PER_WORD, characters / CHARS_PER_TOKEN)) + TEMPLATE_TOKENS
+
+
+def _by_characters(words: int, characters: int) -> bool:
+    """Whether the character floor, not the word count, decides the estimate of such a text."""
+    return characters / CHARS_PER_TOKEN > words * TOKENS_PER_WORD
 
 
 def worst_prompt(config: RunConfig, chunks: Sequence[Chunk], questions: Sequence[GoldQuestion]) -> PromptSize:
-    """Size of the prompt holding the ``top_k`` longest chunks and the longest question."""
-    longest = sorted(chunks, key=lambda c: len(c.text.split()), reverse=True)[: config.top_k]
+    """Size of the prompt holding the ``top_k`` longest chunks (by estimated tokens) and the longest question."""
+    longest = sorted(chunks, key=lambda c: estimate_tokens(len(c.text.split()), len(c.text)), reverse=True)
+    longest = longest[: config.top_k]
     question = max((q.question for q in questions), key=lambda q: len(q.split()), default="")
     prompt = render_prompt(config.prompt_template, render_context([(c.title, c.text) for c in longest]), question)
     words = len(prompt.split())
-    return PromptSize(len(longest), len(longest[0].text.split()) if longest else 0, words, estimate_tokens(words))
+    longest_words = max((len(c.text.split()) for c in longest), default=0)
+    return PromptSize(len(longest), longest_words, words, estimate_tokens(words, len(prompt)), len(prompt))
 
 
 def check_context_fit(
@@ -74,12 +90,22 @@ def check_context_fit(
     max_tokens = config.generation.max_tokens
     if size.prompt_tokens + max_tokens <= context:
         return size
+    if _by_characters(size.prompt_words, size.prompt_characters):
+        measure = (
+            f"{size.prompt_words:,} words but {size.prompt_characters:,} characters ≈ {size.prompt_tokens:,} tokens "
+            f"(at {CHARS_PER_TOKEN:g} characters/token + {TEMPLATE_TOKENS}: its words are too long to count by words)"
+        )
+        remedy = "long runs without spaces (a blob, a minified line) cannot be split by a chunker; remove them"
+    else:
+        measure = (
+            f"{size.prompt_words:,} words ≈ {size.prompt_tokens:,} tokens (at {TOKENS_PER_WORD} tokens/word "
+            f"+ {TEMPLATE_TOKENS})"
+        )
+        remedy = "lower top_k, the chunk size or max_tokens, or raise num_ctx"
     raise InputError(
         f"{config.path}: the prompt cannot fit the generator's context: top_k {config.top_k:,} "
         f"(the {size.chunks:,} longest chunks, up to {size.longest_chunk_words:,} words each) + template + question "
-        f"= {size.prompt_words:,} words ≈ {size.prompt_tokens:,} tokens (at {TOKENS_PER_WORD} tokens/word "
-        f"+ {TEMPLATE_TOKENS}), + max_tokens {max_tokens:,} = {size.prompt_tokens + max_tokens:,} > {context_name}; "
-        "lower top_k, the chunk size or max_tokens, or raise num_ctx"
+        f"= {measure}, + max_tokens {max_tokens:,} = {size.prompt_tokens + max_tokens:,} > {context_name}; {remedy}"
     )
 
 

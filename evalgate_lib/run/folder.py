@@ -5,11 +5,19 @@ whose ``results.jsonl`` was emptied, truncated or edited after the run, or whose
 ``summary.json`` no longer matches its rows, must stop them with one line, not pass a
 gate on stale deltas. :func:`read_results_folder` checks, in this order: the three published
 files are present; ``manifest.json`` and ``summary.json`` parse; the manifest records
-digests (an older schema without them is refused); the SHA-256 of ``results.jsonl`` and
-``summary.json`` match it; the summary has every key a reader needs and names the
-manifest's configs; the rows parse and their count, in all and per config, is the
-manifest's. Each failure is an :class:`~evalgate_lib.errors.InputError` naming the file,
-what differs, and the command that writes a fresh folder.
+digests (an older schema without them is refused), and its own SHA-256 matches it; with a
+signing key set, ``signature.json`` verifies under it (:mod:`evalgate_lib.signing`); the
+SHA-256 of ``results.jsonl`` and ``summary.json`` match the manifest; the summary has every
+key a reader needs and names the manifest's configs; the rows parse and their count, in all
+and per config, is the manifest's; and every figure of the summary is the one its rows give
+(:func:`evalgate_lib.statistics.gate.recompute_summary`). Each failure is an
+:class:`~evalgate_lib.errors.InputError` naming the file, what differs, and the command that
+writes a fresh folder.
+
+The checksums find accidents (a truncated copy, a hand edit that forgot a file); whoever
+means to forge can recompute them, so they cannot find forgery. Recomputing the summary from
+the rows means a forger must at least edit rows and summary alike (then every reader, ``diff``
+included, shows the same forged rows); only the signature tells a forged folder from the run's.
 
 Internal: the public way to load a folder is :func:`evalgate_lib.load_results`, which calls this.
 """
@@ -26,8 +34,10 @@ from evalgate_lib.errors import InputError
 from evalgate_lib.files import sha256_file
 from evalgate_lib.inputs.config import DEFAULT_ANSWER_MATCHING, DEFAULT_SENTENCE_SCORER
 from evalgate_lib.judging.rows import ResultRow
-from evalgate_lib.run.manifest import Manifest
-from evalgate_lib.run.results import INDEX_FILE, PUBLISHED_FILES, load_rows
+from evalgate_lib.run.manifest import Manifest, manifest_digest
+from evalgate_lib.run.results import INDEX_FILE, PUBLISHED_FILES, SIGNATURE_FILE, load_rows
+from evalgate_lib.signing import ALGORITHM, key_id, signing_key, verifies
+from evalgate_lib.statistics.gate import recompute_summary
 from evalgate_lib.statistics.metrics import Summary
 
 #: The files whose SHA-256 the manifest records (the manifest itself holds the digests).
@@ -91,13 +101,21 @@ def _parse(path: Path, hint: str) -> dict[str, Any]:
     return data
 
 
-def _check_digests(folder: Path, manifest: Manifest, hint: str) -> None:
+def _check_digests(folder: Path, raw: dict[str, Any], manifest: Manifest, hint: str) -> None:
     recorded = manifest.files
+    path = folder / "manifest.json"
     if recorded is None or manifest.questions_per_config is None:
         raise InputError(
-            f"{folder / 'manifest.json'}: written by an older EvalGate (no SHA-256 of results.jsonl and "
-            f"summary.json to check them against); {hint}"
+            f"{path}: written by an older EvalGate (no SHA-256 of results.jsonl and summary.json to check them "
+            f"against); {hint}"
         )
+    if manifest.manifest_sha256 is None:
+        raise InputError(f"{path}: written by an older EvalGate (no manifest_sha256 to check it against); {hint}")
+    if manifest_digest(raw) != manifest.manifest_sha256:
+        raise InputError(
+            f"{path}: SHA-256 differs from its manifest_sha256 (the file was changed after the run); {hint}"
+        )
+    _check_signature(folder, hint)
     for name in DIGESTED_FILES:
         digest = (recorded.get(name) or {}).get("sha256")
         if not isinstance(digest, str):
@@ -106,6 +124,41 @@ def _check_digests(folder: Path, manifest: Manifest, hint: str) -> None:
             raise InputError(
                 f"{folder / name}: SHA-256 differs from manifest.json (the file was changed after the run); {hint}"
             )
+
+
+def _check_signature(folder: Path, hint: str) -> None:
+    """With a signing key set, ``signature.json`` must be the key's HMAC of ``manifest.json``; else one line why not."""
+    key = signing_key()
+    if key is None:
+        return
+    path = folder / SIGNATURE_FILE
+    if not path.is_file():
+        raise InputError(
+            f"{folder}: not signed (no {SIGNATURE_FILE}), but a signing key is set: a folder written without the "
+            f"key, or whose signature was removed, is not trusted; {hint} with the key set"
+        )
+    signature = _parse(path, hint)
+    if signature.get("algorithm") != ALGORITHM:
+        raise InputError(f"{path}: algorithm {signature.get('algorithm')!r}, not {ALGORITHM}; {hint}")
+    if signature.get("key_id") != key_id(key):
+        raise InputError(
+            f"{path}: signed with another key (key id {signature.get('key_id')!r}; the key set here has "
+            f"{key_id(key)!r}); {hint} with this key, or set the key that signed it"
+        )
+    if not verifies(key, (folder / "manifest.json").read_bytes(), signature.get("signature")):
+        raise InputError(
+            f"{path}: the signature does not match manifest.json: the folder was changed after it was signed; {hint}"
+        )
+
+
+def signature_line(folder: str | Path) -> str:
+    """What the signature of a folder that passed :func:`read_results_folder` says, for the gate's output."""
+    key = signing_key()
+    if key is not None:
+        return f"signature: verified ({ALGORITHM}, key id {key_id(key)})"
+    if (Path(folder) / SIGNATURE_FILE).is_file():
+        return "signature: present, not checked (no signing key set: EVALGATE_SIGNING_KEY or --key-file)"
+    return "signature: none (checksums only: they find accidents, not forgery)"
 
 
 def _check_rows(folder: Path, rows: list[ResultRow], manifest: Manifest, hint: str) -> None:
@@ -134,10 +187,11 @@ def read_results_folder(folder: str | Path) -> ResultsFolder:
             raise InputError(
                 f"{path / name} does not exist, so {path} is not a results folder; {rerun_hint(path, None)}"
             )
-    manifest = Manifest.from_json(_parse(path / "manifest.json", rerun_hint(path, None)))
+    raw = _parse(path / "manifest.json", rerun_hint(path, None))
+    manifest = Manifest.from_json(raw)
     hint = rerun_hint(path, manifest)
     summary_data = _parse(path / "summary.json", hint)
-    _check_digests(path, manifest, hint)
+    _check_digests(path, raw, manifest, hint)
     try:
         summary = Summary.from_json(summary_data, source=str(path / "summary.json"))
     except InputError as exc:
@@ -152,6 +206,10 @@ def read_results_folder(folder: str | Path) -> ResultsFolder:
     except InputError as exc:
         raise InputError(f"{exc}; {hint}") from None
     _check_rows(path, rows, manifest, hint)
+    try:
+        summary = recompute_summary(rows, summary, str(path / "summary.json"))
+    except InputError as exc:
+        raise InputError(f"{exc}; {hint}") from None
     stats_file = path / "run_stats.json"
     stats = _parse(stats_file, hint) if stats_file.is_file() else {}
     return ResultsFolder(path, tuple(rows), summary, manifest, stats)

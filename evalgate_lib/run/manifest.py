@@ -4,8 +4,9 @@ A :class:`Manifest` is made in one place, :func:`new_manifest`, for ``evalgate r
 ``evalgate score`` alike (the caller gives the sections that differ: configs, fairness,
 backend; the version, packages and Python come from here). The results-folder writer then
 adds what only it knows: the SHA-256 and row count of ``results.jsonl``, the SHA-256 of
-``summary.json`` and the questions per config, so the folder can be checked before it is
-trusted (:mod:`evalgate_lib.run.folder`).
+``summary.json`` and the questions per config, and last the manifest's own SHA-256
+(:func:`manifest_digest`), so the folder can be checked before it is trusted
+(:mod:`evalgate_lib.run.folder`).
 
 A manifest written by an older EvalGate lacks some fields; :meth:`Manifest.from_json` reads
 each missing one as :data:`FALLBACKS` says, and nowhere else decides what a missing field
@@ -15,6 +16,8 @@ means.
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 import platform
 from dataclasses import dataclass, fields
 from importlib import metadata
@@ -59,10 +62,11 @@ FALLBACKS: dict[str, Any] = {
     "limit": None,
     "files": None,
     "questions_per_config": None,
+    "manifest_sha256": None,
 }
 
 #: Fields left out of ``manifest.json`` while unset (``pipeline`` is set for scored answer logs only).
-_OMITTED_WHEN_NONE = ("pipeline", "files", "questions_per_config")
+_OMITTED_WHEN_NONE = ("pipeline", "files", "questions_per_config", "manifest_sha256")
 
 
 def package_versions() -> dict[str, str | None]:
@@ -107,6 +111,8 @@ class Manifest:
     files: dict[str, dict[str, Any]] | None = None
     #: Rows per config in ``results.jsonl``, baseline first, added by the folder writer.
     questions_per_config: dict[str, int] | None = None
+    #: :func:`manifest_digest` of every other field, added last by the folder writer: the manifest's own checksum.
+    manifest_sha256: str | None = None
 
     @property
     def is_external(self) -> bool:
@@ -142,6 +148,19 @@ class Manifest:
         values.update({k: v for k, v in data.items() if k in known})
         values["judging"] = {**FALLBACKS["judging"], **(values["judging"] or {})}
         return cls(**values)
+
+
+def manifest_digest(data: Mapping[str, Any]) -> str:
+    """SHA-256 of a ``manifest.json`` object without its own ``manifest_sha256``, as canonical JSON.
+
+    Canonical (sorted keys, fixed separators) so that re-indenting the file changes nothing, while
+    any edit of a value (the generator's name, the limit, a digest) does. Like every plain checksum
+    it finds accidents and careless edits, not forgery: an editor can recompute it, which is what
+    the keyed signature (:mod:`evalgate_lib.signing`) is for.
+    """
+    rest = {k: v for k, v in data.items() if k != "manifest_sha256"}
+    text = json.dumps(rest, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def corpus_section(

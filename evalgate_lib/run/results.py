@@ -10,6 +10,9 @@ and cache counters and is *meant* to differ between a cold and a cached run):
   model identities and digests, backend, package versions, ``limit``, and the SHA-256
   of ``results.jsonl`` and ``summary.json`` with the rows per config, so a reader can
   check the folder before trusting it (:mod:`evalgate_lib.run.folder`);
+* ``signature.json``, only with a signing key (:mod:`evalgate_lib.signing`): the HMAC-SHA256 of
+  ``manifest.json`` under the team's key, which the checksums alone cannot give (anyone can
+  recompute a SHA-256);
 * ``run_stats.json``: wall time, model calls, cache hits, corrupt entries.
 """
 
@@ -29,12 +32,16 @@ from evalgate_lib.inputs.config import shared_settings
 from evalgate_lib.inputs.corpus import corpus_digest
 from evalgate_lib.judging.rows import SCHEMA_VERSION, ResultRow
 from evalgate_lib.judging.scorers import judging_manifest
-from evalgate_lib.run.manifest import Manifest, corpus_section, gold_section, new_manifest
+from evalgate_lib.run.manifest import Manifest, corpus_section, gold_section, manifest_digest, new_manifest
+from evalgate_lib.run.outputs import check_output
 from evalgate_lib.run.pipeline import Comparison, RunOptions, run_configs
+from evalgate_lib.signing import ALGORITHM, key_id, sign, signing_key
 from evalgate_lib.statistics.metrics import Summary, compare
 
 #: The files a rerun with nothing changed reproduces byte for byte (``run_stats.json`` is not one).
 PUBLISHED_FILES = ("results.jsonl", "summary.json", "manifest.json")
+#: The signature of a folder written with a signing key (byte-identical on a rerun with the same key).
+SIGNATURE_FILE = "signature.json"
 
 #: The index of a folder holding several candidates against one baseline, one pair folder each
 #: (:mod:`evalgate_lib.run.candidates`); a pair's folder never holds one.
@@ -100,8 +107,9 @@ def write_folder(
 
     The one writer behind ``evalgate run`` and ``evalgate score``, so both folders read
     back the same way in the report, the gate and the notebooks. The manifest is written
-    last, with the SHA-256 of the two files as written and the rows per config, so a
-    reader can tell an intact folder from one changed after the run.
+    last, with the SHA-256 of the two files as written, the rows per config and its own
+    SHA-256, so a reader can tell an intact folder from one changed after the run; with a
+    signing key it is then signed (:func:`sign_folder`).
     """
     folder = Path(out_dir)
     # a pair written where several candidates were: the old index must not describe this folder
@@ -117,10 +125,35 @@ def write_folder(
             "summary.json": {"sha256": sha256_file(folder / "summary.json")},
         },
         questions_per_config={name: per_config.get(name, 0) for name in (manifest.baseline, manifest.candidate)},
+        manifest_sha256=None,
     )
+    manifest = replace(manifest, manifest_sha256=manifest_digest(manifest.to_json()))
     atomic_write(folder / "manifest.json", json_text(manifest.to_json()))
+    sign_folder(folder)
     atomic_write(folder / "run_stats.json", json_text(stats))
     return folder
+
+
+def sign_folder(folder: Path) -> None:
+    """Write ``signature.json`` (the HMAC of ``manifest.json``) with the team's key; without a key, remove a stale one.
+
+    Signing the manifest signs the folder: it holds the SHA-256 of ``results.jsonl`` and
+    ``summary.json``. A signature left from an earlier signed run into the same folder would
+    not match the new manifest, so it goes.
+    """
+    key = signing_key()
+    path = folder / SIGNATURE_FILE
+    if key is None:
+        if path.exists():
+            path.unlink()
+        return
+    signature = {
+        "algorithm": ALGORITHM,
+        "key_id": key_id(key),
+        "signed": "manifest.json",
+        "signature": sign(key, (folder / "manifest.json").read_bytes()),
+    }
+    atomic_write(path, json_text(signature))
 
 
 def write_results(comparison: Comparison, summary: Summary, out_dir: str | Path, limit: int | None = None) -> Path:
@@ -136,6 +169,7 @@ def run_and_write(
     Internal: the one public way to run is :func:`evalgate_lib.run_comparison`, which calls this and
     loads the folder back, verified, for the command line, the notebooks, the benchmark and the tests alike.
     """
+    check_output(out_dir, "the results folder", folder=True)  # writable before twenty minutes of generation
     comparison = run_configs(baseline, candidate, options)
     summary = compare(comparison.rows, comparison.inputs.baseline.name, comparison.inputs.candidate.name)
     return comparison, summary, write_results(comparison, summary, out_dir, options.limit)

@@ -34,13 +34,18 @@ adjusted one (a rule corrected by labels keeps its own test).
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from evalgate_lib.errors import InputError
-from evalgate_lib.statistics.metrics import METRICS, Summary, format_interval, format_value
+from evalgate_lib.files import read_input
+from evalgate_lib.inputs.config import check_keys
+from evalgate_lib.judging.rows import ResultRow
+from evalgate_lib.statistics.metrics import METRICS, Summary, compare, format_interval, format_value
+from evalgate_lib.statistics.paired_tests import DEFAULT_SEED
 
 EXIT_REGRESSION = 1
 _KINDS = {m.key: m for m in METRICS}
@@ -60,32 +65,64 @@ class GateConfig:
     alpha: float = 0.05
 
 
+#: Every key a thresholds file may hold, at the top and in a ``[[rule]]``: a typo must not pass silently.
+GATE_KEYS = ("mode", "alpha", "rule")
+RULE_KEYS = ("metric", "max_drop", "max_increase")
+
+
 def load_gate(path: str | Path) -> GateConfig:
-    """Parse and validate a thresholds file, naming the rule that is wrong."""
+    """Parse and validate a thresholds file, naming the rule and key that are wrong.
+
+    A threshold is a plain non-negative number in the metric's unit: a fraction for a rate or a
+    score (at most 1: ``0.05`` is 5 points), a number of questions for a count. A string such as
+    ``"5%"``, a boolean, NaN or a negative bound is refused rather than read some way.
+    """
     file = Path(path)
-    if file.is_dir():
-        raise InputError(f"gate thresholds file {file} is a directory, not a TOML file")
-    if not file.is_file():
-        raise InputError(f"gate thresholds file {file} does not exist")
+    data = read_input(file, "gate thresholds file", "TOML file")
     try:
-        raw = tomllib.loads(file.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
+        raw = tomllib.loads(data.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise InputError(f"{file}: not valid TOML ({exc})") from None
+    check_keys(raw, GATE_KEYS, file, "the top level")
     mode = raw.get("mode", "point")
     if mode not in ("point", "significant"):
         raise InputError(f"{file}: mode must be 'point' or 'significant', got {mode!r}")
-    rules = []
-    for i, item in enumerate(raw.get("rule", []), start=1):
-        metric = item.get("metric")
-        if metric not in _KINDS:
-            raise InputError(f"{file}: rule {i} names unknown metric {metric!r}; known: {', '.join(_KINDS)}")
-        drop, rise = item.get("max_drop"), item.get("max_increase")
-        if (drop is None) == (rise is None):
-            raise InputError(f"{file}: rule {i} ({metric}) needs exactly one of max_drop or max_increase")
-        rules.append(Rule(metric, drop, rise))
+    alpha = raw.get("alpha", 0.05)
+    if not _is_number(alpha) or not 0 < alpha < 1:
+        raise InputError(f"{file}: alpha must be a number between 0 and 1 (a p-value threshold), got {alpha!r}")
+    items = raw.get("rule", [])
+    if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
+        raise InputError(f"{file}: 'rule' must be [[rule]] tables, each with a metric and max_drop or max_increase")
+    rules = [_rule(item, file, i) for i, item in enumerate(items, start=1)]
     if not rules:
         raise InputError(f"{file}: no [[rule]] tables; a gate with no rules would pass anything")
-    return GateConfig(tuple(rules), mode, float(raw.get("alpha", 0.05)))
+    return GateConfig(tuple(rules), mode, float(alpha))
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _rule(item: Mapping[str, Any], file: Path, number: int) -> Rule:
+    """Rule ``number``, checked: only known keys, a known metric, exactly one bound, a number in the metric's unit."""
+    check_keys(item, RULE_KEYS, file, f"[[rule]] {number}")
+    where = f"{file}: rule {number}"
+    metric = item.get("metric")
+    if metric not in _KINDS:
+        raise InputError(f"{where} names unknown metric {metric!r}; known: {', '.join(_KINDS)}")
+    drop, rise = item.get("max_drop"), item.get("max_increase")
+    if (drop is None) == (rise is None):
+        raise InputError(f"{where} ({metric}) needs exactly one of max_drop or max_increase")
+    key, value = ("max_drop", drop) if drop is not None else ("max_increase", rise)
+    kind = _KINDS[metric].kind
+    unit = "a number of questions" if kind == "count" else "a fraction (0.05 = 5 points)"
+    ceiling = None if kind == "count" else 1
+    if not _is_number(value) or value < 0 or (ceiling is not None and value > ceiling):
+        bound = "" if ceiling is None else f" and at most {ceiling}"
+        raise InputError(
+            f"{where} ({metric}) {key} must be a number >= 0{bound}, {unit} for this {kind}, got {value!r}"
+        )
+    return Rule(metric, drop, rise)
 
 
 #: Which delta a rule decided on: the judge's verdicts, or the delta corrected by reviewers' labels.
@@ -116,13 +153,65 @@ def _significant(rule: Rule, sig: Mapping[str, Any], alpha: float, limit: float)
     return sig["ci_high"] < limit if rule.max_drop is not None else sig["ci_low"] > limit
 
 
+def recompute_summary(rows: Sequence[ResultRow], recorded: Summary, source: str) -> Summary:
+    """The summary ``rows`` give; a ``recorded`` one (``summary.json``) whose figures differ is refused.
+
+    The gate, like every reader, decides from the rows, never from a summary it takes on trust: a
+    folder whose rows were edited (and checksums recomputed) while its summary was not would
+    otherwise PASS while ``evalgate diff`` lists the edited rows as broken. The first figure that
+    differs is named. The bootstrap is redrawn with the recorded seed, so an intact folder matches
+    figure for figure.
+    """
+    seed = recorded.bootstrap.get("seed")
+    fresh = compare(rows, recorded.baseline, recorded.candidate, seed if _is_seed(seed) else DEFAULT_SEED)
+    difference = _first_difference(recorded.to_json(), fresh.to_json(), "")
+    if difference is not None:
+        where, was, now = difference
+        raise InputError(
+            f"{source}: {where} is {was!r}, but the rows give {now!r}: the summary does not match its rows "
+            "(one of them was changed after the run)"
+        )
+    return fresh
+
+
+def _is_seed(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _first_difference(recorded: Any, fresh: Any, where: str) -> tuple[str, Any, Any] | None:
+    """``(dotted key, recorded value, fresh value)`` of the first figure that differs, or ``None``."""
+    if isinstance(recorded, dict) and isinstance(fresh, dict):
+        for key in sorted(set(recorded) | set(fresh), key=str):
+            found = _first_difference(recorded.get(key), fresh.get(key), f"{where}.{key}" if where else str(key))
+            if found is not None:
+                return found
+        return None
+    if isinstance(recorded, list) and isinstance(fresh, list) and len(recorded) == len(fresh):
+        for index, (a, b) in enumerate(zip(recorded, fresh, strict=True)):
+            found = _first_difference(a, b, f"{where}[{index}]")
+            if found is not None:
+                return found
+        return None
+    return None if _same(recorded, fresh) else (where, recorded, fresh)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as JSON values: NaN equals NaN (a NaN figure must not refuse its own folder), and True is not 1."""
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    return bool(a == b)
+
+
 def judge(
     summary: Summary,
     gate: GateConfig,
     corrected: Mapping[str, Any] | None = None,
     adjusted_p: Mapping[str, float | None] | None = None,
 ) -> list[RuleVerdict]:
-    """One verdict per rule, from the summary of a run; with ``corrected``, on the labels' delta where there is one.
+    """One verdict per rule, from the summary of a run (recomputed from its rows: :func:`recompute_summary`);
+    with ``corrected``, on the labels' delta where there is one.
 
     ``corrected`` maps a metric key to a
     :class:`~evalgate_lib.statistics.label_correction.CorrectedDelta` (``delta``, ``significance()``).
@@ -211,13 +300,15 @@ def format_verdict(
     verdicts: list[RuleVerdict],
     questions_in_file: int | None = None,
     labels_line: str | None = None,
+    trust: str | None = None,
     power: Sequence[str] = (),
     cannot_fail: Sequence[str] = (),
 ) -> str:
     """The readable verdict: what was judged, which delta decided, one line per rule, then PASS or FAIL.
 
     ``questions_in_file`` is given for a partial (``--limit``) run only, so the verdict says it;
-    ``labels_line`` (:meth:`~evalgate_lib.statistics.label_correction.LabelCorrection.line`) when labels corrected it.
+    ``labels_line`` (:meth:`~evalgate_lib.statistics.label_correction.LabelCorrection.line`) when labels corrected it;
+    ``trust`` is a line on what vouches for the folder (its signature, or checksums only), after the count.
     ``power`` are the lines of :func:`evalgate_lib.statistics.power.format_powers`, printed before
     the verdict, and ``cannot_fail`` the rules (metric keys) no change could fail at this size: a PASS
     then says that those rules could not have failed it.
@@ -227,7 +318,7 @@ def format_verdict(
     tail = f"FAIL: candidate regresses on {', '.join(failed)}" if failed else "PASS: no regression beyond thresholds"
     if cannot_fail and not failed:
         tail += f" (but {', '.join(cannot_fail)} could not fail on this gold set: see power above)"
-    lines = [head, judged_line(summary, questions_in_file)]
+    lines = [head, judged_line(summary, questions_in_file), *([trust] if trust else [])]
     if labels_line is not None or any(v.basis == LABELS for v in verdicts):
         lines.append(basis_line(verdicts, labels_line))
     return "\n".join(lines + [v.message for v in verdicts] + list(power) + [tail])

@@ -24,7 +24,10 @@ from evalgate_lib.text.stopwords import STOPWORDS
 
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[a-z]+(?:'[a-z]+)*")
 _LINE = re.compile(r"[^\n]+")
-_SENTENCE_END = re.compile(r"[.!?]+[\"')\]\u201d\u2019]*(?=\s+[A-Z0-9\"'(\[*\u201c\u2018])")
+#: A sentence end: a run of ``.!?`` (matched from the run's first character only: the lookbehind keeps
+#: the search from retrying every position inside a long run of dots, which made a line of table-of-contents
+#: leaders quadratic; a match can only end where the run ends, so the ends found are the same).
+_SENTENCE_END = re.compile(r"(?<![.!?])[.!?]+[\"')\]\u201d\u2019]*(?=\s+[A-Z0-9\"'(\[*\u201c\u2018])")
 _LIST_MARKER = re.compile(r"(?:[-*+]\s*)?(?:\d+|[A-Za-z])[.)]")
 _CURLY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
 

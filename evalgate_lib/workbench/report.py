@@ -16,13 +16,16 @@ run-or-load of results that the notebooks share are in :mod:`evalgate_lib.workbe
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import time
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from evalgate_lib.errors import EvalGateError, InputError
+from evalgate_lib.errors import EvalGateError, InputError, OutputError
+from evalgate_lib.files import atomic_write
+from evalgate_lib.inputs.corpus import OUTPUT_MARKER
 from evalgate_lib.reporting.report_html import report_title
 from evalgate_lib.run.folder import read_results_folder
 from evalgate_lib.workbench.notebook_support import COMMITTED_NOTEBOOKS
@@ -133,6 +136,10 @@ def execute_notebook(
                 config=kernel_config(),
                 kernel_manager_class=_kernel_manager_logging_to(kernel_log),
             )
+    except OSError as exc:
+        if exc.errno not in _WRITE_REFUSALS:
+            raise
+        raise OutputError(f"cannot write {exc.filename or out} ({exc.strerror})", exc.strerror or "") from None
     except PapermillExecutionError as exc:
         raise EvalGateError(
             f"notebook {src.name} failed in cell {exc.exec_count}: {exc.ename}: {exc.evalue} "
@@ -142,6 +149,11 @@ def execute_notebook(
         if log_path.is_file() and log_path.stat().st_size == 0:
             log_path.unlink()
     return out
+
+
+#: The errors of a file system refusing a write (permissions, read-only, full, quota, file size limit):
+#: the executed notebooks are written into the report folder while the notebooks run.
+_WRITE_REFUSALS = frozenset({errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
 
 
 def _kernel_log_note(log_path: Path) -> str:
@@ -201,8 +213,8 @@ def render_html(notebook: str | Path, dest: str | Path, title: str | None = None
     exporter.log.setLevel(logging.ERROR)
     body, _ = exporter.from_notebook_node(nb)
     out = Path(dest)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(body, encoding="utf-8")
+    # marked as EvalGate's own page: a corpus that ends up holding it skips it (it holds the gold answers)
+    atomic_write(out, body.replace("<head>", f"<head>\n{OUTPUT_MARKER}", 1))
     return out
 
 
@@ -318,5 +330,5 @@ def build_report(
     title = report_title(read_results_folder(results_dir).summary)
     index = render_html(executed / f"{REPORT_NOTEBOOK}.ipynb", out / "index.html", title=title)
     timings[REPORT_NOTEBOOK] = round(time.perf_counter() - started, 1)
-    (executed / "timings.json").write_text(json.dumps(timings, indent=2) + "\n", encoding="utf-8")
+    atomic_write(executed / "timings.json", json.dumps(timings, indent=2) + "\n")
     return index

@@ -81,12 +81,17 @@ WAIT_NOTICE_SECONDS = 10.0
 
 
 class OllamaHTTPError(BackendError):
-    """The server answered with a non-retryable 4xx status; ``status_code`` lets callers tell 404 apart."""
+    """The server answered with a non-retryable 4xx status; ``status_code`` lets callers tell 404 apart.
 
-    def __init__(self, message: str, url: str, status_code: int) -> None:
+    ``model_missing`` is whether the body is Ollama's own "model ... not found" error: a 404 from a
+    path no Ollama endpoint has (a proxy's page, a wrong URL prefix) is not a missing model.
+    """
+
+    def __init__(self, message: str, url: str, status_code: int, model_missing: bool = False) -> None:
         super().__init__(message)
         self.url = url
         self.status_code = status_code
+        self.model_missing = model_missing
 
 
 # --------------------------------------------------------------------------- hosts
@@ -126,7 +131,22 @@ def normalize_host(value: str) -> str:
     if ":" in host:  # IPv6 literal
         host = f"[{host}]"
     path = path.strip("/")
+    last = path.rsplit("/", 1)[-1].lower()
+    if last in _API_SEGMENTS:
+        root = f"{scheme}://{hostport}" + ("/" + path.rsplit("/", 1)[0] if "/" in path else "")
+        raise BackendError(
+            f"invalid Ollama host {value!r}: it ends in /{path.rsplit('/', 1)[-1]}, {_API_SEGMENTS[last]}; EvalGate "
+            f"adds Ollama's own /api/... paths to the server's root URL: use {root}"
+        )
     return f"{scheme}://{host}:{int(port)}" + (f"/{path}" if path else "")
+
+
+#: Last path segments that name an API rather than a server behind a proxy: EvalGate would add its own
+#: ``/api/chat`` after them and reach no endpoint (a 404 it could only read as a missing model).
+_API_SEGMENTS = {
+    "v1": "the path of Ollama's OpenAI-compatible API, which EvalGate does not use",
+    "api": "the prefix of Ollama's own API, which EvalGate adds itself",
+}
 
 
 def _split_host_port(hostport: str, original: str) -> tuple[str, str]:
@@ -390,10 +410,11 @@ class OllamaBackend:
             status = response.status_code
             if status >= _RETRY_STATUS_MIN or status == _TOO_MANY_REQUESTS:
                 cause = f"HTTP {status}: {_error_text(response)}"
-                hint = self._fix_hint()
+                hint = _status_hint(status)
                 continue
             if status >= 400:
-                raise OllamaHTTPError(_client_error_message(url, response, model), url, status)
+                missing = _model_missing(response)
+                raise OllamaHTTPError(_client_error_message(url, response, model, missing), url, status, missing)
             try:
                 return response.json(), url
             except ValueError:
@@ -453,8 +474,12 @@ class OllamaBackend:
         try:
             shown, _ = self._request("POST", "/api/show", json={"model": model}, host_index=index)
         except OllamaHTTPError as exc:
-            if exc.status_code == 404:
+            if exc.status_code == 404 and exc.model_missing:
                 raise BackendError(missing) from None
+            if exc.status_code == 404:
+                raise BackendError(
+                    f"{exc}; no Ollama endpoint answered there: is {host} the root URL of an Ollama server?"
+                ) from None
             raise
         digest = shown.get("digest") if isinstance(shown, dict) else None
         if isinstance(digest, str) and digest:
@@ -511,12 +536,37 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
-def _client_error_message(url: str, response: httpx.Response, model: object) -> str:
-    """Message for a non-retryable 4xx, quoting Ollama's ``error`` text and, for 404, the pull command."""
+def _client_error_message(url: str, response: httpx.Response, model: object, missing: bool) -> str:
+    """Message for a non-retryable 4xx, quoting Ollama's ``error`` text and, for a missing model, the pull command."""
     message = f"Ollama at {url} rejected the request with HTTP {response.status_code}: {_error_text(response)}"
-    if response.status_code == 404 and isinstance(model, str):
+    if missing and isinstance(model, str):
         message += f"; if the model is missing, run 'ollama pull {model}'"
     return message
+
+
+def _model_missing(response: httpx.Response) -> bool:
+    """Whether a 404 is Ollama saying a model is not there (``{"error": "model 'x' not found"}``), not a wrong path."""
+    text = _error_text(response) if response.status_code == 404 else ""
+    try:
+        ollama_json = isinstance(response.json(), dict)
+    except ValueError:
+        ollama_json = False
+    return ollama_json and "model" in text.lower() and "not found" in text.lower()
+
+
+def _status_hint(status: int) -> str:
+    """What a retried 5xx or 429 means: the server is up and answering, so 'start Ollama' would be the wrong advice."""
+    if status == _TOO_MANY_REQUESTS:
+        return "The server is up but refuses more requests (rate limit): lower --jobs, or raise --retries"
+    if status == 503:
+        return (
+            "The server is up but unavailable (overloaded, or still loading the model): wait and rerun, lower "
+            "--jobs, or raise --retries; its own log says more"
+        )
+    return (
+        f"The server is up but failed with HTTP {status}: its own log says why (often a model that could not be "
+        "loaded, e.g. out of memory); fix that and rerun"
+    )
 
 
 def _error_text(response: httpx.Response) -> str:

@@ -1,0 +1,168 @@
+"""The keyed signature (HMAC-SHA256) of results folders and cache entries, and where the key comes from.
+
+The HMAC itself is checked against RFC 4231's first test vector; the rest is what a signature is
+for: a folder or entry that verifies under the key, one forged with its checksums recomputed that
+does not, and every way a key can be missing or unusable, each one line.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import make_row, write_results_folder
+
+from evalgate_lib.errors import InputError
+from evalgate_lib.generation.store import EntryStore, entry_key
+from evalgate_lib.run.folder import read_results_folder, signature_line
+from evalgate_lib.run.manifest import manifest_digest
+from evalgate_lib.signing import KEY_ENV, KEY_FILE_ENV, key_id, sign, signing_key, verifies
+
+KEY = b"0123456789abcdef0123456789abcdef"
+
+
+@pytest.fixture(autouse=True)
+def no_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test starts without a key in the environment, whatever the caller's shell holds."""
+    monkeypatch.delenv(KEY_ENV, raising=False)
+    monkeypatch.delenv(KEY_FILE_ENV, raising=False)
+
+
+def test_the_hmac_is_rfc_4231_test_case_1() -> None:
+    key, data = b"\x0b" * 20, b"Hi There"
+    expected = "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"
+    assert sign(key, data) == expected
+    assert verifies(key, data, expected)
+    assert not verifies(key, data + b"!", expected)
+    assert not verifies(key, data, None)  # a signature that is not a string never verifies
+
+
+def test_the_key_id_names_a_key_without_revealing_it() -> None:
+    assert key_id(KEY) == sign(KEY, b"evalgate signing key id")[:16]
+    assert key_id(KEY) != key_id(KEY[::-1])
+    assert KEY.hex()[:16] not in key_id(KEY)
+
+
+def test_the_key_comes_from_the_environment_or_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert signing_key() is None
+    monkeypatch.setenv(KEY_ENV, f"  {KEY.decode()}\n")
+    assert signing_key() == KEY  # surrounding whitespace is not part of the key
+    path = tmp_path / "team.key"
+    path.write_bytes(KEY + b"\n")
+    monkeypatch.delenv(KEY_ENV)
+    monkeypatch.setenv(KEY_FILE_ENV, str(path))
+    assert signing_key() == KEY
+
+
+@pytest.mark.parametrize(
+    ("setup", "message"),
+    [
+        ("both", f"both {KEY_FILE_ENV} and {KEY_ENV} are set: set one, so it is clear which key signs"),
+        ("short", f"{KEY_ENV} holds a key of 5 bytes; a signing key needs at least 16 (make one with "
+         "'openssl rand -hex 32')"),
+        ("missing", "signing key file {tmp}/none.key does not exist"),
+        ("folder", "signing key file {tmp} is a directory, not a file"),
+        ("empty", "signing key file {tmp}/empty.key holds a key of 0 bytes; a signing key needs at least 16 (make "
+         "one with 'openssl rand -hex 32')"),
+    ],
+)  # fmt: skip
+def test_an_unusable_key_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, setup: str, message: str) -> None:
+    (tmp_path / "empty.key").write_text("\n")
+    values = {
+        "both": {KEY_ENV: KEY.decode(), KEY_FILE_ENV: str(tmp_path / "empty.key")},
+        "short": {KEY_ENV: "short"},
+        "missing": {KEY_FILE_ENV: str(tmp_path / "none.key")},
+        "folder": {KEY_FILE_ENV: str(tmp_path)},
+        "empty": {KEY_FILE_ENV: str(tmp_path / "empty.key")},
+    }[setup]
+    for name, value in values.items():
+        monkeypatch.setenv(name, value)
+    with pytest.raises(InputError) as error:
+        signing_key()
+    assert str(error.value) == message.format(tmp=tmp_path)
+
+
+# ------------------------------------------------------------------ results folders
+
+
+def _folder(tmp_path: Path) -> Path:
+    rows = [make_row(config=c, question_id=q) for c in ("baseline", "candidate") for q in ("q1", "q2")]
+    return write_results_folder(tmp_path / "res", rows)
+
+
+def test_a_folder_written_with_a_key_is_signed_and_verifies(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(KEY_ENV, KEY.decode())
+    folder = _folder(tmp_path)
+    signature = json.loads((folder / "signature.json").read_text())
+    assert signature == {
+        "algorithm": "HMAC-SHA256",
+        "key_id": key_id(KEY),
+        "signature": sign(KEY, (folder / "manifest.json").read_bytes()),
+        "signed": "manifest.json",
+    }
+    assert read_results_folder(folder).rows  # verifies
+    assert signature_line(folder) == f"signature: verified (HMAC-SHA256, key id {key_id(KEY)})"
+    monkeypatch.delenv(KEY_ENV)
+    assert read_results_folder(folder).rows  # without the key it is read, and the gate says it was not checked
+    assert signature_line(folder) == (
+        "signature: present, not checked (no signing key set: EVALGATE_SIGNING_KEY or --key-file)"
+    )
+
+
+def test_a_forged_manifest_with_every_checksum_recomputed_fails_the_signature(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(KEY_ENV, KEY.decode())
+    folder = _folder(tmp_path)
+    path = folder / "manifest.json"
+    data = json.loads(path.read_text())
+    data["backend"]["generator"] = "another-model:70b"
+    data["manifest_sha256"] = manifest_digest(data)  # the forger's best: the plain checksum matches again
+    path.write_text(json.dumps(data))
+    with pytest.raises(InputError, match=r"signature\.json: the signature does not match manifest\.json"):
+        read_results_folder(folder)
+    monkeypatch.delenv(KEY_ENV)
+    assert read_results_folder(folder).manifest.backend["generator"] == "another-model:70b"  # what a key is for
+
+
+def test_a_rewrite_without_a_key_removes_a_stale_signature(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(KEY_ENV, KEY.decode())
+    folder = _folder(tmp_path)
+    monkeypatch.delenv(KEY_ENV)
+    _folder(tmp_path)  # the same folder again, without the key
+    assert not (folder / "signature.json").exists()
+    assert signature_line(folder) == "signature: none (checksums only: they find accidents, not forgery)"
+
+
+# ------------------------------------------------------------------ cache entries
+
+INPUTS = {"kind": "generate", "identity": {"backend": "fake"}, "options": {}, "prompt": "How many seats?"}
+
+
+def test_a_signed_entry_verifies_and_a_forged_one_does_not(tmp_path: Path) -> None:
+    from evalgate_lib.generation.store import CorruptEntry, sha256_text
+
+    store = EntryStore(tmp_path, KEY)
+    key = entry_key(INPUTS)
+    store.write_text(key, INPUTS, "Three seats.")
+    record = json.loads(store.record_path("generate", key).read_text())
+    assert record["key_id"] == key_id(KEY) and len(record["signature"]) == 64
+    assert store.read_text(key, INPUTS) == "Three seats."
+    assert EntryStore(tmp_path).read_text(key, INPUTS) == "Three seats."  # no key: the signature is not needed
+    record.update(text="Thirty seats.", text_sha256=sha256_text("Thirty seats."))
+    store.record_path("generate", key).write_text(json.dumps(record))
+    assert EntryStore(tmp_path).read_text(key, INPUTS) == "Thirty seats."  # a checksum cannot tell
+    with pytest.raises(CorruptEntry, match=r"its signature does not match it \(changed after it was written\)"):
+        store.read_text(key, INPUTS)
+    with pytest.raises(CorruptEntry, match="signed with another key than the one set"):
+        EntryStore(tmp_path, KEY[::-1]).read_text(key, INPUTS)
+
+
+def test_an_unsigned_entry_is_refused_when_a_key_is_set(tmp_path: Path) -> None:
+    from evalgate_lib.generation.store import CorruptEntry
+
+    key = entry_key(INPUTS)
+    EntryStore(tmp_path).write_text(key, INPUTS, "Three seats.")
+    with pytest.raises(CorruptEntry, match=r"not signed, and a signing key is set"):
+        EntryStore(tmp_path, KEY).read_text(key, INPUTS)
