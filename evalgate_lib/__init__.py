@@ -35,6 +35,7 @@ from evalgate_lib.api import (
     load_results,
     prepare_configs,
     results_or_run,
+    retrieve,
     run_candidates,
     run_comparison,
 )
@@ -80,6 +81,7 @@ __all__ = [
     "prepare_configs",
     "register_scorer",
     "results_or_run",
+    "retrieve",
     "run_candidates",
     "run_comparison",
 ]

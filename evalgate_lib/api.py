@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
+    from evalgate_lib.run.skeleton import Skeleton
     from evalgate_lib.statistics.label_correction import LabelCorrection
     from evalgate_lib.statistics.run_agreement import AgreementReport
     from evalgate_lib.statistics.sampling_plan import LabelPlan
@@ -143,6 +144,25 @@ class Results:
     def intro_html(self) -> str:
         """The report's opening: the verdict line and what was compared."""
         return report_html.report_intro_html(self.manifest, self.summary)
+
+    def title_html(self) -> str:
+        """The report's heading: "EvalGate report: <candidate> vs <baseline>", the names as the run gave them."""
+        return report_html.report_title_html(self.summary)
+
+    def source_line(self) -> str:
+        """Where these answers come from, in one line a notebook prints (no absolute path of this machine).
+
+        "8 answers from results/external: chatty vs careful (answers supplied by the team's pipeline,
+        scored with evalgate score)".
+        """
+        from evalgate_lib.reporting.paths import shareable_path
+
+        made = (
+            f" ({report_html.EXTERNAL_ANSWERS}, scored with evalgate score)"
+            if self.manifest.is_external
+            else f" (run by EvalGate on the {self.manifest.backend_name or 'unknown'} backend)"
+        )
+        return f"{len(self.rows)} answers from {shareable_path(self.folder)}: {self.candidate} vs {self.baseline}{made}"
 
     def methodology_html(self) -> str:
         """How every number is made and its honest limits, with the run's thresholds."""
@@ -300,7 +320,13 @@ class Results:
         return report_json(self.agreement_report(labels, scorers))
 
     def agreement_html(self, labels: Sequence[str | Path]) -> str:
-        return report_html.agreement_html(self.agreement(labels))
+        """:meth:`agreement` as the report's table, with who labelled and what they saw as the label files record it."""
+        from evalgate_lib.inputs.labels import label_provenance, load_labels, match_labels
+
+        answers = {(r.config, r.question_id): r.answer for r in self.rows}
+        loaded = [label for path in labels for label in load_labels(path)]
+        used = [label for group in match_labels(loaded, answers).matched.values() for label in group]
+        return report_html.agreement_html(self.agreement(labels), label_provenance(used))
 
     def examples(self, question_ids: Sequence[str] | str | None = None, n: int = 4) -> list[ResultRow]:
         """Answers worth a closer look: the given ids, else flagged answers alternating between configs.
@@ -402,9 +428,9 @@ class Results:
         family = () if self.family is None else self.family.summaries()
         return first_screen.first_screen(self.summary, self.rows, thresholds, correction, refused, family)
 
-    def appendices_html(self, links: Sequence[str]) -> str:
-        """The report's list of links to the executed notebooks beside it (paths relative to the report, escaped)."""
-        return report_html.appendix_links_html(links)
+    def appendices_html(self, links: Sequence[str], skipped: Sequence[Sequence[str]] = ()) -> str:
+        """The report's links to the executed notebooks beside it, then each notebook skipped and why (escaped)."""
+        return report_html.appendix_links_html(links, skipped)
 
     def articles(self) -> list[Article]:
         """The knowledge base the run used (from the manifest's corpus path).
@@ -582,11 +608,32 @@ def results_or_run(
     if run:
         return run_comparison(baseline, candidate, options, results_dir)
     if not has_results(results_dir) and not is_candidates_folder(results_dir):  # (several: load_results says so)
-        raise InputError(
-            f"{Path(results_dir).resolve()} holds no results: run `evalgate run --out {results_dir}` "
-            "or set run = True in this notebook's parameters"
-        )
+        raise InputError(missing_results_message(results_dir))
     return load_results(results_dir)
+
+
+#: Where ``evalgate score`` writes by default.
+DEFAULT_SCORED = Path("results/external")
+
+
+def missing_results_message(results_dir: str | Path) -> str:
+    """What to do when a notebook's ``results_dir`` holds no results: either command that writes one.
+
+    A folder of scored logs beside it (``evalgate score``'s default ``results/external``) is named, so
+    a notebook executed as it is after ``evalgate score`` points to it, not only to ``evalgate run``.
+    """
+    folder = Path(results_dir)
+    scored = folder.parent / DEFAULT_SCORED.name
+    hint = (
+        f"; {scored} holds answers scored with `evalgate score`: set results_dir = {str(scored)!r} to read them"
+        if scored != folder and has_results(scored)
+        else ""
+    )
+    return (
+        f"{folder} holds no results: write them with `evalgate run --out {folder}` (EvalGate's own pipeline) or "
+        f"`evalgate score BASELINE.jsonl CANDIDATE.jsonl --gold GOLD --out {folder}` (your pipeline's answer logs), "
+        f"or set run = True in this notebook's parameters{hint}"
+    )
 
 
 @dataclass(frozen=True)
@@ -622,6 +669,15 @@ class Inputs:
     def gold_composition(self) -> pd.DataFrame:
         return plots.gold_composition(self.questions)
 
+    def summary_line(self) -> str:
+        """Corpus and gold file in one line, as paths relative to the project (never this machine's absolute ones)."""
+        from evalgate_lib.reporting.paths import shareable_path
+
+        return (
+            f"corpus {shareable_path(self.baseline.corpus)}: {len(self.articles)} articles; "
+            f"gold {shareable_path(self.baseline.gold)}: {len(self.questions)} questions"
+        )
+
     def missing_gold_articles(self) -> list[tuple[str, str]]:
         return plots.missing_gold_articles(self.questions, self.articles)
 
@@ -639,6 +695,31 @@ def load_inputs(baseline: str | Path, candidate: str | Path) -> Inputs:
 
 #: The config pair to run, with notebook parameters (corpus, gold file, top-k) applied to both alike.
 prepare_configs = resolve_configs
+
+
+def retrieve(
+    config: str | Path = "configs/baseline.toml",
+    options: RunOptions | None = None,
+    *,
+    gold: str | Path | None = None,
+    top_k: int | None = None,
+    out: str | Path | None = None,
+    force: bool = False,
+) -> Skeleton:
+    """EvalGate's chunker and retriever for ``config`` over a gold file: an answer-log skeleton (no generation).
+
+    Every gold question (``options.limit``: the slice a run takes) with its top-k passages (text,
+    ``doc_id``, title, cosine similarity, span) and an empty ``answer`` for your generator to fill in,
+    in the format ``evalgate score`` reads. ``gold`` and ``top_k`` override the config's
+    ``[shared]`` ones. With ``out``, the skeleton is written there (an existing file only with
+    ``force``). ``Skeleton.lines`` are the lines as dicts.
+    """
+    from evalgate_lib.run.skeleton import retrieve_skeleton, write_skeleton
+
+    skeleton = retrieve_skeleton(config, options, gold=gold, top_k=top_k)
+    if out is not None:
+        write_skeleton(skeleton, out, force=force)
+    return skeleton
 
 
 def labelled_set_agreement(sets_file: str | Path, resamples: int = 10000) -> list[SetAgreement]:

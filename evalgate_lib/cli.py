@@ -25,6 +25,8 @@ from evalgate_lib.errors import BackendError, CacheError, EvalGateError, InputEr
 from evalgate_lib.generation.backends import BACKEND_CHOICES
 
 EXIT_INPUT = 2
+#: The gate's thresholds file, as every subcommand that reads one defaults to it.
+DEFAULT_THRESHOLDS = "configs/gate.toml"
 EXIT_INTERNAL = 3
 EXIT_INTERRUPTED = 130
 
@@ -49,6 +51,20 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         help="candidate config (TOML; default configs/candidate.toml); repeat it to try several candidates against "
         "the baseline (one pair folder each, p-values Holm-adjusted)",
     )
+    add_model_arguments(parser)
+    parser.add_argument("--jobs", type=int, default=1, help="concurrent generation requests")
+    parser.add_argument(
+        "--joblib-backend",
+        default="threading",
+        help="joblib backend for per-question work (threading, loky, dask, ray, ...)",
+    )
+    parser.add_argument(
+        "--no-progress", action="store_true", help="hide the progress bar (the one-line count of model calls stays)"
+    )
+
+
+def add_model_arguments(parser: argparse.ArgumentParser) -> None:
+    """Which models, where their calls are cached, and which slice of the gold set (``run`` and ``retrieve``)."""
     parser.add_argument(
         "--backend",
         choices=BACKEND_CHOICES,
@@ -62,12 +78,6 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "--cache-dir", default="cache", type=Path, help="model-call cache folder (data only, checked on read)"
     )
     parser.add_argument("--limit", type=int, default=None, help="run only a slice of N gold questions")
-    parser.add_argument("--jobs", type=int, default=1, help="concurrent generation requests")
-    parser.add_argument(
-        "--joblib-backend",
-        default="threading",
-        help="joblib backend for per-question work (threading, loky, dask, ray, ...)",
-    )
     parser.add_argument(
         "--timeout",
         metavar="SECONDS",
@@ -79,9 +89,6 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         default=None,
         help="retries after a transient Ollama failure (default: [shared.models.ollama] retries, else 3)",
-    )
-    parser.add_argument(
-        "--no-progress", action="store_true", help="hide the progress bar (the one-line count of model calls stays)"
     )
 
 
@@ -165,7 +172,8 @@ def run_options(args: argparse.Namespace):  # noqa: ANN201 - RunOptions, importe
     """Build :class:`RunOptions` from parsed arguments."""
     from evalgate_lib.run.pipeline import RunOptions
 
-    check_count("--jobs", args.jobs, MAX_JOBS)
+    jobs = getattr(args, "jobs", 1)  # evalgate retrieve has no --jobs: it generates nothing
+    check_count("--jobs", jobs, MAX_JOBS)
     timeout, retries = _waiting_options(args)
     check_limit(args.limit)
     return RunOptions(
@@ -173,9 +181,9 @@ def run_options(args: argparse.Namespace):  # noqa: ANN201 - RunOptions, importe
         hosts=args.hosts,
         cache_dir=args.cache_dir,
         limit=args.limit,
-        jobs=args.jobs,
-        joblib_backend=args.joblib_backend,
-        progress=not args.no_progress,
+        jobs=jobs,
+        joblib_backend=getattr(args, "joblib_backend", "threading"),
+        progress=not getattr(args, "no_progress", True),
         timeout=timeout,
         retries=retries,
         announce=lambda line: print(line, flush=True),
@@ -247,6 +255,7 @@ def cmd_gate(args: argparse.Namespace) -> int:
     from evalgate_lib.statistics.candidates import HOLM_FAMILY, format_candidates_verdict
     from evalgate_lib.statistics.gate import EXIT_REGRESSION, format_verdict, judge, load_gate
     from evalgate_lib.statistics.label_correction import format_correction
+    from evalgate_lib.statistics.power import cannot_fail, format_powers, summary_powers
 
     gate = load_gate(args.thresholds)
     if args.plan is not None and not args.labels:
@@ -265,7 +274,10 @@ def cmd_gate(args: argparse.Namespace) -> int:
             )
         partial_of = _partial_of(folder, family.pairs[0].manifest, args.allow_partial)
         judged = family.verdicts(args.thresholds)
-        print(format_candidates_verdict(judged, gate, questions_in_file=partial_of))
+        # every candidate answers the same questions: one power per rule, at Holm's best for the family's size
+        powers = summary_powers(gate, family.pairs[0].summary, len(family.pairs))
+        power = format_powers(powers, gate.alpha, gate.mode)
+        print(format_candidates_verdict(judged, gate, questions_in_file=partial_of, power=power))
         return EXIT_REGRESSION if any(c.failed for c in judged) else 0
     results = load_results(folder)
     summary = results.summary
@@ -273,12 +285,24 @@ def cmd_gate(args: argparse.Namespace) -> int:
     correction = results.label_correction(args.labels, args.plan) if args.labels else None
     # the summary is the one recomputed from the rows (load_results refuses a summary.json that differs)
     verdicts = judge(summary, gate, None if correction is None else correction.metrics, results.adjusted_p())
+    powers = summary_powers(gate, summary, 1 if results.family is None else len(results.family.pairs))
     if results.family is not None:  # one pair of several: judged as the family judges it
         n = len(results.family.pairs)
         print(f"{summary.candidate} is one of {n} candidates in {results.family.folder}: " + HOLM_FAMILY.format(n=n))
     line = None if correction is None else correction.line()
     trust = signature_line(folder)
-    print(format_verdict(summary, gate, verdicts, questions_in_file=partial_of, labels_line=line, trust=trust))
+    print(
+        format_verdict(
+            summary,
+            gate,
+            verdicts,
+            questions_in_file=partial_of,
+            labels_line=line,
+            trust=trust,
+            power=format_powers(powers, gate.alpha, gate.mode),
+            cannot_fail=[p.rule.metric for p in cannot_fail(powers)],
+        )
+    )
     if correction is not None:
         print(format_correction(correction, header=False))
     return EXIT_REGRESSION if any(v.failed for v in verdicts) else 0
@@ -499,6 +523,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     )
     summary, folder = score_and_write(run, args.out)
     print(f"pipeline: external (answer logs {args.baseline_log}, {candidate_log})")
+    print(f"names: {run.names[0]} (baseline), {run.names[1]} (candidate)")
     print("fairness: declared by you, not enforced (EvalGate did not run these pipelines)")
     for path, reason in run.skipped:
         print(f"skipped corpus file {path}: {reason}")
@@ -506,6 +531,12 @@ def cmd_score(args: argparse.Namespace) -> int:
         empty = sum(1 for answer in log.answers if not answer.passages)
         if empty:
             print(f"{name}: {empty} answer(s) logged no passages (nothing retrieved): their retrieval counts as a miss")
+    for name, count in run.stats["passages_assembled"].items():
+        if count:
+            print(
+                f"{name}: {count} passage(s) placed as spans of the corpus joined by other text "
+                "(merged chunks; each span and join is in its row)"
+            )
     if not all(log.has_doc_ids for log in run.logs):
         print("retrieval metrics: left empty for a log whose passages do not all carry a doc_id")
     print()
@@ -543,6 +574,44 @@ def _score_candidates(args: argparse.Namespace, names: Sequence[str] | None) -> 
     pairs = ", ".join(f"{p.folder.name}/" for p in family.pairs)
     print(f"results: {family.folder.resolve()}/candidates.json (+ one results folder per pair: {pairs})")
     return 0
+
+
+def cmd_retrieve(args: argparse.Namespace) -> int:
+    """Write an answer-log skeleton: EvalGate's chunker and retriever for one config over a gold file."""
+    from evalgate_lib.api import retrieve
+
+    options = run_options(args)
+    skeleton = retrieve(args.config, options, gold=args.gold, top_k=args.top_k, out=args.out, force=args.force)
+    stats = skeleton.stats
+    for path, reason in skeleton.skipped:
+        print(f"skipped corpus file {path}: {reason}")
+    calls = stats["model_calls"]
+    print(
+        f"retrieve: config {skeleton.config} ({skeleton.chunks} chunks of {skeleton.articles} articles), "
+        f"top-k {skeleton.top_k}, {stats['questions']} of {stats['questions_in_file']} gold questions "
+        f"of {skeleton.gold}"
+    )
+    print(
+        f"embedder: {skeleton.backend.get('embedder')} ({skeleton.backend.get('backend')} backend); "
+        f"{calls['embed_calls']} embedding batches made, {calls['hits']} from the cache; no generation"
+    )
+    print(f"skeleton: {args.out} ({len(skeleton.lines)} lines, every 'answer' empty) in {stats['wall_seconds']:.1f} s")
+    print(
+        "next: fill in each 'answer' with your generator (keep the passages it was given), then "
+        "`evalgate score BASELINE.jsonl CANDIDATE.jsonl --gold GOLD --corpus CORPUS --names A,B`"
+    )
+    return 0
+
+
+def _configure_retrieve(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--config", default="configs/baseline.toml", type=Path, help="the config whose [chunking] and top_k retrieve"
+    )
+    parser.add_argument("--gold", default=None, type=Path, help="gold questions (JSONL; default: the config's)")
+    parser.add_argument("--top-k", type=int, default=None, help="passages per question (default: the config's)")
+    add_model_arguments(parser)
+    parser.add_argument("--out", required=True, type=Path, help="the answer-log skeleton to write (JSONL)")
+    parser.add_argument("--force", action="store_true", help="overwrite --out when it exists")
 
 
 def _configure_score(parser: argparse.ArgumentParser) -> None:
@@ -599,7 +668,7 @@ def _configure_run(parser: argparse.ArgumentParser) -> None:
 
 def _configure_gate(parser: argparse.ArgumentParser) -> None:
     add_run_arguments(parser)
-    parser.add_argument("--thresholds", default="configs/gate.toml", type=Path, help="gate thresholds (TOML)")
+    parser.add_argument("--thresholds", default=Path(DEFAULT_THRESHOLDS), type=Path, help="gate thresholds (TOML)")
     parser.add_argument(
         "--results", default=None, type=Path, help="judge this results folder instead of running the evaluation"
     )
@@ -624,7 +693,7 @@ def _configure_report(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--notebooks", default=None, type=Path, help="folder holding the numbered notebooks")
     parser.add_argument(
         "--thresholds",
-        default=Path("configs/gate.toml"),
+        default=Path(DEFAULT_THRESHOLDS),
         type=Path,
         help="gate thresholds (TOML) whose PASS / FAIL opens the report",
     )
@@ -676,14 +745,58 @@ def _cmd_gold_check(args: argparse.Namespace) -> int:
     print(format_check(check, str(gold), str(corpus)), end="")
     if matching not in ("token", "claim"):  # the claim rule finds an accepted string token-bounded first
         print(f"note: the configs judge with answer_matching = {matching!r}, not the 'token' rule counted above")
+    power = _gold_power(args.thresholds, [q.answerable for q in check.questions])
     if args.json is not None:
         data = check_json(check, str(gold), str(corpus))
+        if power is not None:
+            data["power"] = power
         atomic_write(args.json, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
         print(f"findings: {args.json}")
     if check.errors:
         print(f"evalgate: error: {len(check.errors)} error(s) in {gold} (listed above)", file=sys.stderr)
         return EXIT_INPUT
     return 1 if args.strict and check.warnings else 0
+
+
+def _gold_power(thresholds: Path | None, answerable: Sequence[bool]) -> dict[str, object] | None:
+    """Print which gate rules can fail on a gold set of this size; return the figures for ``--json``.
+
+    ``thresholds`` given is read (a missing file is an error); not given, ``configs/gate.toml`` is read when it
+    exists, and its absence is said in one line, never passed over.
+    """
+    from evalgate_lib.statistics.gate import load_gate
+    from evalgate_lib.statistics.power import cannot_fail, format_powers, gold_sizes, rule_powers
+
+    path = thresholds if thresholds is not None else Path(DEFAULT_THRESHOLDS)
+    if thresholds is None and not path.is_file():
+        print(f"power: no gate thresholds file {path} here; pass --thresholds FILE to see which rules can fail")
+        return None
+    gate = load_gate(path)
+    sizes = gold_sizes(["answerable" if a else "no_answer" for a in answerable])
+    powers = rule_powers(gate, sizes)
+    counts = f"{sizes['answerable']} answerable, {sizes['no_answer']} no-answer"
+    print(f"power of the gate {path} on this gold set ({counts}):")
+    for line in format_powers(powers, gate.alpha, gate.mode):
+        print(line)
+    return {
+        "thresholds": str(path),
+        "mode": gate.mode,
+        "alpha": gate.alpha,
+        "cannot_fail": [p.rule.metric for p in cannot_fail(powers)],
+        "rules": [
+            {
+                "metric": p.rule.metric,
+                "questions": p.questions,
+                "can_fail": p.can_fail,
+                "smallest_change": p.smallest,
+                "smallest_delta": p.delta,
+                "p_value": p.p_value,
+                "questions_needed": p.questions_needed,
+                "questions_for_limit": p.questions_for_limit,
+            }
+            for p in powers
+        ],
+    }
 
 
 def _cmd_gold_import(args: argparse.Namespace) -> int:
@@ -707,6 +820,12 @@ def _configure_gold(parser: argparse.ArgumentParser) -> None:
     check.add_argument("--gold", default=None, type=Path, help="gold file (JSONL), instead of configs (with --corpus)")
     check.add_argument("--strict", action="store_true", help="exit 1 when there are warnings")
     check.add_argument("--json", default=None, type=Path, help="also write every finding to this JSON file")
+    check.add_argument(
+        "--thresholds",
+        default=None,
+        type=Path,
+        help=f"gate thresholds (TOML) whose rules are checked for power at this size (default {DEFAULT_THRESHOLDS})",
+    )
     check.set_defaults(gold_handler=_cmd_gold_check)
     import_help = "write a gold file from a RAGAS / Hugging Face style JSONL or CSV, reporting what it could not map"
     imp = sub.add_parser("import", help=import_help, description=import_help)
@@ -736,9 +855,11 @@ def cmd_diff(args: argparse.Namespace) -> int:
         print("evalgate gate --labels decides on the corrected deltas above; the changes below are the judge's")
         print()
     changes = results.changes()
+    print(results.source_line())
     print(format_changes(changes, args.only), end="")
     if args.json is not None:
-        atomic_write(args.json, json.dumps(changes_json(changes, args.only), indent=2, ensure_ascii=False) + "\n")
+        data = changes_json(changes, args.only) | {"source": results.source_line()}
+        atomic_write(args.json, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
         print(f"changes: {args.json}")
     return 0
 
@@ -796,6 +917,11 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callab
     "run": ("run both configs and write the results folder", _configure_run, cmd_run),
     "report": ("render the stakeholder HTML report (executes the notebooks)", _configure_report, cmd_report),
     "gate": ("fail (exit 1) when the candidate regresses beyond the thresholds", _configure_gate, cmd_gate),
+    "retrieve": (
+        "write an answer-log skeleton: EvalGate's retriever for one config over a gold file, no generation",
+        _configure_retrieve,
+        cmd_retrieve,
+    ),
     "score": ("judge answer logs from your own pipeline (one JSONL per config)", _configure_score, cmd_score),
     "agreement": (
         "measure every automatic judgement against reviewers' labels (Cohen's kappa, PPI)",

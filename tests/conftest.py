@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -558,3 +559,24 @@ def run_of_pair(request) -> tuple[Path, int]:
     if request.param == "small":
         return request.getfixturevalue("small_run").out, SMALL_LIMIT
     return request.getfixturevalue("shipped_run").out, 101
+
+
+# --------------------------------------------------------------------------- pages meant to be shared
+
+
+def report_pages(report: Path) -> list[Path]:
+    """Every HTML page of a built report: ``index.html`` and each executed notebook beside it."""
+    return [report / "index.html", *sorted((report / "notebooks").glob("*.html"))]
+
+
+def machine_paths_in(report: Path, *folders: Path) -> list[tuple[str, str]]:
+    """``(page, folder)`` for every absolute folder of this machine (the checkout, the test's temporary folders,
+    the home folder) that a page of ``report`` names: a page meant to be shared must name none."""
+    roots = {str(ROOT), str(Path.home()), *(str(Path(f).resolve()) for f in folders)}
+    roots.discard("/")
+    found = []
+    for page in report_pages(report):
+        # embedded charts are base64, whose alphabet holds "/" and letters: "/root" could occur in one by chance
+        text = re.sub(r"data:[\w/+.-]+;base64,[A-Za-z0-9+/=]+", "", page.read_text(encoding="utf-8"))
+        found += [(page.name, root) for root in sorted(roots) if root in text]
+    return found

@@ -615,7 +615,8 @@ CASES: tuple[Case, ...] = (
     Case(
         "score-passage-not-in-article", "a passage its doc_id's article does not hold", passage_not_in_article, 2,
         ERR + r"{ws}/v2\.jsonl:1: passage 1: its 'text' is not in article 'plans-and-pricing-2026' of the corpus "
-        r"\({ws}/corpus/plans-and-pricing-2026\.md\), not even with whitespace ignored: .*",
+        r"\({ws}/corpus/plans-and-pricing-2026\.md\), not even with whitespace ignored, nor made of spans of the "
+        r"corpus's articles \(pieces of at least 24 characters, joined by at most 40 other characters\): .*",
     ),
     Case(
         "score-empty-passages", "passages: [] (nothing retrieved) is valid and said", empty_passages, 0,

@@ -35,6 +35,8 @@ def test_an_answer_is_saved_only_when_its_verdict_and_every_sentence_are_marked(
     saved = load_labels(path)
     assert len(saved) == 1 and saved[0] == label and saved[0].answer_sha256 == answer_sha256(ANSWER)
     assert label.correct is True and label.unsupported_claim is True
+    assert label.verdicts_hidden is True  # the view shows no EvalGate verdict, and the file says so
+    assert '"verdicts_hidden": true' in path.read_text(encoding="utf-8")
     assert label.unsupported_sentences == ("It costs $40.",)
     assert [(s.text, s.supported) for s in label.sentences] == [
         ("Starter includes 3 seats.", True),

@@ -45,6 +45,7 @@ PUBLIC = [
     "prepare_configs",
     "register_scorer",
     "results_or_run",
+    "retrieve",
     "run_candidates",
     "run_comparison",
 ]

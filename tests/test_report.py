@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import CONTEXT, SMALL_LIMIT, XSS, crafted_row, crafted_rows, make_flags, make_row
+from conftest import CONTEXT, SMALL_LIMIT, XSS, crafted_row, crafted_rows, machine_paths_in, make_flags, make_row
 
 from evalgate_lib.api import load_results
 from evalgate_lib.inputs.labels import Label, SentenceLabel, answer_sha256
@@ -201,7 +201,12 @@ def test_fairness_manifest_methodology_html_from_a_manifest():
             "baseline": {"chunking": {"method": "fixed"}, "chunks": 10, "sha256": "a" * 64, "prompt_sha256": "b" * 64},
             "candidate": {"chunking": {"method": "<md>"}, "chunks": 8, "sha256": "c" * 64, "prompt_sha256": "d" * 64},
         },
-        "fairness": {"differs": ["chunking.method", "prompt.template"], "shared": {"shared.top_k": 4}},
+        "fairness": {
+            "differs": ["chunking.method", "prompt.template"],
+            # as a run records them (inputs.config.shared_settings): resolved, so absolute on this machine
+            "shared": {"shared.top_k": 4, "shared.corpus": str(ROOT / "corpus"),
+                       "shared.gold": str(ROOT / "gold" / "questions.jsonl")},
+        },  # fmt: skip
         "corpus": {"articles": 18, "sha256": "e" * 64},
         "gold": {"questions_run": 4, "questions_in_file": 101, "sha256": "f" * 64},
         "backend": {"backend": "local", "generator": "SmolLM2", "embedder": "MiniLM"},
@@ -213,6 +218,7 @@ def test_fairness_manifest_methodology_html_from_a_manifest():
     manifest = Manifest.from_json(manifest)
     fair = fairness_html(manifest)
     assert "chunking.method" in fair and "shared.top_k" in fair and "&lt;md&gt;" in fair
+    assert str(ROOT) not in fair and "<td>gold/questions.jsonl</td>" in fair  # relative to the project
     assert "e" * 64 in manifest_html(manifest)
     method = methodology_html(manifest)
     assert "partial run" in method and "4 of the 101" in method and "0.70" in method
@@ -414,6 +420,11 @@ def test_report_is_self_contained_with_filter_and_sections(small_report):
     assert not soup.select(".jp-CodeCell .jp-InputArea") and "from evalgate_lib" not in page  # code hidden
     for name in ("01_corpus_inspection", "02_two_config_run", "03_coverage_heatmaps", "04_flag_explorer"):
         assert (small_report / "notebooks" / f"{name}.html").is_file()
+
+
+def test_no_page_of_the_report_names_an_absolute_path_of_this_machine(small_report, model_cache):
+    """Every page, appendices included (01 and 03 once printed the corpus, gold and results folders in full)."""
+    assert machine_paths_in(small_report, small_report.parent, model_cache) == []
 
 
 @pytest.mark.slow

@@ -27,6 +27,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import machine_paths_in, report_pages
 
 from evalgate_lib.cli import main
 
@@ -182,11 +183,6 @@ return {{
 """
 
 
-def pages(report: Path) -> list[Path]:
-    """Every HTML page the report wrote: index.html and each appendix."""
-    return [report / "index.html", *sorted((report / "notebooks").glob("*.html"))]
-
-
 def open_page(driver, page: Path) -> dict:
     """Load ``page`` with alerts recorded, let late error handlers fire, and read what ran and what the page says."""
     from selenium.common.exceptions import NoAlertPresentException, UnexpectedAlertPresentException
@@ -211,7 +207,8 @@ def assert_inert(driver, page: Path, shown: set[str]) -> None:
     """Nothing of any payload ran on ``page``, and the payload of each vector in ``shown`` is on it as text."""
     state = open_page(driver, page)
     assert state["pwned"] is None, f"{page.name}: the payload of {state['pwned']!r} ran"
-    assert "pwned" not in state["title"], f"{page.name}: title {state['title']!r}"
+    # a payload that ran sets the title to "pwned <vector>"; the report's own title holds the names as text
+    assert not state["title"].startswith("pwned"), f"{page.name}: title {state['title']!r}"
     assert state["alerts"] == [], f"{page.name}: alerts {state['alerts']}"
     assert state["live_scripts"] == 0 and state["live_handlers"] == 0, f"{page.name}: {state}"
     missing = sorted(v for v in shown if payload(v) not in state["text"])
@@ -235,8 +232,8 @@ def test_score_report_pages_show_every_payload_as_text_and_run_none(browser, sco
         "03_coverage_heatmaps.html": names | answers,
         "04_flag_explorer.html": names | answers | {"question", "reference", "corpus"},
     }
-    assert [p.name for p in pages(report)] == list(expected)  # 01 and 02 do not apply to answers scored from logs
-    for page in pages(report):
+    assert [p.name for p in report_pages(report)] == list(expected)  # no 01 or 02 for scored logs
+    for page in report_pages(report):
         assert_inert(browser, page, expected[page.name])
 
 
@@ -251,6 +248,8 @@ def test_report_output_is_evalgates_own_lines(score_report):
     lines = [line for line in output.splitlines() if not line.startswith("kernel of ")]
     assert "without encryption" not in output and "[IPKernelApp]" not in output, output
     assert [line.split(" ", 2)[:2] for line in lines[:-1]] == [
+        ["skipping", "01_corpus_inspection.ipynb:"],  # answers scored from logs: no chunking to inspect
+        ["skipping", "02_two_config_run.ipynb:"],  # --results given
         ["executing", "03_coverage_heatmaps.ipynb"],
         ["executing", "04_flag_explorer.ipynb"],
         ["executing", "05_report.ipynb"],
@@ -263,9 +262,17 @@ def test_report_output_is_evalgates_own_lines(score_report):
 
 
 @pytest.mark.slow
+def test_no_page_of_a_report_names_an_absolute_path_of_this_machine(score_report, names_report):
+    """The scored logs' report (03, 04, 05) and the run's (01 to 05, its configs naming corpus and gold absolutely)."""
+    report, _ = score_report
+    assert machine_paths_in(report, report.parent) == []
+    assert machine_paths_in(names_report, names_report.parent) == []
+
+
+@pytest.mark.slow
 def test_config_name_payloads_are_text_on_every_page(browser, names_report):
     names = {"config-baseline", "config-candidate"}
-    found = [p.name for p in pages(names_report)]
+    found = [p.name for p in report_pages(names_report)]
     assert found == [
         "index.html",
         "01_corpus_inspection.html",
@@ -273,5 +280,5 @@ def test_config_name_payloads_are_text_on_every_page(browser, names_report):
         "03_coverage_heatmaps.html",
         "04_flag_explorer.html",
     ]
-    for page in pages(names_report):
+    for page in report_pages(names_report):
         assert_inert(browser, page, names)

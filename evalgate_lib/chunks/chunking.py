@@ -19,12 +19,18 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from evalgate_lib.chunks.custom import check_params, is_custom, load_chunker, spans_of
 from evalgate_lib.errors import InputError
 from evalgate_lib.inputs.corpus import Article
+from evalgate_lib.text.locate import Assembly
 from evalgate_lib.text.tokens import sentence_spans
 
 
 @dataclass(frozen=True)
 class Chunk:
-    """A passage of one article, with its provenance."""
+    """A passage of one article, with its provenance.
+
+    A passage logged by another pipeline (``evalgate score``) may instead be made of spans of one or
+    more articles: ``assembly`` then names each span and the text joining them, and ``start`` and
+    ``end`` are -1 (no single span holds it).
+    """
 
     article_id: str
     title: str
@@ -32,11 +38,24 @@ class Chunk:
     start: int
     end: int
     text: str
+    assembly: Assembly | None = None
 
     @property
     def chunk_id(self) -> str:
         """Stable id, unique within one chunking of a corpus."""
         return f"{self.article_id}#{self.position}"
+
+    @property
+    def spans(self) -> tuple[tuple[str, int, int], ...]:
+        """``(article_id, start, end)`` of the text the passage holds: its one span, or each piece of its assembly."""
+        if self.assembly is None:
+            return ((self.article_id, self.start, self.end),)
+        return tuple((p.article_id, p.start, p.end) for p in self.assembly.pieces)
+
+    @property
+    def articles(self) -> tuple[str, ...]:
+        """The articles the passage draws on: its own, then those of its assembly's pieces."""
+        return tuple(dict.fromkeys((self.article_id, *(self.assembly.articles if self.assembly else ()))))
 
 
 #: Lines that carry no text of their own: headings, MyST labels ``(name)=``, directive

@@ -9,8 +9,12 @@ file per configuration, one line per gold question::
 its prompt: each an object with ``text`` and, optionally, ``doc_id`` (the corpus article it
 came from, which the retrieval metrics need), ``title`` and ``score`` (a cosine similarity in
 [-1, 1], the production signal behind the confidence and the review queue), or a plain
-string when only the text is known. ``meta`` may hold anything the pipeline wants to keep
-(latency, model name); EvalGate does not read it.
+string when only the text is known. A passage may also log its ``spans``: where its text lies in
+the corpus (``[{"start": 120, "end": 980}]``, character offsets of the article body, several for a
+passage the pipeline merged), as ``evalgate retrieve`` writes them. A line may log its
+``question`` (checked against the gold question's text). ``meta`` may hold anything the pipeline
+wants to keep (latency, model name); EvalGate does not read it. :func:`answer_log_line` writes a
+line in this format (the skeleton ``evalgate retrieve`` writes, answers left empty).
 
 Validation is strict and names ``file:line`` because a silently dropped line would make
 the before/after number quietly wrong: malformed JSON, unknown keys, an empty answer, a
@@ -26,24 +30,55 @@ import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Collection, Mapping
+from typing import Any, Collection, Mapping, Sequence
 
 from evalgate_lib.errors import InputError
 from evalgate_lib.inputs.config import check_keys
 from evalgate_lib.inputs.jsonl import read_jsonl
 
-LINE_KEYS = ("question_id", "answer", "passages", "meta")
-PASSAGE_KEYS = ("text", "doc_id", "title", "score")
+LINE_KEYS = ("question_id", "question", "answer", "passages", "meta")
+PASSAGE_KEYS = ("text", "doc_id", "title", "score", "spans")
+SPAN_KEYS = ("doc_id", "start", "end")
+
+
+@dataclass(frozen=True)
+class LoggedSpan:
+    """Where (part of) a passage's text lies in the corpus: characters ``[start, end)`` of article ``doc_id``.
+
+    ``doc_id`` ``None``: the passage's own ``doc_id``.
+    """
+
+    start: int
+    end: int
+    doc_id: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"start": self.start, "end": self.end} | ({} if self.doc_id is None else {"doc_id": self.doc_id})
 
 
 @dataclass(frozen=True)
 class LoggedPassage:
-    """One passage the external pipeline retrieved, in rank order."""
+    """One passage the external pipeline retrieved, in rank order.
+
+    ``spans``, when logged (``evalgate retrieve`` writes them), say where the passage's text lies in
+    the corpus, in order: one span for a chunk, several for a passage a pipeline merged.
+    """
 
     text: str
     doc_id: str | None = None
     title: str | None = None
     score: float | None = None
+    spans: tuple[LoggedSpan, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The passage as an answer-log line holds it (keys left out when unset)."""
+        data: dict[str, Any] = {"text": self.text}
+        for key in ("doc_id", "title", "score"):
+            if getattr(self, key) is not None:
+                data[key] = getattr(self, key)
+        if self.spans is not None:
+            data["spans"] = [span.to_json() for span in self.spans]
+        return data
 
 
 @dataclass(frozen=True)
@@ -54,6 +89,8 @@ class LoggedAnswer:
     answer: str
     passages: tuple[LoggedPassage, ...]
     where: str
+    #: The question's text when the line logs it (checked against the gold set's).
+    question: str | None = None
 
     @property
     def input_sha256(self) -> str:
@@ -96,6 +133,7 @@ def parse_passage(value: Any, where: str) -> LoggedPassage:
     for key in ("doc_id", "title"):
         if key in value and (not isinstance(value[key], str) or not value[key].strip()):
             raise InputError(f"{where}: a passage's {key!r} must be a non-empty string, got {value[key]!r}")
+    spans = None if "spans" not in value else parse_spans(value["spans"], value.get("doc_id"), where)
     score = value.get("score")
     if score is not None:
         if isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score):
@@ -106,7 +144,35 @@ def parse_passage(value: Any, where: str) -> LoggedPassage:
                 "(it enters confidence = min(top similarity, groundedness)); put a score on another scale in 'meta'"
             )
         score = float(score)
-    return LoggedPassage(text, value.get("doc_id"), value.get("title"), score)
+    return LoggedPassage(text, value.get("doc_id"), value.get("title"), score, spans)
+
+
+def parse_spans(value: Any, doc_id: str | None, where: str) -> tuple[LoggedSpan, ...]:
+    """A passage's ``spans``: a non-empty list of ``{"start", "end"}`` (and optional ``doc_id``) objects.
+
+    Offsets are characters of the article body, ``0 <= start < end``; a span without ``doc_id`` is
+    of the passage's own article, so the passage then needs one.
+    """
+    if not isinstance(value, list) or not value:
+        raise InputError(f"{where}: a passage's 'spans' must be a non-empty list of {{'start', 'end'}} objects")
+    spans = []
+    for number, item in enumerate(value, 1):
+        at = f"{where}: span {number}"
+        if not isinstance(item, dict):
+            raise InputError(f"{at}: must be an object with 'start' and 'end', got {type(item).__name__}")
+        check_keys(item, SPAN_KEYS, at, "a span")
+        start, end = item.get("start"), item.get("end")
+        if any(isinstance(x, bool) or not isinstance(x, int) for x in (start, end)) or not 0 <= start < end:
+            raise InputError(
+                f"{at}: 'start' and 'end' must be character offsets with 0 <= start < end, got {start!r}, {end!r}"
+            )
+        span_doc = item.get("doc_id")
+        if span_doc is not None and (not isinstance(span_doc, str) or not span_doc.strip()):
+            raise InputError(f"{at}: 'doc_id' must be a non-empty string, got {span_doc!r}")
+        if span_doc is None and doc_id is None:
+            raise InputError(f"{at}: no 'doc_id' on the span or its passage: say which article it is of")
+        spans.append(LoggedSpan(start, end, span_doc))
+    return tuple(spans)
 
 
 def parse_line(obj: Any, where: str) -> LoggedAnswer:
@@ -120,24 +186,31 @@ def parse_line(obj: Any, where: str) -> LoggedAnswer:
     question_id, answer, passages = obj["question_id"], obj["answer"], obj["passages"]
     if not isinstance(question_id, str) or not question_id.strip():
         raise InputError(f"{where}: 'question_id' must be a non-empty string, got {question_id!r}")
+    if "question" in obj and not isinstance(obj["question"], str):
+        raise InputError(f"{where}: 'question' must be a string (the gold question's text), got {obj['question']!r}")
     if not isinstance(answer, str):
         raise InputError(f"{where}: 'answer' must be a string, got {type(answer).__name__}")
     if not answer.strip():
         raise InputError(
             f"{where}: empty answer for question {question_id!r}; log what the pipeline returned "
-            '(a refusal is a sentence such as "I don\'t know")'
+            '(a refusal is a sentence such as "I don\'t know"): a skeleton from `evalgate retrieve` needs every '
+            "answer filled in"
         )
     if not isinstance(passages, list):
         raise InputError(f"{where}: 'passages' must be a list (in rank order), got {type(passages).__name__}")
     parsed = tuple(parse_passage(p, f"{where}: passage {i}") for i, p in enumerate(passages, 1))
-    return LoggedAnswer(question_id, answer, parsed, where)
+    return LoggedAnswer(question_id, answer, parsed, where, obj.get("question"))
 
 
-def load_answer_log(path: str | Path, question_ids: Collection[str]) -> AnswerLog:
+def load_answer_log(
+    path: str | Path, question_ids: Collection[str], questions: Mapping[str, str] | None = None
+) -> AnswerLog:
     """Read one answer log and check it answers exactly the gold questions ``question_ids``.
 
     Returns the answers in the order of ``question_ids``, so both configurations' rows line
-    up whatever order the pipeline wrote them in.
+    up whatever order the pipeline wrote them in. With ``questions`` (id → the gold question's
+    text), a line that logs its ``question`` must log that text (whitespace aside): a log
+    written for another gold file, or shifted by a line, is refused.
     """
     file = Path(path)
     by_id: dict[str, LoggedAnswer] = {}
@@ -152,12 +225,40 @@ def load_answer_log(path: str | Path, question_ids: Collection[str]) -> AnswerLo
             near = difflib.get_close_matches(answer.question_id, sorted(gold), n=1)
             hint = f"; did you mean {near[0]!r}?" if near else ""
             raise InputError(f"{where}: question id {answer.question_id!r} is not in the gold set{hint}")
+        gold_text = (questions or {}).get(answer.question_id)
+        if answer.question is not None and gold_text is not None and answer.question.split() != gold_text.split():
+            raise InputError(
+                f"{where}: 'question' {answer.question[:60]!r} is not the text of gold question "
+                f"{answer.question_id!r} ({gold_text[:60]!r}): was this log written for another gold file?"
+            )
         by_id[answer.question_id] = answer
     missing = [q for q in question_ids if q not in by_id]
     if missing:
         shown = ", ".join(missing[:10]) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
         raise InputError(f"{file}: no answer for {len(missing)} gold question(s): {shown}")
     return AnswerLog(file, hashlib.sha256(file.read_bytes()).hexdigest(), tuple(by_id[q] for q in question_ids))
+
+
+def answer_log_line(
+    question_id: str,
+    question: str | None,
+    answer: str,
+    passages: Sequence[LoggedPassage],
+    meta: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """One answer-log line as :func:`parse_line` reads it (``evalgate retrieve`` writes its skeleton with it).
+
+    ``answer`` may be empty here, for a skeleton the team's generator fills in; :func:`parse_line`
+    refuses it until it is.
+    """
+    line: dict[str, Any] = {"question_id": question_id}
+    if question is not None:
+        line["question"] = question
+    line["answer"] = answer
+    line["passages"] = [p.to_json() for p in passages]
+    if meta is not None:
+        line["meta"] = dict(meta)
+    return line
 
 
 def check_doc_ids(log: AnswerLog, article_ids: Collection[str]) -> None:

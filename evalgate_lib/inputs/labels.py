@@ -9,13 +9,15 @@ A label file is JSON Lines, one object per line::
 
     {"config": "baseline", "question_id": "q001", "answer_sha256": "<sha256 of the answer, utf-8>",
      "correct": true, "unsupported_claim": false, "unsupported_sentences": [],
-     "refusal": false, "reviewer": "ana", "pass": 1, "comment": "...",
+     "refusal": false, "reviewer": "ana", "pass": 1, "comment": "...", "verdicts_hidden": true,
      "sentences": [{"text": "...", "supported": true}], "plan_sha256": "<sha256 of label-plan.json>"}
 
 Required: ``config, question_id, answer_sha256, correct, unsupported_claim, reviewer``. ``pass``
 defaults to 1 and is always written back, so a file saved by :class:`LabelStore` is normalised.
 ``plan_sha256`` is the SHA-256 of the sampling plan (``evalgate sample``) the answer was drawn by;
 without it a label is part of a convenience sample, never used to correct a delta.
+``verdicts_hidden`` records whether EvalGate's verdicts were hidden from the reviewer (the labelling
+widget hides them and writes ``true``); a report says what it records and claims nothing when it is absent.
 
 Why the answer hash: a label judges one exact answer text. When the prompt, model or cache changes,
 the answer for the same (config, question) changes too and the old label no longer applies. A label
@@ -37,7 +39,9 @@ from evalgate_lib.files import atomic_write
 from evalgate_lib.inputs.jsonl import read_unique
 
 REQUIRED_KEYS = ("config", "question_id", "answer_sha256", "correct", "unsupported_claim", "reviewer")
-OPTIONAL_KEYS = ("unsupported_sentences", "refusal", "pass", "comment", "sentences", "plan_sha256")
+OPTIONAL_KEYS = (
+    "unsupported_sentences", "refusal", "pass", "comment", "sentences", "plan_sha256", "verdicts_hidden",
+)
 KNOWN_KEYS = REQUIRED_KEYS + OPTIONAL_KEYS
 SENTENCE_KEYS = ("text", "supported")
 
@@ -80,6 +84,8 @@ class Label:
     comment: str | None = None
     sentences: tuple[SentenceLabel, ...] | None = None
     plan_sha256: str | None = None
+    #: Whether EvalGate's verdicts were hidden from the reviewer (``None``: the file does not say).
+    verdicts_hidden: bool | None = None
 
     @property
     def key(self) -> LabelKey:
@@ -111,6 +117,8 @@ class Label:
             obj["sentences"] = [{"text": s.text, "supported": s.supported} for s in self.sentences]
         if self.plan_sha256 is not None:
             obj["plan_sha256"] = self.plan_sha256
+        if self.verdicts_hidden is not None:
+            obj["verdicts_hidden"] = self.verdicts_hidden
         return obj
 
 
@@ -194,6 +202,7 @@ def parse_label(obj: object, where: str) -> Label:
     plan_sha256 = obj.get("plan_sha256")
     if plan_sha256 is not None and (not isinstance(plan_sha256, str) or not _SHA256_HEX.fullmatch(plan_sha256)):
         raise InputError(f"{where}: 'plan_sha256' must be 64 lowercase hex characters, got {plan_sha256!r}")
+    hidden = None if obj.get("verdicts_hidden") is None else _bool(obj, "verdicts_hidden", where)
     return Label(
         config=config,
         question_id=question_id,
@@ -207,6 +216,34 @@ def parse_label(obj: object, where: str) -> Label:
         comment=comment,
         sentences=sentences,
         plan_sha256=plan_sha256,
+        verdicts_hidden=hidden,
+    )
+
+
+@dataclass(frozen=True)
+class LabelProvenance:
+    """Who made a set of labels and what they saw, as the label files record it (``verdicts_hidden``)."""
+
+    labels: int
+    reviewers: tuple[str, ...]
+    hidden: int
+    shown: int
+    unrecorded: int
+
+
+def label_provenance(labels: Iterable[Label]) -> LabelProvenance:
+    """The reviewers (in order of first label) and how many labels record EvalGate's verdicts as hidden or shown.
+
+    A report states this, never more: a file that does not record ``verdicts_hidden`` is said not
+    to, rather than assumed blind.
+    """
+    items = list(labels)
+    return LabelProvenance(
+        len(items),
+        tuple(dict.fromkeys(label.reviewer for label in items)),
+        sum(label.verdicts_hidden is True for label in items),
+        sum(label.verdicts_hidden is False for label in items),
+        sum(label.verdicts_hidden is None for label in items),
     )
 
 

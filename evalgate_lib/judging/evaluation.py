@@ -59,7 +59,9 @@ def retrieval_scores(
     """
     if question.article is None:
         return None
-    doc_rank = first_relevant_rank([r.chunk.article_id for r in ranking], question.article)
+    # a passage made of spans of several articles (an answer log's) counts at its rank for each of them
+    articles = [(k, a) for k, r in enumerate(ranking, 1) for a in r.chunk.articles]
+    doc_rank = first_relevant_rank([a for _, a in articles], question.article, [k for k, _ in articles])
     scores = RetrievalScores(
         gold_rank=doc_rank,
         reciprocal_rank=_round(reciprocal_rank(doc_rank)) or 0.0,
@@ -67,15 +69,16 @@ def retrieval_scores(
     )
     if not spans:
         return scores
-    ranked = [(r.chunk.article_id, r.chunk.start, r.chunk.end) for r in ranking]
-    rank = evidence_rank(ranked, question.article, spans)
+    ranked = [(k, span) for k, r in enumerate(ranking, 1) for span in r.chunk.spans]
+    rank = evidence_rank([s for _, s in ranked], question.article, spans, [k for k, _ in ranked])
+    in_context = [s for k, s in ranked if k <= top_k]
     return replace(
         scores,
         evidence_rank=rank,
         evidence_reciprocal_rank=_round(reciprocal_rank(rank)),
         evidence_recall={k: hit_at_k(rank, k) for k in RECALL_KS},
         evidence_hit=hit_at_k(rank, top_k) if top_k >= 1 else False,  # top_k 0: nothing retrieved
-        evidence_coverage=_round(evidence_coverage(ranked[:top_k], question.article, spans)),
+        evidence_coverage=_round(evidence_coverage(in_context, question.article, spans)),
     )
 
 
@@ -132,6 +135,7 @@ def score_answer(
                 r.chunk.start,
                 r.chunk.end,
                 _round(r.similarity) or 0.0,
+                r.chunk.assembly,
             )
             for r in retrieved
         ),

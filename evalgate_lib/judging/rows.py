@@ -30,6 +30,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from evalgate_lib.text.locate import Assembly
+
 #: Version of the row layout written to ``results.jsonl`` (see the module docstring).
 SCHEMA_VERSION = 4
 
@@ -42,7 +44,12 @@ FLAG_NAMES = ("wrong", "hallucination", "grounded_but_wrong", "review")
 
 @dataclass(frozen=True)
 class RetrievedChunk:
-    """One chunk that went into the prompt: rank (1-based), provenance and cosine similarity."""
+    """One chunk that went into the prompt: rank (1-based), provenance and cosine similarity.
+
+    ``assembly`` is set only for a logged passage (``evalgate score``) made of spans of one or more
+    articles: its pieces and the text that joined them; ``start`` and ``end`` are then -1. It is
+    written to the row only when set, so rows of single-span chunks keep their bytes.
+    """
 
     rank: int
     chunk_id: str
@@ -51,9 +58,10 @@ class RetrievedChunk:
     start: int
     end: int
     similarity: float
+    assembly: Assembly | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "rank": self.rank,
             "chunk_id": self.chunk_id,
             "article_id": self.article_id,
@@ -62,10 +70,27 @@ class RetrievedChunk:
             "end": self.end,
             "similarity": self.similarity,
         }
+        if self.assembly is not None:
+            data["assembly"] = self.assembly.to_json()
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> RetrievedChunk:
-        return cls(**{k: data[k] for k in cls.__dataclass_fields__})
+        kept = {k: data[k] for k in cls.__dataclass_fields__ if k != "assembly"}
+        assembly = data.get("assembly")
+        return cls(**kept, assembly=None if assembly is None else Assembly.from_json(assembly))
+
+    def text_in(self, bodies: Mapping[str, str]) -> str | None:
+        """The chunk's text rebuilt from article bodies (id → body); ``None`` when it cannot be.
+
+        ``None`` when its article is not in ``bodies`` or a logged passage was not placed in it
+        (``start`` -1 without an assembly); an assembly is rebuilt piece by piece with its joins.
+        """
+        if self.assembly is not None:
+            return self.assembly.text(bodies)
+        if self.start < 0 or self.article_id not in bodies:
+            return None
+        return bodies[self.article_id][self.start : self.end]
 
 
 @dataclass(frozen=True)

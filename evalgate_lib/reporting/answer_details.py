@@ -17,7 +17,7 @@ import re
 from typing import Mapping, Sequence
 
 from evalgate_lib.inputs.labels import Label
-from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow, SentenceVerdict
+from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow, RetrievedChunk, SentenceVerdict
 from evalgate_lib.reporting.explorer import FLAG_LABELS
 from evalgate_lib.reporting.plots import token_marks_html
 
@@ -182,6 +182,18 @@ def labels_table_html(row: ResultRow, labels: Sequence[Label]) -> str:
     )
 
 
+def assembly_note(chunk: RetrievedChunk) -> str:
+    """For a logged passage made of several spans: which spans of which articles, and what joined them."""
+    if chunk.assembly is None:
+        return ""
+    pieces = ", ".join(f"<code>{e(p.article_id)}</code> [{p.start}, {p.end})" for p in chunk.assembly.pieces)
+    joins = [j for j in chunk.assembly.joins if j]
+    joined = "; joined by " + ", ".join(f"<code>{e(repr(j))}</code>" for j in joins) if joins else ""
+    many = "spans" if len(chunk.assembly.pieces) > 1 else "span"
+    count = len(chunk.assembly.pieces)
+    return f'<div class="eg-chunk-assembly">a passage made of {count} {many}: {pieces}{joined}</div>'
+
+
 def chunks_html(row: ResultRow, bodies: Mapping[str, str] | None) -> tuple[str, dict[int, list[int]]]:
     """The retrieved chunks with their text and marked spans, and which chunks each sentence's span was found in."""
     found: dict[int, list[int]] = {}
@@ -192,18 +204,18 @@ def chunks_html(row: ResultRow, bodies: Mapping[str, str] | None) -> tuple[str, 
             f'<div class="eg-chunk-head">#{chunk.rank} <code>{e(chunk.chunk_id)}</code> · '
             f"similarity {chunk.similarity:.3f}{gold}</div>"
         )
-        if bodies is None or chunk.article_id not in bodies:
+        text = None if bodies is None else chunk.text_in(bodies)
+        if bodies is None or (chunk.article_id not in bodies and chunk.assembly is None):
             body = "<i>chunk text not available (the run's corpus was not found)</i>"
-        elif chunk.start < 0:
+        elif text is None:
             # a passage from an answer log (evalgate score) whose text is not a verbatim part of its article
             body = "<i>passage text not found verbatim in its article; it is in the answer log the manifest names</i>"
         else:
-            text = bodies[chunk.article_id][chunk.start : chunk.end]
             for _, numbers in span_segments(text, [s.span for s in row.sentences]):
                 for n in numbers:
                     if chunk.rank not in found.setdefault(n, []):
                         found[n].append(chunk.rank)
-            body = f'<div class="eg-chunk-text">{marked_chunk_html(text, row.sentences)}</div>'
+            body = assembly_note(chunk) + f'<div class="eg-chunk-text">{marked_chunk_html(text, row.sentences)}</div>'
         cards.append(f'<div class="eg-chunk">{head}{body}</div>')
     return f'<div class="eg-chunks">{"".join(cards)}</div>', found
 

@@ -50,7 +50,7 @@ def flag_reasons(row: ResultRow) -> dict[str, str]:
 
 
 def chunk_texts(articles: Iterable[Article]) -> dict[str, str]:
-    """Article bodies by id, so a retrieved chunk's text is ``bodies[article_id][start:end]``."""
+    """Article bodies by id, from which a retrieved chunk rebuilds its text (``RetrievedChunk.text_in``)."""
     return {a.id: a.body for a in articles}
 
 
@@ -70,7 +70,7 @@ def describe_row(row: ResultRow, bodies: Mapping[str, str] | None = None, excerp
         '<div class="eg-describe">',
         f"<h4>{e(row.config)} · {e(row.question_id)} ({e(row.type)}) — {verdict}</h4>",
         f"<p><b>Question:</b> {e(row.question)}</p>",
-        f"<p><b>Answer (model output):</b></p><pre style='white-space:pre-wrap'>{e(row.answer)}</pre>",
+        f"<p><b>Answer:</b></p><pre style='white-space:pre-wrap'>{e(row.answer)}</pre>",
         f"<p><b>Accepted strings:</b> {accept}"
         + (f" · <b>matched:</b> <code>{e(row.matched)}</code>" if row.matched else "")
         + f" · <b>gold article:</b> {e(str(row.gold_article))}</p>",
@@ -88,7 +88,7 @@ def describe_row(row: ResultRow, bodies: Mapping[str, str] | None = None, excerp
         # text cells left-aligned explicitly: Jupyter's HTML rendering right-aligns table cells
         cells = f"<td>{r.rank}</td><td style='text-align:left'>{e(r.chunk_id)}{gold}</td><td>{r.similarity:.3f}</td>"
         if bodies:
-            text = bodies.get(r.article_id, "")[r.start : r.end]
+            text = r.text_in(bodies) or ""
             cut = text if len(text) <= excerpt else text[:excerpt] + " …"
             pre = "white-space:pre-wrap;margin:0;text-align:left"
             cells += f"<td style='text-align:left'><pre style='{pre}'>{e(cut)}</pre></td>"

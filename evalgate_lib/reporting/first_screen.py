@@ -31,6 +31,7 @@ from evalgate_lib.statistics.changes import BROKEN, FIXED, FLAGS, count_changes,
 from evalgate_lib.statistics.gate import LABELS, GateConfig, RuleVerdict, judge, load_gate
 from evalgate_lib.statistics.label_correction import LabelCorrection
 from evalgate_lib.statistics.metrics import METRICS, Summary, format_interval, format_value
+from evalgate_lib.statistics.power import RulePower, cannot_fail, power_sentence, smallest_change_text, summary_powers
 
 e = html.escape
 _METRICS = {m.key: m for m in METRICS}
@@ -53,6 +54,8 @@ _FIRST_CSS = """
 .eg-advice { font-size: 14px; }
 .eg-plain { margin: 0.2em 0 0.4em; font-size: 14px; }
 .eg-how summary { cursor: pointer; color: #1565c0; font-size: 13px; }
+.eg-power { background: #fff8e1; border-left: 4px solid #f9a825; padding: 6px 10px; margin: 0.4em 0; font-size: 14px; }
+.eg-power ul { margin: 0.2em 0 0 1.2em; padding: 0; }
 """
 
 
@@ -111,7 +114,12 @@ def plain_words(verdict: RuleVerdict, stat: Mapping[str, Any]) -> str:
     return said
 
 
-def _advice(failed: Sequence[RuleVerdict], breached: Sequence[RuleVerdict]) -> str:
+def _advice(failed: Sequence[RuleVerdict], breached: Sequence[RuleVerdict], stuck: int = 0) -> str:
+    if stuck and not failed:
+        return (
+            f"{stuck} of the gate's rules cannot fail on a gold set this small (below), so this PASS says nothing "
+            "about them: read the broken questions below, and grow the gold set before trusting the gate."
+        )
     if failed:
         return (
             "Do not ship the candidate as it is: it is worse beyond what chance explains. "
@@ -125,17 +133,39 @@ def _advice(failed: Sequence[RuleVerdict], breached: Sequence[RuleVerdict]) -> s
     return "Nothing moved past its limit: as far as these checks go, the candidate can ship."
 
 
-def _rule_row(verdict: RuleVerdict, stat: Mapping[str, Any], gate: GateConfig) -> str:
+def _rule_row(verdict: RuleVerdict, stat: Mapping[str, Any], gate: GateConfig, power: RulePower | None) -> str:
     kind = _METRICS[verdict.rule.metric].kind
     p = stat.get("p_value")
+    smallest = "" if power is None else e(smallest_change_text(power))
     return (
-        f'<tr data-rule="{e(verdict.rule.metric)}" data-failed="{int(verdict.failed)}">'
+        f'<tr data-rule="{e(verdict.rule.metric)}" data-failed="{int(verdict.failed)}" '
+        f'data-can-fail="{"" if power is None else int(power.can_fail)}">'
         f"<td>{e(_METRICS[verdict.rule.metric].label)}</td><td>{e(_bound(verdict))}</td>"
         f'<td class="num">{e(format_value(verdict.delta, kind, signed=True))}</td>'
         f'<td class="num">{e(format_interval(stat, kind) if stat else "n/a")}</td>'
         f'<td class="num">{"" if p is None else f"{p:.3f}"}{" (t test)" if stat.get("test") == "t" else ""}'
         f"{_holm(verdict)}</td>"
-        f"<td>{_status(verdict, stat, gate)}</td></tr>"
+        f"<td>{_status(verdict, stat, gate)}</td><td>{smallest}</td></tr>"
+    )
+
+
+def power_html(powers: Sequence[RulePower], gate: GateConfig) -> str:
+    """The first screen's power box: every rule that cannot fail at this gold set's size, and what would let it.
+
+    Empty when every rule can fail. The sentences are
+    :func:`~evalgate_lib.statistics.power.power_sentence`, the ones ``evalgate gate`` prints.
+    """
+    stuck = cannot_fail(powers)
+    if not stuck:
+        return ""
+    items = "".join(
+        f'<li data-rule="{e(p.rule.metric)}">{e(power_sentence(p, gate.alpha, gate.mode))}.</li>' for p in stuck
+    )
+    many = "rules cannot" if len(stuck) > 1 else "rule cannot"
+    return (
+        f'<div class="eg-power" id="eg-power"><b>{len(stuck)} of {len(powers)} gate {many} fail at this gold '
+        f"set's size</b> ({e(gate.mode)} mode, α = {gate.alpha:g}; the smallest detectable change by the gate's own "
+        f"test):<ul>{items}</ul></div>"
     )
 
 
@@ -192,6 +222,7 @@ def first_screen_html(
     labels_html: str = "",
     adjusted_p: Mapping[str, float | None] | None = None,
     family: int = 1,
+    powers: Sequence[RulePower] = (),
 ) -> str:
     """The verdict box, the gate's rules and the sentence on what changed (all escaped, no script).
 
@@ -202,7 +233,9 @@ def first_screen_html(
     (loaded from ``thresholds``); ``counts`` is
     :func:`~evalgate_lib.statistics.changes.count_changes`; ``significant`` is
     :func:`~evalgate_lib.statistics.beyond_noise.significant_metrics` at ``alpha`` (the level of the
-    *significant* marks, which is not necessarily the gate's own ``alpha``).
+    *significant* marks, which is not necessarily the gate's own ``alpha``); ``powers`` is
+    :func:`~evalgate_lib.statistics.power.summary_powers` (one per rule, in gate order), which names
+    the rules that cannot fail at this size.
     """
     base, cand = summary.baseline, summary.candidate
     sig = summary.significance
@@ -227,7 +260,8 @@ def first_screen_html(
     )
     if adjusted_p is not None:
         mode += f"; McNemar p Holm-adjusted for the {family} candidates tried against {base}"
-    rules = "".join(_rule_row(v, _stat_of(v, sig), gate) for v in verdicts)
+    by_rule = dict(zip((p.rule for p in powers), powers, strict=True))
+    rules = "".join(_rule_row(v, _stat_of(v, sig), gate, by_rule.get(v.rule)) for v in verdicts)
     p = (sig.get("accuracy_overall") or {}).get("p_value")
     behind = (
         ""
@@ -254,12 +288,12 @@ def first_screen_html(
         f'<div class="eg-verdict eg-verdict-{cls}" id="eg-verdict" data-verdict="{word}">'
         f'<span class="eg-verdict-word">{word}</span>'
         f'<div><div class="eg-decided">{decided}</div>'
-        f'<div class="eg-advice">{e(_advice(failed, breached))}</div></div></div>'
-        f'<ul class="eg-plain">{checked}</ul>'
+        f'<div class="eg-advice">{e(_advice(failed, breached, len(cannot_fail(powers))))}</div></div></div>'
+        f'<ul class="eg-plain">{checked}</ul>{power_html(powers, gate)}'
         "<details class='eg-how'><summary>How this was decided: the thresholds, the test and its p-values</summary>"
         f"<p><small>Gate thresholds <code>{e(thresholds)}</code>, {e(gate.mode)} mode: {mode}.{behind}</small></p>"
         '<table class="eg-gate-rules"><thead><tr><th>rule</th><th>threshold</th><th>delta</th>'
-        "<th>95% CI</th><th>McNemar p</th><th>status</th></tr></thead>"
+        "<th>95% CI</th><th>McNemar p</th><th>status</th><th>smallest change that can fail it</th></tr></thead>"
         f"<tbody>{rules}</tbody></table></details>"
         f"{labels_html}"
         f'<p class="eg-what-changed">{changed}</p></div>'
@@ -334,6 +368,7 @@ def first_screen(
             significant_metrics(summary),
             shareable_path(thresholds),
             labels_html=labels_html,
+            powers=summary_powers(gate, summary),
         )
     judged = judge_candidates(family, gate)
     this = next(c for c in judged if c.name == summary.candidate)
@@ -347,4 +382,5 @@ def first_screen(
         labels_html=labels_html,
         adjusted_p=this.adjusted_p,
         family=len(judged),
+        powers=summary_powers(gate, summary, comparisons=len(judged)),
     )

@@ -17,6 +17,7 @@ import html
 import json
 from typing import Any, Mapping, Sequence
 
+from evalgate_lib.inputs.labels import LabelProvenance
 from evalgate_lib.judging.discourse import DECLINE_PATTERNS
 from evalgate_lib.judging.flags import REVIEW_CONFIDENCE, UNDECIDED_REVIEW_CONFIDENCE
 from evalgate_lib.judging.grounding import COVERAGE_FLOOR
@@ -40,7 +41,10 @@ __all__ = [
     "manifest_html",
     "methodology_html",
     "models_used_html",
+    "provenance_sentence",
     "report_intro_html",
+    "report_title",
+    "report_title_html",
     "results_table_html",
     "table_page_html",
     "unused_model_keys",
@@ -120,7 +124,9 @@ def headline_html(summary: Summary, alpha: float = 0.05, adjusted_p: Mapping[str
 
 
 #: Held-constant settings that are paths: shown relative to the project, not as this machine's absolute path.
-_PATH_KEYS = frozenset({"corpus", "gold"})
+#: The manifest names them ``shared.corpus`` and ``shared.gold`` (``inputs.config.shared_settings``); the bare
+#: names were all this matched before, so the report printed both paths in full.
+_PATH_KEYS = frozenset({"shared.corpus", "shared.gold", "corpus", "gold"})
 
 
 def _value(v: Any) -> str:
@@ -191,7 +197,8 @@ def fairness_html(manifest: Manifest) -> str:
 def external_fairness_html(manifest: Manifest) -> str:
     """Answers scored from logs (``evalgate score``): the logs by hash, and fairness declared, not checked."""
     logs = "".join(
-        f"<tr><td>{e(name)}</td><td><code>{e(c['path'])}</code></td><td><code>{e(c['sha256'][:12])}</code></td>"
+        f"<tr><td>{e(name)}</td><td><code>{e(shareable_path(c['path']))}</code></td>"
+        f"<td><code>{e(c['sha256'][:12])}</code></td>"
         f"<td class='num'>{c['answer_log']['answers']}</td><td class='num'>{c['answer_log']['passages']}</td>"
         f"<td>{'yes' if c['answer_log']['doc_ids'] else 'no (retrieval metrics left empty)'}</td></tr>"
         for name, c in manifest.configs.items()
@@ -236,19 +243,42 @@ def prompts_side_by_side_html(manifest: Manifest) -> str:
     )
 
 
+#: What a report says about who made the answers of a pipeline EvalGate did not run (``evalgate score``).
+EXTERNAL_ANSWERS = "answers supplied by the team's pipeline"
+
+
 def manifest_html(manifest: Manifest) -> str:
-    """Hashes and model identities: what a reader needs to tell whether two reports measured the same thing."""
+    """Hashes and model identities: what a reader needs to tell whether two reports measured the same thing.
+
+    For answers scored from logs there are no models, top-k or decoding to name (EvalGate did not run
+    the pipeline): the rows say so and name the logs by hash instead.
+    """
+    corpus = (
+        f"{manifest.corpus['articles']} articles, sha256 {manifest.corpus['sha256']}"
+        if manifest.corpus.get("articles") is not None
+        else "not given (the logs were scored without --corpus)"
+    )
+    if manifest.is_external:
+        made = [
+            ("answers", f"{EXTERNAL_ANSWERS}; EvalGate called no model (its generator, embedder, top-k and decoding "
+             "are not known to EvalGate)"),
+            *((f"answer log: {name}", f"sha256 {c.get('sha256')}") for name, c in manifest.configs.items()),
+        ]  # fmt: skip
+    else:
+        made = [
+            ("top-k", manifest.top_k),
+            ("generation", json.dumps(manifest.generation, sort_keys=True)),
+            *((f"backend: {k}", v) for k, v in sorted(manifest.backend.items())),
+        ]
     rows = [
         ("evalgate version", manifest.evalgate_version),
-        ("corpus", f"{manifest.corpus['articles']} articles, sha256 {manifest.corpus['sha256']}"),
+        ("corpus", corpus),
         (
             "gold set",
             f"{manifest.gold['questions_run']} of {manifest.gold['questions_in_file']} questions run, "
             f"sha256 {manifest.gold['sha256']}",
         ),
-        ("top-k", manifest.top_k),
-        ("generation", json.dumps(manifest.generation, sort_keys=True)),
-        *((f"backend: {k}", v) for k, v in sorted(manifest.backend.items())),
+        *made,
         ("python", manifest.python),
         (
             "packages",
@@ -271,6 +301,12 @@ _BACKEND_WORDS = {
 def models_used_html(manifest: Manifest) -> str:
     """One sentence naming the backend and the models the run actually used, from the manifest's ``backend``."""
     backend = manifest.backend
+    if manifest.is_external:
+        return (
+            f'<p class="eg-models-used">The answers and passages were {e(EXTERNAL_ANSWERS)} (answer logs scored with '
+            "<code>evalgate score</code>): EvalGate ran no generator and no embedder, and cannot say which ones "
+            "the pipeline used.</p>"
+        )
     if not backend:
         return "<p>The manifest does not record which backend and models were used.</p>"
     name = str(backend.get("backend", ""))
@@ -348,12 +384,35 @@ def methodology_html(manifest: Manifest) -> str:
     scorer = manifest.sentence_scorer
     matching_text = _MATCHING_TEXT.get(manifest.answer_matching, "")
     scorer_text = _SCORER_TEXT.get(scorer.split("@")[0], "a registered plug-in scorer; see its documentation.")
+    names = f"<b>{e(manifest.baseline)}</b> and <b>{e(manifest.candidate)}</b>"
+    if manifest.is_external:
+        same = (
+            f"<li><b>Same questions, answers from outside.</b> {names} answer the same gold questions; the answers "
+            f"and the passages they were built from are {e(EXTERNAL_ANSWERS)}, read from its answer logs. "
+            "EvalGate did not run that pipeline, so it cannot say which generator, embedder, top-k or decoding "
+            "made them, nor check that the two differ only in chunking and prompt (the fairness contract is "
+            "declared, not enforced). The judges, tests and gate below are EvalGate's own.</li>"
+        )
+        models = (
+            "<li><b>The pipeline.</b> The numbers describe the team's pipeline as it was logged; EvalGate cannot "
+            "say what changed between the two logs beyond what the answers and passages show.</li>"
+        )
+    else:
+        same = (
+            f"<li><b>Same questions, same models, same decoding.</b> {names} answer the same gold questions with the "
+            f"same generator ({e(str(backend.get('generator')))}) and embedder ({e(str(backend.get('embedder')))}), "
+            "the same top-k and the same decoding options; only chunking and the prompt differ (see the fairness "
+            "contract).</li>"
+        )
+        models = (
+            "<li><b>The models.</b> The numbers describe this generator and embedder with these decoding options; "
+            "another model can rank the two configs differently. The embedded local backend uses very small models, "
+            "so absolute accuracy is low; compare the configs, not the absolute levels.</li>"
+        )
     return f"""<div class="eg-report"><style>{_CSS}</style>
 <h3>How the numbers are computed</h3>
 <ul>
-<li><b>Same questions, same models, same decoding.</b> Both configs answer the same gold questions with the same
-generator ({e(str(backend.get("generator")))}) and embedder ({e(str(backend.get("embedder")))}), the same top-k and
-the same decoding options; only chunking and the prompt differ (see the fairness contract).</li>
+{same}
 <li><b>Retrieval recall</b>: share of answerable questions where a chunk of the gold article is among the
 top-k retrieved chunks (document-level hit).</li>
 <li><b>Accuracy on answerable</b>: {matching_text} <b>Refusal accuracy</b>: on questions the knowledge base cannot
@@ -377,9 +436,7 @@ correct paraphrase can count as wrong.</li>
 <li><b>Support is measured, not proven.</b> The sentence scorer is a function of strings; its agreement with
 reviewers' labels is measured with <code>evalgate agreement</code> (see the README): it says "this was in front of
 the model", not "this is true".</li>
-<li><b>The models.</b> The numbers describe this generator and embedder with these decoding options; another model
-can rank the two configs differently. The embedded local backend uses very small models, so absolute accuracy is low;
-compare the configs, not the absolute levels.</li>
+{models}
 <li><b>The gold set</b> was written by people and can itself be wrong or incomplete; every question, answer and
 accepted string is in the table below so a reader can check.</li>
 </ul></div>"""
@@ -401,12 +458,26 @@ def report_intro_html(manifest: Manifest, summary: Summary) -> str:
             "questions only)."
         )
     gold = manifest.gold
+    articles = manifest.corpus.get("articles")
+    over = f" over {articles} knowledge-base articles" if articles is not None else ""
+    if manifest.is_external:
+        made = f"; {e(EXTERNAL_ANSWERS)} (answer logs scored with <code>evalgate score</code>), judged by EvalGate"
+    else:
+        made = f", backend <code>{e(str(manifest.backend.get('backend')))}</code>"
     return (
         f'<div class="eg-report"><style>{_CSS}</style><p>{verdict} '
-        f"Run on {gold['questions_run']} of {gold['questions_in_file']} gold questions over "
-        f"{manifest.corpus['articles']} knowledge-base articles, backend "
-        f"<code>{e(str(manifest.backend.get('backend')))}</code>.</p></div>"
+        f"Run on {gold['questions_run']} of {gold['questions_in_file']} gold questions{over}{made}.</p></div>"
     )
+
+
+def report_title_html(summary: Summary) -> str:
+    """The report's heading, with the two configs' names as the run or ``evalgate score --names`` gave them."""
+    return f'<h1 class="eg-title">EvalGate report: {e(summary.candidate)} vs {e(summary.baseline)}</h1>'
+
+
+def report_title(summary: Summary) -> str:
+    """The report page's title (the browser tab): plain text, the names as given."""
+    return f"EvalGate report: {summary.candidate} vs {summary.baseline}"
 
 
 def _interval_cell(stat: Mapping[str, Any]) -> str:
@@ -435,14 +506,34 @@ def _agreement_rows(items: Sequence[Mapping[str, Any]]) -> str:
     return "".join(rows)
 
 
-def agreement_html(report: Mapping[str, Any]) -> str:
+def provenance_sentence(provenance: LabelProvenance) -> str:
+    """Who labelled, and whether EvalGate's verdicts were hidden, as the label files record it (plain text).
+
+    Nothing is claimed that the files do not say: labels that do not record ``verdicts_hidden``
+    are counted as such.
+    """
+    who = ", ".join(provenance.reviewers) or "nobody named"
+    said = f"Labelled by {who} ({len(provenance.reviewers)} reviewer{'s' if len(provenance.reviewers) != 1 else ''})"
+    parts = []
+    if provenance.hidden:
+        parts.append(f"{provenance.hidden} with EvalGate's verdicts hidden")
+    if provenance.shown:
+        parts.append(f"{provenance.shown} with EvalGate's verdicts shown to the reviewer")
+    if provenance.unrecorded:
+        parts.append(f"{provenance.unrecorded} whose file does not record whether EvalGate's verdicts were hidden")
+    return f"{said}; of {provenance.labels} labels, " + ", ".join(parts) + "."
+
+
+def agreement_html(report: Mapping[str, Any], provenance: LabelProvenance | None = None) -> str:
     """How far each automatic judgement agrees with reviewers' labels (the ``evalgate agreement`` figures).
 
     ``report`` is :func:`evalgate_lib.statistics.run_agreement.report_json`. Every flag of the
     run is listed with its confusion matrix, agreement, precision, recall and Cohen's κ, each with
     its bootstrap interval, for every sentence scorer measured; then the headline rates corrected
-    by the labelled sample.
+    by the labelled sample. ``provenance`` (:func:`~evalgate_lib.inputs.labels.label_provenance` of
+    the label files) says who labelled and whether the verdicts were hidden, as recorded.
     """
+    said = "" if provenance is None else e(provenance_sentence(provenance)) + " "
     head = (
         "<tr><th>judgement</th><th>scorer / rule</th><th>n</th><th>TP / FP / FN / TN</th><th>agreement</th>"
         "<th>precision</th><th>recall</th><th>Cohen's κ</th></tr>"
@@ -460,8 +551,8 @@ def agreement_html(report: Mapping[str, Any]) -> str:
     return (
         f'<div class="eg-report eg-agreement"><style>{_CSS}</style>'
         f"<p>Measured against {report['labelled']} reviewer-labelled answers "
-        f"({report['stale']} stale labels of changed answers not used). Reviewers followed the labelling guide "
-        "and never saw EvalGate's verdicts. Intervals: 95% bootstrap over answers.</p>"
+        f"({report['stale']} stale labels of changed answers not used). {said}"
+        "Intervals: 95% bootstrap over answers.</p>"
         f"<table class='eg-headline'><thead>{head}</thead><tbody>{_agreement_rows(items)}</tbody></table>"
         f"<p class='eg-label-sample'>{e(report.get('sample', ''))}</p>"
         + (
@@ -476,16 +567,21 @@ def agreement_html(report: Mapping[str, Any]) -> str:
     )
 
 
-def appendix_links_html(links: Sequence[str]) -> str:
-    """The report's closing list of the executed notebooks: each a relative link, its file name as the text.
+def appendix_links_html(links: Sequence[str], skipped: Sequence[Sequence[str]] = ()) -> str:
+    """The report's closing list of the executed notebooks, then every notebook not executed and why.
 
-    ``links`` are paths relative to ``index.html`` (``notebooks/03_coverage_heatmaps.html``); both
-    the link and its text are escaped, so a path is never markup. Empty when there are none.
+    ``links`` are paths relative to ``index.html`` (``notebooks/03_coverage_heatmaps.html``), each
+    shown as a link with its file name as the text; ``skipped`` are ``(notebook, why)`` pairs. Every
+    string is escaped, so a path is never markup. Empty when there are neither.
     """
-    if not links:
-        return ""
-    items = "".join(f'<li><a href="{e(link)}">{e(link.rsplit("/", 1)[-1])}</a></li>' for link in links)
-    return f"<p>Executed notebooks (appendices, beside this file):</p><ul>{items}</ul>"
+    parts = []
+    if links:
+        items = "".join(f'<li><a href="{e(link)}">{e(link.rsplit("/", 1)[-1])}</a></li>' for link in links)
+        parts.append(f"<p>Executed notebooks (appendices, beside this file):</p><ul>{items}</ul>")
+    if skipped:
+        items = "".join(f'<li data-notebook="{e(name)}"><b>{e(name)}</b>: {e(why)}</li>' for name, why in skipped)
+        parts.append(f'<p>Notebooks not executed for this report:</p><ul class="eg-skipped">{items}</ul>')
+    return "".join(parts)
 
 
 def kappa_cell(stat: Mapping[str, Any]) -> str:

@@ -20,13 +20,26 @@ from typing import Sequence
 from evalgate_lib.errors import InputError
 
 
-def first_relevant_rank(retrieved_articles: Sequence[str], gold_article: str) -> int | None:
+def _ranks(entries: Sequence[object], ranks: Sequence[int] | None) -> Sequence[int]:
+    """The rank of each entry: ``ranks`` when given (one per entry), else 1, 2, 3, …"""
+    if ranks is None:
+        return range(1, len(entries) + 1)
+    if len(ranks) != len(entries):
+        raise ValueError(f"{len(ranks)} ranks for {len(entries)} retrieved entries")
+    return ranks
+
+
+def first_relevant_rank(
+    retrieved_articles: Sequence[str], gold_article: str, ranks: Sequence[int] | None = None
+) -> int | None:
     """1-based rank of the first retrieved chunk from ``gold_article``; ``None`` if absent.
 
     Several chunks of one article may be retrieved; only the first counts, since
-    the question is how soon the reader meets the right source.
+    the question is how soon the reader meets the right source. ``ranks`` gives each
+    entry's rank when one passage stands for several entries (a logged passage made of
+    spans of several articles: one entry per article, all at the passage's rank).
     """
-    for rank, article in enumerate(retrieved_articles, start=1):
+    for rank, article in zip(_ranks(retrieved_articles, ranks), retrieved_articles, strict=True):
         if article == gold_article:
             return rank
     return None
@@ -97,6 +110,7 @@ def evidence_rank(
     ranked_spans: Sequence[tuple[str, int, int]],
     gold_article: str,
     evidence_spans: Sequence[tuple[int, int]],
+    ranks: Sequence[int] | None = None,
 ) -> int | None:
     """Smallest k such that the top-k retrieved chunks hold every evidence span whole; ``None`` if no k does.
 
@@ -107,7 +121,8 @@ def evidence_rank(
     span still counts as fully covered in :func:`evidence_coverage`. A fact whose text
     is not contiguous in the article is given as two evidence spans (see the gold
     schema); each must then be inside some chunk, not necessarily the same one.
-    "Evidence chunk in context" is ``hit_at_k(evidence_rank(...), top_k)``.
+    "Evidence chunk in context" is ``hit_at_k(evidence_rank(...), top_k)``. ``ranks`` gives each
+    span's rank when a passage holds several spans (as in :func:`first_relevant_rank`).
     """
     evidence = _checked_evidence(evidence_spans)
     firsts = []
@@ -115,7 +130,7 @@ def evidence_rank(
         rank = next(
             (
                 rank
-                for rank, (article, c_start, c_end) in enumerate(ranked_spans, start=1)
+                for rank, (article, c_start, c_end) in zip(_ranks(ranked_spans, ranks), ranked_spans, strict=True)
                 if article == gold_article and c_start <= start and end <= c_end
             ),
             None,

@@ -10,9 +10,11 @@ and prompt): it did not run them. The manifest says so, and names the logs by ha
 Retrieval metrics need to know which document each passage came from: they are
 computed when every passage of a log carries a ``doc_id``, and left empty (not zero)
 otherwise. Evidence-level metrics also need the corpus (``corpus``), to place each
-passage's text in its article; a passage whose text is not a verbatim part of its
-article is matched with whitespace ignored (any run of spaces and line breaks matching any
-other), and one that is not in its article even so is an error naming the log line: placed
+passage's text in its article: where its ``spans`` say (as ``evalgate retrieve`` logs them),
+else found verbatim, else with whitespace ignored (any run of spaces and line breaks matching
+any other), else as spans of one or more articles joined by short separators (a retriever
+that merges chunks: :func:`~evalgate_lib.text.locate.assemble`; the row records each span and
+each join). A passage placed in none of these ways is an error naming the log line: placed
 nowhere, it would silently count as a retrieval miss.
 
 An answer logged with ``passages: []`` is valid: the pipeline retrieved nothing. Its
@@ -25,7 +27,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from evalgate_lib.chunks.chunking import Chunk
 from evalgate_lib.errors import InputError
@@ -40,7 +42,7 @@ from evalgate_lib.run.manifest import Manifest, corpus_section, gold_section, ne
 from evalgate_lib.run.pipeline import checked_evidence
 from evalgate_lib.run.results import write_folder
 from evalgate_lib.statistics.metrics import Summary, compare
-from evalgate_lib.text.locate import find_exact, find_loose
+from evalgate_lib.text.locate import MAX_JOIN, MIN_PIECE, Assembly, Piece, assemble, find_exact, find_loose
 
 #: What the manifest says about fairness when EvalGate did not run the pipelines.
 DECLARED_FAIRNESS = (
@@ -67,32 +69,110 @@ class ExternalRun:
     skipped: tuple[tuple[str, str], ...] = ()
 
 
-def place_passage(answer: LoggedAnswer, rank: int, article: Article) -> tuple[int, int]:
-    """Where passage ``rank`` of ``answer`` lies in ``article``: exactly, else with whitespace ignored.
+def _non_space(text: str) -> int:
+    return len("".join(text.split()))
 
-    A passage that is in neither form is an error naming the log line, the passage and its
-    ``doc_id``: placed nowhere, it would count as retrieving no evidence (a silent miss), and
-    the agreement measures would rebuild its text from an empty span.
+
+def _declared(answer: LoggedAnswer, rank: int, articles: Mapping[str, Article]) -> tuple[int, int] | Assembly:
+    """A passage's own ``spans`` (as ``evalgate retrieve`` writes them), checked against its text in order.
+
+    Each span's text (the article's, found exactly, else with whitespace ignored) must come next in
+    the passage; what lies between is joining text, at most :data:`MAX_JOIN` non-space characters
+    each. One span of the passage's own article with nothing around it is a plain span.
     """
-    text = answer.passages[rank - 1].text
+    passage = answer.passages[rank - 1]
+    where = f"{answer.where}: passage {rank}"
+    text, at = passage.text, 0
+    pieces: list[Piece] = []
+    joins: list[str] = []
+    for number, span in enumerate(passage.spans or (), 1):
+        doc = span.doc_id or passage.doc_id or ""
+        article = articles.get(doc)
+        if article is None:
+            raise InputError(f"{where}: span {number}: doc_id {doc!r} is not an article of the corpus")
+        if span.end > len(article.body):
+            raise InputError(
+                f"{where}: span {number} [{span.start}, {span.end}) ends past article {doc!r} "
+                f"({len(article.body)} characters; {article.path})"
+            )
+        own = article.body[span.start : span.end]
+        found = find_exact(text[at:], own) or find_loose(text[at:], own)
+        if found is None:
+            after = f" after span {number - 1}" if number > 1 else ""
+            raise InputError(
+                f"{where}: span {number} ({doc!r} [{span.start}, {span.end}): {own[:40]!r}) is not in the "
+                f"passage's 'text'{after}; log each span's text as the article has it, in the spans' order"
+            )
+        joins.append(text[at : at + found[0]])
+        pieces.append(Piece(doc, span.start, span.end))
+        at += found[1]
+    joins.append(text[at:])
+    for join in joins:
+        if _non_space(join) > MAX_JOIN:
+            raise InputError(
+                f"{where}: {_non_space(join)} characters of its 'text' are in none of its spans "
+                f"(at most {MAX_JOIN} may join them): {join.strip()[:60]!r}"
+            )
+    if len(pieces) == 1 and pieces[0].article_id == passage.doc_id and not "".join(joins).strip():
+        return pieces[0].start, pieces[0].end
+    return Assembly(tuple(pieces), tuple(joins))
+
+
+def place_passage(
+    answer: LoggedAnswer, rank: int, article: Article, articles: Mapping[str, Article] | None = None
+) -> tuple[int, int] | Assembly:
+    """Where passage ``rank`` of ``answer`` lies in the corpus: one span of ``article``, or an :class:`Assembly`.
+
+    In order: the passage's own ``spans`` when it logs them (:func:`_declared`); its text found in
+    ``article`` exactly, else with whitespace ignored; else its text read as spans of the corpus's
+    articles (``articles``, its own first) joined by short separators
+    (:func:`~evalgate_lib.text.locate.assemble`), for a retriever that merges chunks or returns
+    paragraphs that are not adjacent. A passage placed in none of these ways is an error naming the
+    log line, the passage and its ``doc_id``: placed nowhere, it would count as retrieving no
+    evidence (a silent miss), and the agreement measures would rebuild its text from an empty span.
+    So is a passage that is one span of another article: its ``doc_id`` is wrong.
+    """
+    articles = articles if articles is not None else {article.id: article}
+    passage = answer.passages[rank - 1]
+    if passage.spans is not None:
+        return _declared(answer, rank, articles)
+    text = passage.text
     span = find_exact(article.body, text) or find_loose(article.body, text)
-    if span is None:
+    if span is not None:
+        return span
+    others = [(a.id, a.body) for a in articles.values() if a.id != article.id]
+    assembly = assemble(text, [(article.id, article.body), *others])
+    if assembly is None:
         raise InputError(
             f"{answer.where}: passage {rank}: its 'text' is not in article {article.id!r} of the corpus "
-            f"({article.path}), not even with whitespace ignored: {text[:60]!r}; log the passage as the "
-            "article has it, give the right 'doc_id', or score without --corpus"
+            f"({article.path}), not even with whitespace ignored, nor made of spans of the corpus's articles "
+            f"(pieces of at least {MIN_PIECE} characters, joined by at most {MAX_JOIN} other characters): "
+            f"{text[:60]!r}; log the passage as the articles have it, give the right 'doc_id', "
+            "or score without --corpus"
         )
-    return span
+    if assembly.articles != (article.id,) and len(assembly.articles) == 1 and not "".join(assembly.joins).strip():
+        other = assembly.articles[0]
+        raise InputError(
+            f"{answer.where}: passage {rank}: its 'text' is in article {other!r}, not in its doc_id {article.id!r}: "
+            f"give 'doc_id': {other!r}"
+        )
+    return assembly
 
 
 def _placed(answer: LoggedAnswer, articles: dict[str, Article]) -> list[Retrieved]:
-    """The logged passages as retrieved chunks, placed in their article's text when the corpus has it."""
+    """The logged passages as retrieved chunks, placed in their articles' text when the corpus has them."""
     retrieved = []
     for rank, passage in enumerate(answer.passages, 1):
         article = articles.get(passage.doc_id or "")
-        start, end = place_passage(answer, rank, article) if article is not None else (-1, -1)
+        start, end, assembly = -1, -1, None
+        if article is not None:
+            placed = place_passage(answer, rank, article, articles)
+            if isinstance(placed, Assembly):
+                assembly = placed
+            else:
+                start, end = placed
         title = passage.title or (article.title if article is not None else passage.doc_id or "")
-        chunk = Chunk(passage.doc_id or "", title, rank - 1, start, end, passage.text)
+        chunk = Chunk(passage.doc_id or "", title, rank - 1, start, end, passage.text, assembly)
         # no score logged: read as a full match, so confidence is the groundedness alone
         similarity = passage.score if passage.score is not None else 1.0
         retrieved.append(Retrieved(rank, chunk, similarity))
@@ -156,7 +236,8 @@ def score_answer_logs(
         raise InputError(f"both configurations would be named {names[0]!r}: pass --names BASELINE,CANDIDATE")
     questions = load_gold(gold)
     ids = [q.id for q in questions]
-    logs = (load_answer_log(paths[0], ids), load_answer_log(paths[1], ids))
+    texts = {q.id: q.question for q in questions}
+    logs = (load_answer_log(paths[0], ids, texts), load_answer_log(paths[1], ids, texts))
     articles: list[Article] | None = None
     skipped: tuple[tuple[str, str], ...] = ()
     evidence: dict[str, list[tuple[int, int]]] = {}
@@ -176,6 +257,11 @@ def score_answer_logs(
     run.stats = {
         "wall_seconds": round(time.perf_counter() - started, 3),
         "answers_scored": len(run.rows),
+        # passages placed as spans of several articles or with joining text (text/locate.assemble)
+        "passages_assembled": {
+            name: sum(1 for r in run.rows if r.config == name for c in r.retrieved if c.assembly is not None)
+            for name in names
+        },
         # EvalGate called no model: the answers and passages came from the logs
         "model_calls": {"generate_calls": 0, "embed_calls": 0, "hits": 0, "corrupt_entries": 0},
     }

@@ -170,6 +170,20 @@ class Prepared:
     items: list[tuple[GoldQuestion, list[Retrieved], str, list[Retrieved]]]
 
 
+def chunk_index(cache: ModelCache, chunks: Sequence[Chunk]) -> VectorIndex:
+    """The chunks embedded (title and text, as the retriever has always seen them) and indexed."""
+    return VectorIndex(cache.embed([f"{c.title}\n{c.text}" for c in chunks]))
+
+
+def rank_chunks(index: VectorIndex, chunks: Sequence[Chunk], vector: np.ndarray, depth: int) -> list[Retrieved]:
+    """The ``depth`` chunks nearest to one question's vector, best first, with their cosine similarity.
+
+    The one retrieval step: ``evalgate run`` and ``evalgate retrieve`` both rank through it.
+    """
+    ids, sims = index.search(vector, depth)
+    return [Retrieved(rank, chunks[i], float(s)) for rank, (i, s) in enumerate(zip(ids, sims, strict=True), 1)]
+
+
 def prepare_config(
     config: RunConfig,
     inputs: Inputs,
@@ -181,11 +195,10 @@ def prepare_config(
     and render its prompts (no generation)."""
     if chunks is None:
         chunks = chunk_corpus(inputs.articles, config.chunking, search=(config.path.parent,))
-    index = VectorIndex(cache.embed([f"{c.title}\n{c.text}" for c in chunks]))
+    index = chunk_index(cache, chunks)
     items = []
     for question, vector in zip(inputs.questions, question_vectors, strict=True):
-        ids, sims = index.search(vector, max(config.top_k, RANKING_DEPTH))
-        ranking = [Retrieved(rank, chunks[i], float(s)) for rank, (i, s) in enumerate(zip(ids, sims, strict=True), 1)]
+        ranking = rank_chunks(index, chunks, vector, max(config.top_k, RANKING_DEPTH))
         retrieved = ranking[: config.top_k]
         passages = [(r.chunk.title, r.chunk.text) for r in retrieved]
         prompt = render_prompt(config.prompt_template, render_context(passages), question.question)

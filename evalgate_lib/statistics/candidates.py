@@ -93,12 +93,17 @@ def rank_candidates(judged: Sequence[CandidateVerdict]) -> list[CandidateVerdict
 
 
 def format_candidates_verdict(
-    judged: Sequence[CandidateVerdict], gate: GateConfig, questions_in_file: int | None = None
+    judged: Sequence[CandidateVerdict],
+    gate: GateConfig,
+    questions_in_file: int | None = None,
+    power: Sequence[str] = (),
 ) -> str:
     """The gate's verdict on several candidates: one block per candidate (given order), then the overall line.
 
     The overall line is ``FAIL`` when any candidate fails (every candidate a CI job names is gated,
     as every test of a suite is), naming the failing and the passing ones and the best that passes.
+    ``power`` (:func:`evalgate_lib.statistics.power.format_powers`: which rules can fail on these
+    questions, Holm-adjusted for the candidates) is one block before it.
     """
     n = len(judged)
     base = judged[0].summary.baseline
@@ -115,7 +120,7 @@ def format_candidates_verdict(
         tail += f"; passing: {', '.join(passing)}{best}" if passing else "; none passes"
     else:
         tail = f"PASS: all {n} candidates pass{best}"
-    return "\n\n".join([head, *blocks, tail])
+    return "\n\n".join([head, *blocks, *(["\n".join(power)] if power else []), tail])
 
 
 def format_holm_table(summaries: Sequence[Summary]) -> str:

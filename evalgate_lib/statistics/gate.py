@@ -301,17 +301,24 @@ def format_verdict(
     questions_in_file: int | None = None,
     labels_line: str | None = None,
     trust: str | None = None,
+    power: Sequence[str] = (),
+    cannot_fail: Sequence[str] = (),
 ) -> str:
     """The readable verdict: what was judged, which delta decided, one line per rule, then PASS or FAIL.
 
     ``questions_in_file`` is given for a partial (``--limit``) run only, so the verdict says it;
     ``labels_line`` (:meth:`~evalgate_lib.statistics.label_correction.LabelCorrection.line`) when labels corrected it;
     ``trust`` is a line on what vouches for the folder (its signature, or checksums only), after the count.
+    ``power`` are the lines of :func:`evalgate_lib.statistics.power.format_powers`, printed before
+    the verdict, and ``cannot_fail`` the rules (metric keys) no change could fail at this size: a PASS
+    then says that those rules could not have failed it.
     """
     head = f"gate ({gate.mode} mode): {summary.candidate} vs {summary.baseline}"
     failed = [v.rule.metric for v in verdicts if v.failed]
     tail = f"FAIL: candidate regresses on {', '.join(failed)}" if failed else "PASS: no regression beyond thresholds"
+    if cannot_fail and not failed:
+        tail += f" (but {', '.join(cannot_fail)} could not fail on this gold set: see power above)"
     lines = [head, judged_line(summary, questions_in_file), *([trust] if trust else [])]
     if labels_line is not None or any(v.basis == LABELS for v in verdicts):
         lines.append(basis_line(verdicts, labels_line))
-    return "\n".join(lines + [v.message for v in verdicts] + [tail])
+    return "\n".join(lines + [v.message for v in verdicts] + list(power) + [tail])

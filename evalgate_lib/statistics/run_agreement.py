@@ -70,8 +70,9 @@ def auto_judgements(judgement: Judgement) -> dict[str, bool]:
 
 
 def passages_of(row: ResultRow, bodies: Mapping[str, Article]) -> list[tuple[str, str]]:
-    """The ``(title, text)`` passages the model was shown, rebuilt from the row's chunk spans."""
-    return [(bodies[r.article_id].title, bodies[r.article_id].body[r.start : r.end]) for r in row.retrieved]
+    """The ``(title, text)`` passages the model was shown, rebuilt from the row's chunk spans (or assemblies)."""
+    texts = {article_id: article.body for article_id, article in bodies.items()}
+    return [(bodies[r.article_id].title, r.text_in(texts) or "") for r in row.retrieved]
 
 
 def rejudge(row: ResultRow, bodies: Mapping[str, Article], scorer: str, matching: str) -> Judgement:

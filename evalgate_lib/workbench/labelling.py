@@ -169,12 +169,13 @@ class LabellingSession:
             unsupported_sentences=unsupported,
             sentences=sentences,
             plan_sha256=self.plan_sha256,
+            verdicts_hidden=True,  # this view shows no EvalGate verdict (review_html)
         )
         saved = self.label()
         if saved is not None:  # keep what the widget does not edit (refusal, comment)
             label = replace(saved, correct=label.correct, unsupported_claim=label.unsupported_claim,
                             unsupported_sentences=unsupported, sentences=sentences,
-                            plan_sha256=saved.plan_sha256)
+                            plan_sha256=saved.plan_sha256, verdicts_hidden=True)
         self.store.put(label)
         return label
 
@@ -211,9 +212,11 @@ def review_html(row: ResultRow, articles: Mapping[str, Article]) -> str:
         parts.append(
             "<p><b>Reference:</b> none: the knowledge base does not answer this; only a refusal is correct.</p>"
         )
+    bodies = {article_id: article.body for article_id, article in articles.items()}
     for chunk in row.retrieved:
         article = articles.get(chunk.article_id)
-        text = article.body[chunk.start : chunk.end] if article else "(article not found)"
+        text = chunk.text_in(bodies) if article else None
+        text = "(article not found)" if text is None else text
         title = article.title if article else chunk.article_id
         parts.append(
             f"<details><summary>[{chunk.rank}] {e(title)}</summary>"

@@ -26,7 +26,9 @@ from typing import Any, Callable, Mapping
 from evalgate_lib.errors import EvalGateError, InputError, OutputError
 from evalgate_lib.files import atomic_write
 from evalgate_lib.inputs.corpus import OUTPUT_MARKER
+from evalgate_lib.reporting.report_html import report_title
 from evalgate_lib.run.folder import read_results_folder
+from evalgate_lib.workbench.notebook_support import COMMITTED_NOTEBOOKS
 
 #: The notebooks, in execution order; ``02`` is skipped when results are given.
 NOTEBOOKS = (
@@ -43,7 +45,9 @@ def default_notebook_dir() -> Path:
     here = Path("notebooks")
     if (here / f"{REPORT_NOTEBOOK}.ipynb").is_file():
         return here.resolve()
-    return (Path(__file__).resolve().parent.parent / "notebooks").resolve()
+    # the checkout's notebooks/ (evalgate_lib/workbench/report.py → the folder holding evalgate_lib/);
+    # this said parent.parent, evalgate_lib/notebooks, since the module moved into workbench/
+    return COMMITTED_NOTEBOOKS
 
 
 # --------------------------------------------------------------------------- notebooks → HTML
@@ -249,6 +253,27 @@ def declared(notebook: str | Path, parameters: Mapping[str, Any]) -> dict[str, A
     return {k: v for k, v in parameters.items() if k in known}
 
 
+def skipped_notebooks(results_given: bool, external: bool, no_appendices: bool) -> list[tuple[str, str]]:
+    """Every numbered notebook a report leaves out, each with why (the report and the command line both say it).
+
+    02 runs EvalGate's pipeline: not needed when a results folder is given. 01 inspects the corpus
+    as the configs chunk it: for answers scored from logs neither the configs nor EvalGate's chunking
+    played any part. ``no_appendices`` leaves out 01, 03 and 04.
+    """
+    why: dict[str, str] = {}
+    if no_appendices:
+        for name in ("01_corpus_inspection", "03_coverage_heatmaps", "04_flag_explorer"):
+            why[name] = "left out by --no-appendices"
+    if results_given:
+        why["02_two_config_run"] = "the results folder was given (--results), so there was nothing to run"
+    if external:
+        why["01_corpus_inspection"] = (
+            "the answers were scored from logs (evalgate score): neither the configs nor EvalGate's chunking "
+            "played any part in them, so there is no chunking to inspect"
+        )
+    return [(name, why[name]) for name in NOTEBOOKS if name in why]
+
+
 def build_report(
     out: str | Path,
     parameters: Mapping[str, Any],
@@ -261,7 +286,8 @@ def build_report(
 
     ``parameters`` come from :func:`notebook_parameters`. With ``results`` (a finished
     results folder) notebook 02 is skipped; without, it runs the evaluation into
-    ``<out>/results``. ``no_appendices`` skips notebooks 01, 03 and 04.
+    ``<out>/results``. ``no_appendices`` skips notebooks 01, 03 and 04. Every skipped notebook
+    is named with why (:func:`skipped_notebooks`), in ``log`` and at the end of the report.
     """
     out = Path(out).resolve()
     nb_dir = Path(notebooks).resolve() if notebooks else default_notebook_dir()
@@ -274,13 +300,10 @@ def build_report(
     external = results is not None and read_results_folder(results).manifest.is_external
     params["results_dir"] = str(results_dir)
     timings: dict[str, float] = {}
-    # 02 runs EvalGate's pipeline and 01 inspects its chunking: neither applies to answers scored from logs
-    skip = {"02_two_config_run"} if results else set()
-    if external:
-        skip.add("01_corpus_inspection")
-    names = [n for n in NOTEBOOKS if n not in skip]
-    if no_appendices:
-        names = [n for n in names if n == "02_two_config_run"]
+    skipped = skipped_notebooks(results is not None, external, no_appendices)
+    for name, why in skipped:
+        log(f"skipping {name}.ipynb: {why}")
+    names = [n for n in NOTEBOOKS if n not in dict(skipped)]
     for name in names:
         started = time.perf_counter()
         nb_params = dict(params, out_dir=str(results_dir if name == "02_two_config_run" else executed))
@@ -297,11 +320,15 @@ def build_report(
     execute_notebook(
         source,
         executed / f"{REPORT_NOTEBOOK}.ipynb",
-        declared(source, dict(params, out_dir=str(out), appendices=appendices)),
+        declared(
+            source,
+            dict(params, out_dir=str(out), appendices=appendices, skipped_notebooks=[list(x) for x in skipped]),
+        ),
         cwd=nb_dir,
     )
     _say_kernel_log(executed / f"{REPORT_NOTEBOOK}.ipynb", log)
-    index = render_html(executed / f"{REPORT_NOTEBOOK}.ipynb", out / "index.html", title="EvalGate report")
+    title = report_title(read_results_folder(results_dir).summary)
+    index = render_html(executed / f"{REPORT_NOTEBOOK}.ipynb", out / "index.html", title=title)
     timings[REPORT_NOTEBOOK] = round(time.perf_counter() - started, 1)
     atomic_write(executed / "timings.json", json.dumps(timings, indent=2) + "\n")
     return index

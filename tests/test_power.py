@@ -1,0 +1,181 @@
+"""Which gate rules can fail at a gold set's size: the smallest detectable change, by hand and against the gate.
+
+McNemar's exact p when all ``k`` discordant pairs go one way is ``2 × 0.5^k``: k = 5 gives 0.0625,
+k = 6 gives 0.03125, so at α = 0.05 a yes/no rule needs at least 6 questions that all move its
+way. With 5 no-answer questions even 5 of 5 broken cannot fail the refusal rule.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+from conftest import make_row, write_results_folder
+
+from evalgate_lib.cli import main
+from evalgate_lib.reporting.first_screen import first_screen
+from evalgate_lib.statistics.gate import GateConfig, Rule, judge
+from evalgate_lib.statistics.metrics import Summary
+from evalgate_lib.statistics.paired_tests import mcnemar_exact
+from evalgate_lib.statistics.power import (
+    cannot_fail,
+    format_powers,
+    gold_sizes,
+    power_sentence,
+    rule_powers,
+    smallest_change_text,
+    smallest_detectable_change,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+REFUSAL = Rule("refusal_accuracy", max_drop=0.10)
+ACCURACY = Rule("accuracy_answerable", max_drop=0.05)
+HALLUCINATION = Rule("hallucination", max_increase=0)
+
+
+def sdc(rule: Rule, n: int, mode: str = "significant", alpha: float = 0.05):
+    return smallest_detectable_change(rule, n, mode, alpha)
+
+
+def test_five_no_answer_questions_cannot_fail_the_refusal_rule():
+    power = sdc(REFUSAL, 5)
+    assert not power.can_fail and power.smallest is None
+    assert power.p_all == 0.0625  # 2 × 0.5^5: even 5 of 5 broken
+    assert power.questions_needed == 6  # 6 of 6 broken: p = 0.03125 < 0.05
+    assert power.questions_for_limit == 50  # 6 of 50 = 12 points, the smallest breach of the 10-point limit
+    assert power_sentence(power, 0.05, "significant") == (
+        "refusal accuracy on no-answer cannot fail on 5 no-answer questions: even 5 of 5 broken (100.0 points, "
+        "McNemar p = 0.0625 ≥ 0.05); it can fail from 6 no-answer questions, and every breach of its limit can "
+        "fail from 50 no-answer questions"
+    )
+    assert smallest_change_text(power) == "cannot fail at this size"
+
+
+@pytest.mark.parametrize(
+    ("rule", "n", "smallest", "delta", "p"),
+    [
+        (REFUSAL, 6, 6, 1.0, 0.03125),  # all 6 broken
+        (REFUSAL, 49, 6, 6 / 49, 0.03125),  # 6 of 49 = 12.2 points > 10, the breach and p < 0.05 together
+        (REFUSAL, 50, 6, 0.12, 0.03125),
+        (REFUSAL, 70, 8, 8 / 70, 0.007812),  # a breach needs > 7 of 70 (10 points): 8; p = 2 × 0.5^8, 6 places
+        (ACCURACY, 100, 6, 0.06, 0.03125),  # 5 of 100 is exactly 5 points: not past the limit
+        (ACCURACY, 101, 6, 6 / 101, 0.03125),
+        (ACCURACY, 120, 7, 7 / 120, 0.015625),  # 6 of 120 is exactly 5 points
+        (HALLUCINATION, 6, 6, 6.0, 0.03125),
+        (HALLUCINATION, 101, 6, 6.0, 0.03125),  # a count: the same 6 at any size
+    ],
+)
+def test_smallest_detectable_change_by_hand(rule, n, smallest, delta, p):
+    power = sdc(rule, n)
+    assert (power.smallest, power.p_value) == (smallest, p)
+    assert power.delta == pytest.approx(delta)
+
+
+def test_a_count_rule_with_a_zero_limit_never_fails_on_fewer_than_six_more():
+    power = sdc(HALLUCINATION, 8)
+    assert power.smallest == 6 and power.questions_for_limit is None  # a rise of 1 to 5 can never fail
+    assert power_sentence(power, 0.05, "significant").endswith("a smaller breach cannot fail (at any gold-set size)")
+    assert not sdc(HALLUCINATION, 5).can_fail
+
+
+def test_point_mode_fails_on_any_breach_and_alpha_moves_the_threshold():
+    assert sdc(REFUSAL, 5, mode="point").smallest == 1  # 1 of 5 = 20 points > 10
+    assert sdc(Rule("refusal_accuracy", max_drop=0.25), 5, mode="point").smallest == 2  # 1 of 5 is not past 25
+    strict = sdc(REFUSAL, 8, alpha=0.01)  # 2 × 0.5^7 = 0.0078 < 0.01, 2 × 0.5^6 = 0.031 is not
+    assert strict.smallest == 8 and strict.p_value == 0.007812 and strict.questions_needed == 8
+    assert not sdc(REFUSAL, 7, alpha=0.01).can_fail
+
+
+def test_limits_out_of_reach_and_score_rules():
+    never = sdc(Rule("refusal_accuracy", max_drop=1.0), 500)  # a rate cannot drop by more than 100 points
+    assert not never.can_fail and never.questions_needed is None
+    assert "nor on any number" in power_sentence(never, 0.05, "significant")
+    mrr = sdc(Rule("mrr", max_drop=0.1), 3)  # a score: a uniform drop makes its bootstrap interval a point
+    assert mrr.can_fail and mrr.delta == pytest.approx(0.1)
+    assert not sdc(Rule("mrr", max_drop=0.1), 0).can_fail
+    assert power_sentence(sdc(ACCURACY, 0), 0.05, "significant") == (
+        "accuracy on answerable cannot fail: not measured on any question in this run"
+    )
+
+
+def _summary(rule: Rule, n: int, b: int, c: int) -> Summary:
+    """A summary whose only figures are one rule's delta and test on ``n`` questions, ``b`` broken and ``c`` fixed."""
+    kind_count = rule.metric == "hallucination"
+    moved = (b - c) if kind_count else (c - b) / n  # the flag rises with b; the rate drops with b
+    p = round(mcnemar_exact([True] * b + [False] * c, [False] * b + [True] * c).p_value, 6)
+    delta = round(moved, 6)
+    return Summary("base", "cand", {}, {rule.metric: delta}, {rule.metric: {"p_value": p, "n": n}}, {})
+
+
+@pytest.mark.parametrize("rule", [REFUSAL, ACCURACY, HALLUCINATION])
+@pytest.mark.parametrize("n", [1, 4, 5, 6, 7, 12, 19])
+def test_no_change_smaller_than_the_reported_one_fails_the_gate(rule, n):
+    """Every (broken, fixed) split of ``n`` questions through the gate's own judge: the smallest failing net change
+    is the one reported, and none fails where the rule is said to be unable to."""
+    gate = GateConfig((rule,), "significant", 0.05)
+    failing = [
+        b - c
+        for b, c in itertools.product(range(n + 1), repeat=2)
+        if b + c <= n and judge(_summary(rule, n, b, c), gate)[0].failed
+    ]
+    power = sdc(rule, n)
+    assert (min(failing) if failing else None) == power.smallest
+
+
+def test_rule_powers_take_each_rule_population_from_the_gold_set():
+    gate = GateConfig((ACCURACY, REFUSAL, HALLUCINATION), "significant", 0.05)
+    sizes = gold_sizes(["answerable"] * 3 + ["no_answer"] * 5)
+    assert sizes == {"answerable": 3, "no_answer": 5, "all": 8}
+    powers = rule_powers(gate, sizes)
+    assert [p.questions for p in powers] == [3, 5, 8]
+    assert [p.rule.metric for p in cannot_fail(powers)] == ["accuracy_answerable", "refusal_accuracy"]
+    lines = format_powers(powers, 0.05, "significant")
+    assert lines[0] == (
+        "power: 2 of 3 gate rule(s) cannot fail at this size (significant mode, α = 0.05): "
+        "accuracy on answerable, refusal accuracy on no-answer"
+    )
+    assert lines[1].startswith("  CANNOT FAIL  accuracy on answerable") and lines[3].startswith("  hallucination")
+
+
+def _five_no_answer_rows(broken: int) -> list:
+    rows = []
+    for i in range(1, 6):
+        qid = f"q{i}"
+        rows.append(make_row(config="baseline", question_id=qid, type="no_answer"))
+        wrong = i <= broken
+        rows.append(
+            make_row(config="candidate", question_id=qid, type="no_answer", correct=not wrong, refused=not wrong)
+        )
+    return rows
+
+
+def test_a_gate_over_five_no_answer_questions_says_which_rule_cannot_fail(tmp_path, capsys):
+    """Issue 30: the chatty version broke 4 of 5 refusals (−80 points, p = 0.125); no break of 5 could fail."""
+    folder = write_results_folder(tmp_path / "run", _five_no_answer_rows(broken=4))
+    assert main(["gate", "--results", str(folder), "--thresholds", str(ROOT / "configs" / "gate.toml")]) == 0
+    out = capsys.readouterr().out
+    assert "breach, not significant  refusal accuracy on no-answer: delta -80.0 pts" in out
+    assert (
+        "  CANNOT FAIL  refusal accuracy on no-answer cannot fail on 5 no-answer questions: even 5 of 5 broken "
+        "(100.0 points, McNemar p = 0.0625 ≥ 0.05); it can fail from 6 no-answer questions" in out
+    )
+    assert out.rstrip().endswith(
+        "PASS: no regression beyond thresholds (but accuracy_answerable, refusal_accuracy, retrieval_recall, "
+        "hallucination could not fail on this gold set: see power above)"
+    )
+
+
+def test_the_first_screen_names_the_rules_that_cannot_fail(tmp_path):
+    from evalgate_lib.api import load_results
+
+    results = load_results(write_results_folder(tmp_path / "run", _five_no_answer_rows(broken=4)))
+    soup = BeautifulSoup(first_screen(results.summary, results.rows, ROOT / "configs" / "gate.toml"), "html.parser")
+    box = soup.select_one("#eg-power")
+    assert box is not None and box.b.get_text() == "4 of 4 gate rules cannot fail at this gold set's size"
+    items = {li["data-rule"]: li.get_text() for li in box.select("li")}
+    assert items["refusal_accuracy"].startswith("refusal accuracy on no-answer cannot fail on 5 no-answer questions")
+    row = soup.select_one('tr[data-rule="refusal_accuracy"]')
+    assert row["data-can-fail"] == "0" and row.select("td")[-1].get_text() == "cannot fail at this size"
+    assert "this PASS says nothing" in soup.select_one(".eg-advice").get_text()
