@@ -52,7 +52,12 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "the baseline (one pair folder each, p-values Holm-adjusted)",
     )
     add_model_arguments(parser)
-    parser.add_argument("--jobs", type=int, default=1, help="concurrent generation requests")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        help="generations at once (default: one worker process per core for the embedded generator, else 1)",
+    )
     parser.add_argument(
         "--joblib-backend",
         default="threading",
@@ -172,8 +177,9 @@ def run_options(args: argparse.Namespace):  # noqa: ANN201 - RunOptions, importe
     """Build :class:`RunOptions` from parsed arguments."""
     from evalgate_lib.run.pipeline import RunOptions
 
-    jobs = getattr(args, "jobs", 1)  # evalgate retrieve has no --jobs: it generates nothing
-    check_count("--jobs", jobs, MAX_JOBS)
+    jobs = getattr(args, "jobs", None)  # evalgate retrieve has no --jobs: it generates nothing
+    if jobs is not None:
+        check_count("--jobs", jobs, MAX_JOBS)
     timeout, retries = _waiting_options(args)
     check_limit(args.limit)
     return RunOptions(
@@ -345,7 +351,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     from evalgate_lib.statistics.gate import load_gate
     from evalgate_lib.workbench.report import build_report, notebook_parameters
 
-    check_count("--jobs", args.jobs, MAX_JOBS)
+    if args.jobs is not None:
+        check_count("--jobs", args.jobs, MAX_JOBS)
     check_limit(args.limit)
     load_gate(args.thresholds)  # a missing or malformed thresholds file fails here, not inside a notebook
     check_outputs(args, _report_corpora(args), "out", *(("cache_dir",) if args.results is None else ()))

@@ -62,12 +62,23 @@ SMALL_RUN_FIXTURES = frozenset(
     | {"report_of_run", "run_of_pair"}
 )
 
+#: The CPUs this test session may use, before a pytest-xdist worker narrows itself to its share
+#: (a test that needs a run on every core gives them back to its child process).
+ALL_CPUS: tuple[int, ...] = tuple(sorted(os.sched_getaffinity(0))) if hasattr(os, "sched_getaffinity") else ()
+
 if os.environ.get("PYTEST_XDIST_WORKER"):
     # Each worker, and the model runs and notebook kernels it starts, gets its share of the cores (torch's
     # embedder and ONNX Runtime's generator both read OMP_NUM_THREADS): on cores shared with other work,
     # two torch threads decoded 5-6x slower than one (docs/benchmark.md, "Decode variants").
     _workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
     os.environ.setdefault("OMP_NUM_THREADS", str(max(1, (os.cpu_count() or 1) // _workers)))
+    # ...and only its share of them, so that a real run's automatic worker count
+    # (evalgate_lib.run.parallel.generation_workers, from this affinity) starts no process pool
+    # on cores another test worker is using. Without xdist (-n 0: the full-gold check) a run
+    # uses every core, as a user's does.
+    _index = int(os.environ["PYTEST_XDIST_WORKER"].removeprefix("gw") or 0)
+    if len(ALL_CPUS) >= _workers > 1:
+        os.sched_setaffinity(0, ALL_CPUS[_index % _workers :: _workers])
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -91,12 +91,14 @@ def time_left(per_call: float | None, remaining: int) -> str:
     return f"about {format_duration(per_call * remaining)} left"
 
 
-def format_plan(plan: CallPlan, prior: float | None) -> str:
+def format_plan(plan: CallPlan, prior: float | None, at_once: int = 1) -> str:
     """The line ``evalgate run`` prints before its first generation.
 
     ``model calls: 202 generations (150 cached, 52 to make) + 14 embedding batches (14 cached);
     estimated 3 min 28 s at ~4 s per generation on this backend``. Embeddings are done by the
     time the line is printed (the prompts depend on retrieval), so those not cached read "made".
+    ``at_once`` generations made at the same time (worker processes) divide the estimate, and
+    the line says so: ``…; estimated 1 min 44 s at ~4 s per generation, 2 at once, on this backend``.
     """
     embed_made = plan.embed_batches - plan.embed_batches_cached
     embeds = f"{plan.embed_batches_cached} cached" + (f", {embed_made} made" if embed_made else "")
@@ -108,9 +110,10 @@ def format_plan(plan: CallPlan, prior: float | None) -> str:
         return line + "; nothing to generate"
     if prior is None:
         return line + f"; estimate after the first {MIN_MEASURED} calls"
+    together = f", {at_once} at once," if at_once > 1 else ""
     return (
-        line + f"; estimated {format_duration(prior * plan.to_make)} at ~{format_rate(prior)} s per generation"
-        " on this backend"
+        line + f"; estimated {format_duration(prior * plan.to_make / at_once)} at ~{format_rate(prior)} s per"
+        f" generation{together} on this backend"
     )
 
 

@@ -5,6 +5,8 @@ Generation is the expensive per-question work. It goes through :class:`joblib.Pa
 backend can carry it to a cluster. Each worker process builds its own :class:`ModelCache`
 (the task carries the backend's spec and the cache folder, never a live model), and the
 answers come back in task order, so parallel and serial runs give identical rows.
+
+How many run at once is :func:`generation_workers`'s choice unless the caller sets ``jobs``.
 """
 
 from __future__ import annotations
@@ -31,6 +33,53 @@ def model_cache(spec: BackendSpec, cache_dir: str | Path) -> ModelCache:
         if key not in _caches:
             _caches[key] = ModelCache(spec.build(), cache_dir)
         return _caches[key]
+
+
+def usable_cores() -> int:
+    """The CPU cores this process may run on (its affinity mask, which a container or ``taskset`` narrows)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def generation_workers(
+    in_process: bool, jobs: int | None, joblib_backend: str | None, to_make: int, cores: int
+) -> tuple[int, str | None]:
+    """How many generations run at once, and on which joblib backend: ``(jobs, joblib_backend)``.
+
+    ``jobs`` given: exactly that, on ``joblib_backend``. ``jobs=None`` (automatic, the default):
+
+    * a generator that runs in this process (``in_process``: the embedded ``local`` backend) on
+      the default ``threading`` backend, with at least two generations to make and two cores:
+      ``min(cores, to_make)`` ``loky`` worker
+      processes. ONNX Runtime GenAI decodes one sequence on about one core whatever its thread
+      pool (measured: one busy thread, the other core idle), and one model serves one request at a
+      time, so one process per core is how the cores are used. Each worker loads its own model,
+      and joblib holds each to ``cores // workers`` threads (``OMP_NUM_THREADS``, which the
+      backend passes to ONNX Runtime); the thread count does not change the tokens
+      (docs/backends.md, "Same answers").
+    * anything else: 1. A run with nothing (or one thing) to generate starts no process; an
+      Ollama server, a Dask or Ray cluster, or a caller's own ``parallel_config`` has its own idea
+      of concurrency, which ``--jobs N`` states.
+    """
+    if jobs is not None:
+        return jobs, joblib_backend
+    if in_process and joblib_backend == "threading" and to_make >= 2 and cores >= 2:
+        return min(cores, to_make), "loky"
+    return 1, joblib_backend
+
+
+def generations_at_once(in_process: bool, jobs: int, joblib_backend: str | None) -> int:
+    """How many generations ``jobs`` workers make at the same time, for the time estimate.
+
+    An in-process generator serves one request at a time per process (one model, one lock), so
+    threads add nothing and only worker processes (``loky``, ``multiprocessing``) multiply it; a
+    server or a cluster takes ``jobs`` at once.
+    """
+    if in_process and joblib_backend not in ("loky", "multiprocessing"):
+        return 1
+    return jobs
 
 
 def generate_task(spec: BackendSpec, cache_dir: str, options: GenerationOptions, prompt: str) -> tuple[str, bool, bool]:

@@ -33,7 +33,15 @@ from evalgate_lib.retrieval.index import VectorIndex
 from evalgate_lib.retrieval.metrics import locate_evidence
 from evalgate_lib.run.context_fit import check_context_fit, checked_chunks, context_limit
 from evalgate_lib.run.estimate import PRIOR_SECONDS_PER_GENERATION, CallPlan, GenerationProgress, format_plan
-from evalgate_lib.run.parallel import check_joblib_backend, generate_task, joblib_parallel, model_cache
+from evalgate_lib.run.parallel import (
+    check_joblib_backend,
+    generate_task,
+    generation_workers,
+    generations_at_once,
+    joblib_parallel,
+    model_cache,
+    usable_cores,
+)
 
 #: Rank metrics look this deep (recall@10), whatever top-k the prompt uses.
 RANKING_DEPTH = 10
@@ -47,7 +55,9 @@ class RunOptions:
     hosts: str | None = None
     cache_dir: Path = Path("cache")
     limit: int | None = None
-    jobs: int = 1
+    #: Generations at once; ``None``: automatic (one worker process per core for the embedded
+    #: generator when there are generations to make, else 1; see :func:`generation_workers`).
+    jobs: int | None = None
     #: ``None``: whatever ``joblib.parallel_config(backend=...)`` is active around the call.
     joblib_backend: str | None = "threading"
     progress: bool = True
@@ -212,11 +222,12 @@ def generate_config(
     spec: BackendSpec,
     options: RunOptions,
     progress: GenerationProgress,
+    workers: tuple[int, str | None],
 ) -> list[ResultRow]:
-    """All rows of one prepared configuration, in gold order."""
+    """All rows of one prepared configuration, in gold order; ``workers``: (jobs, joblib backend) to generate on."""
     config = prepared.config
     cache = model_cache(spec, options.cache_dir)
-    parallel = joblib_parallel(options.joblib_backend, options.jobs)
+    parallel = joblib_parallel(workers[1], workers[0])
     tasks = (
         joblib.delayed(generate_task)(spec, str(options.cache_dir), config.generation, p[2]) for p in prepared.items
     )
@@ -299,14 +310,22 @@ def run_candidates(baseline: str | Path, candidates: Sequence[str | Path], optio
     plan = plan_calls(
         cache, prepared, embedded["embed_calls"] - before["embed_calls"], embedded["hits"] - before["hits"]
     )
+    in_process = getattr(cache.backend, "generates_in_process", False)
+    jobs, joblib_backend = generation_workers(
+        in_process, options.jobs, options.joblib_backend, plan.to_make, usable_cores()
+    )
+    at_once = generations_at_once(in_process, jobs, joblib_backend)
+    if in_process and at_once > 1 and plan.to_make:
+        # Build (or verify) the kept ONNX model once, here, so that the worker processes only load it.
+        cache.backend.prepare_generation()
     prior = PRIOR_SECONDS_PER_GENERATION.get(spec.kind)
     if options.announce is not None:
-        options.announce(format_plan(plan, prior))
-    progress = GenerationProgress(plan.to_make, prior, options.progress)
+        options.announce(format_plan(plan, prior, at_once))
+    progress = GenerationProgress(plan.to_make, None if prior is None else prior / at_once, options.progress)
     rows: list[list[ResultRow]] = []
     try:
         for one in prepared:
-            rows.append(generate_config(one, first, spec, options, progress))
+            rows.append(generate_config(one, first, spec, options, progress, (jobs, joblib_backend)))
     finally:
         progress.close()
     after = cache.stats.as_dict()
@@ -314,8 +333,8 @@ def run_candidates(baseline: str | Path, candidates: Sequence[str | Path], optio
         "model_calls": {k: after[k] - before[k] for k in after},
         "planned_calls": plan.as_dict(),
         "wall_seconds": round(time.perf_counter() - started, 3),
-        "jobs": options.jobs,
-        "joblib_backend": options.joblib_backend,
+        "jobs": jobs,
+        "joblib_backend": joblib_backend,
     }
     if len(pairs) > 1:  # the calls are the whole run's, shared by every pair
         stats["candidates"] = [p.candidate.name for p in pairs]

@@ -225,7 +225,7 @@ def notebook_parameters(
     hosts: str | None = None,
     cache_dir: str | Path = "cache",
     limit: int | None = None,
-    jobs: int = 1,
+    jobs: int | None = None,
     thresholds: str | Path = "configs/gate.toml",
 ) -> dict[str, Any]:
     """The parameters every notebook accepts (paths made absolute, so the notebooks' own folder does not matter).

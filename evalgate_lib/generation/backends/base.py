@@ -17,7 +17,12 @@ from evalgate_lib.inputs.options import GenerationOptions
 
 @runtime_checkable
 class Backend(Protocol):
-    """A source of embeddings and generations."""
+    """A source of embeddings and generations.
+
+    Optional: ``generates_in_process = True`` with a ``prepare_generation()`` method marks a
+    backend whose model runs in EvalGate's own process; a run then generates in worker processes
+    by default (``evalgate_lib.run.parallel.generation_workers``). Without it, one request at a time.
+    """
 
     name: str
 

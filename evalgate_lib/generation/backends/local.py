@@ -160,6 +160,10 @@ class LocalBackend:
     """SmolLM2 generator + MiniLM embedder, loaded from installed packages, greedy and deterministic."""
 
     name = "local"
+    #: The model runs inside this process and serves one request at a time, so a run uses the
+    #: cores with worker processes (``evalgate_lib.run.parallel.generation_workers``), each of
+    #: which finds the model :meth:`prepare_generation` kept.
+    generates_in_process = True
 
     def __init__(self, embed_batch_size: int = 32) -> None:
         self.embed_batch_size = embed_batch_size
@@ -171,7 +175,7 @@ class LocalBackend:
         self._embedder: Any = None
         #: Seconds the ONNX model's build took in this process (``None``: a kept one was loaded).
         self.build_seconds: float | None = None
-        #: The folder the ONNX model was loaded from (once loaded).
+        #: The folder of the ONNX model, once :meth:`prepare_generation` found or built it.
         self.generator_folder: Path | None = None
 
     def identity(self) -> dict[str, str]:
@@ -218,9 +222,14 @@ class LocalBackend:
             tokenizer, model = converted.load(self._kept_conversion(), torch.float32)
         return tokenizer, model.eval()
 
-    def _load_generator(self) -> None:
-        if self._model is not None:
-            return
+    def prepare_generation(self) -> Path:
+        """The folder of the ONNX model, verified, or built (and kept) if absent or damaged; nothing loaded.
+
+        A run that generates in several worker processes calls it first, so that the workers
+        find the kept model and only load it, rather than each building it at the same time.
+        """
+        if self.generator_folder is not None:
+            return self.generator_folder
         _offline()
         key = onnx_genai.build_key(file_sha256(self._gen_path))
         folder = converted.folder_for(key)
@@ -238,9 +247,15 @@ class LocalBackend:
                 folder = converted.scratch_folder()
                 build(folder)
             self.build_seconds = time.perf_counter() - started
+        self.generator_folder = folder
+        return folder
+
+    def _load_generator(self) -> None:
+        if self._model is not None:
+            return
+        folder = self.prepare_generation()
         with _quiet_loading():
             self._tokenizer, self._model = onnx_genai.load(folder, _threads())
-        self.generator_folder = folder
 
     def _load_embedder(self) -> None:
         if self._embedder is not None:
