@@ -28,10 +28,13 @@ def test_what_the_kernel_writes_to_its_stderr_is_kept_in_its_log_file(tmp_path, 
     out = execute_notebook(source, tmp_path / "out" / "talks.ipynb", {})
     assert "a log line" not in capfd.readouterr().err  # not on the terminal
     assert kernel_log_path(out) == tmp_path / "out" / "talks.kernel.log"
-    assert kernel_log_path(out).read_text(encoding="utf-8") == "[IPKernelApp] ERROR | a log line\n"
+    # On a loaded machine the kernel may still be busy when jupyter_client interrupts it before shutdown,
+    # and it then logs that interrupt after the notebook's own line: kept in the file like any other.
+    lines = kernel_log_path(out).read_text(encoding="utf-8").splitlines()
+    assert lines in (["[IPKernelApp] ERROR | a log line"], ["[IPKernelApp] ERROR | a log line", SHUTDOWN_INTERRUPT])
     said: list[str] = []
     _say_kernel_log(out, said.append)
-    assert said == [f"kernel of talks.ipynb wrote 1 line(s) to its own log: {kernel_log_path(out)}"]
+    assert said == [f"kernel of talks.ipynb wrote {len(lines)} line(s) to its own log: {kernel_log_path(out)}"]
     assert "output" in out.read_text(encoding="utf-8")  # the notebook's own output stays in the notebook
 
 
