@@ -38,14 +38,11 @@ def test_a_competing_value_given_as_the_answer_makes_it_wrong() -> None:
 def test_a_fluent_decline_is_a_refusal() -> None:
     verdict = claim("It only gives prices in US dollars, so I don't know the euro amount.", (), EUROS, False)
     assert verdict.correct is True and verdict.refused is True
-    # token matching's refusal rule did not see it
-    assert (
-        decide_correctness(
-            "It only gives prices in US dollars, so I don't know the euro amount.", False, [], "token", EUROS
-        ).verdict.correct
-        is True
-        or True
-    )  # (kept for contrast; the token rule is reported, not changed)
+    # every rule shares one decline reading: the token rule reads the same fluent decline
+    token = decide_correctness(
+        "It only gives prices in US dollars, so I don't know the euro amount.", False, [], "token", EUROS
+    ).verdict
+    assert token.correct is True and token.refused is True
 
 
 def test_a_decline_followed_by_background_is_a_refusal() -> None:
@@ -88,3 +85,72 @@ def test_an_identifier_is_never_matched_after_normalisation() -> None:
     verdict = claim("The `netrc-docs` section lists the files.", (".netrc",), "Which file holds credentials?")
     assert verdict.correct is False
     assert claim("pip reads your ~/.netrc file.", (".netrc",), "Which file holds credentials?").correct is True
+
+
+OPTION = "Which TextWrapper option makes sure sentences are always separated by two spaces?"
+RANDOM_UUID = "Which uuid function should I call to get a random UUID?"
+PYTHONS = "Which Python versions does Requests officially support?"
+WEAK = "Which weak hash algorithms are not allowed in hash-checking mode?"
+
+
+def test_the_same_sentence_again_with_another_name_is_a_competing_answer() -> None:
+    answer = (
+        "The :class:`TextWrapper` option that makes sentences separated by two spaces is :attr:`break_long_words`.\n\n"
+        "The :class:`TextWrapper` option that makes sentences separated by two spaces is :attr:`fix_sentence_endings`."
+    )
+    verdict = claim(answer, ("fix_sentence_endings",), OPTION)
+    # TextWrapper is the question's own name (its subject), never a rival
+    assert verdict.correct is False and verdict.undecided is True
+    assert verdict.reason == (
+        "the answer states 'fix_sentence_endings' but also gives break_long_words as the answer (competing values)"
+    )
+
+
+def test_a_version_given_again_in_the_same_sentence_competes() -> None:
+    answer = (
+        "The official Python 3.8+ version supports Requests.\n\nThe official Python 2.7+ version supports Requests."
+    )
+    verdict = claim(answer, ("3.8",), PYTHONS)
+    assert verdict.correct is False and "also gives 2.7 as the answer" in verdict.reason
+
+
+def test_bare_list_items_of_other_names_compete_and_accepted_ones_do_not() -> None:
+    listed = claim(
+        "The functions that generate UUIDs are:\n\n- :func:`uuid1`\n- :func:`uuid4`", ("uuid4",), RANDOM_UUID
+    )
+    assert listed.correct is False and "also gives uuid1 as the answer" in listed.reason
+    # every item is an accepted string: a list of the accepted answers is the answer
+    every = claim("The weak ones are:\n\n- md5\n- sha1\n- sha224", ("md5", "sha1", "sha224"), WEAK)
+    assert every.correct is True
+    mixed = claim("The weak ones are:\n\n- sha256\n- sha1\n- md5", ("md5", "sha1", "sha224"), WEAK)
+    assert mixed.correct is False and "also gives sha256 as the answer" in mixed.reason
+
+
+def test_a_name_offered_as_an_alternative_competes() -> None:
+    verdict = claim("Call `uuid4` or `uuid1`.", ("uuid4",), RANDOM_UUID)
+    assert verdict.correct is False and "also gives uuid1 as the answer" in verdict.reason
+
+
+def test_names_mentioned_around_the_answer_do_not_compete() -> None:
+    # a fluent answer names the module, a base class, an example's calls: none is offered as the answer
+    answer = (
+        "Call `uuid.uuid4()`: it returns a random UUID. Unlike `uuid1`, it does not use the host's MAC address.\n\n"
+        "```python\nimport uuid\nvalue = uuid.uuid4()\nprint(value.hex)\n```"
+    )
+    assert claim(answer, ("uuid4",), RANDOM_UUID).correct is True
+    # the same code line twice with one name changed, beside the accepted one, is not a rival either
+    shell = (
+        "Set `CURL_CA_BUNDLE`:\n\n```bash\nexport REQUESTS_CA_BUNDLE=/etc/ca.pem\n"
+        "export CURL_CA_BUNDLE=/etc/ca.pem\n```"
+    )
+    question = "If REQUESTS_CA_BUNDLE is not set, which other environment variable does Requests read?"
+    assert claim(shell, ("CURL_CA_BUNDLE",), question).correct is True
+
+
+def test_a_name_that_holds_the_accepted_one_never_competes() -> None:
+    digest = "Which class do I use for HTTP Digest authentication?"
+    answer = "Use one of these:\n\n- HTTPDigestAuth\n- requests.auth.HTTPDigestAuth"
+    assert competing_values(["- HTTPDigestAuth", "- requests.auth.HTTPDigestAuth"], "HTTPDigestAuth", digest) == ()
+    assert claim(answer, ("HTTPDigestAuth",), digest).correct is True
+    # a plain word is not a name: an accepted plain word keeps today's rule (no rivals read)
+    assert competing_values(["- yes", "- no"], "yes", digest) == ()

@@ -13,7 +13,8 @@ Three containment rules are computed for every answer and recorded side by side
 * ``claim``: reads the answer the way the labelling guide does for fluent prose
   (:func:`decide_claim`): declines are found in the wording capable models use, the
   accepted value must be stated outside any decline, and only a *competing* value given as
-  the answer makes a correct answer wrong, not other values mentioned around it.
+  the answer makes a correct answer wrong, not other values mentioned around it (for an accepted
+  name or version, another name or version offered in its place: :func:`competing_values`).
 
 Under ``token`` and ``normalised`` two more rules apply, each with its reason:
 
@@ -379,7 +380,77 @@ def claim_refusal(sentences: Sequence[str], question: str) -> tuple[bool, str]:
     return True, f"it declines ({sentences[declines[0]]!r}) and gives no answer of its own"
 
 
-def competing_values(sentences: Sequence[str], accepted: str, question: str) -> tuple[str, ...]:
+#: A name a question asks for (an identifier with ``_``, a digit, an inner dot or capital: ``fix_sentence_endings``,
+#: ``uuid4``, ``os.curdir``, ``HTTPDigestAuth``) and a version number (``3.8``); plain words are not names.
+_NAME = re.compile(r"(?<![\w.$-])(?=[\w.]*(?:_|\d|[a-z][A-Z]|\w\.\w))[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*(?![\w$-])")
+_WORD_NAME = r"\w+(?:\.\w+)*"
+_BULLET_MARK = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+")
+_VERSION_NUMBER = re.compile(r"(?<![\w.])\d+\.\d+(?:\.\d+)?(?![\w.])")
+
+
+def _name_shape(text: str) -> re.Pattern[str] | None:
+    """The pattern of the accepted string's kind when it is one name or one version number, else ``None``."""
+    text = text.strip()
+    for shape in (_VERSION_NUMBER, _NAME):
+        if shape.fullmatch(text):
+            return shape
+    return None
+
+
+def _competing_names(
+    sentences: Sequence[str], shape: re.Pattern[str], accept: Sequence[str], question: str
+) -> tuple[str, ...]:
+    """Other names (or versions) of the accepted one's kind that the answer gives *as the answer*: a list
+    item that is only names ("- uuid1" beside "- uuid4"), an alternative joined to it ("`uuid4` or
+    `uuid1`"), or the same sentence again with another name in its place ("The option … is
+    `break_long_words`." beside "The option … is `fix_sentence_endings`."). Names mentioned around the
+    answer (an example's calls, a base class, the module it lives in) are not: a fluent answer names many.
+    The question's own names, every accepted string, and a name that is part of an accepted one or holds it
+    (``requests.auth.HTTPDigestAuth`` beside ``HTTPDigestAuth``) are never rivals."""
+    folded_accept = [a.casefold().strip() for a in accept]
+    asked = {m.casefold() for m in shape.findall(question)} | {m.casefold() for m in _NAME.findall(question)}
+
+    def rival(name: str) -> bool:
+        low = name.casefold()
+        return low not in asked and not any(low in a or a in low for a in folded_accept)
+
+    def frame(sentence: str) -> str:
+        return re.sub(r"\s+", " ", shape.sub("#", _BULLET_MARK.sub("", sentence))).strip(" .:;").casefold()
+
+    holding = [s for s in sentences if token_bounded_match(s, accept) is not None]
+    frames: dict[str, set[str]] = {}  # a holding sentence's frame → the names it gives
+    for s in holding:
+        frames.setdefault(frame(s), set()).update(shape.findall(s))
+    joined = [  # "uuid4 or uuid1", "`uuid1` or `uuid4`": a name offered beside the accepted one
+        re.compile(
+            rf"{re.escape(a)}\W{{0,3}}\s(?:or|and/or)\s\W{{0,3}}({_WORD_NAME})"
+            rf"|({_WORD_NAME})\W{{0,3}}\sor\s\W{{0,3}}{re.escape(a)}",
+            re.I,
+        )
+        for a in folded_accept
+    ]
+    found: list[str] = []
+    for sentence in sentences:
+        others = [n for n in shape.findall(sentence) if rival(n)]
+        if not others:
+            continue
+        if sentence in holding:
+            alternatives = {g for pattern in joined for m in pattern.finditer(sentence) for g in m.groups() if g}
+            found += [n for n in others if n in alternatives]
+            continue
+        bare_item = bool(_BULLET_MARK.match(sentence)) and not (
+            prose_terms(sentence)[0] - {w for n in shape.findall(sentence) for w in prose_terms(n)[0]}
+        )
+        if bare_item and any(_BULLET_MARK.match(s) for s in holding):
+            found += others
+        elif frame(sentence) in frames:  # the same sentence with another name where the accepted one stands
+            found += [n for n in others if n not in frames[frame(sentence)]]
+    return tuple(dict.fromkeys(found))
+
+
+def competing_values(
+    sentences: Sequence[str], accepted: str, question: str, accept: Sequence[str] = ()
+) -> tuple[str, ...]:
     """Other values of the accepted string's unit that the answer gives *as the answer*.
 
     A value counts as competing when it stands in a bare list item or fragment (at most two
@@ -387,9 +458,14 @@ def competing_values(sentences: Sequence[str], accepted: str, question: str) -> 
     states the accepted value ("10 GB or 20 GB"), or when it stands in a sentence phrased as the
     answer to the question (:func:`answers_question`) that does not state the accepted value.
     Values mentioned around the answer ("3 seats are included; up to 10 in total") are not.
+    When the accepted string is a name or a version (``uuid4``, ``3.8``), its rivals are other names or
+    versions read as :func:`_competing_names` reads them; ``accept`` lists every accepted string, none a rival.
     """
     parsed = value_and_unit(accepted)
     money = re.fullmatch(r"\$(\d+(?:\.\d+)?)", normalise_text(accepted))
+    shape = _name_shape(accepted) if parsed is None and money is None else None
+    if shape is not None:
+        return _competing_names(sentences, shape, accept or (accepted,), question)
     if parsed is not None:
         value, unit = parsed
         pattern = re.compile(r"(?<![\d.])\$?(\d+(?:\.\d+)?) " + re.escape(unit) + r"\b")
@@ -461,7 +537,7 @@ def decide_claim(part: str, accept: Sequence[str], question: str, answerable: bo
                 f"in other words, in one clause ({phrase[1]!r}: every word of it, the same negation)",
             )
     if found is not None:
-        rivals = competing_values(sentences, found, question)
+        rivals = competing_values(sentences, found, question, accept)
         if rivals:
             return Correctness(
                 False,
