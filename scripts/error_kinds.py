@@ -42,21 +42,21 @@ FLAG_KINDS = (
 )
 
 
+#: The same for a supporting verdict on a sentence the reviewer flagged ("and every number and identifier"
+#: comes last: every decided supporting reason ends with it).
+MISSED_KINDS = (
+    ("copied verbatim", "a verbatim copy"),
+    ("clauses (of", "clause by clause"),
+    ("also gives", "a second value of the same kind in the span"),
+    ("that holds only", "a value bound by only some of the question's words"),
+    ("a command or code line", "a code line"),
+    ("and every number and identifier", "held by one span (a reading the words cannot tell)"),
+)
+
+
 def missed_kind(reason: str) -> str:
     """The kind of a supporting verdict on a sentence the reviewer flagged."""
-    if "copied verbatim" in reason:
-        return "a verbatim copy"
-    if "clauses (of" in reason:
-        return "clause by clause"
-    if "also gives" in reason:
-        return "a second value of the same kind in the span"
-    if "that holds only" in reason:
-        return "a value bound by only some of the question's words"
-    if reason.startswith("a command or code line"):
-        return "a code line"
-    if "and every number and identifier" in reason:
-        return "held by one span (a reading the words cannot tell)"
-    return reason[:60]
+    return next((kind for phrase, kind in MISSED_KINDS if phrase in reason), reason[:60])
 
 
 def flag_kind(reason: str) -> str:
