@@ -45,6 +45,7 @@ FLAG_KINDS = (
 #: The same for a supporting verdict on a sentence the reviewer flagged ("and every number and identifier"
 #: comes last: every decided supporting reason ends with it).
 MISSED_KINDS = (
+    ("; leans supported:", "undecided, leaning supported as the rest of its answer vouched for it"),
     ("copied verbatim", "a verbatim copy"),
     ("clauses (of", "clause by clause"),
     ("also gives", "a second value of the same kind in the span"),

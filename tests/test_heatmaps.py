@@ -26,18 +26,18 @@ def _cells(ax) -> np.ndarray:
 
 
 def test_cells_are_coloured_by_verdict_and_the_legend_names_the_scorer() -> None:
-    row = make_row(sentences=SENTENCES, scorer="prose@2")
+    row = make_row(sentences=SENTENCES, scorer="prose@3")
     ax = coverage_heatmap(row)
     cells = _cells(ax)
     assert cells[0, 0] == 0.0 and cells[1, 0] == 1.0 and np.isnan(cells[2, 0])
     label = ax.figure.axes[-1].get_ylabel()
-    assert "prose@2" in label and "floor 0.55" in label
+    assert "prose@3" in label and "floor 0.55" in label
     texts = [t.get_text() for t in ax.texts]
     assert texts == ["0.88  ✗ unsupported", "0.40  ✓", "n/a"]
 
 
 def test_each_scorer_has_its_own_floor() -> None:
-    assert scorer_floor("prose@2") == 0.55 and scorer_floor("span") == 0.75 and scorer_floor("lexical@1") == 0.70
+    assert scorer_floor("prose@3") == 0.55 and scorer_floor("span") == 0.75 and scorer_floor("lexical@1") == 0.70
     assert scorer_floor("no-such-scorer") is None
 
 

@@ -30,12 +30,12 @@ def test_every_built_in_scorer_is_described_not_called_a_plug_in(name: str) -> N
 
 @pytest.mark.parametrize("matching", ANSWER_MATCHING)
 def test_every_matching_rule_is_described(matching: str) -> None:
-    page = methodology_html(manifest("prose@2", matching))
+    page = methodology_html(manifest("prose@3", matching))
     accuracy = page.split("Accuracy on answerable</b>:")[1].split("<b>Refusal accuracy")[0]
     assert len(accuracy.strip()) > 40
 
 
 def test_the_floors_printed_are_the_code_s_floors() -> None:
-    assert f"at least {PROSE_FLOOR:.0%} of its other content words" in methodology_html(manifest("prose@2", "claim"))
+    assert f"at least {PROSE_FLOOR:.0%} of its other content words" in methodology_html(manifest("prose@3", "claim"))
     assert f"at least {SPAN_FLOOR:.0%} of its" in methodology_html(manifest("span@1", "token"))
     assert PROSE_FLOOR == 0.55 and SPAN_FLOOR == 0.75  # 55% and 75% as printed

@@ -153,7 +153,7 @@ def test_three_outcomes_at_the_word_rule_with_the_figure_the_reason_quotes() -> 
 
 def test_registered_under_its_name() -> None:
     scorer = get_scorer("prose")
-    assert scorer.name == "prose" and scorer.version == "2" and scorer.marks_undecided is True
+    assert scorer.name == "prose" and scorer.version == "3" and scorer.marks_undecided is True
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from evalgate_lib.inputs.config import DEFAULT_ANSWER_MATCHING
+from evalgate_lib.judging.answer_lean import lean_by_answer
 from evalgate_lib.judging.correctness import answer_declines, answer_part, decide_correctness
 from evalgate_lib.judging.discourse import fenced_lines
 from evalgate_lib.judging.flags import flag_answer
@@ -48,6 +49,9 @@ def judge_answer(
         question, tuple((str(t), str(x)) for t, x in passages), fenced_lines(answer), split[0] if split else ""
     )
     sentences = judge_sentences(split, context, judge)
+    undecided_kinds = bool(getattr(judge, "marks_undecided", False))
+    if undecided_kinds:  # an undecided verdict's lean may follow what the rest of the answer shows
+        sentences = lean_by_answer(sentences, answer)
     grounded = Groundedness(sentences, mean_support(sentences))
     conf = confidence(top_similarity, grounded.score)
     return Judgement(
@@ -62,7 +66,7 @@ def judge_answer(
             verdict,
             grounded,
             conf,
-            by_doubt=bool(getattr(judge, "marks_undecided", False)),
+            by_doubt=undecided_kinds,
             decline=answer_declines(answer_part(answer), question),
         ),
         scorer=scorer_id(judge),

@@ -926,7 +926,8 @@ class ProseSupportScorer:
     """Registered as ``prose``: the span rule for fluent answers (claims only, paraphrase of one local span)."""
 
     name = "prose"
-    version = "2"
+    #: 3: an undecided verdict's lean follows the rest of its answer (:mod:`evalgate_lib.judging.answer_lean`).
+    version = "3"
     floor = PROSE_FLOOR  # the share of a claim's words its span must hold
     marks_undecided = True  # its verdicts say when it could not decide: the review queue reads that
 

@@ -21,8 +21,9 @@ Schema history (the row's ``schema`` field):
   What was asked and retrieved stays at the top. Every value is unchanged.
 * 4: verdicts have three outcomes. Every sentence verdict carries ``undecided`` (``supported`` is then the
   way it leans) instead of the optional ``doubtful``, and the correctness record ``matching`` carries
-  ``undecided``. The ``prose`` scorer is version 2: it reads answers and passages through their markup,
-  and its review queue reads no gold answer.
+  ``undecided``. The ``prose`` scorer was version 2 then: it reads answers and passages through their markup,
+  and its review queue reads no gold answer (version 3, same schema: an undecided verdict's lean follows
+  the rest of its answer).
 """
 
 from __future__ import annotations

@@ -344,7 +344,9 @@ _SCORER_TEXT = {
     f"stems in any order, at least {PROSE_FLOOR:.0%} of its other content words (decided from {CLEAR_SHARE:.0%}); "
     "declines, courtesy, advice that names nothing, citation marks and source frames (\"According to the "
     "documentation,\") claim nothing. A verdict the rules cannot decide is marked undecided, counts at its lean in "
-    "the rates, and sends the answer to the review queue, which reads no gold answer.",
+    "the rates (unsupported, unless the rest of its answer vouches for it: two or more of its claims in its own "
+    "words decided supported, none decided unsupported, no repeated sentence, not cut off), and sends the answer "
+    "to the review queue, which reads no gold answer.",
     "span": "a sentence is supported only when one local span of the context (a sentence or line with its title, "
     f"heading and table header) holds every number and identifier of it exactly and at least {SPAN_FLOOR:.0%} of its "
     "content words; a short answer fragment is read as the answer to the question and must sit with the question's "
