@@ -39,6 +39,7 @@ from evalgate_lib.judging.discourse import (
     POLAR,
     coverage_topics,
     declining_clauses,
+    is_background,
     is_courtesy,
     is_decline,
     is_sources_line,
@@ -46,7 +47,8 @@ from evalgate_lib.judging.discourse import (
     without_source_frame,
 )
 from evalgate_lib.judging.normalise import normalise_text
-from evalgate_lib.judging.phrases import phrase_found
+from evalgate_lib.judging.quantities import asked_unit, read_quantities
+from evalgate_lib.judging.phrases import phrase_found, setting_found
 from evalgate_lib.judging.prose_support import QUESTION_WORDS, prose_terms
 from evalgate_lib.judging.rows import Matching, MatchVerdict
 from evalgate_lib.text.markup import read_inline
@@ -361,6 +363,20 @@ def gives_value(sentence: str, question: str) -> bool:
     return answers_question(sentence, question, share=VALUE_ABOUT_QUESTION, hedged_ok=True)
 
 
+def _reported_items(sentences: Sequence[str]) -> frozenset[int]:
+    """The list items under a lead-in that reports the context ("They only mention that:"): reports too."""
+    out: set[int] = set()
+    reporting = False
+    for i, sentence in enumerate(sentences):
+        if _BULLET_MARK.match(sentence):
+            if reporting:
+                out.add(i)
+            continue
+        stripped = sentence.rstrip()
+        reporting = stripped.endswith(":") and without_source_frame(stripped) != stripped
+    return frozenset(out)
+
+
 def claim_refusal(sentences: Sequence[str], question: str) -> tuple[bool, str]:
     """``(refused, why)``: does the answer decline, by the guide's reading of fluent answers?
 
@@ -373,8 +389,17 @@ def claim_refusal(sentences: Sequence[str], question: str) -> tuple[bool, str]:
         return False, "no sentence declines"
     # a decline's own clauses may answer too: "The context doesn't say, but it is 5 retries."
     pieces = [c for i in declines for c in declining_clauses(sentences[i])[1]]
-    pieces += [s for i, s in enumerate(sentences) if i not in declines]
-    answered = [s for s in pieces if answers_question(s, question) or gives_value(s, question)]
+    pieces += [s for i, s in enumerate(sentences) if i not in declines and i not in _reported_items(sentences)]
+    # advice ("… would be your best bet") and general knowledge ("Many systems cap …") are background
+    pieces = [s for s in pieces if not is_background(s)]
+    unit = asked_unit(question)
+    if unit is not None:  # "How much … in euros?": a value in euros answers it, one only in dollars does not
+        units = {s: {u for _, u in read_quantities(s)[0]} for s in pieces}
+        answered = [s for s in pieces if unit in units[s]]
+        pieces = [s for s in pieces if not units[s]]
+    else:
+        answered = []
+    answered += [s for s in pieces if answers_question(s, question) or gives_value(s, question)]
     if answered:
         return False, f"it declines, but also gives an answer: {answered[0]!r}"
     return True, f"it declines ({sentences[declines[0]]!r}) and gives no answer of its own"
@@ -530,7 +555,8 @@ def decide_claim(part: str, accept: Sequence[str], question: str, answerable: bo
         normalised = match_answer(stated, values, normalise=True)
         found, how = normalised.matched, "after normalisation (number words, units, money)"
     if found is None:
-        phrase = phrase_found([s for s in sentences if not is_decline(s)], accept)
+        said = [s for s in sentences if not is_decline(s)]
+        phrase = phrase_found(said, accept) or setting_found(said, accept)
         if phrase is not None:
             found, how = (
                 phrase[0],

@@ -90,7 +90,9 @@ _SOURCE_FRAME = re.compile(
     rf"indicates?|specifies|specify|describes?|shows?|confirms?|lists?|gives?|provides?|covers?|suggests?|"
     rf"talks? about|refers? to)(?: that)?\s*:?\s*"
     rf"|(?:it|they) (?:(?:also|only|just|does|do) )?(?:says?|states?|mentions?|notes?|explains?|describes?|lists?|"
-    rf"gives?|covers?|talks? about)(?: that)?\s+)",
+    rf"gives?|covers?|shows?|documents?|talks? about)(?: that)?\s+"
+    rf"|what (?:it|they|{_SOURCE}) (?:(?:does|do) )?(?:says?|states?|mentions?|notes?|describes?|lists?|gives?|"
+    rf"covers?|shows?) (?:is|are)(?: that)?\s*:?\s*)",
     re.IGNORECASE,
 )
 
@@ -126,6 +128,32 @@ ADVICE_PATTERNS: tuple[str, ...] = (
     r"\b(?:you (?:may|might) (?:want|wish) to|it (?:may|might) (?:be worth|help))\b",
     r"\bworth (?:it|checking|noting|knowing|considering)\b",
 )
+
+#: General knowledge, not the answer: "Usually …", "Typically …", "Many systems cap …", "Most providers …". The
+#: labelling guide's example of background after a decline ("I couldn't find it in the context. Usually …").
+_GENERAL = re.compile(
+    r"^\W*(?:usually|typically|generally|in general|commonly|traditionally|as a rule|in most cases|"
+    r"(?:many|most|some|other) (?:\w+ )?(?:systems|services|providers|platforms|apps|applications|tools|products|"
+    r"companies|vendors|libraries|programs|websites|sites|file systems|operating systems|clouds|teams|people))\b",
+    re.IGNORECASE,
+)
+
+
+#: A referral: "… would be your best bet", "… is your best option" (where to look, not what is there).
+_REFERRAL = re.compile(
+    r"\b(?:would|will|is|are|be) (?:be )?your best (?:bet|option|source|resource|place)\b"
+    r"|^\W*(?:you (?:might|may) (?:be thinking of|mean|have meant)|perhaps you mean|did you mean)\b"
+    r"|\b(?:i'?m|i am) not (?:certain|sure)\b"
+)
+
+
+def is_background(sentence: str) -> bool:
+    """True for a sentence that, after a decline, is background rather than an answer given anyway: advice
+    (:data:`ADVICE_PATTERNS`), a referral ("the website would be your best bet", "You might be thinking of …"), a
+    value the writer says it is unsure of ("… but I'm not certain of the exact version") or general knowledge
+    ("Usually …", "Many systems cap …", :data:`_GENERAL`)."""
+    folded = fold(sentence)
+    return bool(_ADVICE.search(folded) or _REFERRAL.search(folded) or _GENERAL.search(folded))
 _ADVICE = re.compile("|".join(ADVICE_PATTERNS))
 
 #: Citation marks: "[1]", "[2][3]", "[1, 3]", "[1-2]", "(source 2)", "【1】".
@@ -202,8 +230,18 @@ _ABOUT_THE_ANSWER = re.compile(
 
 
 def is_about_the_answer(sentence: str) -> bool:
-    """True for a sentence about the answer itself, not about the world or the context (:data:`_ABOUT_THE_ANSWER`)."""
-    return bool(_ABOUT_THE_ANSWER.match(fold(sentence)))
+    """True for a sentence about the answer itself, not about the world or the context (:data:`_ABOUT_THE_ANSWER`).
+
+    Only when what it says of the answer names nothing: "The above answer is correct." claims nothing the
+    context could support, but "The above response contains a mix of Python and JavaScript code." names
+    things, a factual claim a reviewer checks like any other.
+    """
+    found = _ABOUT_THE_ANSWER.match(fold(sentence))
+    return bool(found) and not _NAMES_SOMETHING.search(sentence[found.end() :])
+
+
+#: A capitalised word that does not start the sentence, a code span or an identifier with ``_``/``.``/``()``.
+_NAMES_SOMETHING = re.compile(r"(?<!^)(?<![.!?]\s)\b[A-Z][\w+#-]*|`[^`]+`|\b\w+(?:[_.]\w+)+|\w\(\)")
 
 
 def coverage_topics(sentence: str) -> str | None:

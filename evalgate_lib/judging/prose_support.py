@@ -61,6 +61,7 @@ from evalgate_lib.judging.discourse import (
     without_source_frame,
 )
 from evalgate_lib.judging.normalise import normalise_text
+from evalgate_lib.judging.quantities import read_quantities, unheld_quantity
 from evalgate_lib.judging.rows import SentenceVerdict
 from evalgate_lib.judging.sentence_scorers import ScoringContext
 from evalgate_lib.judging.span_support import (
@@ -607,7 +608,10 @@ def _check(
     but not in one span with the rest of the claim.
     """
     need = _need(claim, question, whole, code, lead)
-    best = max(units, key=need.rank)
+    if read_quantities(claim)[0]:  # among spans that hold as many exact tokens, one that gives its units first
+        best = max(units, key=lambda u: (need.rank(u)[0], unheld_quantity(claim, u.text) is None, *need.rank(u)[1:]))
+    else:
+        best = max(units, key=need.rank)
     held_terms = best.words | best.exact
     missing_exact = tuple(sorted(need.exact - _held_exact(need.exact, best.exact | best.tokens)))
     # A name must be in the span when its passage names it anywhere (the passage tells its subjects
@@ -637,6 +641,10 @@ def _check(
             f"{', '.join(missing_exact)} is in the context, but no span holds it with the rest of the claim "
             f"(best: {where}, {held})",
         )
+    unheld = unheld_quantity(claim, best.text) if read_quantities(claim)[0] else None
+    if unheld:
+        # "locked for 10 days" beside "10 wrong password attempts": the number is there, the quantity is not
+        return verdict("unsupported", False, f"a number without its unit: {unheld} ({where}: {held})")
     if missing_keys:
         return verdict(
             "undecided",

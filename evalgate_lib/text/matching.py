@@ -17,8 +17,9 @@ def bounded_pattern(needle: str) -> re.Pattern[str]:
 
     ``needle`` and the searched text must both be case-folded by the caller. An edge
     that is itself punctuation (``$10``, ``--no-cache-dir``) needs no boundary there.
-    So "3 seats" is not inside "13 seats", and "10" is not inside "10.5".
+    So "3 seats" is not inside "13 seats", and "10" is not inside "10.5". An underscore glues like a letter:
+    ``params`` is not inside ``get_response_params`` (an identifier is never part of a longer one).
     """
-    left = r"(?<![0-9a-z])(?<!\d[.,])" if needle[0].isalnum() else ""
-    right = r"(?![0-9a-z])(?![.,]\d)" if needle[-1].isalnum() else ""
+    left = r"(?<![0-9a-z_])(?<!\d[.,])" if needle[0].isalnum() else ""
+    right = r"(?![0-9a-z_])(?![.,]\d)" if needle[-1].isalnum() else ""
     return re.compile(left + re.escape(needle) + right)
