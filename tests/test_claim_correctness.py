@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from evalgate_lib.judging.correctness import (
     answers_question,
     claim_refusal,
@@ -154,3 +156,64 @@ def test_a_name_that_holds_the_accepted_one_never_competes() -> None:
     assert claim(answer, ("HTTPDigestAuth",), digest).correct is True
     # a plain word is not a name: an accepted plain word keeps today's rule (no rivals read)
     assert competing_values(["- yes", "- no"], "yes", digest) == ()
+
+
+def test_an_identifier_is_not_found_inside_a_longer_one() -> None:
+    question = "How do I add query-string parameters to a GET request from a dict?"
+    answer = "You can use `requests.get()`.\n\n```python\ndef get_response_params("
+    verdict = claim(answer, ("params",), question)
+    assert verdict.correct is False and "none of the accepted strings" in verdict.reason
+    assert claim("Pass the dict as `params`.", ("params",), question).correct is True
+
+
+def test_a_keyword_setting_stated_in_words() -> None:
+    question = "Does requests.head() follow redirects by default, and how do I make it follow them?"
+    answer = "You can use the `allow_redirects` parameter to enable redirects."
+    said = claim(answer, ("allow_redirects=True",), question)
+    assert said.correct is True and "in other words" in said.reason
+    negated = claim("Do not enable `allow_redirects` here.", ("allow_redirects=True",), question)
+    assert negated.correct is False
+    skip = "How do I skip certificate checks?"
+    assert claim("Turn off `verify` for that call.", ("verify=False",), skip).correct is True
+    assert claim("Turn on `verify` for that call.", ("verify=False",), skip).correct is False
+
+
+def test_words_joined_by_hyphens_are_found_with_spaces() -> None:
+    question = "Why can os.path.commonprefix() return an invalid path?"
+    answer = "Because `os.path.commonprefix()` works character by character, not component by component."
+    assert claim(answer, ("character-by-character",), question).correct is True
+    assert claim("It compares whole characters.", ("character-by-character",), question).correct is False
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Where is Nimbus headquartered?",
+         "The context doesn't say where Nimbus is headquartered. For company headquarters information, the Nimbus "
+         "website would be your best bet."),
+        ("What is the maximum length of a file name in Nimbus?",
+         "The context doesn't specify a maximum file name length in Nimbus. Many systems cap file names at around "
+         "255 characters."),
+        ("What arguments does glob.translate() take?",
+         "The context doesn't mention a `glob.translate()` function. You might be thinking of `fnmatch.translate()`, "
+         "which takes a single argument, `pattern`."),
+        ("Which Requests version dropped support for Python 3.7?",
+         "The context doesn't say which version dropped Python 3.7. Support for 3.7 was dropped in a release after "
+         "2.28.0, but I'm not certain of the exact version number."),
+        ("What chunk size does Response.iter_content() use if I don't pass chunk_size?",
+         "The sources do not specify the default `chunk_size` of `iter_content()`. They only mention that:\n"
+         "- With `stream=True`, you can call `iter_content` with a `chunk_size` of `None`."),
+        (EUROS,
+         "The sources do not give Starter prices in euros. In US dollars, Starter costs $45 per month."),
+    ],
+)  # fmt: skip
+def test_background_after_a_decline_keeps_the_refusal(question: str, answer: str) -> None:
+    verdict = claim(answer, (), question, False)
+    assert verdict.correct is True and verdict.refused is True, verdict.reason
+
+
+def test_a_value_in_the_unit_the_question_asks_is_an_answer_given_anyway() -> None:
+    answer = "A euro price isn't given in the context. That works out to roughly €33 to €42 per month."
+    refused, why = claim_refusal([s.strip() + "." for s in answer.split(".") if s.strip()], EUROS)
+    assert refused is False and "€33" in why
+    assert claim(answer, (), EUROS, False).correct is False

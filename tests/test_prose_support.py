@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from evalgate_lib.judging.discourse import is_advice, is_courtesy, is_decline, without_citations, without_source_frame
+from evalgate_lib.judging.discourse import (
+    is_about_the_answer,
+    is_advice,
+    is_courtesy,
+    is_decline,
+    without_citations,
+    without_source_frame,
+)
 from evalgate_lib.judging.prose_support import clauses_of, judge_prose, prose_terms
 from evalgate_lib.judging.scorers import get_scorer
 from evalgate_lib.judging.sentence_scorers import ScoringContext
@@ -184,3 +191,10 @@ def test_a_negation_in_a_relative_or_conditional_clause_is_not_the_claims_own() 
     assert verdict.supported is True, verdict.reason
     negative = judge("Users should not pin to requests<2.28.", "What should users of old Pythons do?", passage)
     assert negative.supported is False and "negative" in negative.reason
+
+
+def test_a_statement_about_the_answer_that_names_things_is_a_claim() -> None:
+    assert is_about_the_answer("The above answer is correct.")
+    assert is_about_the_answer("The above response provides a simple example.")
+    assert not is_about_the_answer("The above response contains a mix of Python and JavaScript code.")
+    assert not is_about_the_answer("The above code uses `os.path`.")

@@ -47,9 +47,9 @@ from evalgate_lib.judging.discourse import (
     without_source_frame,
 )
 from evalgate_lib.judging.normalise import normalise_text
-from evalgate_lib.judging.quantities import asked_unit, read_quantities
 from evalgate_lib.judging.phrases import phrase_found, setting_found
 from evalgate_lib.judging.prose_support import QUESTION_WORDS, prose_terms
+from evalgate_lib.judging.quantities import asked_unit, read_quantities
 from evalgate_lib.judging.rows import Matching, MatchVerdict
 from evalgate_lib.text.markup import read_inline
 from evalgate_lib.text.matching import bounded_pattern

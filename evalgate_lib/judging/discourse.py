@@ -129,6 +129,8 @@ ADVICE_PATTERNS: tuple[str, ...] = (
     r"\bworth (?:it|checking|noting|knowing|considering)\b",
 )
 
+_ADVICE = re.compile("|".join(ADVICE_PATTERNS))
+
 #: General knowledge, not the answer: "Usually …", "Typically …", "Many systems cap …", "Most providers …". The
 #: labelling guide's example of background after a decline ("I couldn't find it in the context. Usually …").
 _GENERAL = re.compile(
@@ -154,7 +156,7 @@ def is_background(sentence: str) -> bool:
     ("Usually …", "Many systems cap …", :data:`_GENERAL`)."""
     folded = fold(sentence)
     return bool(_ADVICE.search(folded) or _REFERRAL.search(folded) or _GENERAL.search(folded))
-_ADVICE = re.compile("|".join(ADVICE_PATTERNS))
+
 
 #: Citation marks: "[1]", "[2][3]", "[1, 3]", "[1-2]", "(source 2)", "【1】".
 _CITATION = re.compile(

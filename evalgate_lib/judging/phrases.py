@@ -108,8 +108,14 @@ def phrase_found(sentences: Sequence[str], accept: Sequence[str]) -> tuple[str, 
 #: An accepted keyword setting to a boolean: ``allow_redirects=True``, ``verify = False``.
 _SETTING = re.compile(r"^\s*`?([A-Za-z_][\w.-]*)\s*=\s*(true|false)`?\s*$", re.IGNORECASE)
 #: Words that switch a setting on, and off, in an answer's own words.
-_SWITCH_ON = re.compile(r"\b(?:enabl\w*|turn(?:s|ed|ing)? (?:it )?on|switch(?:es|ed|ing)? (?:it )?on|(?:set|pass)\w* (?:it )?(?:to )?true)\b")
-_SWITCH_OFF = re.compile(r"\b(?:disabl\w*|turn(?:s|ed|ing)? (?:it )?off|switch(?:es|ed|ing)? (?:it )?off|(?:set|pass)\w* (?:it )?(?:to )?false)\b")
+_SWITCH_ON = re.compile(
+    r"\b(?:enabl\w*|turn(?:s|ed|ing)? (?:it )?on|switch(?:es|ed|ing)? (?:it )?on"
+    r"|(?:set|pass)\w* (?:it )?(?:to )?true)\b"
+)
+_SWITCH_OFF = re.compile(
+    r"\b(?:disabl\w*|turn(?:s|ed|ing)? (?:it )?off|switch(?:es|ed|ing)? (?:it )?off"
+    r"|(?:set|pass)\w* (?:it )?(?:to )?false)\b"
+)
 
 
 def setting_found(sentences: Sequence[str], accept: Sequence[str]) -> tuple[str, str] | None:
@@ -127,4 +133,3 @@ def setting_found(sentences: Sequence[str], accept: Sequence[str]) -> tuple[str,
                 if name.search(clause) and switch.search(clause) and not _NEGATION.search(clause):
                     return setting, clause.strip()
     return None
-

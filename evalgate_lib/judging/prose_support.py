@@ -78,6 +78,7 @@ from evalgate_lib.judging.span_support import (
     key_terms,
     without_list_markers,
 )
+from evalgate_lib.judging.substitution import swapped_name
 from evalgate_lib.text.markup import iter_sentences_of_blocks, read_blocks, read_inline
 from evalgate_lib.text.stopwords import STOPWORDS
 from evalgate_lib.text.tokens import content_token_list, distinct_tokens, fold
@@ -645,6 +646,18 @@ def _check(
     if unheld:
         # "locked for 10 days" beside "10 wrong password attempts": the number is there, the quantity is not
         return verdict("unsupported", False, f"a number without its unit: {unheld} ({where}: {held})")
+    swap = swapped_name(claim, best.text)
+    if swap:
+        # "select Generate SSO token" against "select Generate SCIM token": the span's own sentence, another name
+        said, written = swap
+        what = (
+            f"says {written!r} where the claim says {said!r}"
+            if said and written
+            else f"says {written!r} where the claim has no negation"
+            if written
+            else f"has no {said!r} where the claim says it"
+        )
+        return verdict("unsupported", False, f"the span ({where}) {what}")
     if missing_keys:
         return verdict(
             "undecided",

@@ -127,4 +127,3 @@ def asked_unit(question: str) -> str | None:
         if (token == "in" or token == "many" and i and tokens[i - 1] == "how") and following[0] in _ASKABLE:
             return following[0]
     return None
-
