@@ -198,3 +198,12 @@ def test_a_statement_about_the_answer_that_names_things_is_a_claim() -> None:
     assert is_about_the_answer("The above response provides a simple example.")
     assert not is_about_the_answer("The above response contains a mix of Python and JavaScript code.")
     assert not is_about_the_answer("The above code uses `os.path`.")
+
+
+def test_a_number_an_interactive_example_passes_holds_no_claim() -> None:
+    passage = "## token_hex([nbytes=None])\n\nReturn a random hex string.\n\n```\n>>> token_hex(16)\n```"
+    context = ScoringContext(question="What is the default value of nbytes for secrets.token_hex()?",
+                             passages=(("secrets", passage),))  # fmt: skip
+    verdict = judge_prose("The default value of nbytes for secrets.token_hex() is 16.", context)
+    assert verdict.supported is False, verdict.reason
+    assert "16" in verdict.reason

@@ -336,6 +336,11 @@ UNIT_LABELS = 3
 GROUP_UNITS = 12
 
 
+#: A line of an interactive Python session (``>>> token_hex(16)``): what it passes is the example's own data.
+_PROMPT_LINE = re.compile(r"^\s*>>>\s")
+_BARE_NUMBER = re.compile(r"^\d+(?:\.\d+)?$")
+
+
 @lru_cache(maxsize=4096)
 def prose_spans(index: int, title: str, text: str) -> tuple[_Unit, ...]:
     """The spans of one passage, from its markup reading (:func:`evalgate_lib.text.markup.read_blocks`).
@@ -360,6 +365,10 @@ def prose_spans(index: int, title: str, text: str) -> tuple[_Unit, ...]:
         code = tuple(c for c in block.code if c in sentence) if block.kind != "code" else block.code
         tokens = _unit_tokens(sentence, code)
         exact = exact | (code_terms(code) if block.kind != "code" else frozenset())
+        if _PROMPT_LINE.match(sentence):
+            # an example's numbers are its data (``>>> token_hex(16)``), never the documented value of anything
+            exact = frozenset(t for t in exact if not _BARE_NUMBER.match(t))
+            tokens = frozenset(t for t in tokens if not _BARE_NUMBER.match(t))
         for label in labels:
             label_words, label_exact = prose_terms(label)
             words, exact = words | label_words, exact | label_exact
