@@ -47,6 +47,7 @@ from typing import Any
 
 import snowballstemmer
 
+from evalgate_lib.judging.binding import bound_value
 from evalgate_lib.judging.discourse import (
     FENCE,
     POLAR,
@@ -143,19 +144,26 @@ def _values(text: str) -> frozenset[tuple[str, str]]:
     return frozenset(out)
 
 
-def _rival_value(claim: str, span: str) -> str | None:
-    """Another value of a claim value's unit that the span gives and the claim does not ("5 gb" beside "50 gb").
+def _rival_value(claim: str, span: str) -> tuple[tuple[str, str], tuple[str, str]] | None:
+    """``(the claim's value, another of its unit)`` that the span gives and the claim does not (("50", "gb"),
+    ("5", "gb")); ``None`` when there is none.
 
     A span that gives two values of one kind binds the claim's value to its subject only if the
-    claim's words sit by the right one, which a bag of words cannot tell.
+    claim's words sit by the right one (:func:`evalgate_lib.judging.binding.bound_value` reads where).
     """
     stated = _values(claim)
     if not stated:
         return None
     given = _values(span)
-    units = {unit for _, unit in stated}
-    rivals = sorted(v for v in given - stated if v[1] in units)
-    return f"{rivals[0][0]} {rivals[0][1]}" if rivals else None
+    rivals = sorted(v for v in given - stated if v[1] in {unit for _, unit in stated})
+    if not rivals:
+        return None
+    own = sorted(v for v in stated if v[1] == rivals[0][1] and v in given)
+    return (own[0] if own else sorted(v for v in stated if v[1] == rivals[0][1])[0]), rivals[0]
+
+
+def _said(value: tuple[str, str]) -> str:
+    return f"${value[0]}" if value[1] == "$" else f"{value[0]} {value[1]}"
 
 
 #: How many neighbouring units of one passage may form one span (a sentence and the next).
@@ -716,7 +724,16 @@ def _check(
             )
     rival = _rival_value(claim, best.text)
     if rival:
-        return verdict("undecided", _lean("rival"), f"the span ({where}) also gives {rival} for the same kind of value")
+        bound = bound_value(claim, best.text, *rival, words=lambda text: prose_terms(text)[0], values=_values)
+        if bound == "rival":  # "$18 … with annual billing" where the Annual billing column says $15
+            return verdict(
+                "unsupported",
+                False,
+                f"the claim's words stand by {_said(rival[1])} in the span ({where}), not by {_said(rival[0])}",
+            )
+        if bound is None:
+            why = f"the span ({where}) also gives {_said(rival[1])} for the same kind of value"
+            return verdict("undecided", _lean("rival"), why)
     enough = short or (share >= PROSE_FLOOR and (not need.added or added_share >= PROSE_FLOOR))
     if not enough:
         return verdict("undecided", False, f"a near miss: the best span ({where}) holds {held} < {PROSE_FLOOR:.2f}")
