@@ -207,3 +207,15 @@ def test_a_number_an_interactive_example_passes_holds_no_claim() -> None:
     verdict = judge_prose("The default value of nbytes for secrets.token_hex() is 16.", context)
     assert verdict.supported is False, verdict.reason
     assert "16" in verdict.reason
+
+
+def test_restating_a_negative_premise_of_the_question_claims_nothing() -> None:
+    question = "A server sends Content-Type: text/html with no charset. Which encoding does Requests use for r.text?"
+    context = ScoringContext(
+        question=question, passages=(("Advanced", "Requests guesses the encoding from the headers."),)
+    )
+    verdict = judge_prose("The server sends Content-Type: text/html with no charset.", context)
+    assert verdict.supported is None and "repeats the question" in verdict.reason
+    # a negation the question does not have is a claim
+    other = ScoringContext(question="Which encoding does Requests use for r.text?", passages=context.passages)
+    assert judge_prose("The server sends Content-Type: text/html with no charset.", other).supported is not None

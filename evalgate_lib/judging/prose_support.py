@@ -867,7 +867,8 @@ def judge_prose(sentence: str, context: ScoringContext) -> SentenceVerdict:
     asked_words, asked_exact = prose_terms(context.question)
     if not words and not exact and not polar:
         return nothing("no content words: claims nothing")
-    if words <= asked_words and exact <= asked_exact and not polar:
+    premise = polar and not POLAR.match(claim) and bool(_NEGATION.search(context.question))
+    if words <= asked_words and exact <= asked_exact and (not polar or premise):  # "… with no charset", as asked
         return nothing("repeats the question: claims nothing new")
     if not exact and is_advice(claim):
         known = frozenset().union(*_vocabulary(context.passages).values()) | asked_words
