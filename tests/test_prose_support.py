@@ -219,3 +219,16 @@ def test_restating_a_negative_premise_of_the_question_claims_nothing() -> None:
     # a negation the question does not have is a claim
     other = ScoringContext(question="Which encoding does Requests use for r.text?", passages=context.passages)
     assert judge_prose("The server sends Content-Type: text/html with no charset.", other).supported is not None
+
+
+def test_a_name_the_question_gives_and_the_context_never_writes_is_the_premise() -> None:
+    question = "What does base64.b64decode() raise when its input is incorrectly padded?"
+    passage = (
+        "of length 2 which specifies the alphabet.\n\nA binascii.Error exception is raised if s is incorrectly padded."
+    )
+    context = ScoringContext(question=question, passages=(("base64", passage),))
+    verdict = judge_prose("`b64decode()` raises a `binascii.Error` if *s* is incorrectly padded.", context)
+    assert verdict.supported is True, verdict.reason
+    # a name neither the question nor the context gives is still the claim's own addition
+    made_up = judge_prose("`a85decode()` raises a `binascii.Error` if *s* is incorrectly padded.", context)
+    assert made_up.supported is False and "a85decode" in made_up.reason and "never gives" in made_up.reason

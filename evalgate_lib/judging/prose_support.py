@@ -571,6 +571,14 @@ def _held_exact(need: frozenset[str], held: frozenset[str]) -> frozenset[str]:
     return frozenset(found)
 
 
+@lru_cache(maxsize=4096)
+def _question_names(question: str) -> frozenset[str]:
+    """The exact tokens (names, identifiers, numbers) the question itself writes, read as a claim's are."""
+    words, exact = prose_terms(question)
+    names = exact | frozenset(_IDENTIFIER.findall(fold(question))) - words
+    return names | frozenset(n.rsplit(".", 1)[1] for n in names if "." in n.strip("."))  # base64.b64decode → b64decode
+
+
 def _share(need: frozenset[str], held: frozenset[str]) -> float:
     return len(need & held) / len(need) if need else 1.0
 
@@ -632,6 +640,10 @@ def _check(
         best = max(units, key=need.rank)
     held_terms = best.words | best.exact
     missing_exact = tuple(sorted(need.exact - _held_exact(need.exact, best.exact | best.tokens)))
+    # a name the question gives and the context never writes is the question's premise, not the claim's addition
+    # ("`b64decode()` raises …" asked about b64decode, its passage cut below the signature that names it)
+    premise = _question_names(question) - everywhere
+    missing_exact = tuple(t for t in missing_exact if t not in premise)
     # A name must be in the span when its passage names it anywhere (the passage tells its subjects
     # apart by it: "Enterprise" in a table of plans); a passage that never writes it is about it implicitly.
     named = vocabulary.get(best.passage, best.words) if vocabulary is not None else need.keys
