@@ -79,6 +79,9 @@ DECLINE_PATTERNS: tuple[str, ...] = (
     r"\bwithout (?:more|additional|further) (?:information|context|details)\b",
     r"\b(?:not|n't) (?:explicitly |directly |specifically )?(?:covered|addressed|answered|mentioned|stated|"
     r"specified|documented)\b",
+    # "No TTL option is mentioned.", "No default is given for it."
+    r"^\W*no (?:[\w`'-]+ ){1,4}(?:is|are|was|were) (?:mentioned|given|listed|documented|specified|described|stated|"
+    r"provided)\b",
 )
 _DECLINE = re.compile("|".join(DECLINE_PATTERNS))
 
