@@ -232,3 +232,8 @@ def test_a_name_the_question_gives_and_the_context_never_writes_is_the_premise()
     # a name neither the question nor the context gives is still the claim's own addition
     made_up = judge_prose("`a85decode()` raises a `binascii.Error` if *s* is incorrectly padded.", context)
     assert made_up.supported is False and "a85decode" in made_up.reason and "never gives" in made_up.reason
+
+
+def test_no_x_is_mentioned_declines() -> None:
+    assert is_decline("No TTL option is mentioned.") and is_decline("No default is given for `maxsize`.")
+    assert not is_decline("No files are deleted when a member leaves.")

@@ -119,7 +119,6 @@ def test_factual_negative_is_scored_against_the_context() -> None:
         "The provided documents do not say.",
         "That is not covered in the articles.",
         "I cannot find the answer in the context.",
-        "No TTL option is mentioned.",
     ],
 )
 def test_negation_about_the_context_is_a_refusal(text: str) -> None:
