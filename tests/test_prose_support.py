@@ -237,3 +237,15 @@ def test_a_name_the_question_gives_and_the_context_never_writes_is_the_premise()
 def test_no_x_is_mentioned_declines() -> None:
     assert is_decline("No TTL option is mentioned.") and is_decline("No default is given for `maxsize`.")
     assert not is_decline("No files are deleted when a member leaves.")
+
+
+def test_an_example_line_joins_the_sentence_that_leads_into_it() -> None:
+    passage = (
+        "## Timeouts\n\nSpecify a tuple to set the connect timeout and the read timeout separately:\n\n"
+        "```python\nr = requests.get('https://github.com', timeout=(3.05, 27))\n```"
+    )
+    context = ScoringContext(question="How do I set separate timeouts?", passages=(("Advanced", passage),))
+    claim = "Set the connect and read timeouts separately with a tuple, as in timeout=(3.05, 27)."
+    verdict = judge_prose(claim, context)
+    assert verdict.supported is True and verdict.undecided is False, verdict.reason
+    assert "timeout=(3.05, 27)" in verdict.span and "Specify a tuple" in verdict.span

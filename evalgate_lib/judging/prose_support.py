@@ -364,6 +364,7 @@ def prose_spans(index: int, title: str, text: str) -> tuple[_Unit, ...]:
     title_terms = prose_terms(title)
     units: list[tuple[str, frozenset[str], frozenset[str], frozenset[str]]] = []
     sections: list[tuple[str, ...]] = []  # the labels that place each unit: adjacent units of one place join
+    kinds: list[tuple[str, tuple[str, ...]]] = []  # each unit's block kind and labels
     for block, sentence in iter_sentences_of_blocks(read_blocks(text)):
         if block.kind in ("heading", "header"):
             continue
@@ -386,6 +387,7 @@ def prose_spans(index: int, title: str, text: str) -> tuple[_Unit, ...]:
         # Where a unit stands: sentences (of paragraphs and list items) of one section may join; a table row
         # or a code line is a record of its own: two rows never make one span.
         sections.append(block.labels if block.kind in ("paragraph", "item") else (*block.labels, f"#{id(block)}"))
+        kinds.append((block.kind, block.labels))
     if not units:
         words, exact = title_terms
         return (_Unit(index, title, words, exact, distinct_tokens(title)),)
@@ -399,6 +401,12 @@ def prose_spans(index: int, title: str, text: str) -> tuple[_Unit, ...]:
         for i in range(len(units) - width + 1):
             if len(set(sections[i : i + width])) == 1:  # never across a heading or a signature
                 spans.append(joined(units[i : i + width]))
+    # an example's line and the sentence that leads into it or explains it, under one heading, are one span:
+    # "Here, Requests waits up to 3.05 seconds …" restates "timeout=(3.05, 27)" with its lead-in's words
+    for i in range(len(units) - 1):
+        (one, placed), (two, next_placed) = kinds[i], kinds[i + 1]
+        if placed == next_placed and {one, two} in ({"code", "paragraph"}, {"code", "item"}):
+            spans.append(joined(units[i : i + 2]))
     return tuple(spans)
 
 
