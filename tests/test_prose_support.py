@@ -249,3 +249,10 @@ def test_an_example_line_joins_the_sentence_that_leads_into_it() -> None:
     verdict = judge_prose(claim, context)
     assert verdict.supported is True and verdict.undecided is False, verdict.reason
     assert "timeout=(3.05, 27)" in verdict.span and "Specify a tuple" in verdict.span
+
+
+def test_a_version_note_reads_as_available_since() -> None:
+    passage = "## pip cache dir\n\nNew in version 20.1.\n\nYou can use pip cache dir to get the cache directory."
+    context = ScoringContext(question="Since when does pip cache dir exist?", passages=(("Caching", passage),))
+    assert judge_prose("This command has been available since pip 20.1.", context).supported is True
+    assert judge_prose("This command has been available since pip 21.3.", context).supported is False

@@ -349,6 +349,15 @@ _PROMPT_LINE = re.compile(r"^\s*>>>\s")
 _BARE_NUMBER = re.compile(r"^\d+(?:\.\d+)?$")
 
 
+#: What a version note (reStructuredText's ``versionadded``, ``versionchanged``, ``deprecated`` as they render) says
+#: in the words a writer restates it with ("available since", "added in", "introduced in"), as stemmed words.
+_VERSION_NOTES = (
+    (re.compile(r"\bnew in version\b", re.IGNORECASE), frozenset({"avail", "sinc", "add", "introduc", "new"})),
+    (re.compile(r"\bchanged in version\b", re.IGNORECASE), frozenset({"chang", "sinc"})),
+    (re.compile(r"\bdeprecated since version\b", re.IGNORECASE), frozenset({"deprec", "sinc"})),
+)
+
+
 @lru_cache(maxsize=4096)
 def prose_spans(index: int, title: str, text: str) -> tuple[_Unit, ...]:
     """The spans of one passage, from its markup reading (:func:`evalgate_lib.text.markup.read_blocks`).
@@ -382,6 +391,9 @@ def prose_spans(index: int, title: str, text: str) -> tuple[_Unit, ...]:
             label_words, label_exact = prose_terms(label)
             words, exact = words | label_words, exact | label_exact
             tokens = tokens | _unit_tokens(label, (label,) if block.kind in ("row",) else ())
+        for note, meaning in _VERSION_NOTES:  # "New in version 20.1." says "available since 20.1"
+            if note.search(sentence) or any(note.search(label) for label in labels):
+                words = words | meaning
         shown = "\n".join(dict.fromkeys([*(p for p in (title, *labels) if p), sentence]))
         units.append((shown, words | title_terms[0], exact | title_terms[1], tokens | distinct_tokens(title)))
         # Where a unit stands: sentences (of paragraphs and list items) of one section may join; a table row
