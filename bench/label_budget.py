@@ -17,10 +17,11 @@ drawn questions' labels. It reports, per metric:
 * ``judge bias``: judge-only delta − all-labels delta (no sampling: the judge's error on the delta);
   ``bias``: the corrected delta's mean error over the plans.
 
-Run it from the repository root (one command, about 3.5 minutes on 2 shared cores; re-run it whenever the
+Run it from the repository root (one command, about 2.5 minutes on 2 cores; re-run it whenever the
 judge changes)::
 
     .venv/bin/python bench/label_budget.py            # --plans 1000 --json bench/out/label_budget.json
+    .venv/bin/python bench/label_budget.py --markdown bench/out/label_budget.json   # the docs' table of that run
 """
 
 from __future__ import annotations
@@ -195,13 +196,36 @@ def table(name: str, pair: tuple[str, str], share: float, stats: dict[str, dict]
     return "\n".join([head, *lines])
 
 
+def markdown(report: list[dict]) -> str:
+    """The docs' table (docs/benchmark.md) of a saved run, so the published table is remade, not retyped."""
+    lines = [
+        "| set: candidate − baseline | budget (answers) | metric | all-labels Δ | judge bias | cover | "
+        "cover, gate's interval | width | classical width | ratio |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for entry in report:
+        name = f"{entry['set']}: {entry['pair'][1]} − {entry['pair'][0]}"
+        for key, s in entry["metrics"].items():
+            ratio = "—" if not s["classical_width"] else f"{s['width'] / s['classical_width']:.2f}"
+            lines.append(
+                f"| {name} | {entry['budget']:.0%} ({2 * s['budget_questions']}) | {key} | {s['truth'] * 100:+.1f} | "
+                f"{s['judge_bias'] * 100:+.1f} | {_pct(s['cover'])} % | {_pct(s['cover_gate'])} % | "
+                f"{_pct(s['width'])} | {_pct(s['classical_width'])} | {ratio} |"
+            )
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sets", type=Path, default=ROOT / "labels" / "sets.toml")
     parser.add_argument("--plans", type=int, default=1000)
     parser.add_argument("--tuned", action="store_true", help="PPI++: tune the judge's weight λ (default: λ = 1)")
     parser.add_argument("--json", type=Path, default=ROOT / "bench" / "out" / "label_budget.json")
+    parser.add_argument("--markdown", type=Path, metavar="JSON", help="print the docs' table of a saved run and exit")
     args = parser.parse_args(argv)
+    if args.markdown:
+        print(markdown(json.loads(args.markdown.read_text())["results"]))
+        return 0
     started = time.perf_counter()
     report = []
     for labelled_set in load_sets(args.sets):
