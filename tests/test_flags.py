@@ -190,10 +190,36 @@ def test_review_priority_reads_only_the_flag_the_verdicts_and_confidence() -> No
     leaning_supported = SentenceVerdict("It has 3 seats.", (), (), 0.55, True, undecided=True)
     one = flag_answer(RIGHT, Groundedness((leaning,), 0.5), 0.9, by_doubt=True)
     other = flag_answer(RIGHT, Groundedness((leaning_supported,), 0.55), 0.9, by_doubt=True)
-    # (leaning unsupported + mixed declines, undecided, reasons, 1 - confidence), by hand
-    assert review_priority(one, (leaning,), 0.9) == (1, 1, 1, 0.1)
-    assert review_priority(other, (leaning_supported,), 0.8) == (0, 1, 1, 0.2)
+    # (open, thinnest decided support, leaning unsupported + mixed declines, undecided, reasons, 1 - confidence),
+    # by hand: both verdicts are open (an undecided sentence, none decided unsupported), no decided support
+    assert review_priority(one, (leaning,), 0.9) == (1, 0.0, 1, 1, 1, 0.1)
+    assert review_priority(other, (leaning_supported,), 0.8) == (1, 0.0, 0, 1, 1, 0.2)
     assert review_priority(one, (leaning,), 0.9) > review_priority(other, (leaning_supported,), 0.8)
+
+
+def test_review_priority_reads_open_verdicts_first_then_the_thinnest_support() -> None:
+    leaning = SentenceVerdict("Starter is $36.", (), (), 0.5, False, undecided=True)
+    decided_unsupported = SentenceVerdict("It runs on Mars.", (), (), 0.2, False)
+    thin = SentenceVerdict("Pro has 10 seats.", (), (), 0.6, True)
+    solid = SentenceVerdict("Pro costs $12.", (), (), 1.0, True)
+    # a decided unsupported sentence settles the answer: its undecided verdict cannot change it (not open)
+    closed = (decided_unsupported, leaning)
+    closed_flags = flag_answer(RIGHT, Groundedness(closed, 0.35), 0.9, by_doubt=True)
+    assert review_priority(closed_flags, closed, 0.9) == (0, 0.0, 1, 1, 1, 0.1)
+    # not flagged, but held at 0.6: 1 - min(0.6, 1.0) = 0.4 of doubt
+    held = (thin, solid)
+    held_flags = flag_answer(RIGHT, Groundedness(held, 0.8), 0.9, by_doubt=True)
+    assert held_flags.review is False
+    assert review_priority(held_flags, held, 0.9) == (0, 0.4, 0, 0, 0, 0.1)
+    # an open verdict beside thin support: open first, the thinness is its second key
+    mixed = (thin, leaning)
+    mixed_flags = flag_answer(RIGHT, Groundedness(mixed, 0.55), 0.9, by_doubt=True)
+    assert review_priority(mixed_flags, mixed, 0.9) == (1, 0.4, 1, 1, 1, 0.1)
+    order = sorted(
+        [("closed", closed_flags, closed), ("held", held_flags, held), ("mixed", mixed_flags, mixed)],
+        key=lambda t: tuple(-x for x in review_priority(t[1], t[2], 0.9)),
+    )
+    assert [name for name, _, _ in order] == ["mixed", "held", "closed"]
 
 
 def test_to_json_and_back() -> None:

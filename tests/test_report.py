@@ -21,6 +21,7 @@ from conftest import CONTEXT, SMALL_LIMIT, XSS, crafted_row, crafted_rows, machi
 
 from evalgate_lib.api import load_results
 from evalgate_lib.inputs.labels import Label, SentenceLabel, answer_sha256
+from evalgate_lib.judging.flags import review_priority
 from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow, RetrievedChunk, SentenceVerdict
 from evalgate_lib.reporting.answer_details import span_segments, span_unit
 from evalgate_lib.reporting.explorer import FLAG_CHOICES, describe_row, filter_rows, flag_counts, flag_reasons
@@ -133,6 +134,15 @@ def test_explorer_filters_and_explains(rows):
     assert set(reasons) == {"wrong", "grounded_but_wrong"}
     assert "'30 days'" in reasons["wrong"]
     assert reasons["wrong"] == "; ".join(gbw.flags.reasons["wrong"])  # the explorer shows the row's own reasons
+    # the review queue is every flagged row, in its reading order (review_priority, highest first; ties in row order)
+    queue = filter_rows(rows, None, "Review queue")
+    flagged = [r for r in rows if r.flags.review]
+    assert sorted(id(r) for r in queue) == sorted(id(r) for r in flagged) and queue
+    priorities = [review_priority(r.flags, r.sentences, r.confidence) for r in queue]
+    assert priorities == sorted(priorities, reverse=True)
+    position = {id(r): i for i, r in enumerate(rows)}
+    for i in range(len(queue) - 1):
+        assert priorities[i] > priorities[i + 1] or position[id(queue[i])] < position[id(queue[i + 1])]
     hall = next(r for r in rows if r.config == "baseline" and r.question_id == "q002")
     assert "judged unsupported" in flag_reasons(hall)["hallucination"]
     assert "< 0.70" in flag_reasons(hall)["hallucination"]

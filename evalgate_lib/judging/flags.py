@@ -69,14 +69,33 @@ def review_reasons(
 
 
 def review_priority(judgement_flags: Flags, sentences: Sequence[SentenceVerdict], confidence: float) -> tuple:
-    """How early a reviewer should read an answer, from what the review flag reads (no gold): undecided
-    verdicts leaning unsupported first, then other undecided verdicts and answers that decline and answer,
-    then lower confidence."""
+    """How early a reviewer should read an answer, from what a production log has (no gold): the reading order
+    of the review queue (the explorer's "Review queue", the ranked curve of ``evalgate agreement --sets``).
+
+    1. Answers whose verdict the judge left **open**: a sentence verdict is undecided and no sentence is
+       decided unsupported (so the undecided verdicts decide whether the answer has an unsupported claim,
+       the same "decided" that ``evalgate agreement`` reports coverage by), or the answer declines and
+       answers in one breath. An answer with a decided unsupported sentence is flagged whatever its
+       undecided verdicts say, so they cannot change its outcome.
+    2. Then the **thinnest decided support**: 1 − the lowest support figure among the decided supporting
+       sentences (a claim held at 0.56 against a floor of 0.55 is nearer to the other verdict than one
+       held at 1.00; the distance from the decision is what selective classifiers rank doubt by).
+    3. Then, as before: undecided verdicts leaning unsupported and mixed declines, other undecided
+       verdicts, the number of review reasons, lower confidence.
+
+    Measured on the eight labelled sets (docs/methodology.md): the first 35 % of answers in this order hold
+    24-50 % of the judge's errors on the demo model's sets, where the order of 3 alone held 5-36 % (chance:
+    35 %), and 60-88 % on the fluent sets (40-92 % before).
+    """
     reasons = judgement_flags.reasons.get("review", ())
     leaning = sum(1 for s in sentences if s.undecided and s.supported is False)
     undecided = sum(1 for s in sentences if s.undecided)
     mixed = sum(1 for r in reasons if r.startswith("declines and answers"))
-    return (leaning + mixed, undecided, len(reasons), round(1.0 - confidence, 6))
+    decided_unsupported = any(s.supported is False and not s.undecided for s in sentences)
+    is_open = int((undecided > 0 and not decided_unsupported) or mixed > 0)
+    held = [s.coverage for s in sentences if s.supported is True and not s.undecided and s.coverage is not None]
+    thinnest = round(1.0 - min(held), 6) if held else 0.0
+    return (is_open, thinnest, leaning + mixed, undecided, len(reasons), round(1.0 - confidence, 6))
 
 
 def _unsupported_reason(grounded: Groundedness) -> str:

@@ -11,6 +11,7 @@ import html
 from typing import Iterable, Mapping, Sequence
 
 from evalgate_lib.inputs.corpus import Article
+from evalgate_lib.judging.flags import review_priority
 from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow
 from evalgate_lib.reporting.plots import sentences_html
 
@@ -27,11 +28,19 @@ FLAG_LABELS: dict[str, str] = {key: label for label, key in FLAG_CHOICES.items()
 
 
 def filter_rows(rows: Iterable[ResultRow], config: str | None = None, flag: str | None = None) -> list[ResultRow]:
-    """Rows of ``config`` (all configs if ``None``) that carry ``flag`` (a key or a label; ``None``: all)."""
+    """Rows of ``config`` (all configs if ``None``) that carry ``flag`` (a key or a label; ``None``: all).
+
+    The review queue comes in its reading order (:func:`evalgate_lib.judging.flags.review_priority`: open
+    verdicts first, then the thinnest support; ties in row order), so a reviewer who stops early has read
+    the answers most likely to be the judge's errors; every other flag keeps the rows' order.
+    """
     key = FLAG_CHOICES.get(flag, flag) if flag is not None else None
     if key is not None and key not in FLAG_LABELS:
         raise ValueError(f"unknown flag {flag!r}; choose one of {list(FLAG_CHOICES)} or {list(FLAG_LABELS)}")
-    return [r for r in rows if (config is None or r.config == config) and (key is None or r.flags.fired(key))]
+    hits = [r for r in rows if (config is None or r.config == config) and (key is None or r.flags.fired(key))]
+    if key == "review":
+        hits.sort(key=lambda r: tuple(-x for x in review_priority(r.flags, r.sentences, r.confidence)))
+    return hits
 
 
 def flag_counts(rows: Iterable[ResultRow]) -> dict[str, dict[str, int]]:
