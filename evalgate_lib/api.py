@@ -188,7 +188,8 @@ class Results:
         return pd.DataFrame(explorer.flag_counts(self.rows)).rename(index=labels)
 
     def flagged(self, flag: str, config: str | None = None) -> list[ResultRow]:
-        """Rows carrying ``flag`` (a key such as ``hallucination`` or a label such as ``Review queue``)."""
+        """Rows carrying ``flag`` (a key such as ``hallucination`` or a label such as ``Review queue``); the review
+        queue in its reading order (open verdicts first, then the thinnest support), every other flag in row order."""
         return explorer.filter_rows(self.rows, config, flag)
 
     def describe(self, row: ResultRow, articles: Sequence[Article] | None = None) -> str:
