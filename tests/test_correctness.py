@@ -89,6 +89,19 @@ def test_bare_number_match(answer: str, expected: str | None) -> None:
     assert bare_number_match(answer, ["10 seats"]) == expected
 
 
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("The maximum number of events in a single export is 100,000.", "100,000 events"),  # separators read
+        ("It is 100000.", "100,000 events"),
+        ("It is 100,0000.", None),  # not a thousands separator: 100 then 0000
+        ("It is 1,000,000.", None),  # another number
+    ],
+)
+def test_bare_number_match_reads_thousands_separators(answer: str, expected: str | None) -> None:
+    assert bare_number_match(answer, ["100,000 events"]) == expected
+
+
 def test_value_and_unit() -> None:
     assert value_and_unit("10 GB") == ("10", "gb")
     assert value_and_unit("3 seats") == ("3", "seat")

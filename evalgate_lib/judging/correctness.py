@@ -207,11 +207,13 @@ def bare_number_match(answer: str, accept: Sequence[str]) -> str | None:
 
     Bare means followed by the end, a full stop, comma, bracket or line end: "The maximum
     number of seats is 10." states 10 for "10 seats"; "10 users" states another unit and does not.
+    Thousands separators are read as the accepted string's are: "is 100,000." states "100,000 events".
     """
     sentences = answer_sentences(answer)
     if not sentences:
         return None
-    first = sentences[0]
+    # a number reads without its thousands separators, as value_and_unit reads the accepted one ("100,000")
+    first = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", sentences[0])
     for candidate in accept:
         parsed = value_and_unit(candidate)
         if parsed and re.search(rf"(?<![\w.$,]){re.escape(parsed[0])}(?=\s*(?:[.,;)!]|$))", first):
