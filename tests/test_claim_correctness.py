@@ -217,3 +217,25 @@ def test_a_value_in_the_unit_the_question_asks_is_an_answer_given_anyway() -> No
     refused, why = claim_refusal([s.strip() + "." for s in answer.split(".") if s.strip()], EUROS)
     assert refused is False and "€33" in why
     assert claim(answer, (), EUROS, False).correct is False
+
+
+HISTORY = "How long is version history kept on the Business plan?"
+HISTORY_TABLE = """Version history depends on your plan:
+
+| Plan | Version history |
+|---|---|
+| Free | 7 days |
+| Starter | 30 days |
+| Business | 180 days |"""
+
+
+def test_a_table_of_values_per_subject_answers_with_the_row_the_question_names() -> None:
+    # the accepted value's row names the question's subject (Business): the other rows are other plans' values
+    rows = ["Free 7 days", "Starter 30 days", "Business 180 days"]
+    assert competing_values(rows, "180 days", HISTORY) == ()
+    verdict = claim(HISTORY_TABLE, accept=("180 days",), question=HISTORY)
+    assert verdict.correct is True and verdict.undecided is False
+    # without a row named by the question's subject, bare values still compete ("1. 7 days 2. 180 days")
+    assert competing_values(["7 days", "180 days"], "180 days", HISTORY) == ("7 day",)  # read singular
+    # and a row that names the question's subject with another value competes with the accepted one
+    assert competing_values(["Business 180 days", "Business 30 days"], "180 days", HISTORY) == ("30 day",)

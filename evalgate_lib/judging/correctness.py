@@ -501,6 +501,20 @@ def competing_values(
         pattern = re.compile(r"\$(\d+(?:\.\d+)?)(?![\d.])")
     else:
         return ()
+    asked, _ = prose_terms(question)
+    unit_words = set(prose_terms(unit)[0])
+
+    def subject(sentence: str) -> frozenset[str]:
+        # the question's own words a fragment is labelled by ("| Business | 180 days |" → busi), not its unit
+        words, exact = prose_terms(sentence)
+        return frozenset((words - exact - unit_words) & asked)
+
+    # a table or list of values per subject: when the accepted value's row names the question's subject,
+    # a row that names none of the question's words is another subject's value, not a rival answer
+    by_subject = any(
+        value in pattern.findall(normalise_text(s)) and len(prose_terms(s)[0] - prose_terms(s)[1]) <= 3 and subject(s)
+        for s in sentences
+    )
     found: list[str] = []
     for sentence in sentences:
         normal = normalise_text(sentence)
@@ -509,7 +523,7 @@ def competing_values(
             continue
         holds_accepted = value in pattern.findall(normal)
         words, exact = prose_terms(sentence)
-        fragment = len(words - exact) <= 2
+        fragment = len(words - exact) <= 2 and not (by_subject and not holds_accepted and not subject(sentence))
         alternative = holds_accepted and re.search(r"\b(?:or|either)\b|/", sentence, re.IGNORECASE)
         rival = not holds_accepted and answers_question(sentence, question)
         if fragment or alternative or rival:
