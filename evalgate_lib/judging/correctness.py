@@ -509,11 +509,14 @@ def competing_values(
         words, exact = prose_terms(sentence)
         return frozenset((words - exact - unit_words) & asked)
 
+    def own_words(sentence: str) -> int:
+        words, exact = prose_terms(sentence)
+        return len(words - exact)
+
     # a table or list of values per subject: when the accepted value's row names the question's subject,
     # a row that names none of the question's words is another subject's value, not a rival answer
     by_subject = any(
-        value in pattern.findall(normalise_text(s)) and len(prose_terms(s)[0] - prose_terms(s)[1]) <= 3 and subject(s)
-        for s in sentences
+        value in pattern.findall(normalise_text(s)) and own_words(s) <= 3 and subject(s) for s in sentences
     )
     found: list[str] = []
     for sentence in sentences:

@@ -75,8 +75,8 @@ def review_priority(judgement_flags: Flags, sentences: Sequence[SentenceVerdict]
     1. Answers whose verdict the judge left **open**: a sentence verdict is undecided and no sentence is
        decided unsupported (so the undecided verdicts decide whether the answer has an unsupported claim,
        the same "decided" that ``evalgate agreement`` reports coverage by), or the answer declines and
-       answers in one breath. An answer with a decided unsupported sentence is flagged whatever its
-       undecided verdicts say, so they cannot change its outcome.
+       answers in one breath. An answer with a decided unsupported sentence holds an unsupported claim
+       whatever its undecided verdicts say, so they cannot change its outcome.
     2. Then the **thinnest decided support**: 1 − the lowest support figure among the decided supporting
        sentences (a claim held at 0.56 against a floor of 0.55 is nearer to the other verdict than one
        held at 1.00; the distance from the decision is what selective classifiers rank doubt by).
