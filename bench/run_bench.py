@@ -558,6 +558,7 @@ class RuntimeVariants:
         self._torch: Any = None
         self._one_thread: Any = None
         self._full_head: Any = None
+        self._quantised: dict[str, Any] = {}
         self._onnx_genai = onnx_genai
         self.build_s: dict[str, float] = {}
 
@@ -577,6 +578,11 @@ class RuntimeVariants:
             options = tuple(o for o in self._onnx_genai.BUILD_OPTIONS if not o.startswith("prune_lm_head"))
             self.build_s["full LM head"] = self._onnx_genai.build(self.backend._kept_conversion(), folder, options)
             self._full_head = self._onnx_genai.load(folder)[1]
+        elif method in ("onnx_genai_int8", "onnx_genai_int4") and method not in self._quantised:
+            precision, folder = method.rsplit("_", 1)[1], scratch_folder()
+            kept, options = self.backend._kept_conversion(), self._onnx_genai.BUILD_OPTIONS
+            self.build_s[precision] = self._onnx_genai.build(kept, folder, options, precision=precision)
+            self._quantised[method] = self._onnx_genai.load(folder)[1]
 
     def torch_loop(self, ids: list[int], options: Any, clock: list[float]) -> list[int]:
         """transformers + torch, float32, the greedy loop over ``forward()``: the path before issue 29."""
@@ -602,6 +608,14 @@ class RuntimeVariants:
         """A model built without ``prune_lm_head``: the output head over every prompt position."""
         return self._other_session(self._full_head, ids, options, clock)
 
+    def onnx_genai_int8(self, ids: list[int], options: Any, clock: list[float]) -> list[int]:
+        """The builder's int8 CPU model (weights quantised again): how much faster, and how many answers change."""
+        return self._other_session(self._quantised["onnx_genai_int8"], ids, options, clock)
+
+    def onnx_genai_int4(self, ids: list[int], options: Any, clock: list[float]) -> list[int]:
+        """The builder's int4 CPU model, likewise."""
+        return self._other_session(self._quantised["onnx_genai_int4"], ids, options, clock)
+
 
 #: (label, RuntimeVariants method). The first is the reference every other variant must match token for token.
 DECODE_VARIANTS = (
@@ -609,6 +623,8 @@ DECODE_VARIANTS = (
     ("ONNX Runtime GenAI float32 (adopted)", "onnx_genai"),
     ("ONNX Runtime GenAI float32, full LM head", "onnx_genai_full_head"),
     ("ONNX Runtime GenAI float32, 1 thread", "onnx_genai_one_thread"),
+    ("ONNX Runtime GenAI int8 (not used: answers differ)", "onnx_genai_int8"),
+    ("ONNX Runtime GenAI int4 (not used: answers differ)", "onnx_genai_int4"),
 )
 
 

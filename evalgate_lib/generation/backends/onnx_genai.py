@@ -110,9 +110,11 @@ def _source_folder(source: Path, into: Path) -> Path:
     return into
 
 
-def build(source: Path, out: Path, extra_options: Sequence[str] = BUILD_OPTIONS) -> float:
-    """Build the float32 CPU model from the safetensors conversion in ``source`` into ``out``; seconds taken.
+def build(source: Path, out: Path, extra_options: Sequence[str] = BUILD_OPTIONS, precision: str = "fp32") -> float:
+    """Build the CPU model from the safetensors conversion in ``source`` into ``out``; seconds taken.
 
+    EvalGate runs only the float32 build (``precision="fp32"``): a lower precision quantises the weights
+    again and changes answers; ``bench/run_bench.py`` builds ``int8`` to measure by how much.
     The builder runs in its own process (its memory is returned when it ends), offline, with
     its output captured: a failure is one line naming the builder's last words.
     """
@@ -120,7 +122,7 @@ def build(source: Path, out: Path, extra_options: Sequence[str] = BUILD_OPTIONS)
     with tempfile.TemporaryDirectory(prefix="evalgate-onnx-build-") as tmp:
         hf = _source_folder(source, Path(tmp) / "hf")
         builder = [sys.executable, "-m", "onnxruntime_genai.models.builder"]
-        options = ["-p", "fp32", "-e", "cpu", "-c", str(Path(tmp) / "cache"), "--extra_options", *extra_options]
+        options = ["-p", precision, "-e", "cpu", "-c", str(Path(tmp) / "cache"), "--extra_options", *extra_options]
         command = [*builder, "-i", str(hf), "-o", str(out), *options]
         # GIT_DIR names no repository: the builder stamps into the model's producer_version the git commit of
         # the folder its package lies in (here a venv inside EvalGate's clone) and falls back to the wheel's
