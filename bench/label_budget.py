@@ -174,6 +174,11 @@ def _pct(x: float | None) -> str:
     return "—" if x is None else f"{x * 100:.1f}"
 
 
+def _ratio(s: dict) -> str:
+    """Width over classical width: what the judge buys (below 1: a narrower interval)."""
+    return "—" if not s["classical_width"] else f"{s['width'] / s['classical_width']:.2f}"
+
+
 def table(name: str, pair: tuple[str, str], share: float, stats: dict[str, dict], review: int, total: int) -> str:
     first = next(iter(stats.values()))
     head = (
@@ -183,11 +188,10 @@ def table(name: str, pair: tuple[str, str], share: float, stats: dict[str, dict]
     rows = [("metric", "all-labels Δ", "judge bias", "cover", "cover gate", "classical cover",
              "width", "classical width", "ratio", "bias", "plans")]  # fmt: skip
     for key, s in stats.items():
-        ratio = None if not s["classical_width"] else s["width"] / s["classical_width"]
         rows.append((
             key, f"{s['truth'] * 100:+.1f}", f"{s['judge_bias'] * 100:+.1f}", _pct(s["cover"]), _pct(s["cover_gate"]),
             _pct(s["cover_classical"]), _pct(s["width"]), _pct(s["classical_width"]),
-            "—" if ratio is None else f"{ratio:.2f}", "—" if s["bias"] is None else f"{s['bias'] * 100:+.2f}",
+            _ratio(s), "—" if s["bias"] is None else f"{s['bias'] * 100:+.2f}",
             f"{s['plans']}" + (f" ({s['undefined']} n/a)" if s["undefined"] else ""),
         ))  # fmt: skip
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
@@ -206,11 +210,10 @@ def markdown(report: list[dict]) -> str:
     for entry in report:
         name = f"{entry['set']}: {entry['pair'][1]} − {entry['pair'][0]}"
         for key, s in entry["metrics"].items():
-            ratio = "—" if not s["classical_width"] else f"{s['width'] / s['classical_width']:.2f}"
             lines.append(
                 f"| {name} | {entry['budget']:.0%} ({2 * s['budget_questions']}) | {key} | {s['truth'] * 100:+.1f} | "
                 f"{s['judge_bias'] * 100:+.1f} | {_pct(s['cover'])} % | {_pct(s['cover_gate'])} % | "
-                f"{_pct(s['width'])} | {_pct(s['classical_width'])} | {ratio} |"
+                f"{_pct(s['width'])} | {_pct(s['classical_width'])} | {_ratio(s)} |"
             )
     return "\n".join(lines)
 

@@ -46,7 +46,7 @@ from evalgate_lib.judging.discourse import (
     without_citations,
     without_source_frame,
 )
-from evalgate_lib.judging.normalise import normalise_text
+from evalgate_lib.judging.normalise import normalise_text, ungroup_digits
 from evalgate_lib.judging.phrases import phrase_found, setting_found
 from evalgate_lib.judging.prose_support import QUESTION_WORDS, prose_terms
 from evalgate_lib.judging.quantities import asked_unit, read_quantities
@@ -212,8 +212,7 @@ def bare_number_match(answer: str, accept: Sequence[str]) -> str | None:
     sentences = answer_sentences(answer)
     if not sentences:
         return None
-    # a number reads without its thousands separators, as value_and_unit reads the accepted one ("100,000")
-    first = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", sentences[0])
+    first = ungroup_digits(sentences[0])  # as value_and_unit reads the accepted one ("100,000")
     for candidate in accept:
         parsed = value_and_unit(candidate)
         if parsed and re.search(rf"(?<![\w.$,]){re.escape(parsed[0])}(?=\s*(?:[.,;)!]|$))", first):

@@ -264,6 +264,12 @@ def _canonical_units(words: list[str]) -> list[str]:
     return out
 
 
+def ungroup_digits(text: str) -> str:
+    """``text`` with the thousands separators of its numbers removed ("100,000" → "100000"; "1,5" is kept): the
+    reading :func:`normalise_text` gives numbers, for a rule that must keep the rest of the text as written."""
+    return _GROUPED.sub(lambda m: m.group().replace(",", ""), text)
+
+
 @lru_cache(maxsize=65536)
 def normalise_text(s: str) -> str:
     """Normalised form of ``s`` for answer matching (rules in the module docstring).
@@ -272,7 +278,7 @@ def normalise_text(s: str) -> str:
     """
     text = unicodedata.normalize("NFKC", s).translate(_PUNCT_MAP).lower()
     text = _PER_SLASH.sub(" per ", text)
-    text = _GROUPED.sub(lambda m: m.group().replace(",", ""), text)
+    text = ungroup_digits(text)
     text = _ZERO_FRACTION.sub("", text)
     text = text.replace("'", "")
     text = _OTHER_PUNCT.sub(" ", text)
