@@ -2,8 +2,9 @@
 
 Needs Debian's ``chromium`` and ``chromium-driver`` and the ``selenium`` package: the
 ``browser`` fixture (``conftest.py``) installs what is missing (apt-get as root, pip for
-selenium) and skips, naming the reason, only when that is impossible. Screenshots of the real
-report land in ``report/first_screen.png`` and ``report/heatmap.png`` (git-ignored);
+selenium) and skips, naming the reason, only when that is impossible. Screenshots of the small
+run's report land in ``build/screenshots/first_screen.png`` and ``heatmap.png`` (git-ignored; not
+``report/``, where they would sit beside a user's own report and show another run);
 those of the shipped recipe's report at 1280 × 800 (first screen, the changed questions,
 an opened answer) in ``<tmp>/report_shots/`` — on the session's small run, and on the whole
 gold set under ``-m full_gold`` (``report_shots/full_gold/``).
@@ -25,7 +26,7 @@ from evalgate_lib.statistics.gate import judge, load_gate
 from evalgate_lib.statistics.power import cannot_fail, summary_powers
 
 ROOT = Path(__file__).resolve().parents[1]
-SCREENSHOTS = ROOT / "report"
+SCREENSHOTS = ROOT / "build" / "screenshots"
 SHOTS_1280 = Path(tempfile.gettempdir()) / "report_shots"
 WIDTH, HEIGHT = 1280, 800
 
@@ -85,7 +86,7 @@ def test_real_report_filters_offline_and_screenshots(browser, small_report):
     report = small_report
     rows = load_rows(report / "results")
     browser.get((report / "index.html").as_uri())
-    SCREENSHOTS.mkdir(exist_ok=True)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(SCREENSHOTS / "first_screen.png"))
     assert browser.find_element(By.CSS_SELECTOR, "table.eg-headline").is_displayed()
     assert len(_apply_filter(browser, "all")) == len(rows)
