@@ -1,0 +1,47 @@
+"""The default judge's verdicts on every shipped labelled set are frozen: a change of behaviour is deliberate.
+
+``tests/data/golden/verdicts.jsonl`` holds, for each of the 1,065 answers of ``labels/sets.toml``
+(the shipped run's answers and the fluent ones), the correctness verdict, the refusal, the sentences
+held unsupported and every flag, as ``scripts/golden_verdicts.py`` wrote them. This test judges every
+answer again and compares. A change that moves a verdict fails here until the file is written again
+(``.venv/bin/python scripts/golden_verdicts.py``), so it lands in the same commit as the agreement
+tables it changes, and ``git diff`` of the file shows which answers moved.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("golden_verdicts", ROOT / "scripts" / "golden_verdicts.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_shipped_answer_keeps_its_frozen_verdicts() -> None:
+    golden = _script()
+    expected = [json.loads(line) for line in golden.GOLDEN.read_text(encoding="utf-8").splitlines()]
+    actual = list(golden.verdict_lines())
+    changed = golden.compare(expected, actual)
+    assert len(expected) == len(actual) == 1065
+    assert not changed, (
+        f"{len(changed)} answers' verdicts changed (first ones below); if deliberate, run "
+        "scripts/golden_verdicts.py and update the agreement tables in the same commit:\n" + "\n".join(changed[:20])
+    )
+
+
+def test_compare_names_the_fields_that_moved() -> None:
+    golden = _script()
+    old = [{"set": "s", "config": "c", "question_id": "q1", "correct": True, "refused": False}]
+    new = [
+        {"set": "s", "config": "c", "question_id": "q1", "correct": False, "refused": False},
+        {"set": "s", "config": "c", "question_id": "q2", "correct": True, "refused": False},
+    ]
+    assert golden.compare(old, new) == ["s / c / q1: correct: True -> False", "s / c / q2: new"]
+    assert golden.compare(old, old) == []
