@@ -5,7 +5,8 @@ miss). ``review`` never does (:func:`review_reasons`): it is what a production s
 compute from its own log, so the same queue runs on a team's traffic. Under ``span`` and
 ``lexical`` it holds an unsupported sentence or low confidence; under ``prose`` the verdicts
 the judge left undecided, answers that decline and answer at once, and low confidence,
-measured by how many of the judge's own errors it holds (``evalgate agreement --sets``).
+measured by how many of the judge's own errors it holds (``evalgate agreement --sets``). The queue's order
+reads the typed causes (``Flags.causes``), never a reason's words.
 """
 
 from __future__ import annotations
@@ -31,41 +32,40 @@ def _floor3(value: float) -> float:
     return math.floor(value * 1000) / 1000
 
 
-def review_reasons(
-    grounded: Groundedness, confidence: float, decline: tuple[bool, str] | None = None, by_doubt: bool = False
-) -> tuple[str, ...]:
-    """Why an answer enters the review queue; empty when it does not. No rule reads the gold answer.
+def review_causes(
+    grounded: Groundedness, confidence: float, mixed_decline: bool = False, by_doubt: bool = False
+) -> tuple[tuple[str, str], ...]:
+    """Why an answer enters the review queue, as ``(cause, reason in words)``; empty when it does not.
 
-    The queue reads only what a production log has: the question, the passages, the answer, the
-    retrieval similarity and the judge's own undecided support verdicts, so it runs unchanged on a
-    team's live traffic, and replacing every accept list changes no row's ``review`` or its reasons.
-    Two rules, chosen by the scorer. The span and lexical scorers (``by_doubt=False``, their figures
-    kept reproducible): any unsupported sentence, or low confidence. The scorers that mark undecided
-    verdicts (``by_doubt=True``, the prose scorer): an undecided sentence verdict, an answer that
-    declines and also gives an answer (``decline``, the one decline reading, which reads the question
-    and the answer only), or low confidence. A decided verdict (a number the context never gives, a
-    claim held word for word) needs no second look to be believed.
+    No cause reads the gold answer: the queue reads only what a production log has (the question, the
+    passages, the answer, the retrieval similarity and the judge's own undecided verdicts), so it runs
+    unchanged on a team's live traffic. Under a scorer that marks undecided verdicts (``by_doubt``, the prose
+    scorer) the causes are ``undecided`` (a sentence verdict the judge left undecided),
+    ``declines_and_answers`` (the answer declines and gives an answer in one breath: ``mixed_decline``, the one
+    decline reading of :func:`~evalgate_lib.judging.correctness.declining`) and ``low_confidence``; under the
+    other scorers, ``unsupported`` (any unsupported sentence) and ``low_confidence``.
     """
-    reasons = []
+    causes: list[tuple[str, str]] = []
     if by_doubt:
         undecided = [s for s in grounded.sentences if s.undecided]
         if undecided:
             leaning = sum(1 for s in undecided if s.supported is False)
-            reasons.append(
+            causes.append((
+                "undecided",
                 f"{len(undecided)} sentence verdict(s) undecided ({leaning} leaning unsupported), "
-                f"e.g. {undecided[0].text!r}"
-            )
-        if decline is not None and not decline[0] and decline[1].startswith("it declines, but"):
-            reasons.append(f"declines and answers in one breath: {decline[1]}")
+                f"e.g. {undecided[0].text!r}",
+            ))  # fmt: skip
+        if mixed_decline:
+            causes.append(("declines_and_answers", "declines and answers in one breath"))
     elif grounded.unsupported:
-        reasons.append(f"{grounded.unsupported} sentence(s) judged unsupported by the context")
-    if confidence < (UNDECIDED_REVIEW_CONFIDENCE if by_doubt else REVIEW_CONFIDENCE):
-        reasons.append(
-            f"confidence {_floor3(confidence):.3f} < "
-            f"{UNDECIDED_REVIEW_CONFIDENCE if by_doubt else REVIEW_CONFIDENCE:.2f} "
-            "(confidence = min(top similarity, groundedness))"
-        )
-    return tuple(reasons)
+        causes.append(("unsupported", f"{grounded.unsupported} sentence(s) judged unsupported by the context"))
+    floor = UNDECIDED_REVIEW_CONFIDENCE if by_doubt else REVIEW_CONFIDENCE
+    if confidence < floor:
+        causes.append((
+            "low_confidence",
+            f"confidence {_floor3(confidence):.3f} < {floor:.2f} (confidence = min(top similarity, groundedness))",
+        ))  # fmt: skip
+    return tuple(causes)
 
 
 def review_priority(judgement_flags: Flags, sentences: Sequence[SentenceVerdict], confidence: float) -> tuple:
@@ -73,29 +73,24 @@ def review_priority(judgement_flags: Flags, sentences: Sequence[SentenceVerdict]
     of the review queue (the explorer's "Review queue", the ranked curve of ``evalgate agreement --sets``).
 
     1. Answers whose verdict the judge left **open**: a sentence verdict is undecided and no sentence is
-       decided unsupported (so the undecided verdicts decide whether the answer has an unsupported claim,
-       the same "decided" that ``evalgate agreement`` reports coverage by), or the answer declines and
-       answers in one breath. An answer with a decided unsupported sentence holds an unsupported claim
-       whatever its undecided verdicts say, so they cannot change its outcome.
+       decided unsupported (the undecided verdicts decide whether the answer has an unsupported claim), or the
+       answer declines and answers in one breath.
     2. Then the **thinnest decided support**: 1 − the lowest support figure among the decided supporting
-       sentences (a claim held at 0.56 against a floor of 0.55 is nearer to the other verdict than one
-       held at 1.00; the distance from the decision is what selective classifiers rank doubt by).
-    3. Then, as before: undecided verdicts leaning unsupported and mixed declines, other undecided
-       verdicts, the number of review reasons, lower confidence.
+       sentences (the distance from the decision is what selective classifiers rank doubt by).
+    3. Then: undecided verdicts leaning unsupported and mixed declines, other undecided verdicts, the number of
+       review causes, lower confidence.
 
-    Measured on the eight labelled sets (docs/methodology.md): the first 35 % of answers in this order hold
-    24-50 % of the judge's errors on the demo model's sets, where the order of 3 alone held 5-36 % (chance:
-    35 %), and 60-88 % on the fluent sets (40-92 % before).
+    It reads the flags' typed ``causes``, never a reason's words.
     """
-    reasons = judgement_flags.reasons.get("review", ())
+    causes = judgement_flags.causes
     leaning = sum(1 for s in sentences if s.undecided and s.supported is False)
     undecided = sum(1 for s in sentences if s.undecided)
-    mixed = sum(1 for r in reasons if r.startswith("declines and answers"))
+    mixed = int("declines_and_answers" in causes)
     decided_unsupported = any(s.supported is False and not s.undecided for s in sentences)
     is_open = int((undecided > 0 and not decided_unsupported) or mixed > 0)
     held = [s.coverage for s in sentences if s.supported is True and not s.undecided and s.coverage is not None]
     thinnest = round(1.0 - min(held), 6) if held else 0.0
-    return (is_open, thinnest, leaning + mixed, undecided, len(reasons), round(1.0 - confidence, 6))
+    return (is_open, thinnest, leaning + mixed, undecided, len(causes), round(1.0 - confidence, 6))
 
 
 def _unsupported_reason(grounded: Groundedness) -> str:
@@ -109,7 +104,7 @@ def flag_answer(
     grounded: Groundedness,
     confidence: float,
     by_doubt: bool = False,
-    decline: tuple[bool, str] | None = None,
+    mixed_decline: bool = False,
 ) -> Flags:
     """All flags of one answer, each with the reasons it fired.
 
@@ -117,11 +112,10 @@ def flag_answer(
     * hallucination: wrong, and at least one sentence is unsupported;
     * grounded-but-wrong: wrong, something was claimed, and every claim is supported
       (the context itself misled, or the wrong passage was retrieved);
-    * review: :func:`review_reasons` is non-empty (``by_doubt``: the prose scorers' rule); it never reads
-      ``verdict``, which depends on the gold answer.
+    * review: :func:`review_causes` is non-empty; it never reads ``verdict``, which depends on the gold answer.
     """
     wrong = not verdict.correct
-    review = review_reasons(grounded, confidence, decline, by_doubt)
+    causes = review_causes(grounded, confidence, mixed_decline, by_doubt)
     hallucination = wrong and grounded.unsupported > 0
     grounded_but_wrong = wrong and grounded.score is not None and grounded.unsupported == 0
     reasons: dict[str, tuple[str, ...]] = {}
@@ -135,6 +129,6 @@ def flag_answer(
             f"every claiming sentence is supported by the context (groundedness {_floor3(grounded.score or 0):.3f}): "
             "the context itself misled the model, or the wrong passage was retrieved",
         )
-    if review:
-        reasons["review"] = review
-    return Flags(wrong, hallucination, grounded_but_wrong, bool(review), reasons)
+    if causes:
+        reasons["review"] = tuple(why for _, why in causes)
+    return Flags(wrong, hallucination, grounded_but_wrong, bool(causes), reasons, tuple(c for c, _ in causes))

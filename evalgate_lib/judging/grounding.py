@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from evalgate_lib.judging.discourse import is_refusal
 from evalgate_lib.judging.rows import SentenceVerdict
 from evalgate_lib.text.tokens import content_token_list
 
@@ -21,16 +20,13 @@ from evalgate_lib.text.tokens import content_token_list
 COVERAGE_FLOOR = 0.70
 
 def sentence_coverage(sentence: str, context_tokens: frozenset[str]) -> SentenceVerdict:
-    """coverage = |content tokens ∩ context tokens| / |content tokens| for one sentence.
+    """coverage = |content tokens ∩ context tokens| / |content tokens| for one claiming sentence.
 
-    A refusal, or a sentence without content tokens, claims nothing: coverage and
-    ``supported`` are ``None``. Otherwise the sentence is supported when its coverage
-    reaches :data:`COVERAGE_FLOOR`.
+    A sentence without content tokens claims nothing: coverage and ``supported`` are ``None``. Otherwise
+    it is supported when its coverage reaches :data:`COVERAGE_FLOOR`. (Which sentences claim at all is the
+    answer's reading, :mod:`evalgate_lib.judging.reading`, the same for every scorer.)
     """
     tokens = tuple(content_token_list(sentence))
-    refusal = is_refusal(sentence)
-    if refusal:
-        return SentenceVerdict(sentence, tokens, (), None, None, refusal=True, reason="a refusal: claims nothing")
     if not tokens:
         return SentenceVerdict(sentence, tokens, (), None, None, reason="no content words: claims nothing")
     missing = tuple(t for t in tokens if t not in context_tokens)

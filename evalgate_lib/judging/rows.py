@@ -24,6 +24,11 @@ Schema history (the row's ``schema`` field):
   ``undecided``. The ``prose`` scorer was version 2 then: it reads answers and passages through their markup,
   and its review queue reads no gold answer (version 3, same schema: an undecided verdict's lean follows
   the rest of its answer).
+* 5: every verdict carries its trace. A sentence verdict has its ``role`` in the answer's one reading
+  (:mod:`evalgate_lib.judging.reading`), the ``rule`` that decided it and every ``steps`` tried, each with its
+  evidence (:class:`~evalgate_lib.judging.rules.Step`); the correctness record ``matching`` the same
+  (``rule``, ``steps``); the flags their typed review ``causes``. Reasons are rendered from rule and evidence.
+  The ``prose`` scorer is version 4 (the rebuilt judge, docs/judge.md).
 """
 
 from __future__ import annotations
@@ -31,10 +36,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from evalgate_lib.judging.rules import Step
 from evalgate_lib.text.locate import Assembly
 
 #: Version of the row layout written to ``results.jsonl`` (see the module docstring).
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 #: The cut-offs at which chunk-level recall is reported.
 RECALL_KS = (1, 3, 5, 10)
@@ -167,6 +173,9 @@ class Matching:
     token: MatchVerdict | None = None
     #: The deciding rule could not decide: the verdict is the way it leans (:class:`Judgement` ``correct``).
     undecided: bool = False
+    #: The id of the correctness rule that decided, and every rule tried with its evidence.
+    rule: str = ""
+    steps: tuple[Step, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -176,6 +185,8 @@ class Matching:
             "token": None if self.token is None else self.token.to_json(),
             "reason": self.reason,
             "undecided": self.undecided,
+            "rule": self.rule,
+            "steps": [step.to_json() for step in self.steps],
         }
 
     @classmethod
@@ -189,6 +200,8 @@ class Matching:
             data["reason"],
             MatchVerdict.from_json(data["token"]),
             bool(data["undecided"]),
+            data["rule"],
+            tuple(Step.from_json(step) for step in data["steps"]),
         )
 
 
@@ -216,6 +229,12 @@ class SentenceVerdict:
     #: The scorer could not decide: ``supported`` is only the way the verdict leans for the headline rates,
     #: and the sentence goes to the review queue (a near-miss paraphrase, a value held apart from its claim).
     undecided: bool = False
+    #: The sentence's role in the answer's reading (``claim``, ``decline``, ``code`` …: judging/reading.py).
+    role: str = "claim"
+    #: The id of the rule that decided the verdict (a role rule for a sentence that claims nothing).
+    rule: str = ""
+    #: Every rule tried, in order, with its evidence: the last one decided.
+    steps: tuple[Step, ...] = ()
 
     @property
     def claims(self) -> bool:
@@ -242,6 +261,9 @@ class SentenceVerdict:
             "span": self.span,
             "reason": self.reason,
             "undecided": self.undecided,
+            "role": self.role,
+            "rule": self.rule,
+            "steps": [step.to_json() for step in self.steps],
         }
 
     @classmethod
@@ -256,6 +278,9 @@ class SentenceVerdict:
             span=data.get("span"),
             reason=data.get("reason", ""),
             undecided=bool(data["undecided"]),
+            role=data["role"],
+            rule=data["rule"],
+            steps=tuple(Step.from_json(step) for step in data["steps"]),
         )
 
 
@@ -272,6 +297,9 @@ class Flags:
     grounded_but_wrong: bool
     review: bool
     reasons: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: Why the answer is in the review queue, as typed causes (``undecided``, ``declines_and_answers``,
+    #: ``low_confidence``): what the queue's order reads; ``reasons["review"]`` says the same in words.
+    causes: tuple[str, ...] = ()
 
     def fired(self, name: str) -> bool:
         """Whether flag ``name`` (one of :data:`FLAG_NAMES`) fired."""
@@ -283,6 +311,7 @@ class Flags:
         return {
             **{name: getattr(self, name) for name in FLAG_NAMES},
             "reasons": {name: list(self.reasons[name]) for name in FLAG_NAMES if name in self.reasons},
+            "causes": list(self.causes),
         }
 
     @classmethod
@@ -290,6 +319,7 @@ class Flags:
         return cls(
             **{name: data[name] for name in FLAG_NAMES},
             reasons={name: tuple(v) for name, v in data.get("reasons", {}).items()},
+            causes=tuple(data["causes"]),
         )
 
 

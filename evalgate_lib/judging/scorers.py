@@ -13,14 +13,13 @@ from typing import Any, Callable
 
 from evalgate_lib.errors import BackendError, InputError
 from evalgate_lib.inputs.config import DEFAULT_SENTENCE_SCORER
-from evalgate_lib.judging.prose_support import ProseSupportScorer
 from evalgate_lib.judging.sentence_scorers import (
     LexicalCoverageScorer,
     SentenceScorer,
     TransformersNLIScorer,
     scorer_id,
 )
-from evalgate_lib.judging.span_support import SpanSupportScorer
+from evalgate_lib.judging.support import ProseSupportScorer
 
 #: The scorer a config gets when it names none (chosen by measured agreement with reviewers' labels).
 DEFAULT_SCORER = DEFAULT_SENTENCE_SCORER
@@ -30,7 +29,6 @@ ScorerFactory = Callable[..., SentenceScorer]
 #: Every scorer EvalGate ships, by the name configs use.
 BUILT_IN: dict[str, ScorerFactory] = {
     ProseSupportScorer.name: ProseSupportScorer,
-    SpanSupportScorer.name: SpanSupportScorer,
     LexicalCoverageScorer.name: LexicalCoverageScorer,
     TransformersNLIScorer.name: TransformersNLIScorer,
 }

@@ -26,11 +26,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Protocol, Sequence, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from evalgate_lib.errors import BackendError, InputError
 from evalgate_lib.inputs.prompts import context_text
-from evalgate_lib.judging.discourse import is_refusal
 from evalgate_lib.judging.grounding import COVERAGE_FLOOR, sentence_coverage
 from evalgate_lib.judging.rows import SentenceVerdict
 from evalgate_lib.text.tokens import content_token_list, content_tokens
@@ -64,7 +63,11 @@ class ScoringContext:
 
 @runtime_checkable
 class SentenceScorer(Protocol):
-    """Judges one sentence against a context. Must be deterministic: same inputs, same verdict.
+    """Judges one claiming sentence against a context. Must be deterministic: same inputs, same verdict.
+
+    The engine reads the answer once (:mod:`evalgate_lib.judging.reading`) and hands a scorer only the
+    sentences whose role claims something (as read: markup read, citation marks and frames removed); the
+    others get their role's verdict whatever the scorer.
 
     ``name`` and ``version`` identify the scorer in every row and in the manifest, so
     results judged by different scorers (or versions) are never compared unawares.
@@ -162,18 +165,11 @@ class TransformersNLIScorer:
     def judge(self, sentence: str, context: ScoringContext) -> SentenceVerdict:
         """Supported when the entailment probability reaches the floor; refusals and empty sentences claim nothing."""
         tokens = tuple(content_token_list(sentence))
-        refusal = is_refusal(sentence)
-        if refusal or not tokens:
-            return SentenceVerdict(sentence, tokens, (), None, None, refusal=refusal, reason="claims nothing")
+        if not tokens:
+            return SentenceVerdict(sentence, tokens, (), None, None, reason="claims nothing")
         p = self.entailment(sentence, context.text)
         supported = p >= COVERAGE_FLOOR
         reason = f"entailment probability {p:.2f} " + (">=" if supported else "<") + f" {COVERAGE_FLOOR:.2f}"
         return SentenceVerdict(sentence, tokens, (), p, supported, reason=reason)
 
-
-def judge_sentences(
-    sentences: Sequence[str], context: ScoringContext, scorer: SentenceScorer
-) -> tuple[SentenceVerdict, ...]:
-    """The verdict on every sentence of one answer, in order."""
-    return tuple(scorer.judge(s, context) for s in sentences)
 

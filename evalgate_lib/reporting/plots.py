@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 from evalgate_lib.chunks.chunking import chunk_corpus
 from evalgate_lib.inputs.corpus import Article
 from evalgate_lib.inputs.gold import GoldQuestion
-from evalgate_lib.judging.prose_support import prose_terms
+from evalgate_lib.judging.terms import terms_of
 from evalgate_lib.judging.rows import ResultRow, SentenceVerdict
 from evalgate_lib.judging.scorers import scorer_floor
 from evalgate_lib.statistics.metrics import METRICS, Summary, format_value
@@ -370,7 +370,7 @@ def token_marks_html(sentence: SentenceVerdict) -> str:
     claims = sentence.claims
 
     def lacks(token: str) -> bool:
-        return token in missing or bool(missing & prose_terms(token)[0])
+        return token in missing or bool(missing & terms_of(token).words)
 
     spans = token_spans(text)
     if spans is None:  # exotic case mapping changed lengths: fall back to a token list

@@ -18,12 +18,11 @@ import json
 from typing import Any, Mapping, Sequence
 
 from evalgate_lib.inputs.labels import LabelProvenance
-from evalgate_lib.judging.discourse import DECLINE_PATTERNS
+from evalgate_lib.judging.lexicon import table as lexicon_table
 from evalgate_lib.judging.flags import REVIEW_CONFIDENCE, UNDECIDED_REVIEW_CONFIDENCE
 from evalgate_lib.judging.grounding import COVERAGE_FLOOR
-from evalgate_lib.judging.prose_support import CLEAR_SHARE, PROSE_FLOOR
+from evalgate_lib.judging.support import NEAR_MISS, WORD_FLOOR
 from evalgate_lib.judging.scorers import known_scorer
-from evalgate_lib.judging.span_support import SPAN_FLOOR
 from evalgate_lib.reporting.first_screen import significant_mark
 from evalgate_lib.reporting.paths import shareable_path
 from evalgate_lib.reporting.results_table import FILTER_LABELS, results_table_html, table_page_html
@@ -338,19 +337,15 @@ _MATCHING_TEXT = {
     "on both sides.",
 }
 _SCORER_TEXT = {
-    "prose": "answers and passages are read through their markup (Markdown, reStructuredText, HTML); a sentence is "
-    "supported when one unit of one passage (a sentence, or two adjacent ones of one section, with its heading or "
-    "API signature) holds every number, version, option, path and identifier of it exactly and, compared by word "
-    f"stems in any order, at least {PROSE_FLOOR:.0%} of its other content words (decided from {CLEAR_SHARE:.0%}); "
-    "declines, courtesy, advice that names nothing, citation marks and source frames (\"According to the "
-    "documentation,\") claim nothing. A verdict the rules cannot decide is marked undecided, counts at its lean in "
-    "the rates (unsupported, unless the rest of its answer vouches for it: two or more of its claims in its own "
-    "words decided supported, none decided unsupported, no repeated sentence, not cut off), and sends the answer "
-    "to the review queue, which reads no gold answer.",
-    "span": "a sentence is supported only when one local span of the context (a sentence or line with its title, "
-    f"heading and table header) holds every number and identifier of it exactly and at least {SPAN_FLOOR:.0%} of its "
-    "content words; a short answer fragment is read as the answer to the question and must sit with the question's "
-    "words. Refusals, questions, bare labels and echoes of the question claim nothing.",
+    "prose": "answers and passages are read through their markup (Markdown, reStructuredText, HTML), once; each "
+    "clause gets a role (a claim, a decline, a statement about the context, advice, courtesy, a heading, code …) "
+    "and only claims are judged. A claim is supported when one place of one passage (a sentence, or two adjacent "
+    "ones of one section, with its heading or API signature) holds every number, version, option, path and name "
+    f"of it exactly and, compared by word stems in any order, at least {WORD_FLOOR:.0%} of its other content words; "
+    f"under {NEAR_MISS:.0%} it is unsupported, and in between, or with a value held apart from the rest of the "
+    "claim, it is undecided: it counts at its lean in the rates and sends the answer to the review queue, which "
+    "reads no gold answer. Every verdict names the rule that decided it and its evidence "
+    "(<code>evalgate explain</code>).",
     "lexical": f"the share of a sentence's content tokens found anywhere in the retrieved context; supported at "
     f"≥ {COVERAGE_FLOOR:.2f}.",
 }
@@ -381,7 +376,7 @@ def methodology_html(manifest: Manifest) -> str:
         )
     n = gold["questions_run"]
     one_answer = f"{100 / n:.1f}" if n else "n/a"
-    refusals = "".join(f"<li><code>{e(p)}</code></li>" for p in DECLINE_PATTERNS)
+    refusals = "".join(f"<li><code>{e(str(p))}</code></li>" for p in lexicon_table("declines")["phrases"])  # type: ignore[union-attr]
     backend = manifest.backend
     scorer = manifest.sentence_scorer
     matching_text = _MATCHING_TEXT.get(manifest.answer_matching, "")

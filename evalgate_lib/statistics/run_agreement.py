@@ -32,7 +32,7 @@ from evalgate_lib.errors import InputError
 from evalgate_lib.inputs.corpus import Article
 from evalgate_lib.inputs.labels import Label, match_labels
 from evalgate_lib.judging.answer import judge_answer
-from evalgate_lib.judging.correctness import decide_correctness
+from evalgate_lib.judging.correctness import judge_correctness
 from evalgate_lib.judging.rows import Judgement, ResultRow
 from evalgate_lib.statistics.agreement_measures import (
     JudgementAgreement,
@@ -164,7 +164,7 @@ def measure(
     correctness = [agree("correct", [r.correct for r, _ in pairs], human_correct, scorer=f"run: {matching}")]
     for mode in matchings:
         verdicts = [
-            decide_correctness(r.answer, r.answerable, r.accept, mode, r.question).verdict.correct for r, _ in pairs
+            judge_correctness(r.answer, r.question, r.answerable, r.accept, mode).verdict.correct for r, _ in pairs
         ]
         correctness.append(agree(f"correct ({mode})", verdicts, human_correct))
 

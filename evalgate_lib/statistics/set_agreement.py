@@ -40,14 +40,13 @@ class Judge:
     matching: str
 
 
-#: The judges every set is measured with: the default, today's span + token, and EvalGate 0.1's lexical + raw.
+#: The judges every set is measured with: the default, and EvalGate 0.1's lexical + raw as the floor to beat.
 DEFAULT_JUDGES: tuple[Judge, ...] = (
     Judge(
         f"default ({DEFAULT_SENTENCE_SCORER} + {DEFAULT_ANSWER_MATCHING})",
         DEFAULT_SENTENCE_SCORER,
         DEFAULT_ANSWER_MATCHING,
     ),
-    Judge("span + token", "span", "token"),
     Judge("lexical + raw (EvalGate 0.1)", "lexical", "raw"),
 )
 

@@ -1,0 +1,191 @@
+"""One reading of the context an answer was given: its passages cut into the spans a claim may be held by.
+
+A reviewer checks a claim against one place of the context, not against the context's words scattered
+over several places. So each passage is read through its markup (:func:`evalgate_lib.text.markup.read_blocks`)
+into **units** — each sentence of a paragraph or list item, each table row, each code line, each API
+signature — and each unit carries its **labels**: the passage title and the nearest labels of its block
+(its section heading or API signature, the sentence that leads into its list, a table row's header row).
+Labels name what a unit is about, never another fact.
+
+The spans a claim is compared with are:
+
+* each unit with its labels;
+* each two adjacent units of one place (:data:`ADJACENT_UNITS`; never across a heading or a signature,
+  and never two table rows or two code lines: each is a record of its own): fluent writers merge
+  neighbouring sentences;
+* an example's line with the sentence that leads into it or explains it, under one heading;
+* for a claim that enumerates, each list or table of at most :data:`GROUP_UNITS` units with its lead-in
+  (:attr:`ContextReading.groups`).
+
+Everything is memoised per passage: the same passages recur in many answers.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from evalgate_lib.judging import lexicon as lx
+from evalgate_lib.judging.terms import Terms, code_names, stem, terms_of
+from evalgate_lib.text.markup import iter_sentences_of_blocks, read_blocks, read_inline
+from evalgate_lib.text.tokens import distinct_tokens, fold
+
+#: How many neighbouring units of one passage may form one span (a sentence and the next).
+ADJACENT_UNITS = 2
+#: Labels a unit carries beside the passage title: its block's nearest ones (heading or signature, lead-in, header).
+UNIT_LABELS = 3
+#: A list or table of at most this many units may be read as one span, for a claim that enumerates it.
+GROUP_UNITS = 12
+
+#: A name as written, letters and digits together ("urllib3", "requests.get"), found whole among a span's tokens.
+_IDENTIFIER = re.compile(r"(?<![\w$])[a-z_$][\w$]*(?:(?:\.|::?|-)[a-z_$][\w$]*)*")
+_PROMPT_LINE = re.compile(r"^\s*>>>\s")
+
+
+@dataclass(frozen=True)
+class Span:
+    """One place of the context a claim may be held by: its passage (0-based), the text shown, and its terms.
+
+    ``tokens`` are its plain tokens and the identifiers it writes, so a name a claim writes in backticks
+    (``C``, ``crlfDelay``) is found whether or not the documentation marked it as code.
+    """
+
+    passage: int
+    text: str
+    terms: Terms
+    tokens: frozenset[str]
+    #: ``unit``, ``pair``, ``example`` (a code line with its lead-in) or ``group`` (a whole list or table).
+    kind: str = "unit"
+
+
+@dataclass(frozen=True)
+class ContextReading:
+    """The passages read once: their spans, their groups, and what the whole context holds."""
+
+    passages: tuple[tuple[str, str], ...]
+    spans: tuple[Span, ...]
+    groups: tuple[Span, ...]
+    #: Every counted word of each passage, by passage index.
+    vocabulary: tuple[frozenset[str], ...]
+    #: Every exact token and plain token of the whole context: what "the context never gives" is checked against.
+    everything: frozenset[str]
+    #: Each passage as the verbatim rule compares it (raw and as read, squashed).
+    squashed: tuple[str, ...]
+
+
+def squash(text: str) -> str:
+    """``text`` folded, its markup characters dropped and its whitespace collapsed: what a verbatim copy compares."""
+    return " ".join(re.sub(r"[*_`#|>\[\]]", " ", fold(text)).split())
+
+
+def _union(parts: list[Terms]) -> Terms:
+    return Terms(
+        frozenset().union(*(t.words for t in parts)),
+        frozenset().union(*(t.exact for t in parts)),
+        frozenset().union(*(t.quantities for t in parts)),
+        any(t.negated for t in parts),
+    )
+
+
+def _tokens_of(text: str, code: tuple[str, ...]) -> frozenset[str]:
+    return distinct_tokens(text) | code_names(code) | frozenset(_IDENTIFIER.findall(fold(text)))
+
+
+@dataclass(frozen=True)
+class _Unit:
+    text: str
+    terms: Terms
+    tokens: frozenset[str]
+    place: tuple[str, ...]  # units of one place may join
+    kind: str  # the block kind
+    group: int
+    labels: tuple[str, ...]  # the block's labels (headings, signature)
+
+
+def _version_words(text: str) -> frozenset[str]:
+    """What a version note says in the words writers restate it with ("New in version 20.1" → available, since …)."""
+    tokens = lx.reading_tokens(text)
+    if any(notes.find(tokens) is not None for notes in lx.VERSION_NOTES):
+        return frozenset(stem(w) for w in lx.VERSION_RESTATED)
+    return frozenset()
+
+
+@lru_cache(maxsize=4096)
+def _units(title: str, text: str) -> tuple[_Unit, ...]:
+    title = read_inline(title).text if title else ""
+    title_terms = terms_of(title)
+    out: list[_Unit] = []
+    for block, sentence in iter_sentences_of_blocks(read_blocks(text)):
+        if block.kind in ("heading", "header"):
+            continue
+        labels = [label for label in block.labels[-UNIT_LABELS:] if label and label != sentence]
+        code = tuple(c for c in block.code if c in sentence) if block.kind != "code" else ()
+        own = terms_of(sentence, code)
+        tokens = _tokens_of(sentence, code)
+        if _PROMPT_LINE.match(sentence):  # an interactive example's numbers are its data, never a documented value
+            digits = re.compile(r"^\d+(?:\.\d+)?$")
+            own = Terms(own.words, frozenset(t for t in own.exact if not digits.match(t)), own.quantities, own.negated)
+            tokens = frozenset(t for t in tokens if not digits.match(t))
+        link_terms = [terms_of(link) for link in block.links]
+        label_terms = [terms_of(label, (label,) if block.kind == "row" else ()) for label in labels]
+        terms = _union([own, title_terms, *label_terms, *link_terms])
+        notes = _version_words(" ".join([sentence, *labels]))
+        if notes:
+            terms = Terms(terms.words | notes, terms.exact, terms.quantities, terms.negated)
+        tokens = tokens | distinct_tokens(title) | frozenset().union(*(_tokens_of(label, ()) for label in labels))
+        tokens = tokens | frozenset().union(*(_tokens_of(link, ()) for link in block.links))
+        shown = "\n".join(dict.fromkeys([*(p for p in (title, *labels) if p), sentence]))
+        place = block.labels if block.kind in ("paragraph", "item") else (*block.labels, f"#{len(out)}")
+        out.append(_Unit(shown, terms, tokens, place, block.kind, block.group, block.labels))
+    if not out:
+        out.append(_Unit(title, title_terms, distinct_tokens(title), (), "title", -1, ()))
+    return tuple(out)
+
+
+def _joined(index: int, units: list[_Unit], kind: str) -> Span:
+    lines = list(dict.fromkeys(line for u in units for line in u.text.split("\n")))
+    return Span(index, "\n".join(lines), _union([u.terms for u in units]), frozenset().union(*(u.tokens for u in units)),
+                kind)  # fmt: skip
+
+
+@lru_cache(maxsize=4096)
+def passage_spans(index: int, title: str, text: str) -> tuple[tuple[Span, ...], tuple[Span, ...]]:
+    """``(spans, groups)`` of one passage (module docstring): units first, in order, then the joined spans."""
+    units = _units(title, text)
+    spans = [Span(index, u.text, u.terms, u.tokens) for u in units]
+    for width in range(2, ADJACENT_UNITS + 1):
+        for i in range(len(units) - width + 1):
+            if len({u.place for u in units[i : i + width]}) == 1:  # never across a heading, a row or a code line
+                spans.append(_joined(index, list(units[i : i + width]), "pair"))
+    for one, two in zip(units, units[1:], strict=False):
+        if one.labels == two.labels and {one.kind, two.kind} in ({"code", "paragraph"}, {"code", "item"}):
+            spans.append(_joined(index, [one, two], "example"))
+    groups: dict[int, list[int]] = {}
+    for i, unit in enumerate(units):
+        if unit.group >= 0:
+            groups.setdefault(unit.group, []).append(i)
+    grouped = []
+    for members in groups.values():
+        if 2 < len(members) <= GROUP_UNITS:
+            first = members[0]
+            lead = [first - 1] if first > 0 and units[first - 1].group != units[first].group else []
+            grouped.append(_joined(index, [units[i] for i in lead + members], "group"))
+    return tuple(spans), tuple(grouped)
+
+
+@lru_cache(maxsize=4096)
+def read_context(passages: tuple[tuple[str, str], ...]) -> ContextReading:
+    """The one reading of an answer's context (``(title, text)`` passages in rank order)."""
+    spans: list[Span] = []
+    groups: list[Span] = []
+    for i, (title, text) in enumerate(passages):
+        own, grouped = passage_spans(i, title, text)
+        spans.extend(own)
+        groups.extend(grouped)
+    vocabulary = tuple(
+        frozenset().union(*(s.terms.words for s in spans if s.passage == i)) for i in range(len(passages))
+    )
+    everything = frozenset().union(*(s.terms.exact | s.tokens for s in spans))
+    squashed = tuple(squash(f"{title}\n{text}\n" + "\n".join(b.text for b in read_blocks(text))) for title, text in passages)
+    return ContextReading(passages, tuple(spans), tuple(groups), vocabulary, everything, squashed)

@@ -1,0 +1,411 @@
+"""One reading of an answer: blocks → sentences → clauses, each with the role a reviewer gives it.
+
+Every judgement of an answer (support, correctness, the review queue) reads this structure, made once
+per answer by :func:`read_answer`; nothing else in the judge splits the answer again. The answer is
+read through its markup (:func:`evalgate_lib.text.markup.read_blocks`: Markdown, reStructuredText or
+HTML, each by its own parser), so markup never decides a verdict: a hard-wrapped paragraph is one
+paragraph, ``**bold**`` and backticks are read as the words they hold, a fenced block is code.
+
+Each sentence is cut into clauses at the connectives that turn a sentence ("but", "however", ";", a dash
+…), and each clause gets one **role**, decided by the first rule of :data:`ROLE_RULES` that applies:
+
+========== ==========================================================================================
+role       what it is, and how the judge reads it
+========== ==========================================================================================
+code       a line of a code block or a shell/REPL line: an example, checked for its options and names
+heading    a heading, a table's header row, or a lead-in ending with ":": labels what follows
+sources    a closing list of references ("Sources: [1], [3]")
+question   a question the answer writes ("Question: …?")
+self       a sentence about the answer itself that names nothing ("The above answer is correct.")
+courtesy   greetings, thanks, apologies, offers of help
+decline    the writer cannot answer, or says the context lacks something: claims nothing
+context    what the context covers ("The passages cover A and B"): judged topic by topic
+advice     advice or opinion ("I'd recommend checking …"): a claim only if it names something
+polar      a bare "Yes." / "No.": the answer's other sentences carry what it claims
+echo       restates the question and adds nothing: claims nothing new
+claim      everything else: a statement about the world, judged against the context
+========== ==========================================================================================
+
+A frame ("According to the documentation,", "The docs say that", "**Tip:**", "Keep in mind that") is
+removed and kept beside the clause; what follows it is what is judged. Citation marks ("[2]") are
+removed before anything is read: their digits are references, not numbers. A sentence that repeats an
+earlier one word for word is marked as a repeat of it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable, Literal
+
+from evalgate_lib.judging import lexicon as lx
+from evalgate_lib.judging.terms import terms_of
+from evalgate_lib.text.markup import iter_sentences_of_blocks, read_blocks
+
+Role = Literal[
+    "code", "heading", "sources", "question", "self", "courtesy", "decline", "context", "advice", "polar",
+    "echo", "claim",
+]  # fmt: skip
+
+#: Roles that claim something the context must support (an advice clause only when it names something).
+CLAIMING: frozenset[str] = frozenset({"claim", "context", "code", "advice"})
+
+#: Citation marks: "[1]", "[2][3]", "[1, 3]", "[1-2]", "(source 2)", "【1】".
+_CITATION = re.compile(
+    r"\s*(?:\[\d+(?:\s*[,;–-]\s*\d+)*\](?!\()|\((?:source|passage|doc(?:ument)?|ref)s?\.?\s*\d+(?:\s*[,&]\s*\d+)*\)"
+    r"|【\d+】)",
+    re.IGNORECASE,
+)
+#: Where the model starts a question of its own ("Question: …" on a new line): the answer proper ends there.
+_NEW_QUESTION = re.compile(r"^\s*(?:\*\*)?(?:question|q)\s*\d*\s*[:.]", re.IGNORECASE | re.MULTILINE)
+#: A shell or REPL line written in prose: a prompt, or a command word and its arguments.
+_SHELL = re.compile(r"^\s*(?:\$\s|>>>\s|\.\.\.\s|#!)")
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One clause of a sentence: its text (frame removed), its role and the rule that gave it."""
+
+    text: str
+    role: Role
+    rule: str
+    #: The frame removed before the clause was read ("According to the docs,", "**Tip:**", "keep in mind that").
+    frame: str = ""
+    #: After a decline, a clause that opens on a hedge or a referral is background, not an answer.
+    background: bool = False
+    #: The clause draws a conclusion ("so X is not supported"): an answer, even after a partial decline.
+    conclusion: bool = False
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence (or code line, row, heading) of the answer as read."""
+
+    index: int
+    #: The sentence as read: markup read, citation marks removed.
+    text: str
+    #: The stretch of the answer it was read from (an exact substring when it can be found, else ``text``).
+    source: str
+    #: The kind of block it stands in: ``paragraph``, ``item``, ``heading``, ``row``, ``header``, ``code`` …
+    block: str
+    code: tuple[str, ...]
+    clauses: tuple[Clause, ...]
+    #: Before the model starts a new "Question:" of its own (only the answer proper is read for correctness).
+    in_answer: bool = True
+    #: The index of an earlier sentence this one repeats word for word, else ``None``.
+    repeats: int | None = None
+
+    @property
+    def role(self) -> Role:
+        """The sentence's role: ``claim`` if any clause claims, else the role of its first clause."""
+        for wanted in ("claim", "context", "code", "advice"):
+            if any(c.role == wanted for c in self.clauses):
+                return wanted  # type: ignore[return-value]
+        return self.clauses[0].role if self.clauses else "heading"
+
+    @property
+    def rule(self) -> str:
+        return next((c.rule for c in self.clauses if c.role == self.role), "")
+
+    @property
+    def claim(self) -> str:
+        """What the sentence claims: its claiming clauses, frames removed ("" when it claims nothing)."""
+        return " ".join(c.text for c in self.clauses if c.role in CLAIMING).strip()
+
+    @property
+    def declines(self) -> bool:
+        return any(c.role == "decline" for c in self.clauses)
+
+
+@dataclass(frozen=True)
+class AnswerReading:
+    """The answer read once: its sentences in order, each with its clauses and their roles."""
+
+    answer: str
+    question: str
+    sentences: tuple[Sentence, ...]
+
+    @property
+    def proper(self) -> tuple[Sentence, ...]:
+        """The answer proper: the sentences before the model starts a question of its own."""
+        return tuple(s for s in self.sentences if s.in_answer)
+
+    @property
+    def lead(self) -> Sentence | None:
+        """The first sentence that says something (not a heading or a courtesy)."""
+        return next((s for s in self.proper if s.role not in ("heading", "courtesy", "sources")), None)
+
+
+# --------------------------------------------------------------------------------------------- role rules
+
+
+@dataclass(frozen=True)
+class RoleRule:
+    """One rule of the reading: a stable id, the role it gives, what it decides, an example."""
+
+    id: str
+    role: Role
+    decides: str
+    example: str
+    applies: Callable[[str, str], bool]  # (clause text, question) → whether the rule gives its role
+
+
+def _tokens(text: str) -> tuple[str, ...]:
+    return lx.reading_tokens(text)
+
+
+def _courtesy(text: str, question: str) -> bool:
+    tokens = _tokens(text)
+    if not tokens:
+        return False
+    if lx.COURTESY_ALONE.at(tokens, 0) == tokens:
+        return True
+    found = lx.COURTESY.find(tokens)
+    return found is not None and not terms_of(text).exact and not _declines(text, question)
+
+
+def _source_subject(tokens: tuple[str, ...]) -> int | None:
+    """Where the clause's subject names the context ("the provided documentation …", "it", "they"), else ``None``:
+    the index just after that noun phrase."""
+    for i, token in enumerate(tokens[:5]):
+        if token in lx.SOURCE_NOUNS:
+            return i + 1
+        if i == 0 and token in ("it", "they"):
+            return 1
+        if token in lx.NEGATIONS or token in ("does", "do", "did", "is", "are", "was", "were", "has", "have"):
+            return None
+    return None
+
+
+def _declines(text: str, question: str) -> bool:
+    tokens = _tokens(text)
+    if lx.DECLINES.find(tokens) is not None:
+        return True
+    subject = _source_subject(tokens)
+    if subject is not None:  # "the context does not mention X", "the passages have no …", "it doesn't say"
+        rest = tokens[subject : subject + 6]
+        negation = next((i for i, t in enumerate(rest) if t in lx.NEGATIONS), None)
+        if negation is not None and any(t in lx.REPORT_VERBS or t in ("have", "has") for t in rest[negation:]):
+            return True
+    # "X is not mentioned", "isn't documented", "no default is specified": a negated participle of speech; or any
+    # report verb negated and followed by the context ("isn't shown in the excerpts I have")
+    for i, token in enumerate(tokens):
+        if token in lx.REPORT_VERBS and any(t in lx.NEGATIONS for t in tokens[max(0, i - 6) : i]):
+            after = tokens[i + 1 : i + 5]
+            if token in lx.SPEECH_PARTICIPLES or any(t in lx.SOURCE_NOUNS for t in after):
+                return True
+    return False
+
+
+def _context_statement(text: str, question: str) -> bool:
+    tokens = _tokens(text)
+    subject = _source_subject(tokens)
+    if subject is None or tokens[0] in ("it", "they") and len(tokens) < 3:
+        return False
+    verbs = tokens[subject : subject + 3]
+    return any(t in lx.REPORT_VERBS for t in verbs) and not any(t in lx.NEGATIONS for t in verbs)
+
+
+def _advice(text: str, question: str) -> bool:
+    return lx.ADVICE.find(_tokens(text)) is not None
+
+
+def _polar(text: str, question: str) -> bool:
+    tokens = _tokens(text)
+    return len(tokens) == 1 and tokens[0] in lx.POLAR
+
+
+def _echo(text: str, question: str) -> bool:
+    if not question:
+        return False
+    said, asked = terms_of(text), terms_of(question)
+    return bool(said.words or said.exact) and said.words <= asked.words and said.exact <= asked.exact
+
+
+#: The clause-level rules, in the order they are tried (the first that applies gives the role).
+ROLE_RULES: tuple[RoleRule, ...] = (
+    RoleRule("role.courtesy", "courtesy", "greetings, thanks, apologies and offers of help claim nothing",
+             "I hope this helps!", _courtesy),
+    RoleRule("role.decline", "decline",
+             "the writer cannot answer, or says the context does not say something: claims nothing",
+             "The context doesn't say how many times pip retries.", _declines),
+    RoleRule("role.context", "context",
+             "a statement of what the context covers is judged against the context, topic by topic",
+             "The passages cover scheduling timeouts and cancelling them.", _context_statement),
+    RoleRule("role.advice", "advice",
+             "advice or opinion: a claim only when it names something the context must hold",
+             "I'd recommend contacting your account manager.", _advice),
+    RoleRule("role.polar", "polar", "a bare yes or no: the other sentences carry what the answer claims",
+             "Yes.", _polar),
+    RoleRule("role.echo", "echo", "a clause whose every word and name is the question's claims nothing new",
+             "The default start directory of os.path.relpath() is", _echo),
+)  # fmt: skip
+
+#: The sentence-level rules, tried before a sentence is cut into clauses (their ids, for traces and docs).
+SENTENCE_RULES: tuple[tuple[str, Role, str, str], ...] = (
+    ("role.code", "code", "a line of a code block, or a shell/REPL line, is an example", "$ pip cache purge"),
+    ("role.heading", "heading", "a heading, a table header or a lead-in ending with ':' labels what follows",
+     "Here's a summary of the differences:"),
+    ("role.sources", "sources", "a closing list of references claims nothing", "Sources: [1], [3]"),
+    ("role.question", "question", "a question the answer writes claims nothing", "Question: How many seats?"),
+    ("role.self", "self", "a sentence about the answer itself that names nothing claims nothing",
+     "The above answer is correct."),
+)  # fmt: skip
+
+
+# --------------------------------------------------------------------------------------------- frames
+
+_FRAME_OPENERS = ("according to", "based on", "per", "from", "as stated in", "as noted in", "as described in",
+                  "as mentioned in", "as shown in", "as per", "in")  # fmt: skip
+_OPENER_PATTERN = re.compile(
+    r"^\s*(?:" + "|".join(re.escape(o) for o in _FRAME_OPENERS) + r")\s+(?:the\s+|these\s+|this\s+|your\s+)?"
+    r"(?:provided\s+|given\s+|retrieved\s+|above\s+)?(?P<noun>[\w\[\]]+)(?:\s+(?:provided|given|above|here))?\s*[,:]\s*",
+    re.IGNORECASE,
+)
+
+
+def _strip_frames(text: str) -> tuple[str, str]:
+    """``(frame, rest)``: a leading label ("**Tip:**" as read: "Tip:"), a source frame ("According to the docs,",
+    "The docs say that") or an advice frame ("Keep in mind that") removed; ``frame`` is ``""`` when there is none."""
+    frame = ""
+    label = re.match(r"^\s*([^:]{1,25}):\s+(?=\S)", text)
+    if label and _tokens(label.group(1)) in lx.LABELS:
+        frame, text = label.group(0), text[label.end() :]
+    opener = _OPENER_PATTERN.match(text)
+    if opener and (opener.group("noun").lower() in lx.SOURCE_NOUNS or opener.group("noun").startswith("[")):
+        return frame + opener.group(0), text[opener.end() :]
+    tokens = _tokens(text)
+    subject = _source_subject(tokens)
+    if subject is not None and len(tokens) > subject + 1 and tokens[subject] in lx.REPORT_VERBS:
+        # "The documentation says that X", "It states: X": the claim is X
+        that = re.search(r"\b(?:" + re.escape(tokens[subject]) + r")\b\s*(?:that\b|:)\s*", text, re.IGNORECASE)
+        if that:
+            return frame + text[: that.end()], text[that.end() :]
+    found = lx.ADVICE.find(tokens)
+    if found is not None and found[0] == 0:
+        end = _phrase_end(text, len(found[1]))
+        if end is not None and text[end:].strip():
+            return frame + text[:end], text[end:]
+    return frame, text
+
+
+_WORD = re.compile(r"[\w.]+(?:['\u2019]\w+)?")
+
+
+def _phrase_end(text: str, count: int) -> int | None:
+    """Where the first ``count`` reading tokens of ``text`` end in ``text`` itself (contractions count as the words
+    they spell: "I'd" is two), with a following "that" and punctuation; ``None`` if the text is shorter."""
+    seen = 0
+    for word in _WORD.finditer(text):
+        seen += len(_tokens(word.group()))
+        if seen >= count:
+            rest = re.match(r"(?:\s+that\b)?[\s,:]*", text[word.end() :])
+            return word.end() + (rest.end() if rest else 0)
+    return None
+
+
+# --------------------------------------------------------------------------------------------- reading
+
+
+def _connective_cut() -> re.Pattern[str]:
+    words = sorted(lx.CONNECTIVES - {"and", "which", "because", "since", "plus", "unless"})
+    return re.compile(r"(?:[,;:]\s*|\s+[-–—]\s+|\s+)(?=(?:" + "|".join(words) + r")\b(?!\s+that\b))|;\s+|\s+[–—]\s+",
+                      re.IGNORECASE)  # fmt: skip
+
+
+_CUT = _connective_cut()
+
+
+def _clause_pieces(text: str) -> list[str]:
+    pieces = [p.strip(" ,;") for p in _CUT.split(text)]
+    return [p for p in pieces if p and _tokens(p)]
+
+
+def _clause(text: str, question: str, first: bool) -> Clause:
+    tokens = _tokens(text)
+    opener = tokens[0] if tokens else ""
+    conclusion = opener in lx.CONCLUSIONS
+    if conclusion:
+        text = re.sub(r"^\W*\w+\W*", "", text, count=1)
+    background = (
+        opener in lx.HEDGES or lx.REFERRALS.find(tokens) is not None or opener in ("if", "when")
+    )
+    for rule in ROLE_RULES:
+        if rule.applies(text, question):
+            if rule.role in ("context", "advice"):
+                frame, rest = _strip_frames(text)
+                if frame and rest.strip() and rule.role == "context":  # "The docs say that X": the claim is X
+                    return Clause(rest.strip(), "claim", "role.frame", frame, background, conclusion)
+                return Clause(rest.strip() or text, rule.role, rule.id, frame, background, conclusion)
+            return Clause(text, rule.role, rule.id, "", background, conclusion)
+    frame, rest = _strip_frames(text)
+    rest = rest.strip() or text
+    if frame and _echo(rest, question):
+        return Clause(rest, "echo", "role.echo", frame)
+    return Clause(rest, "claim", "role.claim", frame, background, conclusion)
+
+
+def _sentence_role(block: str, text: str, code: tuple[str, ...]) -> tuple[Role, str] | None:
+    stripped = text.strip()
+    if block in ("code", "signature") or _SHELL.match(stripped) or len(code) == 1 and stripped.strip("`") == code[0]:
+        return "code", "role.code"
+    if block in ("heading", "header") or stripped.endswith(":"):
+        return "heading", "role.heading"
+    if re.fullmatch(r"\W*(?:sources?|references?|citations?)\s*:?\s*[\s,;\[\]\d&]*\W*", stripped, re.IGNORECASE):
+        return "sources", "role.sources"
+    if stripped.rstrip("*_ ").endswith("?") or _NEW_QUESTION.match(stripped):
+        return "question", "role.question"
+    tokens = _tokens(stripped)
+    if len(tokens) > 2 and tokens[1] in lx.SELF_NOUNS and tokens[0] in ("the", "this", "that", "my", "our"):
+        if not terms_of(stripped).exact and not re.search(r"(?<!^)\b[A-Z][a-z]", stripped):
+            return "self", "role.self"
+    return None
+
+
+def _located(answer: str, text: str, start: int) -> tuple[str, int, int]:
+    """``(stretch, begin, end)``: the stretch of ``answer`` from ``start`` on that holds ``text``'s words in order
+    (markup between them allowed), or ``(text, start, start)`` when it cannot be found."""
+    words = re.findall(r"\w+", text)
+    found = answer.find(words[0], start) if words else -1
+    if found < 0:
+        return text, start, start
+    cursor = found + len(words[0])
+    for word in words[1:]:
+        nxt = answer.find(word, cursor)
+        if nxt < 0 or nxt - cursor > 40:
+            return text, start, start
+        cursor = nxt + len(word)
+    while cursor < len(answer) and answer[cursor] in ".!?)]*_`'\"":
+        cursor += 1
+    return answer[found:cursor], found, cursor
+
+
+@lru_cache(maxsize=4096)
+def read_answer(answer: str, question: str = "") -> AnswerReading:
+    """The one reading of ``answer`` (see the module docstring); ``question`` tells an echo of it from a claim."""
+    proper_end = len(answer)
+    found = _NEW_QUESTION.search(answer)
+    if found is not None and answer[: found.start()].strip():
+        proper_end = found.start()
+    sentences: list[Sentence] = []
+    seen: dict[str, int] = {}
+    cursor = 0
+    for block, raw in iter_sentences_of_blocks(read_blocks(answer)):
+        text = _CITATION.sub("", raw).strip() if block.kind != "code" else raw.rstrip()
+        if not text.strip():
+            continue
+        source, begin, cursor = _located(answer, raw, cursor)
+        in_answer = begin < proper_end
+        code = tuple(c for c in block.code if c in text) if block.kind != "code" else block.code
+        decided = _sentence_role(block.kind, text, code)
+        if decided is not None:
+            clauses: tuple[Clause, ...] = (Clause(text.strip(), decided[0], decided[1]),)
+        else:
+            pieces = _clause_pieces(text) or [text]
+            clauses = tuple(_clause(p, question, i == 0) for i, p in enumerate(pieces))
+        key = " ".join(_tokens(text))
+        repeats = seen.get(key) if len(key) > 0 else None
+        seen.setdefault(key, len(sentences))
+        sentences.append(Sentence(len(sentences), text.strip(), source, block.kind, code, clauses, in_answer, repeats))
+    return AnswerReading(answer, question, tuple(sentences))

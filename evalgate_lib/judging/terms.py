@@ -1,0 +1,199 @@
+"""What a piece of text states, in the terms the judge compares: words, exact tokens, quantities, negation.
+
+A claim and the span that may hold it are read the same way, by :func:`terms_of`:
+
+* **words** — its content words, compared by their Snowball English stem ("requires" = "requirement"),
+  number words as digits, English stopwords and the lexicon's ``filler`` words left out, list numbering
+  dropped. Word order does not matter here: a paraphrase reorders.
+* **exact tokens** — what a paraphrase may not change: numbers (``1,000`` = ``1000``, ``95.0`` = ``95``,
+  number words as digits except the pronoun "one"), command-line options (``--no-cache-dir``), dotted,
+  slashed and underscored names (``pip.conf``, ``~/.cache/pip``, ``PIP_INDEX_URL``), names written like
+  code (``crlfDelay``, ``uuid4``, ``HTTPDigestAuth``), the names among its code spans (``C``), and menu
+  paths (``Settings > Security``, one name). Compared case-folded, as written.
+* **quantities** — each number with its unit of measure (the lexicon's ``units``): "10 days" is
+  ``("10", "day")``, "$18" ``("18", "$")``, "95 %" ``("95", "%")``; a range gives its unit to both ends.
+* **negated** — whether it negates (the lexicon's ``negations``, "n't" read as "not") outside a
+  conditional clause ("if it is not set, …" states a condition, not a negation).
+
+Everything is a pure, memoised function of the string.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+import snowballstemmer
+
+from evalgate_lib.judging.lexicon import (
+    FILLER,
+    NEGATIONS,
+    NUMBER_WORDS,
+    STOPWORDS,
+    UNITS,
+    reading_tokens,
+    spell_out,
+)
+from evalgate_lib.judging.normalise import normalise_text
+from evalgate_lib.text.tokens import distinct_tokens, fold
+
+_STEMMER = snowballstemmer.stemmer("english")
+
+#: Exact tokens as written (case-folded): options, dotted/slashed/underscored names, numbers.
+_EXACT = re.compile(
+    r"(?<![\w.-])-{1,2}[a-z][\w-]*"  # --no-cache-dir, -r
+    r"|(?<![\w~])~?[a-z_][\w-]*(?:[./][\w-]+)+"  # pip.conf, a/b/c, ~/.cache/pip
+    r"|(?<![\w.])\.[a-z_][\w-]*"  # .netrc
+    r"|\b[a-z]+_\w+"  # pip_index_url
+    r"|\d+(?:[.,]\d+)*"  # 10, 1.10, 1,000, 3.7
+)
+#: A name written like code, in its own case: an inner capital (``crlfDelay``, ``HTTPDigestAuth``) or letters and
+#: digits together (``uuid4``, ``ipv4first``, ``sha256``).
+_CODE_SHAPED = re.compile(r"(?<![\w$.-])(?:[a-z]+[A-Z]\w*|[A-Z]\w*[a-z]\w*[A-Z]\w*|[A-Za-z]+\d+[A-Za-z\d]*)(?![\w$-])")
+#: A code span that names one thing: an identifier, a dotted name, a call without arguments, a quoted word.
+_CODE_NAME = re.compile(r"^(['\"]?)([A-Za-z_$][\w$+-]*(?:(?:\.|::?|->)[A-Za-z_$][\w$+-]*)*)(?:\(\))?\1$")
+#: A menu or breadcrumb path ("Admin console > Billing > Add-ons").
+_MENU = re.compile(r"[^\s>][^>\n]*?(?:\s*>\s*[^\s>][^>\n]*?)+(?=[.,;:)!?]*(?:\s|$))")
+_LIST_MARKER = re.compile(r"^\s*(?:[-*+•]\s+|\(?\d{1,2}[.)]\s+)")
+#: A conditional or relative clause ("if it is not set", "users who can't migrate"), and "not only": a negation
+#: there is the condition's or the relative's, not the claim's.
+_CONDITION = re.compile(r"\b(?:if|unless|when|whenever|whether|in case|who|that|which)\b[^,;:.]*|\bnot only\b")
+
+
+@lru_cache(maxsize=65536)
+def stem(token: str) -> str:
+    """One compared word: a number word as its digits, a number as written, else its Snowball English stem."""
+    if token in NUMBER_WORDS and token != "one":
+        return str(NUMBER_WORDS[token])
+    if token[0].isdigit():
+        return canonical_number(token)
+    return _STEMMER.stemWord(token)
+
+
+def canonical_number(token: str) -> str:
+    """A number as compared: thousands separators dropped, an all-zero fraction dropped (``95.0`` = ``95``)."""
+    token = token.replace(",", "")
+    if re.fullmatch(r"\d+\.0+", token):
+        return token.split(".")[0]
+    return token
+
+
+def code_names(code: tuple[str, ...]) -> frozenset[str]:
+    """The names among code spans, case-folded, without quotes or a call's ``()`` (a command adds nothing)."""
+    out = set()
+    for span in code:
+        found = _CODE_NAME.match(span.strip())
+        if found and len(found.group(2)) <= 60:
+            out.add(fold(found.group(2)))
+    return frozenset(out)
+
+
+def menu_paths(text: str) -> frozenset[str]:
+    """The menu paths of ``text`` ("Open Settings > Security > 2FA and click Save" → ``settings > security > 2fa``):
+    the first step read as its last word, the last as its capitalised words, so the sentence around a path never
+    becomes part of it."""
+    out = set()
+    for found in _MENU.finditer(text):
+        steps = [step.strip(" *_`'\"") for step in found.group().split(">")]
+        if len(steps) < 2 or not all(steps):
+            continue
+        words = steps[-1].split()
+        last = [words[0]]
+        for word in words[1:3]:
+            if not (word[:1].isupper() or word[:1].isdigit()):
+                break
+            last.append(word)
+        shown = [steps[0].split()[-1], *steps[1:-1], " ".join(last)]
+        if all(re.search(r"[A-Za-z]", step) for step in shown):
+            out.add(" > ".join(fold(step) for step in shown))
+    return frozenset(out)
+
+
+@dataclass(frozen=True)
+class Terms:
+    """What a text states: counted words, exact tokens, quantities and whether it negates (module docstring)."""
+
+    words: frozenset[str]
+    exact: frozenset[str]
+    quantities: frozenset[tuple[str, str]]
+    negated: bool
+
+    @property
+    def own_words(self) -> frozenset[str]:
+        """Its words that are not numbers: what it says in words of its own."""
+        return frozenset(w for w in self.words if not w[0].isdigit())
+
+
+def _without_marker(text: str) -> str:
+    return _LIST_MARKER.sub("", text, count=1) if text[:4].strip()[:1] in "-*+•(0123456789" else text
+
+
+@lru_cache(maxsize=65536)
+def terms_of(text: str, code: tuple[str, ...] = ()) -> Terms:
+    """The terms of ``text`` (module docstring); ``code`` are its code spans, whose names are exact tokens."""
+    text = _without_marker(text)
+    tokens = distinct_tokens(text)
+    words = frozenset(stem(t) for t in tokens - STOPWORDS - FILLER if len(t) > 1 or t.isdigit())
+    folded = fold(text)
+    exact = {canonical_number(m.rstrip(".")) if m[0].isdigit() else m.rstrip(".") for m in _EXACT.findall(folded)}
+    exact.update(fold(m) for m in _CODE_SHAPED.findall(text))
+    exact.update(code_names(code))
+    if ">" in text:
+        exact.update(menu_paths(text))
+    runs = {run for t in tokens for run in t.split("'")}
+    exact.update(str(NUMBER_WORDS[t]) for t in runs if t in NUMBER_WORDS and t != "one")
+    exact.discard("")
+    return Terms(words, frozenset(exact) - FILLER, quantities(text), negates(text))
+
+
+@lru_cache(maxsize=65536)
+def negates(text: str) -> bool:
+    """Whether ``text`` negates outside a conditional clause (the lexicon's ``negations``; "n't" is "not")."""
+    spelled = _CONDITION.sub(" ", spell_out(text))
+    return bool(NEGATIONS.intersection(reading_tokens(spelled)))
+
+
+#: At most this many words (an adjective such as "business" or "calendar") stand between a number and its unit.
+_UNIT_GAP = 1
+_RANGE = frozenset({"to", "and", "or", "through"})
+_NUMBER = re.compile(r"^\$?\d+(?:\.\d+)?%?$")
+
+
+@lru_cache(maxsize=65536)
+def quantities(text: str, number_words: bool = True) -> frozenset[tuple[str, str]]:
+    """Each number of ``text`` with its unit of measure: ``("10", "day")``, ``("18", "$")``, ``("95", "%")``.
+
+    A number's unit is the next unit word, past at most one other word and across a range's other end
+    ("30 to 365 days"); a number with no unit there is not a quantity (a count's noun is a word of the claim).
+    ``number_words=False`` reads only numbers written in digits.
+    """
+    out: set[tuple[str, str]] = set()
+    for line in text.split("\n"):
+        tokens = normalise_text(line.replace("€", " euro "), number_words).split()
+        for i, token in enumerate(tokens):
+            if not _NUMBER.match(token):
+                continue
+            number = token.strip("$%")
+            if token.startswith("$"):
+                out.add((number, "$"))
+            elif token.endswith("%"):
+                out.add((number, "%"))
+            else:
+                unit = _unit_after(tokens, i)
+                if unit:
+                    out.add((number, unit))
+    return frozenset(out)
+
+
+def _unit_after(tokens: list[str], i: int) -> str | None:
+    gap = 0
+    for token in tokens[i + 1 :]:
+        if token in UNITS:
+            return token
+        if token in _RANGE or _NUMBER.match(token):
+            continue
+        gap += 1
+        if gap > _UNIT_GAP:
+            return None
+    return None
