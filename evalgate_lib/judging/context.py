@@ -72,6 +72,8 @@ class ContextReading:
     everything: frozenset[str]
     #: Each passage as the verbatim rule compares it (raw and as read, squashed).
     squashed: tuple[str, ...]
+    #: The words of the passages' titles: the domain every passage is about, never a subject that tells them apart.
+    titles: frozenset[str] = frozenset()
 
 
 def squash(text: str) -> str:
@@ -188,4 +190,5 @@ def read_context(passages: tuple[tuple[str, str], ...]) -> ContextReading:
     )
     everything = frozenset().union(*(s.terms.exact | s.tokens for s in spans))
     squashed = tuple(squash(f"{title}\n{text}\n" + "\n".join(b.text for b in read_blocks(text))) for title, text in passages)
-    return ContextReading(passages, tuple(spans), tuple(groups), vocabulary, everything, squashed)
+    titles = frozenset().union(*(terms_of(read_inline(title).text).words for title, _ in passages))
+    return ContextReading(passages, tuple(spans), tuple(groups), vocabulary, everything, squashed, titles)

@@ -146,7 +146,7 @@ def answers(clause: Clause, question: str) -> bool:
     question does not give in a clause about it (:data:`ABOUT_QUESTION` of its words). A conclusion ("so X is not
     supported") about the question answers too. A statement about the context never answers.
     """
-    if clause.role not in ("claim", "polar") or clause.background and not clause.conclusion:
+    if clause.role not in ("claim", "polar") or clause.reported or clause.background and not clause.conclusion:
         return False
     if clause.role == "polar":
         return is_polar(question)
@@ -154,6 +154,9 @@ def answers(clause: Clause, question: str) -> bool:
     if not asked:
         return False
     said = terms_of(clause.text)
+    unit = asked_unit(question)
+    if unit is not None and said.quantities:  # "How much … in euros?": a value in euros answers, one in dollars not
+        return any(u == unit for _, u in said.quantities)
     held = share(said.words & asked, asked)
     new = (said.exact | {n for n, _ in said.quantities}) - terms_of(question).exact
     first = lx.reading_tokens(clause.text)[:1]
@@ -162,6 +165,21 @@ def answers(clause: Clause, question: str) -> bool:
     if held >= RESTATES_QUESTION and said.words - asked:
         return True
     return bool(new) and held >= ABOUT_QUESTION or clause.conclusion and held >= ABOUT_QUESTION
+
+
+def asked_unit(question: str) -> str | None:
+    """The unit of measure ``question`` asks its answer in ("How much … in euros?" → ``euro``, "in US dollars" →
+    ``$``, "How many days …?" → ``day``), or ``None`` when it names none."""
+    tokens = normalise_text(question.replace("€", " euro "), number_words=False).split()
+    for i, token in enumerate(tokens[:-1]):
+        nxt = tokens[i + 1]
+        if token == "in" and nxt in lx.UNITS:
+            return nxt
+        if token == "in" and nxt == "us" and i + 2 < len(tokens) and tokens[i + 2] in lx.UNITS:
+            return tokens[i + 2]
+        if token == "many" and i and tokens[i - 1] == "how" and nxt in lx.UNITS:
+            return nxt
+    return None
 
 
 @dataclass(frozen=True)
@@ -320,19 +338,32 @@ def competing(reading: AnswerReading, accepted: str, accept: Sequence[str]) -> t
     by_subject = any(value in values(t) and w <= 3 and sub for t, w, sub in zip(texts, own_words, subject, strict=True))
     holding = [closeness(t) for t in texts if value in values(t)]
     found: list[str] = []
+    unit_words = terms_of(unit).words
     for sentence, text, words, sub in zip(sentences, texts, own_words, subject, strict=True):
         others = [v for v in values(text) if v != value]
         if not others:
             continue
         holds = value in values(text)
-        fragment = words <= 2 and not (by_subject and not holds and not sub)
-        alternative = holds and re.search(r"\b(?:or|either)\b|/", text, re.IGNORECASE)
+        # a bare item or fragment names no other subject than the question's ("2. 20 GB", not "On Enterprise, 365 days")
+        elsewhere = terms_of(text).own_words - asked - unit_words
+        fragment = words <= 2 and not elsewhere and not (by_subject and not holds and not sub)
+        alternative = holds and any(_adjacent(text, value, other) for other in others)
         rival = not holds and any(answers(c, question) for c in sentence.clauses) and (
             not holding or closeness(text) > max(holding)
         )
         if fragment or alternative or rival:
             found += [f"{v} {unit}" for v in others]
     return tuple(dict.fromkeys(found))
+
+
+def _adjacent(text: str, value: str, other: str) -> bool:
+    """``value`` and ``other`` offered as alternatives: joined by "or", "/" or "either … or" with at most three words
+    between them ("10 GB or 20 GB", "$15/$18"), not each with its own condition."""
+    normal = normalise_text(text)
+    for a, b in ((value, other), (other, value)):
+        if re.search(rf"(?<![\d.]){re.escape(a)}\b(?:\s+\S+){{0,2}}?\s*(?:\bor\b|/)\s*\$?{re.escape(b)}(?![\d.])", normal):
+            return True
+    return False
 
 
 def _competing_names(sentences: Sequence[Sentence], shape: re.Pattern[str], accept: list[str], question: str

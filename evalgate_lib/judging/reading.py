@@ -34,6 +34,7 @@ earlier one word for word is marked as a repeat of it.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -76,6 +77,9 @@ class Clause:
     background: bool = False
     #: The clause draws a conclusion ("so X is not supported"): an answer, even after a partial decline.
     conclusion: bool = False
+    #: The clause reports what the context says ("The docs say that X", an item under "They only mention that:"):
+    #: judged against the context like any claim, but never the writer's own answer to the question.
+    reported: bool = False
 
 
 @dataclass(frozen=True)
@@ -188,14 +192,31 @@ def _declines(text: str, question: str) -> bool:
         negation = next((i for i, t in enumerate(rest) if t in lx.NEGATIONS), None)
         if negation is not None and any(t in lx.REPORT_VERBS or t in ("have", "has") for t in rest[negation:]):
             return True
-    # "X is not mentioned", "isn't documented", "no default is specified": a negated participle of speech; or any
-    # report verb negated and followed by the context ("isn't shown in the excerpts I have")
+    # "X is not mentioned", "isn't explicitly documented", "no default is specified": a participle of speech
+    # negated right before it; or any report verb so negated and followed by the context ("isn't shown in the
+    # excerpts I have")
     for i, token in enumerate(tokens):
-        if token in lx.REPORT_VERBS and any(t in lx.NEGATIONS for t in tokens[max(0, i - 6) : i]):
-            after = tokens[i + 1 : i + 5]
-            if token in lx.SPEECH_PARTICIPLES or any(t in lx.SOURCE_NOUNS for t in after):
+        if token in lx.REPORT_VERBS and _negated_here(tokens, i):
+            if token in lx.SPEECH_PARTICIPLES or any(t in lx.SOURCE_NOUNS for t in tokens[i + 1 : i + 5]):
                 return True
     return False
+
+
+#: Words that may stand between a negation and the participle it negates ("is not explicitly mentioned").
+_BETWEEN = frozenset({"is", "are", "was", "were", "be", "been", "being", "explicitly", "directly", "specifically",
+                      "clearly", "actually", "ever", "really", "anywhere", "further"})  # fmt: skip
+
+
+def _negated_here(tokens: tuple[str, ...], i: int) -> bool:
+    """Whether ``tokens[i]`` is negated right before it: "not (is, explicitly …) mentioned", or "no X is mentioned"
+    (a "no" at most four words before a copula that stands right before it)."""
+    j = i - 1
+    while j >= 0 and tokens[j] in _BETWEEN:
+        j -= 1
+    if j >= 0 and tokens[j] in lx.NEGATIONS:
+        return True
+    copula = i - 1 if i and tokens[i - 1] in ("is", "are", "was", "were") else None
+    return copula is not None and "no" in tokens[max(0, copula - 5) : copula]
 
 
 def _context_statement(text: str, question: str) -> bool:
@@ -217,10 +238,15 @@ def _polar(text: str, question: str) -> bool:
 
 
 def _echo(text: str, question: str) -> bool:
+    """Every word and name of ``text`` is the question's, and it negates as the question does (a "not" the question
+    lacks is an answer: "requests.head() does not follow redirects by default")."""
     if not question:
         return False
     said, asked = terms_of(text), terms_of(question)
-    return bool(said.words or said.exact) and said.words <= asked.words and said.exact <= asked.exact
+    return (
+        bool(said.words or said.exact) and said.words <= asked.words and said.exact <= asked.exact
+        and said.negated == asked.negated and lx.POLAR.isdisjoint(_tokens(text)[:1])
+    )  # fmt: skip
 
 
 #: The clause-level rules, in the order they are tried (the first that applies gives the role).
@@ -276,6 +302,14 @@ def _strip_frames(text: str) -> tuple[str, str]:
     if opener and (opener.group("noun").lower() in lx.SOURCE_NOUNS or opener.group("noun").startswith("[")):
         return frame + opener.group(0), text[opener.end() :]
     tokens = _tokens(text)
+    if tokens[:1] == ("what",) and (reported := _source_subject(tokens[1:])) is not None:
+        # "What it does say is that X", "What the context mentions is X": the claim is X
+        rest = tokens[1 + reported :]
+        k = next((i for i, t in enumerate(rest[:4]) if t in ("is", "are")), None)
+        if k is not None and any(t in lx.REPORT_VERBS for t in rest[:k]):
+            end = _phrase_end(text, 1 + reported + k + 1)
+            if end is not None and text[end:].strip():
+                return frame + text[:end], text[end:]
     subject = _source_subject(tokens)
     if subject is not None and len(tokens) > subject + 1 and tokens[subject] in lx.REPORT_VERBS:
         # "The documentation says that X", "It states: X": the claim is X
@@ -326,8 +360,10 @@ def _clause(text: str, question: str, first: bool) -> Clause:
     tokens = _tokens(text)
     opener = tokens[0] if tokens else ""
     conclusion = opener in lx.CONCLUSIONS
-    if conclusion:
+    if opener in lx.CONNECTIVES and len(tokens) > 1:  # "but it doesn't say": the connective is not the clause's
         text = re.sub(r"^\W*\w+\W*", "", text, count=1)
+        tokens = tokens[1:]
+        opener = tokens[0]
     background = (
         opener in lx.HEDGES or lx.REFERRALS.find(tokens) is not None or opener in ("if", "when")
     )
@@ -336,21 +372,53 @@ def _clause(text: str, question: str, first: bool) -> Clause:
             if rule.role in ("context", "advice"):
                 frame, rest = _strip_frames(text)
                 if frame and rest.strip() and rule.role == "context":  # "The docs say that X": the claim is X
-                    return Clause(rest.strip(), "claim", "role.frame", frame, background, conclusion)
-                return Clause(rest.strip() or text, rule.role, rule.id, frame, background, conclusion)
+                    return Clause(rest.strip(), "claim", "role.frame", frame, background, conclusion, reported=True)
+                return Clause(rest.strip() or text, rule.role, rule.id, frame, background, conclusion,
+                              reported=rule.role == "context")  # fmt: skip
             return Clause(text, rule.role, rule.id, "", background, conclusion)
     frame, rest = _strip_frames(text)
     rest = rest.strip() or text
     if frame and _echo(rest, question):
         return Clause(rest, "echo", "role.echo", frame)
-    return Clause(rest, "claim", "role.claim", frame, background, conclusion)
+    reported = bool(frame) and _source_frame(frame)
+    return Clause(rest, "claim", "role.claim", frame, background, conclusion, reported)
+
+
+def _source_frame(frame: str) -> bool:
+    """Whether a removed frame names the context ("According to the docs,", "What it does say is that")."""
+    tokens = _tokens(frame)
+    return any(t in lx.SOURCE_NOUNS for t in tokens) or _source_subject(tokens) is not None or (
+        bool(tokens) and tokens[0] == "what"
+    )
+
+
+def _clauses(text: str, question: str) -> tuple[Clause, ...]:
+    """The clauses of one sentence. It is cut at its connectives so that a decline or a courtesy stands apart from
+    what the sentence claims; pieces that are neither are joined back to the piece before them (a claim's "but
+    only for annual plans" is part of the claim), except a conclusion after a decline or a statement about the
+    context ("They say A and B, so X is not supported"), which answers on its own."""
+    pieces = _clause_pieces(text) or [text]
+    read = [_clause(p, question, i == 0) for i, p in enumerate(pieces)]
+    out: list[tuple[list[str], Clause]] = []
+    for piece, clause in zip(pieces, read, strict=True):
+        quiet = ("decline", "courtesy")
+        if out and clause.role not in quiet and out[-1][1].role not in quiet and not (
+            clause.conclusion and out[-1][1].role in ("decline", "context")
+        ):
+            out[-1][0].append(piece)
+            continue
+        out.append(([piece], clause))
+    return tuple(
+        clause if len(group) == 1 else _clause(", ".join(group), question, True)
+        for group, clause in out
+    )
 
 
 def _sentence_role(block: str, text: str, code: tuple[str, ...]) -> tuple[Role, str] | None:
     stripped = text.strip()
     if block in ("code", "signature") or _SHELL.match(stripped) or len(code) == 1 and stripped.strip("`") == code[0]:
         return "code", "role.code"
-    if block in ("heading", "header") or stripped.endswith(":"):
+    if block in ("heading", "header") or stripped.endswith(":") and not terms_of(stripped, code).exact:
         return "heading", "role.heading"
     if re.fullmatch(r"\W*(?:sources?|references?|citations?)\s*:?\s*[\s,;\[\]\d&]*\W*", stripped, re.IGNORECASE):
         return "sources", "role.sources"
@@ -391,6 +459,7 @@ def read_answer(answer: str, question: str = "") -> AnswerReading:
     sentences: list[Sentence] = []
     seen: dict[str, int] = {}
     cursor = 0
+    reporting = False
     for block, raw in iter_sentences_of_blocks(read_blocks(answer)):
         text = _CITATION.sub("", raw).strip() if block.kind != "code" else raw.rstrip()
         if not text.strip():
@@ -402,8 +471,11 @@ def read_answer(answer: str, question: str = "") -> AnswerReading:
         if decided is not None:
             clauses: tuple[Clause, ...] = (Clause(text.strip(), decided[0], decided[1]),)
         else:
-            pieces = _clause_pieces(text) or [text]
-            clauses = tuple(_clause(p, question, i == 0) for i, p in enumerate(pieces))
+            clauses = _clauses(text, question)
+        if reporting and block.kind == "item":  # an item under "They only mention that:" reports the context
+            clauses = tuple(dataclasses.replace(c, reported=True) for c in clauses)
+        elif block.kind != "item":
+            reporting = text.rstrip().endswith(":") and _source_subject(_tokens(text)) is not None
         key = " ".join(_tokens(text))
         repeats = seen.get(key) if len(key) > 0 else None
         seen.setdefault(key, len(sentences))

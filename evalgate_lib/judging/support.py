@@ -89,6 +89,10 @@ SUPPORT_RULES: Mapping[str, Rule] = {
         Rule("S.swap", "the span's own sentence with one name swapped, or a 'not' dropped, is unsupported",
              "'select Generate SSO token' against 'select Generate SCIM token'",
              "the span's sentence (passage [{passage}]) says {written!r} where the claim says {said!r}"),
+        Rule("S.binding", "a number is bound to the words beside it: when the claim's words stand in the span by "
+             "another number rather than by the claim's own, the claim is unsupported",
+             "'The web upload limit is 100 GB' against 'web uploads: 5 GB; team folders: 100 GB'",
+             "the claim's words ({words}) stand by {rival} in the span (passage [{passage}]), not by {value}"),
         Rule("S.rival", "when the span gives another value of the claim's kind, the table column the claim's words "
              "name decides; when none does, undecided", "'$18 … with annual billing' where the Annual column says $15",
              "the span (passage [{passage}]) gives {rival} beside {value}: {binding}"),
@@ -105,6 +109,11 @@ SUPPORT_RULES: Mapping[str, Rule] = {
         Rule("S.enumeration", "an enumeration is held by one list or table of the context that holds it all",
              "'SOC 2, ISO 27001 and ISO 27018' against a list of the three",
              "an enumeration: one list or table of passage [{passage}] holds {figure}"),
+        Rule("L.answer", "an undecided verdict leans supported when the rest of its answer shows a faithful writer: "
+             "none decided unsupported, TRACK_RECORD claims in its own words decided supported, no repetition",
+             "a fluent answer whose other claims all check out", "leans supported: {own} other claims of this answer "
+             "in its own words are decided supported, none unsupported, and it reads as one coherent generation",
+             "TRACK_RECORD"),
         Rule("S.code", "a code line is supported when every option, keyword, name and path it uses is in the "
              "context; its data (strings, numbers, placeholders) is its own", "pip install -r requirements.txt",
              "a code line: {verdict} (needs {needed}; missing {missing})"),
@@ -149,11 +158,23 @@ def _question_terms(question: str) -> tuple[frozenset[str], frozenset[str], froz
 
 
 def need_of(claim: str, code: tuple[str, ...], question: str) -> Need:
+    """What ``claim`` needs of its span: a fragment ("10 GB.") takes its subject from the question, whose words its
+    span must hold too; a claim that restates the question ("The minimum number of seats on Business is 100.")
+    names its subject itself, which its span must name (S.subject)."""
     terms = terms_of(claim, code)
     asked, _, _ = _question_terms(question)
     if len(terms.own_words) <= FRAGMENT_WORDS:
         return Need(terms, asked - terms.words, "an answer fragment")
+    if asked and share(terms.words & asked, asked) >= RESTATES:
+        return Need(terms, asked & terms.words, "a restatement of the question")
     return Need(terms, frozenset(), "a claim")
+
+
+#: Share of the question's words a claim must hold to restate it (its subject is then the question's).
+RESTATES = 0.5
+#: Share of the question's words the span of a restatement must hold: its words are the question's, so its value
+#: is bound to what was asked only where what was asked stands.
+RESTATED_FLOOR = 0.75
 
 
 def held_exact(need: frozenset[str], held: frozenset[str]) -> frozenset[str]:
@@ -320,6 +341,43 @@ def _binding(claim: str, span: Span, value: tuple[str, str], rival: tuple[str, s
     return None if held == rivalled else "own" if held > rivalled else "rival"
 
 
+_PIECE = re.compile(r"\s*(?:[;()\n]|[.!?](?=\s)|,\s|\s(?:and|or|but|while|whereas)\s)\s*")
+_DIGITS = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w]|\.\d)")
+
+
+def _pieces(text: str) -> list[str]:
+    return [p for p in _PIECE.split(text.replace(",000", "000")) if p and p.strip()]
+
+
+def _prose_binding(claim: str, span: Span) -> dict[str, Any] | None:
+    """S.binding in prose: a quantity of the claim stands, in the span, in a clause that shares none of the claim's
+    words and does not refer back ("this", "it"), while a clause holding another quantity of its unit shares some:
+    "The maximum upload from the web browser is 100 GB" against "Web browser uploads are limited to 5 GB; team
+    folders accept 100 GB". Tables are read by their columns (S.rival)."""
+    if " | " in span.text:
+        return None
+    numbered = [(p, quantities(p)) for p in _pieces(span.text)]
+    for piece in _pieces(claim):
+        for value in sorted(quantities(piece, number_words=False)):
+            own = [p for p, q in numbered if value in q]
+            rivals = [p for p, q in numbered if value not in q and any(u == value[1] for _, u in q)]
+            if not own or not rivals or any(_REFERS_BACK & set(lx.reading_tokens(p)) for p in own):
+                continue
+            words = frozenset(w for w in terms_of(piece).own_words if w not in lx.UNITS)
+            if words & frozenset().union(*(terms_of(p).words for p in own)):
+                continue
+            best_rival = max(rivals, key=lambda p: len(words & terms_of(p).words))
+            shared = sorted(words & terms_of(best_rival).words)
+            if shared:
+                other = sorted(q for q in quantities(best_rival) if q[1] == value[1])[0]
+                return {"value": " ".join(value), "rival": " ".join(other), "words": shared}
+    return None
+
+
+#: Words by which a clause refers back to an earlier one: its subject is not in it ("You can raise this to 50 GB").
+_REFERS_BACK = frozenset({"this", "that", "it", "these", "those", "they", "them", "its", "their"})
+
+
 def check_claim(
     claim: str, code: tuple[str, ...], question: str, context: ContextReading, spans: Sequence[Span],
     disabled: frozenset[str], whole: bool = True,
@@ -368,6 +426,12 @@ def check_claim(
     if on("S.negation") and need.terms.negated and not _negative(best):
         return done(Step("S.negation", "undecided", False, evidence), best, figure)
     steps.append(Step("S.negation", ABSTAINS))
+    if on("S.binding"):
+        bound_elsewhere = _prose_binding(claim, best)
+        if bound_elsewhere is not None:
+            return done(Step("S.binding", "unsupported", False, {"passage": best.passage + 1, **bound_elsewhere}),
+                        best, figure)  # fmt: skip
+        steps.append(Step("S.binding", ABSTAINS))
     if on("S.rival"):
         rival = _rival(need.terms, best)
         if rival:
@@ -380,10 +444,13 @@ def check_claim(
                     step = Step("S.rival", "undecided", True, {**shown, "binding": "no column tells them apart"})
                 return done(step, best, figure)
         steps.append(Step("S.rival", ABSTAINS))
-    if on("S.subject") and need.question:  # a fragment names no subject of its own: it takes the question's
+    if on("S.subject") and need.kind != "a claim":
+        # a fragment takes the question's subject; a restatement names it: either way the span must name it where
+        # its passage tells subjects apart by it ("Enterprise" in a table of plans)
         _, names, _ = _question_terms(question)
         named = context.vocabulary[best.passage] if best.passage < len(context.vocabulary) else frozenset()
-        missing = sorted((names & named) - best.terms.words - need.terms.words)
+        subjects = names - context.titles
+        missing = sorted((subjects & named) - best.terms.words)
         if missing:
             return done(Step("S.subject", "undecided", False, {"passage": best.passage + 1, "missing": missing}),
                         best, figure)  # fmt: skip
@@ -401,17 +468,49 @@ def _words_step(need: Need, best: Span, evidence: dict[str, Any]) -> Step:
     question's words there)."""
     figure = share(evidence["held"], evidence["needed"])
     missing = len(evidence["needed"]) - len(evidence["held"])
-    asked = share(need.question & best.terms.words, need.question) if need.question else 1.0
+    asked = share(need.question & (best.terms.words | best.terms.exact), need.question) if need.question else 1.0
+    floor = RESTATED_FLOOR if need.kind == "a restatement of the question" else WORD_FLOOR
     evidence = {**evidence, "kind": need.kind}
     if need.question:
         evidence["question_held"] = sorted(need.question & best.terms.words)
         evidence["question_needed"] = sorted(need.question)
     short = len(evidence["needed"]) <= SHORT_CLAIM and missing <= 1
-    if (figure >= WORD_FLOOR or short) and asked >= WORD_FLOOR:
+    if (figure >= WORD_FLOOR or short) and asked >= floor:
         return Step("S.words", "supported", True, evidence)
     if min(figure, asked) < NEAR_MISS:
         return Step("S.words", "unsupported", False, evidence)
     return Step("S.words", "undecided", False, evidence)
+
+
+#: How many claims in its own words an answer must have decided supported before its undecided verdicts lean supported.
+TRACK_RECORD = 2
+
+
+def _cut_off(answer: str) -> bool:
+    """The answer stops mid-sentence: its last character is not one a complete answer ends on."""
+    return bool(answer.strip()) and not re.search(r"""[.!?)\]}"'`*|:]\s*$""", answer.rstrip())
+
+
+def lean_by_answer(verdicts: Sequence[SentenceVerdict], reading: AnswerReading) -> tuple[SentenceVerdict, ...]:
+    """L.answer: an answer's undecided verdicts lean supported when the answer itself shows a faithful writer
+    (no gold read): no sentence decided unsupported; at least :data:`TRACK_RECORD` claims in its own words (not a
+    verbatim copy, a code line or a fragment) decided supported, at least as many as its undecided verdicts leaning
+    unsupported; and one coherent generation (no sentence repeated word for word, not cut off mid-sentence)."""
+    if any(v.supported is False and not v.undecided for v in verdicts):
+        return tuple(verdicts)
+    leaning = [v for v in verdicts if v.undecided and v.supported is False]
+    own = [v for v in verdicts if v.supported is True and not v.undecided and v.rule == "S.words"
+           and v.steps and v.steps[-1].evidence.get("kind") != "an answer fragment"]  # fmt: skip
+    repeated = any(s.repeats is not None for s in reading.sentences)
+    if not leaning or len(own) < TRACK_RECORD or len(leaning) > len(own) or repeated or _cut_off(reading.answer):
+        return tuple(verdicts)
+    step = Step("L.answer", "undecided", True, {"own": len(own), "leaning": len(leaning)})
+    return tuple(
+        dataclasses.replace(v, supported=True, steps=(*v.steps, step),
+                            reason=f"{v.reason}; {render(SUPPORT_RULES, step)}")
+        if v.undecided and v.supported is False else v
+        for v in verdicts
+    )  # fmt: skip
 
 
 #: Where a long claim is cut into clauses, each to be held by a span of its own.
@@ -540,7 +639,7 @@ def _names_nothing_new(text: str, code: tuple[str, ...], question: str, context:
     """Advice claims at most that what it points to exists: its names (exact tokens, capitalised words inside the
     sentence, quoted titles) must be known to the context or the question; its other words are the writer's own."""
     terms = terms_of(text, code)
-    names = set(terms.exact - held_exact(terms.exact, context.everything))
+    names = set(terms.exact - held_exact(terms.exact, context.everything) - _question_terms(question)[2])
     capitalised = re.findall(r"(?<!^)(?<![.!?]\s)\b[A-Z][\w-]*", text)
     quoted = re.findall(r"[\"\u201c]([^\"\u201d]{3,80})[\"\u201d]", text)
     known = frozenset().union(*context.vocabulary) | terms_of(question).words
@@ -664,7 +763,8 @@ def support_verdicts(
     """Every sentence's verdict under ``scorer``: the prose scorer reads the whole reading; any other scorer is
     handed each claiming sentence (as read) and the others get their role's verdict."""
     if isinstance(scorer, ProseSupportScorer):
-        return judge_support(reading.sentences, reading.question, passages, disabled)
+        verdicts = judge_support(reading.sentences, reading.question, passages, disabled)
+        return verdicts if "L.answer" in disabled else lean_by_answer(verdicts, reading)
     lead = reading.lead
     context = ScoringContext(
         reading.question, passages, frozenset(s.text for s in reading.sentences if s.block == "code"),
