@@ -45,7 +45,7 @@ def judge_answer(
     switched off (their ids, docs/judge.md): for the ablation study only.
     """
     judge = get_scorer(scorer) if isinstance(scorer, str) else scorer
-    reading = read_answer(answer, question)
+    reading = read_answer(answer, question, disabled)
     decision = decide_correctness(reading, answerable, accept, matching, disabled)
     verdict = decision.verdict
     sentences = support_verdicts(reading, tuple((str(t), str(x)) for t, x in passages), judge, disabled)

@@ -74,6 +74,8 @@ class ContextReading:
     squashed: tuple[str, ...]
     #: The words of the passages' titles: the domain every passage is about, never a subject that tells them apart.
     titles: frozenset[str] = frozenset()
+    #: Every exact token of the context (names, numbers, options, paths), without its plain words.
+    names: frozenset[str] = frozenset()
 
 
 def squash(text: str) -> str:
@@ -191,4 +193,5 @@ def read_context(passages: tuple[tuple[str, str], ...]) -> ContextReading:
     everything = frozenset().union(*(s.terms.exact | s.tokens for s in spans))
     squashed = tuple(squash(f"{title}\n{text}\n" + "\n".join(b.text for b in read_blocks(text))) for title, text in passages)
     titles = frozenset().union(*(terms_of(read_inline(title).text).words for title, _ in passages))
-    return ContextReading(passages, tuple(spans), tuple(groups), vocabulary, everything, squashed, titles)
+    names = frozenset().union(*(s.terms.exact for s in spans))
+    return ContextReading(passages, tuple(spans), tuple(groups), vocabulary, everything, squashed, titles, names)

@@ -356,7 +356,7 @@ def _clause_pieces(text: str) -> list[str]:
     return [p for p in pieces if p and _tokens(p)]
 
 
-def _clause(text: str, question: str, first: bool) -> Clause:
+def _clause(text: str, question: str, first: bool, disabled: frozenset[str] = frozenset()) -> Clause:
     tokens = _tokens(text)
     opener = tokens[0] if tokens else ""
     conclusion = opener in lx.CONCLUSIONS
@@ -368,7 +368,7 @@ def _clause(text: str, question: str, first: bool) -> Clause:
         opener in lx.HEDGES or lx.REFERRALS.find(tokens) is not None or opener in ("if", "when")
     )
     for rule in ROLE_RULES:
-        if rule.applies(text, question):
+        if rule.id not in disabled and rule.applies(text, question):
             if rule.role in ("context", "advice"):
                 frame, rest = _strip_frames(text)
                 if frame and rest.strip() and rule.role == "context":  # "The docs say that X": the claim is X
@@ -392,13 +392,13 @@ def _source_frame(frame: str) -> bool:
     )
 
 
-def _clauses(text: str, question: str) -> tuple[Clause, ...]:
+def _clauses(text: str, question: str, disabled: frozenset[str] = frozenset()) -> tuple[Clause, ...]:
     """The clauses of one sentence. It is cut at its connectives so that a decline or a courtesy stands apart from
     what the sentence claims; pieces that are neither are joined back to the piece before them (a claim's "but
     only for annual plans" is part of the claim), except a conclusion after a decline or a statement about the
     context ("They say A and B, so X is not supported"), which answers on its own."""
     pieces = _clause_pieces(text) or [text]
-    read = [_clause(p, question, i == 0) for i, p in enumerate(pieces)]
+    read = [_clause(p, question, i == 0, disabled) for i, p in enumerate(pieces)]
     out: list[tuple[list[str], Clause]] = []
     for piece, clause in zip(pieces, read, strict=True):
         quiet = ("decline", "courtesy")
@@ -409,7 +409,7 @@ def _clauses(text: str, question: str) -> tuple[Clause, ...]:
             continue
         out.append(([piece], clause))
     return tuple(
-        clause if len(group) == 1 else _clause(", ".join(group), question, True)
+        clause if len(group) == 1 else _clause(", ".join(group), question, True, disabled)
         for group, clause in out
     )
 
@@ -450,7 +450,7 @@ def _located(answer: str, text: str, start: int) -> tuple[str, int, int]:
 
 
 @lru_cache(maxsize=4096)
-def read_answer(answer: str, question: str = "") -> AnswerReading:
+def read_answer(answer: str, question: str = "", disabled: frozenset[str] = frozenset()) -> AnswerReading:
     """The one reading of ``answer`` (see the module docstring); ``question`` tells an echo of it from a claim."""
     proper_end = len(answer)
     found = _NEW_QUESTION.search(answer)
@@ -471,7 +471,7 @@ def read_answer(answer: str, question: str = "") -> AnswerReading:
         if decided is not None:
             clauses: tuple[Clause, ...] = (Clause(text.strip(), decided[0], decided[1]),)
         else:
-            clauses = _clauses(text, question)
+            clauses = _clauses(text, question, disabled)
         if reporting and block.kind == "item":  # an item under "They only mention that:" reports the context
             clauses = tuple(dataclasses.replace(c, reported=True) for c in clauses)
         elif block.kind != "item":

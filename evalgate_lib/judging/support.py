@@ -136,11 +136,13 @@ class Need:
     terms: Terms
     question: frozenset[str]
     kind: str
+    #: What a restatement adds to the question: its claim proper, which its span must hold too.
+    added: frozenset[str] = frozenset()
 
     def rank(self, span: Span) -> tuple[int, ...]:
         held = span.terms.exact | span.tokens
         return (
-            len(held_exact(self.terms.exact, held)),
+            len(held_exact(self.terms.exact, held, span.terms.exact)),
             len(self.terms.words & span.terms.words) + len(self.question & span.terms.words),
             -len(span.text),
         )
@@ -166,18 +168,16 @@ def need_of(claim: str, code: tuple[str, ...], question: str) -> Need:
     if len(terms.own_words) <= FRAGMENT_WORDS:
         return Need(terms, asked - terms.words, "an answer fragment")
     if asked and share(terms.words & asked, asked) >= RESTATES:
-        return Need(terms, asked & terms.words, "a restatement of the question")
+        return Need(terms, asked & terms.words, "a restatement of the question", terms.own_words - asked)
     return Need(terms, frozenset(), "a claim")
 
 
 #: Share of the question's words a claim must hold to restate it (its subject is then the question's).
 RESTATES = 0.5
-#: Share of the question's words the span of a restatement must hold: its words are the question's, so its value
-#: is bound to what was asked only where what was asked stands.
-RESTATED_FLOOR = 0.75
 
 
-def held_exact(need: frozenset[str], held: frozenset[str]) -> frozenset[str]:
+
+def held_exact(need: frozenset[str], held: frozenset[str], names: frozenset[str] | None = None) -> frozenset[str]:
     """The exact tokens of ``need`` that ``held`` holds. An attribute of a short local variable (``r.json``) is held
     by the same attribute of a named object (``Response.json``); a qualified name (``json.dumps``) by its last part
     where the context names its qualifier; a file name (``pip.conf``) by a path that passes through it."""
@@ -192,7 +192,9 @@ def held_exact(need: frozenset[str], held: frozenset[str]) -> frozenset[str]:
             found.add(token)
             continue
         head, dot, tail = token.rpartition(".")
-        if dot and "/" not in token and len(tail) >= 3 and (tail in tails or tail in held):
+        if dot and "/" not in token and len(tail) >= 3 and (tail in tails or tail in (held if names is None else names)):
+            # an attribute the context gives on some object: a short variable's (r.json), or a name whose qualifier
+            # the context names too (functools.cmp_to_key where functools' page documents .cmp_to_key)
             if len(head) <= 2 or all(part in held for part in head.split(".")):
                 found.add(token)
         elif "/" not in token and token in parts:
@@ -395,7 +397,8 @@ def check_claim(
 
     _, _, premise = _question_terms(question)
     everything = context.everything
-    absent = sorted(t for t in need.terms.exact - held_exact(need.terms.exact, everything) if t not in premise)
+    absent = sorted(t for t in need.terms.exact - held_exact(need.terms.exact, everything, context.names)
+                    if t not in premise)
     best = max(spans, key=need.rank) if spans else None
     evidence = _span_words(need, best) if best else {"passage": 0, "needed": _words_of(need), "held": []}
     figure = share(evidence["held"], evidence["needed"])
@@ -405,7 +408,7 @@ def check_claim(
     if best is None:
         return done(Step("S.words", "unsupported", False, {**evidence, "kind": need.kind}), None, 0.0)
     held = best.terms.exact | best.tokens
-    apart = sorted(need.terms.exact - held_exact(need.terms.exact, held) - premise - set(absent))
+    apart = sorted(need.terms.exact - held_exact(need.terms.exact, held, best.terms.exact) - premise - set(absent))
     if apart and on("S.apart"):
         return done(Step("S.apart", "undecided", False, {**evidence, "missing": apart}), best, figure)
     steps.append(Step("S.apart", ABSTAINS))
@@ -469,7 +472,7 @@ def _words_step(need: Need, best: Span, evidence: dict[str, Any]) -> Step:
     figure = share(evidence["held"], evidence["needed"])
     missing = len(evidence["needed"]) - len(evidence["held"])
     asked = share(need.question & (best.terms.words | best.terms.exact), need.question) if need.question else 1.0
-    floor = RESTATED_FLOOR if need.kind == "a restatement of the question" else WORD_FLOOR
+    floor = WORD_FLOOR
     evidence = {**evidence, "kind": need.kind}
     if need.question:
         evidence["question_held"] = sorted(need.question & best.terms.words)
@@ -545,6 +548,7 @@ def _judge_claim(claim: str, code: tuple[str, ...], question: str, context: Cont
                  disabled: frozenset[str]) -> _Check:  # fmt: skip
     """S.verbatim, then the claim rules; when the whole is not supported, S.clauses and S.enumeration."""
     squashed = squash(claim).rstrip(".")
+    fragment = len(terms_of(claim, code).own_words) <= FRAGMENT_WORDS  # as the answer, it claims more than its words
     if "S.verbatim" not in disabled and len(squashed) >= VERBATIM_CHARS:
         for i, passage in enumerate(context.squashed):
             if squashed in passage:
@@ -601,7 +605,7 @@ def _code_needs(line: str) -> frozenset[str]:
 
 def _judge_code(line: str, context: ContextReading) -> _Check:
     needs = _code_needs(line.strip().strip("`"))
-    held = held_exact(needs, context.everything)
+    held = held_exact(needs, context.everything, context.names)
     missing = sorted(needs - held)
     evidence = {"needed": sorted(needs), "missing": missing}
     if not needs:
@@ -639,7 +643,7 @@ def _names_nothing_new(text: str, code: tuple[str, ...], question: str, context:
     """Advice claims at most that what it points to exists: its names (exact tokens, capitalised words inside the
     sentence, quoted titles) must be known to the context or the question; its other words are the writer's own."""
     terms = terms_of(text, code)
-    names = set(terms.exact - held_exact(terms.exact, context.everything) - _question_terms(question)[2])
+    names = set(terms.exact - held_exact(terms.exact, context.everything, context.names) - _question_terms(question)[2])
     capitalised = re.findall(r"(?<!^)(?<![.!?]\s)\b[A-Z][\w-]*", text)
     quoted = re.findall(r"[\"\u201c]([^\"\u201d]{3,80})[\"\u201d]", text)
     known = frozenset().union(*context.vocabulary) | terms_of(question).words
