@@ -66,6 +66,9 @@ CLAIM_RULES: Mapping[str, Rule] = {
         Rule("C.bare", "the lead sentence stating an accepted number with no unit makes it correct, undecided",
              "'The maximum is 10.' for '10 seats'", "the answer's lead states the number of {matched!r} without "
              "its unit"),
+        Rule("C.polarity", "a yes/no answer opening on the opposite of what its accepted string says is wrong, "
+             "undecided", "'No, …' where the accepted string is 'yes' or negates nothing it should",
+             "the answer states {matched!r} but opens on {answer!r} where the accepted answer is {accepted!r}"),
         Rule("C.competing", "an answer that states an accepted value but gives another of its kind as the answer "
              "is wrong, undecided", "'1. 10 GB 2. 20 GB' for '10 GB'",
              "the answer states {matched!r} but also gives {rivals} as the answer (competing values)"),
@@ -253,8 +256,8 @@ def _phrase(texts: Sequence[str], accept: Sequence[str]) -> tuple[str, str] | No
         if re.search(r"[^\w\s'\u2019]|[_\d]", candidate):
             continue
         words, negated = _phrase_reading(candidate)
-        if not 0 < len(words) <= _PHRASE_WORDS:
-            continue
+        if len(lx.reading_tokens(candidate)) < 2 or not 0 < len(words) <= _PHRASE_WORDS:
+            continue  # one word is a name ("commenters"): it stays exact
         for text in texts:
             for clause in _clauses(_CODE_TOKEN.sub(" ", text)):
                 held, clause_negated = _phrase_reading(clause)
@@ -409,6 +412,33 @@ def _competing_names(sentences: Sequence[Sentence], shape: re.Pattern[str], acce
 # --------------------------------------------------------------------------------------------- the rules
 
 
+def _polarity(tokens: Sequence[str]) -> str | None:
+    if not tokens:
+        return None
+    if tokens[0] in ("yes", "yep"):
+        return "yes"
+    if tokens[0] in ("no", "nope") or lx.NEGATIONS & set(tokens):
+        return "no"
+    return None
+
+
+def _polarity_clash(reading: AnswerReading, accepted: str) -> tuple[str, str] | None:
+    """``(the answer's yes/no, the accepted string's)`` when a yes/no question's answer opens on the opposite of
+    what its accepted string says ("No, …" where the accepted string is "yes" or a plain "supports X"; "Yes, …" where
+    it negates), else ``None``. An accepted string that neither opens on yes/no nor negates says no polarity."""
+    if not is_polar(reading.question) or reading.lead is None:
+        return None
+    said = lx.reading_tokens(reading.lead.text)[:1]
+    answer = "yes" if said and said[0] in ("yes", "yep") else "no" if said and said[0] in ("no", "nope") else None
+    tokens = lx.reading_tokens(accepted)
+    wanted = _polarity(tokens)
+    if wanted is None and tokens and answer == "no" and not lx.NEGATIONS & set(tokens):
+        wanted = None  # an accepted name or value ("PIP_DEFAULT_TIMEOUT") says nothing about yes or no
+    if answer is None or wanted is None or answer == wanted:
+        return None
+    return answer, wanted
+
+
 def decide_claim(reading: AnswerReading, accept: Sequence[str], answerable: bool,
                  disabled: frozenset[str] = frozenset()) -> Correctness:  # fmt: skip
     """The ``claim`` rule's verdict: the rules of :data:`CLAIM_RULES`, in order, on the answer's reading."""
@@ -444,6 +474,11 @@ def decide_claim(reading: AnswerReading, accept: Sequence[str], answerable: bool
             evidence = {"clause": phrase[1]}
         steps.append(Step("C.phrase", "found" if found else ABSTAINS, None,
                           {"matched": found, **evidence} if found else {}))  # fmt: skip
+    if found is not None and "C.polarity" not in disabled:
+        flipped = _polarity_clash(reading, found)
+        if flipped is not None:
+            step = Step("C.polarity", "wrong", None, {"matched": found, "answer": flipped[0], "accepted": flipped[1]})
+            return Correctness(False, refused, found, "C.polarity", (*steps, step), undecided=True)
     if found is not None:
         rivals = competing(reading, found, accept) if "C.competing" not in disabled else ()
         if rivals:
