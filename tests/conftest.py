@@ -51,7 +51,7 @@ from evalgate_lib.judging.rows import (
     SentenceVerdict,
 )
 
-assert SCHEMA_VERSION == 4, "update make_row to the new row schema"
+assert SCHEMA_VERSION == 5, "update make_row to the new row schema"
 
 
 # --------------------------------------------------------------------------- running on every core (pytest-xdist)
@@ -196,7 +196,8 @@ def make_row(**overrides: Any) -> ResultRow:
         reason="4/4 content tokens in the context = 1.00 >= 0.70",
     )
     refusal = SentenceVerdict(
-        "I don't know.", ("know",), (), None, None, refusal=True, reason="a refusal: claims nothing"
+        "I don't know.", ("know",), (), None, None, refusal=True, reason="a refusal: claims nothing",
+        role="decline", rule="role.decline",
     )
     row: dict[str, Any] = {
         "config": "baseline",

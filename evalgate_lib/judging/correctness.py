@@ -136,8 +136,7 @@ def _question_words(question: str) -> frozenset[str]:
 def is_polar(question: str) -> bool:
     """A yes/no question: it opens with an auxiliary ("Does …", "Can I …", "Is there …")."""
     first = lx.reading_tokens(question)[:1]
-    return bool(first) and first[0] in {"is", "are", "does", "do", "did", "can", "could", "will", "would",
-                                        "should", "has", "have", "was", "were", "may"}  # fmt: skip
+    return bool(first) and first[0] in lx.AUXILIARIES
 
 
 def answers(clause: Clause, question: str) -> bool:

@@ -146,6 +146,13 @@ SOURCE_NOUNS: frozenset[str] = _words("sources", "nouns")
 REPORT_VERBS: frozenset[str] = _words("report_verbs")
 SPEECH_PARTICIPLES: frozenset[str] = _words("report_verbs", "speech_participles")
 HEDGES: frozenset[str] = _words("hedges")
+AUXILIARIES: frozenset[str] = _words("auxiliaries")
+COPULAS: frozenset[str] = _words("copulas")
+INTENSIFIERS: frozenset[str] = _words("intensifiers")
+ANAPHORA: frozenset[str] = _words("anaphora")
+RANGES: frozenset[str] = _words("ranges")
+ORDINAL_SUFFIXES: frozenset[str] = _words("number_words", "ordinal_suffixes")
+FRAME_OPENERS: tuple[Phrase, ...] = _phrases(table("sources")["openers"])  # type: ignore[arg-type]
 CONCLUSIONS: frozenset[str] = _words("conclusions")
 CONNECTIVES: frozenset[str] = _words("connectives")
 POLAR: frozenset[str] = _words("polar")
@@ -167,6 +174,13 @@ VERSION_NOTES: tuple[PhraseList, ...] = tuple(
 
 __all__ = [
     "ADVICE",
+    "ANAPHORA",
+    "AUXILIARIES",
+    "COPULAS",
+    "FRAME_OPENERS",
+    "INTENSIFIERS",
+    "ORDINAL_SUFFIXES",
+    "RANGES",
     "CONCLUSIONS",
     "CONNECTIVES",
     "COURTESY",

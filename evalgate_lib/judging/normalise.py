@@ -38,6 +38,7 @@ from functools import lru_cache
 
 from evalgate_lib.judging.lexicon import (
     NUMBER_SCALES,
+    ORDINAL_SUFFIXES,
     NUMBER_TENS,
     NUMBER_UNITS,
     NUMBER_WORDS,
@@ -61,7 +62,6 @@ _ZERO_FRACTION = re.compile(r"(?<=\d)\.0+(?!\d|\.\d)")
 _OTHER_PUNCT = re.compile(r"[^\w\s$%.]|_")
 _LONE_DOT = re.compile(r"(?<!\d)\.|\.(?!\d)")
 _GLUED_UNIT = re.compile(r"(\$?\d+(?:\.\d+)?)([a-z]+)")
-_ORDINAL_SUFFIX = frozenset({"st", "nd", "rd", "th"})
 _NUMBER = re.compile(r"\$?\d+(?:\.\d+)?%?")
 
 
@@ -139,7 +139,7 @@ def _split_glued_units(words: list[str]) -> list[str]:
     out: list[str] = []
     for word in words:
         m = _GLUED_UNIT.fullmatch(word) if word[:1].isdigit() or word[:1] == "$" else None
-        if m and m.group(2) not in _ORDINAL_SUFFIX:
+        if m and m.group(2) not in ORDINAL_SUFFIXES:
             out.extend(m.groups())
         else:
             out.append(word)

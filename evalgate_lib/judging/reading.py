@@ -177,7 +177,7 @@ def _source_subject(tokens: tuple[str, ...]) -> int | None:
             return i + 1
         if i == 0 and token in ("it", "they"):
             return 1
-        if token in lx.NEGATIONS or token in ("does", "do", "did", "is", "are", "was", "were", "has", "have"):
+        if token in lx.NEGATIONS or token in lx.AUXILIARIES:
             return None
     return None
 
@@ -202,20 +202,15 @@ def _declines(text: str, question: str) -> bool:
     return False
 
 
-#: Words that may stand between a negation and the participle it negates ("is not explicitly mentioned").
-_BETWEEN = frozenset({"is", "are", "was", "were", "be", "been", "being", "explicitly", "directly", "specifically",
-                      "clearly", "actually", "ever", "really", "anywhere", "further"})  # fmt: skip
-
-
 def _negated_here(tokens: tuple[str, ...], i: int) -> bool:
     """Whether ``tokens[i]`` is negated right before it: "not (is, explicitly …) mentioned", or "no X is mentioned"
     (a "no" at most four words before a copula that stands right before it)."""
     j = i - 1
-    while j >= 0 and tokens[j] in _BETWEEN:
+    while j >= 0 and (tokens[j] in lx.AUXILIARIES or tokens[j] in lx.INTENSIFIERS):
         j -= 1
     if j >= 0 and tokens[j] in lx.NEGATIONS:
         return True
-    copula = i - 1 if i and tokens[i - 1] in ("is", "are", "was", "were") else None
+    copula = i - 1 if i and tokens[i - 1] in lx.COPULAS else None
     return copula is not None and "no" in tokens[max(0, copula - 5) : copula]
 
 
@@ -282,10 +277,8 @@ SENTENCE_RULES: tuple[tuple[str, Role, str, str], ...] = (
 
 # --------------------------------------------------------------------------------------------- frames
 
-_FRAME_OPENERS = ("according to", "based on", "per", "from", "as stated in", "as noted in", "as described in",
-                  "as mentioned in", "as shown in", "as per", "in")  # fmt: skip
 _OPENER_PATTERN = re.compile(
-    r"^\s*(?:" + "|".join(re.escape(o) for o in _FRAME_OPENERS) + r")\s+(?:the\s+|these\s+|this\s+|your\s+)?"
+    r"^\s*(?:" + "|".join(r"\s+".join(map(re.escape, o)) for o in lx.FRAME_OPENERS) + r")\s+(?:the\s+|these\s+|this\s+|your\s+)?"
     r"(?:provided\s+|given\s+|retrieved\s+|above\s+)?(?P<noun>[\w\[\]]+)(?:\s+(?:provided|given|above|here))?\s*[,:]\s*",
     re.IGNORECASE,
 )
@@ -305,7 +298,7 @@ def _strip_frames(text: str) -> tuple[str, str]:
     if tokens[:1] == ("what",) and (reported := _source_subject(tokens[1:])) is not None:
         # "What it does say is that X", "What the context mentions is X": the claim is X
         rest = tokens[1 + reported :]
-        k = next((i for i, t in enumerate(rest[:4]) if t in ("is", "are")), None)
+        k = next((i for i, t in enumerate(rest[:4]) if t in lx.COPULAS), None)
         if k is not None and any(t in lx.REPORT_VERBS for t in rest[:k]):
             end = _phrase_end(text, 1 + reported + k + 1)
             if end is not None and text[end:].strip():

@@ -363,7 +363,7 @@ def _prose_binding(claim: str, span: Span) -> dict[str, Any] | None:
         for value in sorted(quantities(piece, number_words=False)):
             own = [p for p, q in numbered if value in q]
             rivals = [p for p, q in numbered if value not in q and any(u == value[1] for _, u in q)]
-            if not own or not rivals or any(_REFERS_BACK & set(lx.reading_tokens(p)) for p in own):
+            if not own or not rivals or any(lx.ANAPHORA & set(lx.reading_tokens(p)) for p in own):
                 continue
             words = frozenset(w for w in terms_of(piece).own_words if w not in lx.UNITS)
             if words & frozenset().union(*(terms_of(p).words for p in own)):
@@ -376,8 +376,6 @@ def _prose_binding(claim: str, span: Span) -> dict[str, Any] | None:
     return None
 
 
-#: Words by which a clause refers back to an earlier one: its subject is not in it ("You can raise this to 50 GB").
-_REFERS_BACK = frozenset({"this", "that", "it", "these", "those", "they", "them", "its", "their"})
 
 
 def check_claim(

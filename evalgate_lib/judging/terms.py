@@ -30,6 +30,7 @@ from evalgate_lib.judging.lexicon import (
     FILLER,
     NEGATIONS,
     NUMBER_WORDS,
+    RANGES,
     STOPWORDS,
     UNITS,
     reading_tokens,
@@ -156,7 +157,6 @@ def negates(text: str) -> bool:
 
 #: At most this many words (an adjective such as "business" or "calendar") stand between a number and its unit.
 _UNIT_GAP = 1
-_RANGE = frozenset({"to", "and", "or", "through"})
 _NUMBER = re.compile(r"^\$?\d+(?:\.\d+)?%?$")
 
 
@@ -191,7 +191,7 @@ def _unit_after(tokens: list[str], i: int) -> str | None:
     for token in tokens[i + 1 :]:
         if token in UNITS:
             return token
-        if token in _RANGE or _NUMBER.match(token):
+        if token in RANGES or _NUMBER.match(token):
             continue
         gap += 1
         if gap > _UNIT_GAP:
