@@ -3,8 +3,8 @@
 A reviewer checks a claim against one place of the context, not against the context's words scattered
 over several places. So each passage is read through its markup (:func:`evalgate_lib.text.markup.read_blocks`)
 into **units** — each sentence of a paragraph or list item, each table row, each code line, each API
-signature — and each unit carries its **labels**: the passage title and the nearest labels of its block
-(its section heading or API signature, the sentence that leads into its list, a table row's header row).
+signature — and each unit carries its **labels**: the passage title and the labels of its block (its section
+headings or API signature, the sentence that leads into its list, a table row's header row).
 Labels name what a unit is about, never another fact.
 
 The spans a claim is compared with are:
@@ -14,7 +14,7 @@ The spans a claim is compared with are:
   and never two table rows or two code lines: each is a record of its own): fluent writers merge
   neighbouring sentences;
 * an example's line with the sentence that leads into it or explains it, under one heading;
-* for a claim that enumerates, each list or table of at most :data:`GROUP_UNITS` units with its lead-in
+* for a claim that enumerates, each list or table (three units or more) with its lead-in
   (:attr:`ContextReading.groups`).
 
 Everything is memoised per passage: the same passages recur in many answers.
@@ -33,10 +33,6 @@ from evalgate_lib.text.tokens import distinct_tokens, fold
 
 #: How many neighbouring units of one passage may form one span (a sentence and the next).
 ADJACENT_UNITS = 2
-#: Labels a unit carries beside the passage title: its block's nearest ones (heading or signature, lead-in, header).
-UNIT_LABELS = 3
-#: A list or table of at most this many units may be read as one span, for a claim that enumerates it.
-GROUP_UNITS = 12
 
 #: A name as written, letters and digits together ("urllib3", "requests.get"), found whole among a span's tokens.
 _IDENTIFIER = re.compile(r"(?<![\w$])[a-z_$][\w$]*(?:(?:\.|::?|-)[a-z_$][\w$]*)*")
@@ -123,7 +119,7 @@ def _units(title: str, text: str) -> tuple[_Unit, ...]:
     for block, sentence in iter_sentences_of_blocks(read_blocks(text)):
         if block.kind in ("heading", "header"):
             continue
-        labels = [label for label in block.labels[-UNIT_LABELS:] if label and label != sentence]
+        labels = [label for label in block.labels if label and label != sentence]
         code = tuple(c for c in block.code if c in sentence) if block.kind != "code" else ()
         own = terms_of(sentence, code)
         tokens = _tokens_of(sentence, code)
@@ -171,7 +167,7 @@ def passage_spans(index: int, title: str, text: str) -> tuple[tuple[Span, ...], 
             groups.setdefault(unit.group, []).append(i)
     grouped = []
     for members in groups.values():
-        if 2 < len(members) <= GROUP_UNITS:
+        if len(members) > 2:
             first = members[0]
             lead = [first - 1] if first > 0 and units[first - 1].group != units[first].group else []
             grouped.append(_joined(index, [units[i] for i in lead + members], "group"))

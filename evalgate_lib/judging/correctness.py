@@ -29,19 +29,13 @@ from typing import Mapping, Sequence
 from evalgate_lib.inputs.config import ANSWER_MATCHING
 from evalgate_lib.judging import lexicon as lx
 from evalgate_lib.judging.normalise import normalise_text, ungroup_digits
+from evalgate_lib.judging.question import ABOUT_QUESTION, RESTATES_QUESTION, read_question
 from evalgate_lib.judging.reading import AnswerReading, Clause, Sentence, read_answer
 from evalgate_lib.judging.rows import Matching, MatchVerdict
 from evalgate_lib.judging.rules import ABSTAINS, Rule, Step, render, share
-from evalgate_lib.judging.terms import quantities, stem, terms_of
+from evalgate_lib.judging.terms import quantities, terms_of
 from evalgate_lib.text.matching import bounded_pattern
 from evalgate_lib.text.tokens import fold
-
-#: Share of the question's words a clause must hold to answer it in its own terms ("Nimbus keeps 20 versions of
-#: large files" for "How many versions does Nimbus keep for large files?"), or to assert or deny a yes/no question.
-RESTATES_QUESTION = 0.75
-#: Share of the question's words a clause stating a value (a number or name the question does not give) must hold
-#: to give that value as the answer to it.
-ABOUT_QUESTION = 0.5
 
 CLAIM_RULES: Mapping[str, Rule] = {
     rule.id: rule
@@ -52,7 +46,7 @@ CLAIM_RULES: Mapping[str, Rule] = {
         Rule("C.answers", "an answer to a no-answer question that gives an answer as the answer is wrong, "
              "whether or not it also declines", "The context doesn't say, but it is 5 retries.",
              "the question has no answer in the knowledge base, and the answer gives one: {answer!r}",
-             "RESTATES_QUESTION, ABOUT_QUESTION"),
+             "question.RESTATES_QUESTION, question.ABOUT_QUESTION"),
         Rule("C.stated", "an accepted string stated on token boundaries, outside any decline, makes it correct",
              "'Starter includes 3 seats.' for '3 seats'",
              "the answer states {matched!r} on token boundaries, outside any decline"),
@@ -128,60 +122,35 @@ def normalised_match(text: str, accept: Sequence[str]) -> str | None:
 # --------------------------------------------------------------------------------------------- does it answer?
 
 
-def _question_words(question: str) -> frozenset[str]:
-    asked = {stem(w) for w in lx.QUESTION_WORDS}
-    return frozenset(w for w in terms_of(question).words if w not in asked)
-
-
-def is_polar(question: str) -> bool:
-    """A yes/no question: it opens with an auxiliary ("Does …", "Can I …", "Is there …")."""
-    first = lx.reading_tokens(question)[:1]
-    return bool(first) and first[0] in lx.AUXILIARIES
-
-
 def answers(clause: Clause, question: str) -> bool:
     """Does ``clause`` give an answer to ``question`` as the answer (no gold read)?
 
-    A claiming clause that is not background (a hedge, a referral, a condition) answers when it asserts or
-    denies a yes/no question (a yes/no opening, or :data:`RESTATES_QUESTION` of its words), restates the question
-    with its answer (:data:`RESTATES_QUESTION` of its words and something it adds), or states a value or name the
-    question does not give in a clause about it (:data:`ABOUT_QUESTION` of its words). A conclusion ("so X is not
-    supported") about the question answers too. A statement about the context never answers.
+    A claiming clause that is not background (a hedge, a referral, a condition) and does not report what the
+    context says answers when it asserts or denies a yes/no question (a yes/no opening, or
+    :data:`~evalgate_lib.judging.question.RESTATES_QUESTION` of its words), restates the question with something
+    added, states a value or name the question does not give in a clause about it
+    (:data:`~evalgate_lib.judging.question.ABOUT_QUESTION` of its words), or draws a conclusion about it ("so X is
+    not supported"). When the question asks for a unit ("in euros"), a value in that unit answers it and a value
+    only in another unit does not.
     """
     if clause.role not in ("claim", "polar") or clause.reported or clause.background and not clause.conclusion:
         return False
+    asked = read_question(question)
     if clause.role == "polar":
-        return is_polar(question)
-    asked = _question_words(question)
-    if not asked:
+        return asked.polar
+    if not asked.asked:
         return False
     said = terms_of(clause.text)
-    unit = asked_unit(question)
-    if unit is not None and said.quantities:  # "How much … in euros?": a value in euros answers, one in dollars not
-        return any(u == unit for _, u in said.quantities)
-    held = share(said.words & asked, asked)
-    new = (said.exact | {n for n, _ in said.quantities}) - terms_of(question).exact
+    if asked.unit is not None and said.quantities:
+        return any(u == asked.unit for _, u in said.quantities)
+    held = asked.about(said.words)
     first = lx.reading_tokens(clause.text)[:1]
-    if is_polar(question) and (first and first[0] in lx.POLAR or held >= RESTATES_QUESTION):
+    if asked.polar and (first and first[0] in lx.POLAR or held >= RESTATES_QUESTION):
         return True
-    if held >= RESTATES_QUESTION and said.words - asked:
+    if held >= RESTATES_QUESTION and said.words - asked.asked:
         return True
-    return bool(new) and held >= ABOUT_QUESTION or clause.conclusion and held >= ABOUT_QUESTION
-
-
-def asked_unit(question: str) -> str | None:
-    """The unit of measure ``question`` asks its answer in ("How much … in euros?" → ``euro``, "in US dollars" →
-    ``$``, "How many days …?" → ``day``), or ``None`` when it names none."""
-    tokens = normalise_text(question.replace("€", " euro "), number_words=False).split()
-    for i, token in enumerate(tokens[:-1]):
-        nxt = tokens[i + 1]
-        if token == "in" and nxt in lx.UNITS:
-            return nxt
-        if token == "in" and nxt == "us" and i + 2 < len(tokens) and tokens[i + 2] in lx.UNITS:
-            return tokens[i + 2]
-        if token == "many" and i and tokens[i - 1] == "how" and nxt in lx.UNITS:
-            return nxt
-    return None
+    new = (said.exact | {n for n, _ in said.quantities}) - asked.premise
+    return held >= ABOUT_QUESTION and (bool(new) or clause.conclusion)
 
 
 @dataclass(frozen=True)
@@ -227,11 +196,10 @@ def _stated_text(sentence: Sentence) -> str:
 
 _SETTING = re.compile(r"^\s*`?([A-Za-z_][\w.-]*)\s*=\s*(true|false)`?\s*$", re.IGNORECASE)
 _CODE_TOKEN = re.compile(r"[\w$]*_[\w$]*|\w+(?:\.\w+)+|\w+\(")
-_PHRASE_WORDS = 4
 
 
 def _phrase(texts: Sequence[str], accept: Sequence[str]) -> tuple[str, str] | None:
-    """``(accepted, clause)`` for a short accepted phrase (no identifier or value, at most four words) whose words
+    """``(accepted, clause)`` for an accepted phrase of two words or more (no identifier or value) whose words all
     stand in one clause with the same negation, or for ``name=True`` stated in words ("enable `name`")."""
     for candidate in accept:
         setting = _SETTING.match(candidate)
@@ -255,7 +223,7 @@ def _phrase(texts: Sequence[str], accept: Sequence[str]) -> tuple[str, str] | No
         if re.search(r"[^\w\s'\u2019]|[_\d]", candidate):
             continue
         words, negated = _phrase_reading(candidate)
-        if len(lx.reading_tokens(candidate)) < 2 or not 0 < len(words) <= _PHRASE_WORDS:
+        if len(lx.reading_tokens(candidate)) < 2 or not words:
             continue  # one word is a name ("commenters"): it stays exact
         for text in texts:
             for clause in _clauses(_CODE_TOKEN.sub(" ", text)):
@@ -324,7 +292,7 @@ def competing(reading: AnswerReading, accepted: str, accept: Sequence[str]) -> t
         shape = _VERSION if _VERSION.fullmatch(accepted.strip()) else _NAME if _NAME.fullmatch(accepted.strip()) else None
         return _competing_names(sentences, shape, folded_accept, question) if shape else ()
     value, unit = parsed if parsed else (money.group(1), "$")  # type: ignore[union-attr]
-    asked = _question_words(question)
+    asked = read_question(question).asked
 
     def values(text: str) -> list[str]:
         if unit == "$":
@@ -425,7 +393,7 @@ def _polarity_clash(reading: AnswerReading, accepted: str) -> tuple[str, str] | 
     """``(the answer's yes/no, the accepted string's)`` when a yes/no question's answer opens on the opposite of
     what its accepted string says ("No, …" where the accepted string is "yes" or a plain "supports X"; "Yes, …" where
     it negates), else ``None``. An accepted string that neither opens on yes/no nor negates says no polarity."""
-    if not is_polar(reading.question) or reading.lead is None:
+    if not read_question(reading.question).polar or reading.lead is None:
         return None
     said = lx.reading_tokens(reading.lead.text)[:1]
     answer = "yes" if said and said[0] in ("yes", "yep") else "no" if said and said[0] in ("no", "nope") else None

@@ -18,13 +18,10 @@ from evalgate_lib.judging.correctness import Correctness
 from evalgate_lib.judging.grounding import Groundedness
 from evalgate_lib.judging.rows import Flags, SentenceVerdict
 
-#: An answer whose confidence is below this goes to the review queue (span and lexical scorers).
-REVIEW_CONFIDENCE = 0.50
-
-#: The same for the scorers that mark undecided verdicts: their queue is led by those verdicts, and only a
-#: retrieval this weak adds an answer by itself (measured: below 0.5 it held the judge's errors no more
-#: often than their base rate, on every labelled set).
-UNDECIDED_REVIEW_CONFIDENCE = 0.35
+#: An answer whose confidence (min(top retrieval similarity, groundedness)) is below this goes to the review queue.
+#: Measured on the labelled sets: below 0.5 it held the judge's errors no more often than their base rate, and a
+#: retrieval this weak adds an answer by itself (docs/judge.md).
+REVIEW_CONFIDENCE = 0.35
 
 
 def _floor3(value: float) -> float:
@@ -59,7 +56,7 @@ def review_causes(
             causes.append(("declines_and_answers", "declines and answers in one breath"))
     elif grounded.unsupported:
         causes.append(("unsupported", f"{grounded.unsupported} sentence(s) judged unsupported by the context"))
-    floor = UNDECIDED_REVIEW_CONFIDENCE if by_doubt else REVIEW_CONFIDENCE
+    floor = REVIEW_CONFIDENCE
     if confidence < floor:
         causes.append((
             "low_confidence",

@@ -49,6 +49,10 @@ Role = Literal[
     "echo", "claim",
 ]  # fmt: skip
 
+#: How many words apart the parts of one frame may stand: the context named as a subject ("the provided
+#: documentation …"), a negation and the verb it negates ("does not explicitly mention"), "no X is specified".
+PHRASE_WINDOW = 5
+
 #: Roles that claim something the context must support (an advice clause only when it names something).
 CLAIMING: frozenset[str] = frozenset({"claim", "context", "code", "advice"})
 
@@ -172,7 +176,7 @@ def _courtesy(text: str, question: str) -> bool:
 def _source_subject(tokens: tuple[str, ...]) -> int | None:
     """Where the clause's subject names the context ("the provided documentation …", "it", "they"), else ``None``:
     the index just after that noun phrase."""
-    for i, token in enumerate(tokens[:5]):
+    for i, token in enumerate(tokens[:PHRASE_WINDOW]):
         if token in lx.SOURCE_NOUNS:
             return i + 1
         if i == 0 and token in ("it", "they"):
@@ -188,7 +192,7 @@ def _declines(text: str, question: str) -> bool:
         return True
     subject = _source_subject(tokens)
     if subject is not None:  # "the context does not mention X", "the passages have no …", "it doesn't say"
-        rest = tokens[subject : subject + 6]
+        rest = tokens[subject : subject + PHRASE_WINDOW]
         negation = next((i for i, t in enumerate(rest) if t in lx.NEGATIONS), None)
         if negation is not None and any(t in lx.REPORT_VERBS or t in ("have", "has") for t in rest[negation:]):
             return True
@@ -197,7 +201,7 @@ def _declines(text: str, question: str) -> bool:
     # excerpts I have")
     for i, token in enumerate(tokens):
         if token in lx.REPORT_VERBS and _negated_here(tokens, i):
-            if token in lx.SPEECH_PARTICIPLES or any(t in lx.SOURCE_NOUNS for t in tokens[i + 1 : i + 5]):
+            if token in lx.SPEECH_PARTICIPLES or any(t in lx.SOURCE_NOUNS for t in tokens[i + 1 : i + PHRASE_WINDOW]):
                 return True
     return False
 
@@ -211,7 +215,7 @@ def _negated_here(tokens: tuple[str, ...], i: int) -> bool:
     if j >= 0 and tokens[j] in lx.NEGATIONS:
         return True
     copula = i - 1 if i and tokens[i - 1] in lx.COPULAS else None
-    return copula is not None and "no" in tokens[max(0, copula - 5) : copula]
+    return copula is not None and "no" in tokens[max(0, copula - PHRASE_WINDOW) : copula]
 
 
 def _context_statement(text: str, question: str) -> bool:
@@ -288,7 +292,7 @@ def _strip_frames(text: str) -> tuple[str, str]:
     """``(frame, rest)``: a leading label ("**Tip:**" as read: "Tip:"), a source frame ("According to the docs,",
     "The docs say that") or an advice frame ("Keep in mind that") removed; ``frame`` is ``""`` when there is none."""
     frame = ""
-    label = re.match(r"^\s*([^:]{1,25}):\s+(?=\S)", text)
+    label = re.match(r"^\s*([^:]+?):\s+(?=\S)", text)
     if label and _tokens(label.group(1)) in lx.LABELS:
         frame, text = label.group(0), text[label.end() :]
     opener = _OPENER_PATTERN.match(text)
@@ -298,7 +302,7 @@ def _strip_frames(text: str) -> tuple[str, str]:
     if tokens[:1] == ("what",) and (reported := _source_subject(tokens[1:])) is not None:
         # "What it does say is that X", "What the context mentions is X": the claim is X
         rest = tokens[1 + reported :]
-        k = next((i for i, t in enumerate(rest[:4]) if t in lx.COPULAS), None)
+        k = next((i for i, t in enumerate(rest[:PHRASE_WINDOW]) if t in lx.COPULAS), None)
         if k is not None and any(t in lx.REPORT_VERBS for t in rest[:k]):
             end = _phrase_end(text, 1 + reported + k + 1)
             if end is not None and text[end:].strip():

@@ -46,6 +46,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from evalgate_lib.judging import lexicon as lx
 from evalgate_lib.judging.context import ContextReading, Span, read_context, squash
+from evalgate_lib.judging.question import ABOUT_QUESTION, read_question
 from evalgate_lib.judging.reading import AnswerReading, Sentence, read_answer
 from evalgate_lib.judging.rows import SentenceVerdict
 from evalgate_lib.judging.rules import ABSTAINS, Rule, Step, render, share
@@ -110,10 +111,10 @@ SUPPORT_RULES: Mapping[str, Rule] = {
              "'SOC 2, ISO 27001 and ISO 27018' against a list of the three",
              "an enumeration: one list or table of passage [{passage}] holds {figure}"),
         Rule("L.answer", "an undecided verdict leans supported when the rest of its answer shows a faithful writer: "
-             "none decided unsupported, TRACK_RECORD claims in its own words decided supported, no repetition",
-             "a fluent answer whose other claims all check out", "leans supported: {own} other claims of this answer "
-             "in its own words are decided supported, none unsupported, and it reads as one coherent generation",
-             "TRACK_RECORD"),
+             "none decided unsupported, at least as many claims in its own words decided supported as undecided ones "
+             "leaning unsupported, no repetition, not cut off", "a fluent answer whose other claims all check out",
+             "leans supported: {own} other claims of this answer in its own words are decided supported, none "
+             "unsupported, and it reads as one coherent generation"),
         Rule("S.code", "a code line is supported when every option, keyword, name and path it uses is in the "
              "context; its data (strings, numbers, placeholders) is its own", "pip install -r requirements.txt",
              "a code line: {verdict} (needs {needed}; missing {missing})"),
@@ -148,33 +149,17 @@ class Need:
         )
 
 
-@lru_cache(maxsize=4096)
-def _question_terms(question: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    """``(words, names, exact)`` of the question: its counted words less the words that ask, the names it gives
-    (capitalised inside the sentence: "Enterprise"), and its exact tokens (its premise's names)."""
-    terms = terms_of(question)
-    asked = frozenset(w for w in terms.words if w not in {stem(q) for q in lx.QUESTION_WORDS})
-    names = frozenset(stem(fold(w)) for w in re.findall(r"(?<!^)(?<![.?!]\s)\b[A-Z][a-z]\w*", question))
-    exact = terms.exact | frozenset(e.rsplit(".", 1)[1] for e in terms.exact if "." in e.strip("."))
-    return asked, names - {stem(q) for q in lx.QUESTION_WORDS}, exact
-
-
 def need_of(claim: str, code: tuple[str, ...], question: str) -> Need:
     """What ``claim`` needs of its span: a fragment ("10 GB.") takes its subject from the question, whose words its
-    span must hold too; a claim that restates the question ("The minimum number of seats on Business is 100.")
-    names its subject itself, which its span must name (S.subject)."""
+    span must hold too; a claim about the question (``ABOUT_QUESTION`` of its words: "The minimum number of seats on
+    Business is 100.") restates it, and its span must hold the question's words it restates and its subjects."""
     terms = terms_of(claim, code)
-    asked, _, _ = _question_terms(question)
+    asked = read_question(question)
     if len(terms.own_words) <= FRAGMENT_WORDS:
-        return Need(terms, asked - terms.words, "an answer fragment")
-    if asked and share(terms.words & asked, asked) >= RESTATES:
-        return Need(terms, asked & terms.words, "a restatement of the question", terms.own_words - asked)
+        return Need(terms, asked.asked - terms.words, "an answer fragment")
+    if asked.asked and asked.about(terms.words) >= ABOUT_QUESTION:
+        return Need(terms, asked.asked & terms.words, "a restatement of the question")
     return Need(terms, frozenset(), "a claim")
-
-
-#: Share of the question's words a claim must hold to restate it (its subject is then the question's).
-RESTATES = 0.5
-
 
 
 def held_exact(need: frozenset[str], held: frozenset[str], names: frozenset[str] | None = None) -> frozenset[str]:
@@ -393,7 +378,7 @@ def check_claim(
         steps.append(step)
         return _Check(tuple(steps), span, figure)
 
-    _, _, premise = _question_terms(question)
+    premise = read_question(question).premise
     everything = context.everything
     absent = sorted(t for t in need.terms.exact - held_exact(need.terms.exact, everything, context.names)
                     if t not in premise)
@@ -442,13 +427,15 @@ def check_claim(
                 if bound == "rival":
                     step = Step("S.rival", "unsupported", False, {**shown, "binding": "the claim names its column"})
                 else:
+                    # a span stating several values of one kind (a table above all) may well hold the claim's:
+                    # measured, leaning against it cost the fluent sets far more than it gained (docs/judge.md)
                     step = Step("S.rival", "undecided", True, {**shown, "binding": "no column tells them apart"})
                 return done(step, best, figure)
         steps.append(Step("S.rival", ABSTAINS))
     if on("S.subject") and need.kind != "a claim":
         # a fragment takes the question's subject; a restatement names it: either way the span must name it where
         # its passage tells subjects apart by it ("Enterprise" in a table of plans)
-        _, names, _ = _question_terms(question)
+        names = read_question(question).subjects
         named = context.vocabulary[best.passage] if best.passage < len(context.vocabulary) else frozenset()
         subjects = names - context.titles
         missing = sorted((subjects & named) - best.terms.words)
@@ -483,10 +470,6 @@ def _words_step(need: Need, best: Span, evidence: dict[str, Any]) -> Step:
     return Step("S.words", "undecided", False, evidence)
 
 
-#: How many claims in its own words an answer must have decided supported before its undecided verdicts lean supported.
-TRACK_RECORD = 2
-
-
 def _cut_off(answer: str) -> bool:
     """The answer stops mid-sentence: its last character is not one a complete answer ends on."""
     return bool(answer.strip()) and not re.search(r"""[.!?)\]}"'`*|:]\s*$""", answer.rstrip())
@@ -495,7 +478,7 @@ def _cut_off(answer: str) -> bool:
 def lean_by_answer(verdicts: Sequence[SentenceVerdict], reading: AnswerReading) -> tuple[SentenceVerdict, ...]:
     """L.answer: an answer's undecided verdicts lean supported when the answer itself shows a faithful writer
     (no gold read): no sentence decided unsupported; at least :data:`TRACK_RECORD` claims in its own words (not a
-    verbatim copy, a code line or a fragment) decided supported, at least as many as its undecided verdicts leaning
+    verbatim copy, a code line or a fragment) decided supported, and at least as many as its undecided verdicts leaning
     unsupported; and one coherent generation (no sentence repeated word for word, not cut off mid-sentence)."""
     if any(v.supported is False and not v.undecided for v in verdicts):
         return tuple(verdicts)
@@ -503,7 +486,7 @@ def lean_by_answer(verdicts: Sequence[SentenceVerdict], reading: AnswerReading) 
     own = [v for v in verdicts if v.supported is True and not v.undecided and v.rule == "S.words"
            and v.steps and v.steps[-1].evidence.get("kind") != "an answer fragment"]  # fmt: skip
     repeated = any(s.repeats is not None for s in reading.sentences)
-    if not leaning or len(own) < TRACK_RECORD or len(leaning) > len(own) or repeated or _cut_off(reading.answer):
+    if not leaning or len(leaning) > len(own) or repeated or _cut_off(reading.answer):
         return tuple(verdicts)
     step = Step("L.answer", "undecided", True, {"own": len(own), "leaning": len(leaning)})
     return tuple(
@@ -522,21 +505,20 @@ _CLAUSE = re.compile(
 )
 #: Where the items of an enumeration part ("SOC 2, ISO 27001 and ISO 27018").
 _ITEMS = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
-#: A clause with fewer counted words than this is read together with the one before it.
-CLAUSE_WORDS = 3
 
 
 def clauses_of(claim: str) -> list[str]:
-    """``claim`` cut at clause boundaries; a piece with fewer than :data:`CLAUSE_WORDS` words joins the one before."""
+    """``claim`` cut at clause boundaries; a piece with no more words than a fragment (:data:`FRAGMENT_WORDS`) is read
+    with the one before it, so "until you reach 10" never stands alone."""
     clauses: list[str] = []
     for piece in (p.strip(" ,;:()") for p in _CLAUSE.split(claim)):
         if not piece:
             continue
-        if clauses and len(terms_of(piece).words) < CLAUSE_WORDS:
+        if clauses and len(terms_of(piece).words) <= FRAGMENT_WORDS:
             clauses[-1] = f"{clauses[-1]}, {piece}"
         else:
             clauses.append(piece)
-    if len(clauses) > 1 and len(terms_of(clauses[0]).words) < CLAUSE_WORDS:
+    if len(clauses) > 1 and len(terms_of(clauses[0]).words) <= FRAGMENT_WORDS:
         clauses[1] = f"{clauses[0]}, {clauses[1]}"
         clauses.pop(0)
     return clauses
@@ -641,7 +623,7 @@ def _names_nothing_new(text: str, code: tuple[str, ...], question: str, context:
     """Advice claims at most that what it points to exists: its names (exact tokens, capitalised words inside the
     sentence, quoted titles) must be known to the context or the question; its other words are the writer's own."""
     terms = terms_of(text, code)
-    names = set(terms.exact - held_exact(terms.exact, context.everything, context.names) - _question_terms(question)[2])
+    names = set(terms.exact - held_exact(terms.exact, context.everything, context.names) - read_question(question).premise)
     capitalised = re.findall(r"(?<!^)(?<![.!?]\s)\b[A-Z][\w-]*", text)
     quoted = re.findall(r"[\"\u201c]([^\"\u201d]{3,80})[\"\u201d]", text)
     known = frozenset().union(*context.vocabulary) | terms_of(question).words

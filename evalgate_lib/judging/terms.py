@@ -43,7 +43,7 @@ _STEMMER = snowballstemmer.stemmer("english")
 
 #: Exact tokens as written (case-folded): options, dotted/slashed/underscored names, numbers.
 _EXACT = re.compile(
-    r"(?<![\w.-])-{1,2}[a-z][\w-]*"  # --no-cache-dir, -r
+    r"(?<![\w.-])-{1,2}[a-z][\w-]*(?:=[\w.:/-]+)?"  # --no-cache-dir, -r, --use-feature=truststore
     r"|(?<![\w~])~?[a-z_][\w-]*(?:[./][\w-]+)+"  # pip.conf, a/b/c, ~/.cache/pip
     r"|(?<![\w.])\.[a-z_][\w-]*"  # .netrc
     r"|\b[a-z]+_\w+"  # pip_index_url
@@ -155,8 +155,6 @@ def negates(text: str) -> bool:
     return bool(NEGATIONS.intersection(reading_tokens(spelled)))
 
 
-#: At most this many words (an adjective such as "business" or "calendar") stand between a number and its unit.
-_UNIT_GAP = 1
 _NUMBER = re.compile(r"^\$?\d+(?:\.\d+)?%?$")
 
 
@@ -164,8 +162,8 @@ _NUMBER = re.compile(r"^\$?\d+(?:\.\d+)?%?$")
 def quantities(text: str, number_words: bool = True) -> frozenset[tuple[str, str]]:
     """Each number of ``text`` with its unit of measure: ``("10", "day")``, ``("18", "$")``, ``("95", "%")``.
 
-    A number's unit is the next unit word, past at most one other word and across a range's other end
-    ("30 to 365 days"); a number with no unit there is not a quantity (a count's noun is a word of the claim).
+    A number's unit is the word right after it, or after a range's other end ("30 to 365 days"); a number with no
+    unit there is not a quantity (a count's noun is a word of the claim).
     ``number_words=False`` reads only numbers written in digits.
     """
     out: set[tuple[str, str]] = set()
@@ -187,13 +185,10 @@ def quantities(text: str, number_words: bool = True) -> frozenset[tuple[str, str
 
 
 def _unit_after(tokens: list[str], i: int) -> str | None:
-    gap = 0
+    """The unit right after the number at ``tokens[i]``, across a range's other end ("30 to 365 days")."""
     for token in tokens[i + 1 :]:
         if token in UNITS:
             return token
-        if token in RANGES or _NUMBER.match(token):
-            continue
-        gap += 1
-        if gap > _UNIT_GAP:
+        if not (token in RANGES or _NUMBER.match(token)):
             return None
     return None

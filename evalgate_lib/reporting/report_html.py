@@ -19,7 +19,7 @@ from typing import Any, Mapping, Sequence
 
 from evalgate_lib.inputs.labels import LabelProvenance
 from evalgate_lib.judging.lexicon import table as lexicon_table
-from evalgate_lib.judging.flags import REVIEW_CONFIDENCE, UNDECIDED_REVIEW_CONFIDENCE
+from evalgate_lib.judging.flags import REVIEW_CONFIDENCE
 from evalgate_lib.judging.grounding import COVERAGE_FLOOR
 from evalgate_lib.judging.support import NEAR_MISS, WORD_FLOOR
 from evalgate_lib.judging.scorers import known_scorer
@@ -356,7 +356,7 @@ def _review_rule(scorer: str) -> str:
     if getattr(known_scorer(scorer), "marks_undecided", False):
         return (
             "a sentence verdict the scorer left undecided, an answer that declines and answers at once, or confidence "
-            f"= min(top retrieval similarity, groundedness) below {UNDECIDED_REVIEW_CONFIDENCE:.2f}."
+            f"= min(top retrieval similarity, groundedness) below {REVIEW_CONFIDENCE:.2f}."
         )
     return (
         "an unsupported sentence, or confidence = min(top retrieval similarity, groundedness) below "
