@@ -56,8 +56,12 @@ def labelled_sets(path: Path = SETS) -> list[tuple[str, list[LabelledAnswer]]]:
         }
         match = match_labels(load_labels(labelled.labels), {key: a.answer for key, a in answers.items()})
         reference, _ = split_passes(match.matched)
-        out.append((labelled.name, [LabelledAnswer(answers[k], questions[k[1]], reference[k]) for k in answers
-                                    if k in reference]))  # fmt: skip
+        out.append(
+            (
+                labelled.name,
+                [LabelledAnswer(answers[k], questions[k[1]], reference[k]) for k in answers if k in reference],
+            )
+        )
     return out
 
 
@@ -68,9 +72,14 @@ def kappas(items: Sequence[LabelledAnswer], disabled: frozenset[str] = frozenset
         a, q = item.answer, item.question
         top = a.passages[0].score if a.passages and a.passages[0].score is not None else 1.0
         verdict = judge_answer(
-            question=q.question, answer=a.answer, passages=[(p.title or p.doc_id or "", p.text) for p in a.passages],
-            accept=q.accept, answerable=q.answerable, top_similarity=top, disabled=disabled,
-        )  # fmt: skip
+            question=q.question,
+            answer=a.answer,
+            passages=[(p.title or p.doc_id or "", p.text) for p in a.passages],
+            accept=q.accept,
+            answerable=q.answerable,
+            top_similarity=top,
+            disabled=disabled,
+        )
         auto_correct.append(verdict.correct)
         auto_unsupported.append(bool(verdict.unsupported_sentences))
     correct = cohen_kappa(confusion(auto_correct, [i.label.correct for i in items]))
@@ -100,14 +109,22 @@ def main(argv: list[str] | None = None) -> int:
         worst_c = min(names, key=lambda n: full[n][0])
         rows.append((rule, du, dc, full[worst_u][1] - off[worst_u][1], full[worst_c][0] - off[worst_c][0]))
         if not args.markdown:
-            print(f"{rule:16} unsupported Δκ " + " ".join(f"{d:+.2f}" for d in du) + "   correct Δκ "
-                  + " ".join(f"{d:+.2f}" for d in dc), flush=True)  # fmt: skip
+            print(
+                f"{rule:16} unsupported Δκ "
+                + " ".join(f"{d:+.2f}" for d in du)
+                + "   correct Δκ "
+                + " ".join(f"{d:+.2f}" for d in dc),
+                flush=True,
+            )
     if args.markdown:
         short = [n.replace(" / demo model", " demo").replace(" / fluent", " fl.") for n in names]
         print("| rule | " + " | ".join(short) + " | worst set |")
         print("|---|" + "---|" * (len(names) + 1))
-        print("| (full judge: unsupported κ / correct κ) | " + " | ".join(
-            f"{full[n][1]:.2f} / {full[n][0]:.2f}" for n in names) + " | |")  # fmt: skip
+        print(
+            "| (full judge: unsupported κ / correct κ) | "
+            + " | ".join(f"{full[n][1]:.2f} / {full[n][0]:.2f}" for n in names)
+            + " | |"
+        )
         for rule, du, dc, wu, wc in rows:
             cells = [f"{u:+.2f} / {c:+.2f}" for u, c in zip(du, dc, strict=True)]
             print(f"| `{rule}` | " + " | ".join(cells) + f" | {wu:+.2f} / {wc:+.2f} |")

@@ -97,7 +97,9 @@ def _constants(tree: ast.Module) -> dict[str, object]:
     """The module's named string constants and tuples of strings, resolved in order (later ones may use earlier)."""
     names: dict[str, object] = {}
     for node in tree.body:
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        targets = (
+            node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        )
         value = getattr(node, "value", None)
         for target in targets:
             if not isinstance(target, ast.Name) or value is None:
@@ -143,14 +145,22 @@ def count(root: Path) -> Size:
                 if node.func.attr in ("startswith", "endswith") and _reads_reason(node.func.value):
                     size.reason_decides.append(f"{path.name}:{node.lineno}")
         for node in tree.body:
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
-                node, ast.AnnAssign) else []  # fmt: skip
+            targets = (
+                node.targets
+                if isinstance(node, ast.Assign)
+                else [node.target]
+                if isinstance(node, ast.AnnAssign)
+                else []
+            )
             value = getattr(node, "value", None)
             names = [t.id for t in targets if isinstance(t, ast.Name)]
             if not names or value is None:
                 continue
-            if isinstance(value, ast.Constant) and isinstance(value.value, (int, float)) and not isinstance(
-                value.value, bool):  # fmt: skip
+            if (
+                isinstance(value, ast.Constant)
+                and isinstance(value.value, (int, float))
+                and not isinstance(value.value, bool)
+            ):
                 for name in names:
                     if name not in _NOT_THRESHOLDS:
                         size.thresholds[f"{path.stem}.{name}"] = value.value
@@ -171,7 +181,11 @@ def count(root: Path) -> Size:
 def _words_in(value: ast.AST) -> int:
     """How many word constants a module-level value lists (a collection of strings, or a ``"…".split()``)."""
     inner = value
-    if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id in ("frozenset", "set", "tuple"):
+    if (
+        isinstance(inner, ast.Call)
+        and isinstance(inner.func, ast.Name)
+        and inner.func.id in ("frozenset", "set", "tuple")
+    ):
         inner = inner.args[0] if inner.args else inner
     if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and inner.func.attr == "split":
         text = _string(inner.func.value)
@@ -192,10 +206,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"judging/: {size.lines} lines in {size.files} files")
     print(f"regular expressions: {size.regexes}, alternation branches: {size.branches}")
-    print(f"words listed in code: {size.listed_words} in {size.word_lists} lists; in lexicon.toml: {size.lexicon_words}")
+    print(
+        f"words listed in code: {size.listed_words} in {size.word_lists} lists; in lexicon.toml: {size.lexicon_words}"
+    )
     print(f"thresholds: {len(size.thresholds)}: " + ", ".join(f"{k} = {v}" for k, v in sorted(size.thresholds.items())))
-    print(f"places where a reason string decides a verdict: {len(size.reason_decides)}"
-          + (": " + ", ".join(size.reason_decides) if size.reason_decides else ""))  # fmt: skip
+    print(
+        f"places where a reason string decides a verdict: {len(size.reason_decides)}"
+        + (": " + ", ".join(size.reason_decides) if size.reason_decides else "")
+    )
     return 0
 
 

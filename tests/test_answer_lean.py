@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import evalgate_lib as eg
 from evalgate_lib.judging.answer_lean import TRACK_RECORD, degenerate, lean_by_answer
+
+import evalgate_lib as eg
 from evalgate_lib.judging.rows import SentenceVerdict
 
 

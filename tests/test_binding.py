@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from evalgate_lib.judging.binding import bound_value
 from evalgate_lib.judging.prose_support import _values, judge_prose, prose_terms
+
 from evalgate_lib.judging.sentence_scorers import ScoringContext
 
 ROW = (

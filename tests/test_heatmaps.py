@@ -60,6 +60,7 @@ def test_the_delta_chart_labels_bars_as_the_table_prints_them() -> None:
 
 def test_one_support_figure_and_marks_that_follow_the_verdicts_words() -> None:
     from evalgate_lib.judging.prose_support import judge_prose
+
     from evalgate_lib.judging.sentence_scorers import ScoringContext
 
     passage = ("Plans", "Starter includes 3 seats in its fee.")

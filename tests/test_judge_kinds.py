@@ -10,12 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from evalgate_lib.judging.phrases import expand_contractions, is_phrase, phrase_found
 
 from evalgate_lib.inputs.answer_logs import load_answer_log
 from evalgate_lib.inputs.gold import load_gold
 from evalgate_lib.inputs.labelled_sets import load_sets
 from evalgate_lib.judging.answer import judge_answer
-from evalgate_lib.judging.phrases import expand_contractions, is_phrase, phrase_found
 
 ROOT = Path(__file__).resolve().parent.parent
 

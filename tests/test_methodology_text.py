@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from evalgate_lib.judging.prose_support import PROSE_FLOOR
+from evalgate_lib.judging.span_support import SPAN_FLOOR
 
 from evalgate_lib.inputs.config import ANSWER_MATCHING
-from evalgate_lib.judging.prose_support import PROSE_FLOOR
 from evalgate_lib.judging.scorers import BUILT_IN
-from evalgate_lib.judging.span_support import SPAN_FLOOR
 from evalgate_lib.reporting.report_html import methodology_html
 from evalgate_lib.run.manifest import Manifest
 

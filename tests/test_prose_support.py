@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from evalgate_lib.judging.discourse import (
     is_about_the_answer,
     is_advice,
@@ -13,6 +12,7 @@ from evalgate_lib.judging.discourse import (
     without_source_frame,
 )
 from evalgate_lib.judging.prose_support import clauses_of, judge_prose, prose_terms
+
 from evalgate_lib.judging.scorers import get_scorer
 from evalgate_lib.judging.sentence_scorers import ScoringContext
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-
 from evalgate_lib.judging.prose_support import judge_prose
 from evalgate_lib.judging.quantities import asked_unit, read_quantities, unheld_quantity
+
 from evalgate_lib.judging.sentence_scorers import ScoringContext
 
 

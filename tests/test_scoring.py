@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from evalgate_lib.judging.discourse import answer_refuses, is_refusal
 
 from evalgate_lib.judging.correctness import Correctness, correctness, matched_accept
-from evalgate_lib.judging.discourse import answer_refuses, is_refusal
 from evalgate_lib.judging.grounding import COVERAGE_FLOOR, Groundedness, confidence, mean_support, sentence_coverage
 from evalgate_lib.retrieval.metrics import first_relevant_rank, hit_at_k
 from evalgate_lib.text.tokens import content_tokens, sentences_of

@@ -29,6 +29,7 @@ from evalgate_lib.judging.span_support import (
     without_list_markers,
     words_of,
 )
+
 from evalgate_lib.text.tokens import content_token_list, fold, sentence_spans
 
 ROOT = Path(__file__).resolve().parents[1]

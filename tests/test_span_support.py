@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
-from evalgate_lib.judging.scorers import get_scorer
-from evalgate_lib.judging.sentence_scorers import ScoringContext
 from evalgate_lib.judging.span_support import (
     SPAN_FLOOR,
     claim_part,
@@ -15,6 +12,9 @@ from evalgate_lib.judging.span_support import (
     stem,
     without_list_markers,
 )
+
+from evalgate_lib.judging.scorers import get_scorer
+from evalgate_lib.judging.sentence_scorers import ScoringContext
 
 PRICES = (
     "Plans and pricing (2026)",

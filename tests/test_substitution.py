@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-
 from evalgate_lib.judging.prose_support import judge_prose
-from evalgate_lib.judging.sentence_scorers import ScoringContext
 from evalgate_lib.judging.substitution import swapped_name
+
+from evalgate_lib.judging.sentence_scorers import ScoringContext
 
 SCIM = (
     "Setting up SSO with SAML\nSCIM provisioning (Enterprise)\n"

@@ -145,8 +145,9 @@ def _units(title: str, text: str) -> tuple[_Unit, ...]:
 
 def _joined(index: int, units: list[_Unit], kind: str) -> Span:
     lines = list(dict.fromkeys(line for u in units for line in u.text.split("\n")))
-    return Span(index, "\n".join(lines), _union([u.terms for u in units]), frozenset().union(*(u.tokens for u in units)),
-                kind)  # fmt: skip
+    return Span(
+        index, "\n".join(lines), _union([u.terms for u in units]), frozenset().union(*(u.tokens for u in units)), kind
+    )
 
 
 @lru_cache(maxsize=4096)
@@ -187,7 +188,9 @@ def read_context(passages: tuple[tuple[str, str], ...]) -> ContextReading:
         frozenset().union(*(s.terms.words for s in spans if s.passage == i)) for i in range(len(passages))
     )
     everything = frozenset().union(*(s.terms.exact | s.tokens for s in spans))
-    squashed = tuple(squash(f"{title}\n{text}\n" + "\n".join(b.text for b in read_blocks(text))) for title, text in passages)
+    squashed = tuple(
+        squash(f"{title}\n{text}\n" + "\n".join(b.text for b in read_blocks(text))) for title, text in passages
+    )
     titles = frozenset().union(*(terms_of(read_inline(title).text).words for title, _ in passages))
     names = frozenset().union(*(s.terms.exact for s in spans))
     return ContextReading(passages, tuple(spans), tuple(groups), vocabulary, everything, squashed, titles, names)

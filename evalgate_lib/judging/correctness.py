@@ -40,36 +40,66 @@ from evalgate_lib.text.tokens import fold
 CLAIM_RULES: Mapping[str, Rule] = {
     rule.id: rule
     for rule in (
-        Rule("C.declines", "an answer that declines and gives no answer of its own is a refusal: correct only "
-             "for a no-answer question", "I couldn't find that in the context. The sections cover A and B.",
-             "{verdict}: it declines ({decline!r}) and gives no answer of its own"),
-        Rule("C.answers", "an answer to a no-answer question that gives an answer as the answer is wrong, "
-             "whether or not it also declines", "The context doesn't say, but it is 5 retries.",
-             "the question has no answer in the knowledge base, and the answer gives one: {answer!r}",
-             "question.RESTATES_QUESTION, question.ABOUT_QUESTION"),
-        Rule("C.stated", "an accepted string stated on token boundaries, outside any decline, makes it correct",
-             "'Starter includes 3 seats.' for '3 seats'",
-             "the answer states {matched!r} on token boundaries, outside any decline"),
-        Rule("C.normalised", "an accepted value stated after normalisation (number words, units, money) makes it "
-             "correct, undecided", "'three seats' for '3 seats'",
-             "the answer states {matched!r} after normalisation (number words, units, money)"),
-        Rule("C.phrase", "a short accepted phrase stated in other words in one clause (every word, the same "
-             "negation), or a keyword setting stated in words, makes it correct",
-             "'it isn't safe' for 'not safe'; 'use allow_redirects to enable redirects' for 'allow_redirects=True'",
-             "the answer states {matched!r} in other words, in one clause ({clause!r})"),
-        Rule("C.bare", "the lead sentence stating an accepted number with no unit makes it correct, undecided",
-             "'The maximum is 10.' for '10 seats'", "the answer's lead states the number of {matched!r} without "
-             "its unit"),
-        Rule("C.polarity", "a yes/no answer opening on the opposite of what its accepted string says is wrong, "
-             "undecided", "'No, …' where the accepted string is 'yes' or negates nothing it should",
-             "the answer states {matched!r} but opens on {answer!r} where the accepted answer is {accepted!r}"),
-        Rule("C.competing", "an answer that states an accepted value but gives another of its kind as the answer "
-             "is wrong, undecided", "'1. 10 GB 2. 20 GB' for '10 GB'",
-             "the answer states {matched!r} but also gives {rivals} as the answer (competing values)"),
-        Rule("C.none", "an answer that states no accepted string is wrong", "'Starter includes 5 seats.' for '3 seats'",
-             "the answer states none of the accepted strings ({accept}) outside a decline"),
+        Rule(
+            "C.declines",
+            "an answer that declines and gives no answer of its own is a refusal: correct only "
+            "for a no-answer question",
+            "I couldn't find that in the context. The sections cover A and B.",
+            "{verdict}: it declines ({decline!r}) and gives no answer of its own",
+        ),
+        Rule(
+            "C.answers",
+            "an answer to a no-answer question that gives an answer as the answer is wrong, "
+            "whether or not it also declines",
+            "The context doesn't say, but it is 5 retries.",
+            "the question has no answer in the knowledge base, and the answer gives one: {answer!r}",
+            "question.RESTATES_QUESTION, question.ABOUT_QUESTION",
+        ),
+        Rule(
+            "C.stated",
+            "an accepted string stated on token boundaries, outside any decline, makes it correct",
+            "'Starter includes 3 seats.' for '3 seats'",
+            "the answer states {matched!r} on token boundaries, outside any decline",
+        ),
+        Rule(
+            "C.normalised",
+            "an accepted value stated after normalisation (number words, units, money) makes it correct, undecided",
+            "'three seats' for '3 seats'",
+            "the answer states {matched!r} after normalisation (number words, units, money)",
+        ),
+        Rule(
+            "C.phrase",
+            "a short accepted phrase stated in other words in one clause (every word, the same "
+            "negation), or a keyword setting stated in words, makes it correct",
+            "'it isn't safe' for 'not safe'; 'use allow_redirects to enable redirects' for 'allow_redirects=True'",
+            "the answer states {matched!r} in other words, in one clause ({clause!r})",
+        ),
+        Rule(
+            "C.bare",
+            "the lead sentence stating an accepted number with no unit makes it correct, undecided",
+            "'The maximum is 10.' for '10 seats'",
+            "the answer's lead states the number of {matched!r} without its unit",
+        ),
+        Rule(
+            "C.polarity",
+            "a yes/no answer opening on the opposite of what its accepted string says is wrong, undecided",
+            "'No, …' where the accepted string is 'yes' or negates nothing it should",
+            "the answer states {matched!r} but opens on {answer!r} where the accepted answer is {accepted!r}",
+        ),
+        Rule(
+            "C.competing",
+            "an answer that states an accepted value but gives another of its kind as the answer is wrong, undecided",
+            "'1. 10 GB 2. 20 GB' for '10 GB'",
+            "the answer states {matched!r} but also gives {rivals} as the answer (competing values)",
+        ),
+        Rule(
+            "C.none",
+            "an answer that states no accepted string is wrong",
+            "'Starter includes 5 seats.' for '3 seats'",
+            "the answer states none of the accepted strings ({accept}) outside a decline",
+        ),
     )
-}  # fmt: skip
+}
 
 
 @dataclass(frozen=True)
@@ -214,7 +244,9 @@ def _phrase(texts: Sequence[str], accept: Sequence[str]) -> tuple[str, str] | No
             continue
         hyphenated = re.fullmatch(r"[A-Za-z]+(?:-[A-Za-z]+)+", candidate.strip())
         if hyphenated:  # "character-by-character" written with spaces: the same words in the same order
-            pattern = re.compile(r"(?<![\w-])" + r"[\s-]+".join(map(re.escape, fold(candidate).split("-"))) + r"(?![\w-])")
+            pattern = re.compile(
+                r"(?<![\w-])" + r"[\s-]+".join(map(re.escape, fold(candidate).split("-"))) + r"(?![\w-])"
+            )
             for text in texts:
                 found = next((c for c in _clauses(text) if pattern.search(fold(c))), None)
                 if found:
@@ -240,8 +272,11 @@ def _phrase_reading(text: str) -> tuple[frozenset[str], bool]:
 
 
 def _clauses(text: str) -> list[str]:
-    return [c for c in re.split(r"\s*(?:[,;:]|\s[\u2013\u2014-]\s|\u2014|\bbut\b|\bhowever\b|\bwhereas\b)\s*", text)
-            if c and c.strip()]  # fmt: skip
+    return [
+        c
+        for c in re.split(r"\s*(?:[,;:]|\s[\u2013\u2014-]\s|\u2014|\bbut\b|\bhowever\b|\bwhereas\b)\s*", text)
+        if c and c.strip()
+    ]
 
 
 _VALUE_UNIT = re.compile(r"^\$?(\d+(?:\.\d+)?) ([a-z%]+)$")
@@ -289,7 +324,9 @@ def competing(reading: AnswerReading, accepted: str, accept: Sequence[str]) -> t
     parsed = value_and_unit(accepted)
     money = re.fullmatch(r"\$(\d+(?:\.\d+)?)", normalise_text(accepted))
     if parsed is None and money is None:
-        shape = _VERSION if _VERSION.fullmatch(accepted.strip()) else _NAME if _NAME.fullmatch(accepted.strip()) else None
+        shape = (
+            _VERSION if _VERSION.fullmatch(accepted.strip()) else _NAME if _NAME.fullmatch(accepted.strip()) else None
+        )
         return _competing_names(sentences, shape, folded_accept, question) if shape else ()
     value, unit = parsed if parsed else (money.group(1), "$")  # type: ignore[union-attr]
     asked = read_question(question).asked
@@ -318,8 +355,10 @@ def competing(reading: AnswerReading, accepted: str, accept: Sequence[str]) -> t
         elsewhere = terms_of(text).own_words - asked - unit_words
         fragment = words <= 2 and not elsewhere and not (by_subject and not holds and not sub)
         alternative = holds and any(_adjacent(text, value, other) for other in others)
-        rival = not holds and any(answers(c, question) for c in sentence.clauses) and (
-            not holding or closeness(text) > max(holding)
+        rival = (
+            not holds
+            and any(answers(c, question) for c in sentence.clauses)
+            and (not holding or closeness(text) > max(holding))
         )
         if fragment or alternative or rival:
             found += [f"{v} {unit}" for v in others]
@@ -331,13 +370,16 @@ def _adjacent(text: str, value: str, other: str) -> bool:
     between them ("10 GB or 20 GB", "$15/$18"), not each with its own condition."""
     normal = normalise_text(text)
     for a, b in ((value, other), (other, value)):
-        if re.search(rf"(?<![\d.]){re.escape(a)}\b(?:\s+\S+){{0,2}}?\s*(?:\bor\b|/)\s*\$?{re.escape(b)}(?![\d.])", normal):
+        if re.search(
+            rf"(?<![\d.]){re.escape(a)}\b(?:\s+\S+){{0,2}}?\s*(?:\bor\b|/)\s*\$?{re.escape(b)}(?![\d.])", normal
+        ):
             return True
     return False
 
 
-def _competing_names(sentences: Sequence[Sentence], shape: re.Pattern[str], accept: list[str], question: str
-                     ) -> tuple[str, ...]:  # fmt: skip
+def _competing_names(
+    sentences: Sequence[Sentence], shape: re.Pattern[str], accept: list[str], question: str
+) -> tuple[str, ...]:
     asked = {fold(m) for m in shape.findall(question)} | {fold(m) for m in _NAME.findall(question)}
 
     def rival(name: str) -> bool:
@@ -353,10 +395,13 @@ def _competing_names(sentences: Sequence[Sentence], shape: re.Pattern[str], acce
     for _, t in holding:
         frames.setdefault(frame(t), set()).update(shape.findall(t))
     joined = [
-        re.compile(rf"{re.escape(a)}\W{{0,3}}\s(?:or|and/or)\s\W{{0,3}}(\w+(?:\.\w+)*)|(\w+(?:\.\w+)*)\W{{0,3}}\sor\s"
-                   rf"\W{{0,3}}{re.escape(a)}", re.I)
+        re.compile(
+            rf"{re.escape(a)}\W{{0,3}}\s(?:or|and/or)\s\W{{0,3}}(\w+(?:\.\w+)*)|(\w+(?:\.\w+)*)\W{{0,3}}\sor\s"
+            rf"\W{{0,3}}{re.escape(a)}",
+            re.I,
+        )
         for a in accept
-    ]  # fmt: skip
+    ]
     found: list[str] = []
     listed = any(s.block == "item" for s, _ in holding)
     for sentence, text in texts:
@@ -406,8 +451,9 @@ def _polarity_clash(reading: AnswerReading, accepted: str) -> tuple[str, str] | 
     return answer, wanted
 
 
-def decide_claim(reading: AnswerReading, accept: Sequence[str], answerable: bool,
-                 disabled: frozenset[str] = frozenset()) -> Correctness:  # fmt: skip
+def decide_claim(
+    reading: AnswerReading, accept: Sequence[str], answerable: bool, disabled: frozenset[str] = frozenset()
+) -> Correctness:
     """The ``claim`` rule's verdict: the rules of :data:`CLAIM_RULES`, in order, on the answer's reading."""
     steps: list[Step] = []
     reading_decline = declining(reading)
@@ -439,8 +485,9 @@ def decide_claim(reading: AnswerReading, accept: Sequence[str], answerable: bool
         if phrase:
             found, how = phrase[0], "C.phrase"
             evidence = {"clause": phrase[1]}
-        steps.append(Step("C.phrase", "found" if found else ABSTAINS, None,
-                          {"matched": found, **evidence} if found else {}))  # fmt: skip
+        steps.append(
+            Step("C.phrase", "found" if found else ABSTAINS, None, {"matched": found, **evidence} if found else {})
+        )
     if found is not None and "C.polarity" not in disabled:
         flipped = _polarity_clash(reading, found)
         if flipped is not None:
@@ -494,9 +541,12 @@ class Decision:
 
 
 def decide_correctness(
-    reading: AnswerReading, answerable: bool, accept: Sequence[str], matching: str,
+    reading: AnswerReading,
+    answerable: bool,
+    accept: Sequence[str],
+    matching: str,
     disabled: frozenset[str] = frozenset(),
-) -> Decision:  # fmt: skip
+) -> Decision:
     """Every matching rule's verdict on the answer (one function each), and the deciding one (``matching``)."""
     if matching not in ANSWER_MATCHING:
         raise ValueError(f"matching must be one of {ANSWER_MATCHING}, got {matching!r}")
@@ -517,9 +567,15 @@ def decide_correctness(
         verdict = Correctness(chosen.correct, refused, chosen.matched, step.rule, (step,))
     reason = render(CLAIM_RULES, verdict.steps[-1]) if matching == "claim" else _simple_reason(matching, verdict)
     record_matching = Matching(
-        matching, record["raw"], record["normalised"] if answerable else None, reason,
-        record["token"] if answerable else None, verdict.undecided, verdict.rule, verdict.steps,
-    )  # fmt: skip
+        matching,
+        record["raw"],
+        record["normalised"] if answerable else None,
+        reason,
+        record["token"] if answerable else None,
+        verdict.undecided,
+        verdict.rule,
+        verdict.steps,
+    )
     return Decision(verdict, record_matching)
 
 

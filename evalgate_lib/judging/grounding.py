@@ -19,6 +19,7 @@ from evalgate_lib.text.tokens import content_token_list
 #: A sentence whose coverage is below this is *unsupported* by the context.
 COVERAGE_FLOOR = 0.70
 
+
 def sentence_coverage(sentence: str, context_tokens: frozenset[str]) -> SentenceVerdict:
     """coverage = |content tokens ∩ context tokens| / |content tokens| for one claiming sentence.
 

@@ -38,10 +38,10 @@ from functools import lru_cache
 
 from evalgate_lib.judging.lexicon import (
     NUMBER_SCALES,
-    ORDINAL_SUFFIXES,
     NUMBER_TENS,
     NUMBER_UNITS,
     NUMBER_WORDS,
+    ORDINAL_SUFFIXES,
     UNIT_SPELLINGS,
     UNITS_AFTER_NUMBER,
 )

@@ -45,9 +45,19 @@ from evalgate_lib.judging.terms import terms_of
 from evalgate_lib.text.markup import iter_sentences_of_blocks, read_blocks
 
 Role = Literal[
-    "code", "heading", "sources", "question", "self", "courtesy", "decline", "context", "advice", "polar",
-    "echo", "claim",
-]  # fmt: skip
+    "code",
+    "heading",
+    "sources",
+    "question",
+    "self",
+    "courtesy",
+    "decline",
+    "context",
+    "advice",
+    "polar",
+    "echo",
+    "claim",
+]
 
 #: How many words apart the parts of one frame may stand: the context named as a subject ("the provided
 #: documentation …"), a negation and the verb it negates ("does not explicitly mention"), "no X is specified".
@@ -243,46 +253,82 @@ def _echo(text: str, question: str) -> bool:
         return False
     said, asked = terms_of(text), terms_of(question)
     return (
-        bool(said.words or said.exact) and said.words <= asked.words and said.exact <= asked.exact
-        and said.negated == asked.negated and lx.POLAR.isdisjoint(_tokens(text)[:1])
-    )  # fmt: skip
+        bool(said.words or said.exact)
+        and said.words <= asked.words
+        and said.exact <= asked.exact
+        and said.negated == asked.negated
+        and lx.POLAR.isdisjoint(_tokens(text)[:1])
+    )
 
 
 #: The clause-level rules, in the order they are tried (the first that applies gives the role).
 ROLE_RULES: tuple[RoleRule, ...] = (
-    RoleRule("role.courtesy", "courtesy", "greetings, thanks, apologies and offers of help claim nothing",
-             "I hope this helps!", _courtesy),
-    RoleRule("role.decline", "decline",
-             "the writer cannot answer, or says the context does not say something: claims nothing",
-             "The context doesn't say how many times pip retries.", _declines),
-    RoleRule("role.context", "context",
-             "a statement of what the context covers is judged against the context, topic by topic",
-             "The passages cover scheduling timeouts and cancelling them.", _context_statement),
-    RoleRule("role.advice", "advice",
-             "advice or opinion: a claim only when it names something the context must hold",
-             "I'd recommend contacting your account manager.", _advice),
-    RoleRule("role.polar", "polar", "a bare yes or no: the other sentences carry what the answer claims",
-             "Yes.", _polar),
-    RoleRule("role.echo", "echo", "a clause whose every word and name is the question's claims nothing new",
-             "The default start directory of os.path.relpath() is", _echo),
-)  # fmt: skip
+    RoleRule(
+        "role.courtesy",
+        "courtesy",
+        "greetings, thanks, apologies and offers of help claim nothing",
+        "I hope this helps!",
+        _courtesy,
+    ),
+    RoleRule(
+        "role.decline",
+        "decline",
+        "the writer cannot answer, or says the context does not say something: claims nothing",
+        "The context doesn't say how many times pip retries.",
+        _declines,
+    ),
+    RoleRule(
+        "role.context",
+        "context",
+        "a statement of what the context covers is judged against the context, topic by topic",
+        "The passages cover scheduling timeouts and cancelling them.",
+        _context_statement,
+    ),
+    RoleRule(
+        "role.advice",
+        "advice",
+        "advice or opinion: a claim only when it names something the context must hold",
+        "I'd recommend contacting your account manager.",
+        _advice,
+    ),
+    RoleRule(
+        "role.polar", "polar", "a bare yes or no: the other sentences carry what the answer claims", "Yes.", _polar
+    ),
+    RoleRule(
+        "role.echo",
+        "echo",
+        "a clause whose every word and name is the question's claims nothing new",
+        "The default start directory of os.path.relpath() is",
+        _echo,
+    ),
+)
 
 #: The sentence-level rules, tried before a sentence is cut into clauses (their ids, for traces and docs).
 SENTENCE_RULES: tuple[tuple[str, Role, str, str], ...] = (
     ("role.code", "code", "a line of a code block, or a shell/REPL line, is an example", "$ pip cache purge"),
-    ("role.heading", "heading", "a heading, a table header or a lead-in ending with ':' labels what follows",
-     "Here's a summary of the differences:"),
+    (
+        "role.heading",
+        "heading",
+        "a heading, a table header or a lead-in ending with ':' labels what follows",
+        "Here's a summary of the differences:",
+    ),
     ("role.sources", "sources", "a closing list of references claims nothing", "Sources: [1], [3]"),
     ("role.question", "question", "a question the answer writes claims nothing", "Question: How many seats?"),
-    ("role.self", "self", "a sentence about the answer itself that names nothing claims nothing",
-     "The above answer is correct."),
-)  # fmt: skip
+    (
+        "role.self",
+        "self",
+        "a sentence about the answer itself that names nothing claims nothing",
+        "The above answer is correct.",
+    ),
+)
 
 
 # --------------------------------------------------------------------------------------------- frames
 
 _OPENER_PATTERN = re.compile(
-    r"^\s*(?:" + "|".join(r"\s+".join(map(re.escape, o)) for o in lx.FRAME_OPENERS) + r")\s+(?:the\s+|these\s+|this\s+|your\s+)?"
+    r"^\s*(?:"
+    + "|".join(r"\s+".join(map(re.escape, o)) for o in lx.FRAME_OPENERS)
+    + r")\s+(?:the\s+|these\s+|this\s+|your\s+)?"
     r"(?:provided\s+|given\s+|retrieved\s+|above\s+)?(?P<noun>[\w\[\]]+)(?:\s+(?:provided|given|above|here))?\s*[,:]\s*",
     re.IGNORECASE,
 )
@@ -341,8 +387,9 @@ def _phrase_end(text: str, count: int) -> int | None:
 
 def _connective_cut() -> re.Pattern[str]:
     words = sorted(lx.CONNECTIVES - {"and", "which", "because", "since", "plus", "unless"})
-    return re.compile(r"(?:[,;:]\s*|\s+[-–—]\s+|\s+)(?=(?:" + "|".join(words) + r")\b(?!\s+that\b))|;\s+|\s+[–—]\s+",
-                      re.IGNORECASE)  # fmt: skip
+    return re.compile(
+        r"(?:[,;:]\s*|\s+[-–—]\s+|\s+)(?=(?:" + "|".join(words) + r")\b(?!\s+that\b))|;\s+|\s+[–—]\s+", re.IGNORECASE
+    )
 
 
 _CUT = _connective_cut()
@@ -361,17 +408,22 @@ def _clause(text: str, question: str, first: bool, disabled: frozenset[str] = fr
         text = re.sub(r"^\W*\w+\W*", "", text, count=1)
         tokens = tokens[1:]
         opener = tokens[0]
-    background = (
-        opener in lx.HEDGES or lx.REFERRALS.find(tokens) is not None or opener in ("if", "when")
-    )
+    background = opener in lx.HEDGES or lx.REFERRALS.find(tokens) is not None or opener in ("if", "when")
     for rule in ROLE_RULES:
         if rule.id not in disabled and rule.applies(text, question):
             if rule.role in ("context", "advice"):
                 frame, rest = _strip_frames(text)
                 if frame and rest.strip() and rule.role == "context":  # "The docs say that X": the claim is X
                     return Clause(rest.strip(), "claim", "role.frame", frame, background, conclusion, reported=True)
-                return Clause(rest.strip() or text, rule.role, rule.id, frame, background, conclusion,
-                              reported=rule.role == "context")  # fmt: skip
+                return Clause(
+                    rest.strip() or text,
+                    rule.role,
+                    rule.id,
+                    frame,
+                    background,
+                    conclusion,
+                    reported=rule.role == "context",
+                )
             return Clause(text, rule.role, rule.id, "", background, conclusion)
     frame, rest = _strip_frames(text)
     rest = rest.strip() or text
@@ -384,8 +436,10 @@ def _clause(text: str, question: str, first: bool, disabled: frozenset[str] = fr
 def _source_frame(frame: str) -> bool:
     """Whether a removed frame names the context ("According to the docs,", "What it does say is that")."""
     tokens = _tokens(frame)
-    return any(t in lx.SOURCE_NOUNS for t in tokens) or _source_subject(tokens) is not None or (
-        bool(tokens) and tokens[0] == "what"
+    return (
+        any(t in lx.SOURCE_NOUNS for t in tokens)
+        or _source_subject(tokens) is not None
+        or (bool(tokens) and tokens[0] == "what")
     )
 
 
@@ -399,15 +453,17 @@ def _clauses(text: str, question: str, disabled: frozenset[str] = frozenset()) -
     out: list[tuple[list[str], Clause]] = []
     for piece, clause in zip(pieces, read, strict=True):
         quiet = ("decline", "courtesy")
-        if out and clause.role not in quiet and out[-1][1].role not in quiet and not (
-            clause.conclusion and out[-1][1].role in ("decline", "context")
+        if (
+            out
+            and clause.role not in quiet
+            and out[-1][1].role not in quiet
+            and not (clause.conclusion and out[-1][1].role in ("decline", "context"))
         ):
             out[-1][0].append(piece)
             continue
         out.append(([piece], clause))
     return tuple(
-        clause if len(group) == 1 else _clause(", ".join(group), question, True, disabled)
-        for group, clause in out
+        clause if len(group) == 1 else _clause(", ".join(group), question, True, disabled) for group, clause in out
     )
 
 

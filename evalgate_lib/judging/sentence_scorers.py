@@ -171,5 +171,3 @@ class TransformersNLIScorer:
         supported = p >= COVERAGE_FLOOR
         reason = f"entailment probability {p:.2f} " + (">=" if supported else "<") + f" {COVERAGE_FLOOR:.2f}"
         return SentenceVerdict(sentence, tokens, (), p, supported, reason=reason)
-
-

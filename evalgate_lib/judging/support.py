@@ -51,7 +51,7 @@ from evalgate_lib.judging.reading import AnswerReading, Sentence, read_answer
 from evalgate_lib.judging.rows import SentenceVerdict
 from evalgate_lib.judging.rules import ABSTAINS, Rule, Step, render, share
 from evalgate_lib.judging.sentence_scorers import ScoringContext, SentenceScorer
-from evalgate_lib.judging.terms import Terms, quantities, stem, terms_of
+from evalgate_lib.judging.terms import Terms, quantities, terms_of
 from evalgate_lib.text.tokens import content_token_list, fold
 
 #: Share of a claim's counted words its best span must hold, with every number and name, to support it.
@@ -71,60 +71,115 @@ VERBATIM_CHARS = 12
 SUPPORT_RULES: Mapping[str, Rule] = {
     rule.id: rule
     for rule in (
-        Rule("S.verbatim", "a claim copied word for word from the context is supported",
-             "'Starter includes 3 seats.' where a passage says exactly that",
-             "copied verbatim from passage [{passage}]", "VERBATIM_CHARS"),
-        Rule("S.absent", "a number, option, path or name the context never gives is unsupported",
-             "'The limit is 50 GB.' where no passage mentions 50",
-             "the context never gives {missing} (best span: passage [{passage}], {figure})"),
-        Rule("S.apart", "a number or name the context gives, but not in one span with the rest of the claim, is "
-             "undecided", "'Business includes 10 seats' where 10 stands only in the Starter row",
-             "{missing} is in the context, but no span holds it with the rest of the claim "
-             "(best: passage [{passage}], {figure})"),
-        Rule("S.unit", "a number the span gives only with another unit is unsupported",
-             "'locked for 10 days' against 'after 10 wrong attempts … locked for 60 minutes'",
-             "a number without its unit: {quantity} (passage [{passage}] gives {number} {given})"),
-        Rule("S.negation", "a negative claim whose span says nothing negative is undecided, leaning unsupported",
-             "'Free does not include the API' against 'Free includes the API'",
-             "a negative claim, but its span (passage [{passage}]) says nothing negative ({figure})"),
-        Rule("S.swap", "the span's own sentence with one name swapped, or a 'not' dropped, is unsupported",
-             "'select Generate SSO token' against 'select Generate SCIM token'",
-             "the span's sentence (passage [{passage}]) says {written!r} where the claim says {said!r}"),
-        Rule("S.binding", "a number is bound to the words beside it: when the claim's words stand in the span by "
-             "another number rather than by the claim's own, the claim is unsupported",
-             "'The web upload limit is 100 GB' against 'web uploads: 5 GB; team folders: 100 GB'",
-             "the claim's words ({words}) stand by {rival} in the span (passage [{passage}]), not by {value}"),
-        Rule("S.rival", "when the span gives another value of the claim's kind, the table column the claim's words "
-             "name decides; when none does, undecided", "'$18 … with annual billing' where the Annual column says $15",
-             "the span (passage [{passage}]) gives {rival} beside {value}: {binding}"),
-        Rule("S.subject", "a subject the question names, which the span's passage tells apart by and the span "
-             "lacks, leaves the claim undecided", "'Enterprise includes SSO' held only by the Free plan's row",
-             "the span (passage [{passage}]) may be about something else: it lacks {missing}"),
-        Rule("S.words", "the span must hold WORD_FLOOR of the claim's counted words (a short claim may miss one); "
-             "under NEAR_MISS the claim is unsupported, in between undecided",
-             "'Starter includes three seats' held 3/3 by 'The Starter plan includes 3 seats'",
-             "{kind}: passage [{passage}] holds {figure}, lacking {lacking}", "WORD_FLOOR, NEAR_MISS"),
-        Rule("S.clauses", "a long claim is held when each of its clauses is held by a span of its own",
-             "'Starter costs $36 a month, and Business requires 5 seats'",
-             "{count} clauses, each held by one span (passages {passages}); weakest: {weakest}"),
-        Rule("S.enumeration", "an enumeration is held by one list or table of the context that holds it all",
-             "'SOC 2, ISO 27001 and ISO 27018' against a list of the three",
-             "an enumeration: one list or table of passage [{passage}] holds {figure}"),
-        Rule("L.answer", "an undecided verdict leans supported when the rest of its answer shows a faithful writer: "
-             "none decided unsupported, at least as many claims in its own words decided supported as undecided ones "
-             "leaning unsupported, no repetition, not cut off", "a fluent answer whose other claims all check out",
-             "leans supported: {own} other claims of this answer in its own words are decided supported, none "
-             "unsupported, and it reads as one coherent generation"),
-        Rule("S.code", "a code line is supported when every option, keyword, name and path it uses is in the "
-             "context; its data (strings, numbers, placeholders) is its own", "pip install -r requirements.txt",
-             "a code line: {verdict} (needs {needed}; missing {missing})"),
-        Rule("S.coverage", "a statement of what the context covers is supported when each topic it names stands "
-             "in the context", "'The passages cover scheduling timeouts and cancelling them.'",
-             "a statement of what the context covers: {held}/{count} topics stand in it (missing: {missing})"),
-        Rule("S.advice", "advice that names nothing outside the context and the question claims no checkable fact",
-             "'I'd recommend checking the plan's limits.'", "advice naming nothing the context lacks: no claim"),
+        Rule(
+            "S.verbatim",
+            "a claim copied word for word from the context is supported",
+            "'Starter includes 3 seats.' where a passage says exactly that",
+            "copied verbatim from passage [{passage}]",
+            "VERBATIM_CHARS",
+        ),
+        Rule(
+            "S.absent",
+            "a number, option, path or name the context never gives is unsupported",
+            "'The limit is 50 GB.' where no passage mentions 50",
+            "the context never gives {missing} (best span: passage [{passage}], {figure})",
+        ),
+        Rule(
+            "S.apart",
+            "a number or name the context gives, but not in one span with the rest of the claim, is undecided",
+            "'Business includes 10 seats' where 10 stands only in the Starter row",
+            "{missing} is in the context, but no span holds it with the rest of the claim "
+            "(best: passage [{passage}], {figure})",
+        ),
+        Rule(
+            "S.unit",
+            "a number the span gives only with another unit is unsupported",
+            "'locked for 10 days' against 'after 10 wrong attempts … locked for 60 minutes'",
+            "a number without its unit: {quantity} (passage [{passage}] gives {number} {given})",
+        ),
+        Rule(
+            "S.negation",
+            "a negative claim whose span says nothing negative is undecided, leaning unsupported",
+            "'Free does not include the API' against 'Free includes the API'",
+            "a negative claim, but its span (passage [{passage}]) says nothing negative ({figure})",
+        ),
+        Rule(
+            "S.swap",
+            "the span's own sentence with one name swapped, or a 'not' dropped, is unsupported",
+            "'select Generate SSO token' against 'select Generate SCIM token'",
+            "the span's sentence (passage [{passage}]) says {written!r} where the claim says {said!r}",
+        ),
+        Rule(
+            "S.binding",
+            "a number is bound to the words beside it: when the claim's words stand in the span by "
+            "another number rather than by the claim's own, the claim is unsupported",
+            "'The web upload limit is 100 GB' against 'web uploads: 5 GB; team folders: 100 GB'",
+            "the claim's words ({words}) stand by {rival} in the span (passage [{passage}]), not by {value}",
+        ),
+        Rule(
+            "S.rival",
+            "when the span gives another value of the claim's kind, the table column the claim's words "
+            "name decides; when none does, undecided",
+            "'$18 … with annual billing' where the Annual column says $15",
+            "the span (passage [{passage}]) gives {rival} beside {value}: {binding}",
+        ),
+        Rule(
+            "S.subject",
+            "a subject the question names, which the span's passage tells apart by and the span "
+            "lacks, leaves the claim undecided",
+            "'Enterprise includes SSO' held only by the Free plan's row",
+            "the span (passage [{passage}]) may be about something else: it lacks {missing}",
+        ),
+        Rule(
+            "S.words",
+            "the span must hold WORD_FLOOR of the claim's counted words (a short claim may miss one); "
+            "under NEAR_MISS the claim is unsupported, in between undecided",
+            "'Starter includes three seats' held 3/3 by 'The Starter plan includes 3 seats'",
+            "{kind}: passage [{passage}] holds {figure}, lacking {lacking}",
+            "WORD_FLOOR, NEAR_MISS",
+        ),
+        Rule(
+            "S.clauses",
+            "a long claim is held when each of its clauses is held by a span of its own",
+            "'Starter costs $36 a month, and Business requires 5 seats'",
+            "{count} clauses, each held by one span (passages {passages}); weakest: {weakest}",
+        ),
+        Rule(
+            "S.enumeration",
+            "an enumeration is held by one list or table of the context that holds it all",
+            "'SOC 2, ISO 27001 and ISO 27018' against a list of the three",
+            "an enumeration: one list or table of passage [{passage}] holds {figure}",
+        ),
+        Rule(
+            "L.answer",
+            "an undecided verdict leans supported when the rest of its answer shows a faithful writer: "
+            "none decided unsupported, at least as many claims in its own words decided supported as undecided ones "
+            "leaning unsupported, no repetition, not cut off",
+            "a fluent answer whose other claims all check out",
+            "leans supported: {own} other claims of this answer in its own words are decided supported, none "
+            "unsupported, and it reads as one coherent generation",
+        ),
+        Rule(
+            "S.code",
+            "a code line is supported when every option, keyword, name and path it uses is in the "
+            "context; its data (strings, numbers, placeholders) is its own",
+            "pip install -r requirements.txt",
+            "a code line: {verdict} (needs {needed}; missing {missing})",
+        ),
+        Rule(
+            "S.coverage",
+            "a statement of what the context covers is supported when each topic it names stands in the context",
+            "'The passages cover scheduling timeouts and cancelling them.'",
+            "a statement of what the context covers: {held}/{count} topics stand in it (missing: {missing})",
+        ),
+        Rule(
+            "S.advice",
+            "advice that names nothing outside the context and the question claims no checkable fact",
+            "'I'd recommend checking the plan's limits.'",
+            "advice naming nothing the context lacks: no claim",
+        ),
     )
-}  # fmt: skip
+}
 
 
 # --------------------------------------------------------------------------------------------- what a claim needs
@@ -177,7 +232,12 @@ def held_exact(need: frozenset[str], held: frozenset[str], names: frozenset[str]
             found.add(token)
             continue
         head, dot, tail = token.rpartition(".")
-        if dot and "/" not in token and len(tail) >= 3 and (tail in tails or tail in (held if names is None else names)):
+        if (
+            dot
+            and "/" not in token
+            and len(tail) >= 3
+            and (tail in tails or tail in (held if names is None else names))
+        ):
             # an attribute the context gives on some object: a short variable's (r.json), or a name whose qualifier
             # the context names too (functools.cmp_to_key where functools' page documents .cmp_to_key)
             if len(head) <= 2 or all(part in held for part in head.split(".")):
@@ -241,8 +301,12 @@ def _unheld_quantity(claim: str, span: Span) -> dict[str, Any] | None:
 
 def _bare(number: str, text: str) -> bool:
     """Whether ``text`` states ``number`` with nothing after it but punctuation, a cell border or the line's end."""
-    return re.search(rf"(?<![\w.$]){re.escape(number)}(?![\w.]|\.\d)\s*(?:[.,;:)|!]|$)", text.replace(",", ""),
-                     re.MULTILINE) is not None  # fmt: skip
+    return (
+        re.search(
+            rf"(?<![\w.$]){re.escape(number)}(?![\w.]|\.\d)\s*(?:[.,;:)|!]|$)", text.replace(",", ""), re.MULTILINE
+        )
+        is not None
+    )
 
 
 _SWAP_TOKEN = re.compile(r"[A-Za-z0-9_$%][\w$%.+-]*[\w$%+]|[A-Za-z0-9]")
@@ -279,7 +343,9 @@ def swapped(claim: str, line: str) -> tuple[str, str] | None:
                 return (word, "") if tag == "delete" else ("", word)
         if tag == "replace" and i2 - i1 == 1 and j2 - j1 == 1:
             left = before is None and i1 == j1 == 0 or before is not None and before[0] == "equal"
-            right = after is None and i2 == len(said) and j2 == len(written) or after is not None and after[0] == "equal"
+            right = (
+                after is None and i2 == len(said) and j2 == len(written) or after is not None and after[0] == "equal"
+            )
             a, b = said[i1], written[j1]
             same = "." in a + b and a.casefold().rsplit(".", 1)[-1] == b.casefold().rsplit(".", 1)[-1]
             if left and right and _is_name(a, i1 == 0) and _is_name(b, j1 == 0) and not same:
@@ -361,12 +427,15 @@ def _prose_binding(claim: str, span: Span) -> dict[str, Any] | None:
     return None
 
 
-
-
 def check_claim(
-    claim: str, code: tuple[str, ...], question: str, context: ContextReading, spans: Sequence[Span],
-    disabled: frozenset[str], whole: bool = True,
-) -> _Check:  # fmt: skip
+    claim: str,
+    code: tuple[str, ...],
+    question: str,
+    context: ContextReading,
+    spans: Sequence[Span],
+    disabled: frozenset[str],
+    whole: bool = True,
+) -> _Check:
     """The verdict on one claim: the rules of :data:`SUPPORT_RULES` from S.absent to S.words, in order."""
     need = need_of(claim, code, question) if whole else Need(terms_of(claim, code), frozenset(), "a clause")
     steps: list[Step] = []
@@ -380,8 +449,9 @@ def check_claim(
 
     premise = read_question(question).premise
     everything = context.everything
-    absent = sorted(t for t in need.terms.exact - held_exact(need.terms.exact, everything, context.names)
-                    if t not in premise)
+    absent = sorted(
+        t for t in need.terms.exact - held_exact(need.terms.exact, everything, context.names) if t not in premise
+    )
     best = max(spans, key=need.rank) if spans else None
     evidence = _span_words(need, best) if best else {"passage": 0, "needed": _words_of(need), "held": []}
     figure = share(evidence["held"], evidence["needed"])
@@ -405,8 +475,12 @@ def check_claim(
             swap = swapped(claim, line)
             if swap and fold(swap[0]) not in {fold(t) for t in _swap_tokens(best.text)}:
                 said, written = swap
-                step = Step("S.swap", "unsupported", False, {"passage": best.passage + 1, "said": said or "(nothing)",
-                                                             "written": written or "(nothing)"})  # fmt: skip
+                step = Step(
+                    "S.swap",
+                    "unsupported",
+                    False,
+                    {"passage": best.passage + 1, "said": said or "(nothing)", "written": written or "(nothing)"},
+                )
                 return done(step, best, figure)
         steps.append(Step("S.swap", ABSTAINS))
     if on("S.negation") and need.terms.negated and not _negative(best):
@@ -415,8 +489,9 @@ def check_claim(
     if on("S.binding"):
         bound_elsewhere = _prose_binding(claim, best)
         if bound_elsewhere is not None:
-            return done(Step("S.binding", "unsupported", False, {"passage": best.passage + 1, **bound_elsewhere}),
-                        best, figure)  # fmt: skip
+            return done(
+                Step("S.binding", "unsupported", False, {"passage": best.passage + 1, **bound_elsewhere}), best, figure
+            )
         steps.append(Step("S.binding", ABSTAINS))
     if on("S.rival"):
         rival = _rival(need.terms, best)
@@ -440,8 +515,9 @@ def check_claim(
         subjects = names - context.titles
         missing = sorted((subjects & named) - best.terms.words)
         if missing:
-            return done(Step("S.subject", "undecided", False, {"passage": best.passage + 1, "missing": missing}),
-                        best, figure)  # fmt: skip
+            return done(
+                Step("S.subject", "undecided", False, {"passage": best.passage + 1, "missing": missing}), best, figure
+            )
         steps.append(Step("S.subject", ABSTAINS))
     return done(_words_step(need, best, evidence), best, figure)
 
@@ -452,22 +528,32 @@ def _negative(span: Span) -> bool:
 
 
 def _words_step(need: Need, best: Span, evidence: dict[str, Any]) -> Step:
-    """S.words: the claim's share of words in its span against WORD_FLOOR and NEAR_MISS (a fragment also needs the
-    question's words there)."""
-    figure = share(evidence["held"], evidence["needed"])
-    missing = len(evidence["needed"]) - len(evidence["held"])
-    asked = share(need.question & (best.terms.words | best.terms.exact), need.question) if need.question else 1.0
-    floor = WORD_FLOOR
+    """S.words: the evidence (the claim's words and those its span holds; for a fragment or a restatement, the
+    question's words it needs and those the span holds), then :func:`words_outcome` on that evidence alone."""
     evidence = {**evidence, "kind": need.kind}
     if need.question:
-        evidence["question_held"] = sorted(need.question & best.terms.words)
         evidence["question_needed"] = sorted(need.question)
-    short = len(evidence["needed"]) <= SHORT_CLAIM and missing <= 1
-    if (figure >= WORD_FLOOR or short) and asked >= floor:
-        return Step("S.words", "supported", True, evidence)
+        evidence["question_held"] = sorted(need.question & (best.terms.words | best.terms.exact))
+    outcome = words_outcome(evidence)
+    return Step("S.words", outcome, outcome == "supported", evidence)
+
+
+def words_outcome(evidence: Mapping[str, Any]) -> str:
+    """S.words decided from its evidence alone: supported when the span holds :data:`WORD_FLOOR` of the claim's
+    words (a claim of at most :data:`SHORT_CLAIM` words may miss one) and of the question's words it needs;
+    unsupported when either share is under :data:`NEAR_MISS`; undecided in between. A person recomputes it from
+    the two word lists of the trace, and :func:`~evalgate_lib.judging.trace.replay` does."""
+    needed = list(evidence.get("needed", ()))
+    held = set(evidence.get("held", ())) & set(needed)
+    figure = share(held, needed)
+    asked_needed = list(evidence.get("question_needed", ()))
+    asked = share(evidence.get("question_held", ()), asked_needed) if asked_needed else 1.0
+    short = len(needed) <= SHORT_CLAIM and len(needed) - len(held) <= 1
+    if (figure >= WORD_FLOOR or short) and asked >= WORD_FLOOR:
+        return "supported"
     if min(figure, asked) < NEAR_MISS:
-        return Step("S.words", "unsupported", False, evidence)
-    return Step("S.words", "undecided", False, evidence)
+        return "unsupported"
+    return "undecided"
 
 
 def _cut_off(answer: str) -> bool:
@@ -483,18 +569,27 @@ def lean_by_answer(verdicts: Sequence[SentenceVerdict], reading: AnswerReading) 
     if any(v.supported is False and not v.undecided for v in verdicts):
         return tuple(verdicts)
     leaning = [v for v in verdicts if v.undecided and v.supported is False]
-    own = [v for v in verdicts if v.supported is True and not v.undecided and v.rule == "S.words"
-           and v.steps and v.steps[-1].evidence.get("kind") != "an answer fragment"]  # fmt: skip
+    own = [
+        v
+        for v in verdicts
+        if v.supported is True
+        and not v.undecided
+        and v.rule == "S.words"
+        and v.steps
+        and v.steps[-1].evidence.get("kind") != "an answer fragment"
+    ]
     repeated = any(s.repeats is not None for s in reading.sentences)
     if not leaning or len(leaning) > len(own) or repeated or _cut_off(reading.answer):
         return tuple(verdicts)
     step = Step("L.answer", "undecided", True, {"own": len(own), "leaning": len(leaning)})
     return tuple(
-        dataclasses.replace(v, supported=True, steps=(*v.steps, step),
-                            reason=f"{v.reason}; {render(SUPPORT_RULES, step)}")
-        if v.undecided and v.supported is False else v
+        dataclasses.replace(
+            v, supported=True, steps=(*v.steps, step), reason=f"{v.reason}; {render(SUPPORT_RULES, step)}"
+        )
+        if v.undecided and v.supported is False
+        else v
         for v in verdicts
-    )  # fmt: skip
+    )
 
 
 #: Where a long claim is cut into clauses, each to be held by a span of its own.
@@ -524,11 +619,11 @@ def clauses_of(claim: str) -> list[str]:
     return clauses
 
 
-def _judge_claim(claim: str, code: tuple[str, ...], question: str, context: ContextReading,
-                 disabled: frozenset[str]) -> _Check:  # fmt: skip
+def _judge_claim(
+    claim: str, code: tuple[str, ...], question: str, context: ContextReading, disabled: frozenset[str]
+) -> _Check:
     """S.verbatim, then the claim rules; when the whole is not supported, S.clauses and S.enumeration."""
     squashed = squash(claim).rstrip(".")
-    fragment = len(terms_of(claim, code).own_words) <= FRAGMENT_WORDS  # as the answer, it claims more than its words
     if "S.verbatim" not in disabled and len(squashed) >= VERBATIM_CHARS:
         for i, passage in enumerate(context.squashed):
             if squashed in passage:
@@ -544,10 +639,16 @@ def _judge_claim(claim: str, code: tuple[str, ...], question: str, context: Cont
         if not fails and (whole.last.outcome == "unsupported" or all(c.supported for c in checks)):
             weakest = min(checks, key=lambda c: (c.supported, c.lean, c.figure or 0.0))
             outcome = weakest.last.outcome
-            step = Step("S.clauses", outcome, weakest.lean if outcome == "undecided" else None, {
-                "count": len(checks), "passages": [c.span.passage + 1 for c in checks if c.span],
-                "weakest": render(SUPPORT_RULES, weakest.last),
-            })  # fmt: skip
+            step = Step(
+                "S.clauses",
+                outcome,
+                weakest.lean if outcome == "undecided" else None,
+                {
+                    "count": len(checks),
+                    "passages": [c.span.passage + 1 for c in checks if c.span],
+                    "weakest": render(SUPPORT_RULES, weakest.last),
+                },
+            )
             return _Check((*steps, step), weakest.span, weakest.figure)
     if "S.enumeration" not in disabled and len(_ITEMS.split(claim)) >= 3 and context.groups:
         listed = check_claim(claim, code, question, context, context.groups, disabled, whole=False)
@@ -592,13 +693,15 @@ def _judge_code(line: str, context: ContextReading) -> _Check:
         return _Check((Step("S.code", "none", None, {**evidence, "verdict": "nothing to check"}),), None, None)
     figure = (len(needs) - len(missing)) / len(needs)
     if missing:
-        return _Check((Step("S.code", "unsupported", False, {**evidence, "verdict": "not all in the context"}),),
-                      None, figure)  # fmt: skip
+        return _Check(
+            (Step("S.code", "unsupported", False, {**evidence, "verdict": "not all in the context"}),), None, figure
+        )
     return _Check((Step("S.code", "supported", True, {**evidence, "verdict": "all in the context"}),), None, figure)
 
 
-def _judge_coverage(text: str, code: tuple[str, ...], question: str, context: ContextReading,
-                    disabled: frozenset[str]) -> _Check:  # fmt: skip
+def _judge_coverage(
+    text: str, code: tuple[str, ...], question: str, context: ContextReading, disabled: frozenset[str]
+) -> _Check:
     """S.coverage: each topic of a statement about the context, looked for on its own anywhere in the context."""
     tokens = lx.reading_tokens(text)
     verb = next((i for i, t in enumerate(tokens) if t in lx.REPORT_VERBS), None)
@@ -609,8 +712,11 @@ def _judge_coverage(text: str, code: tuple[str, ...], question: str, context: Co
         checks = [check_claim(text, code, question, context, context.spans, disabled, whole=False)]
     held = [c for c in checks if c.supported]
     absent = [c for c in checks if c.steps[-1].rule == "S.absent"]
-    evidence = {"held": len(held), "count": len(checks), "missing": [items[i] for i, c in enumerate(checks)
-                                                                      if not c.supported][:6] if items else []}
+    evidence = {
+        "held": len(held),
+        "count": len(checks),
+        "missing": [items[i] for i, c in enumerate(checks) if not c.supported][:6] if items else [],
+    }
     weakest = min(checks, key=lambda c: (c.supported, c.figure or 0.0))
     if len(held) == len(checks):
         return _Check((Step("S.coverage", "supported", True, evidence),), weakest.span, weakest.figure)
@@ -623,7 +729,9 @@ def _names_nothing_new(text: str, code: tuple[str, ...], question: str, context:
     """Advice claims at most that what it points to exists: its names (exact tokens, capitalised words inside the
     sentence, quoted titles) must be known to the context or the question; its other words are the writer's own."""
     terms = terms_of(text, code)
-    names = set(terms.exact - held_exact(terms.exact, context.everything, context.names) - read_question(question).premise)
+    names = set(
+        terms.exact - held_exact(terms.exact, context.everything, context.names) - read_question(question).premise
+    )
     capitalised = re.findall(r"(?<!^)(?<![.!?]\s)\b[A-Z][\w-]*", text)
     quoted = re.findall(r"[\"\u201c]([^\"\u201d]{3,80})[\"\u201d]", text)
     known = frozenset().union(*context.vocabulary) | terms_of(question).words
@@ -655,12 +763,15 @@ def judge_sentence(
     role = sentence.role
     if role not in ("claim", "context", "code", "advice"):
         why = ROLE_REASONS.get(role, "claims nothing")
-        return SentenceVerdict(sentence.text, tokens, (), None, None, refusal=sentence.declines, reason=why,
-                               role=role, rule=sentence.rule)  # fmt: skip
+        return SentenceVerdict(
+            sentence.text, tokens, (), None, None, refusal=sentence.declines, reason=why, role=role, rule=sentence.rule
+        )
     if role == "code":
         return verdict_of(sentence, tokens, _judge_code(sentence.claim, context))
     checks: list[_Check] = []
-    by_role = {r: " ".join(c.text for c in sentence.clauses if c.role == r).strip() for r in ("context", "claim", "advice")}
+    by_role = {
+        r: " ".join(c.text for c in sentence.clauses if c.role == r).strip() for r in ("context", "claim", "advice")
+    }
     if by_role["context"]:
         checks.append(_judge_coverage(by_role["context"], sentence.code, question, context, disabled))
     if by_role["claim"]:
@@ -687,24 +798,35 @@ def verdict_of(sentence: Sentence, tokens: tuple[str, ...], check: _Check) -> Se
     last = check.last
     reason = render(SUPPORT_RULES, last)
     if last.outcome == "none":
-        return SentenceVerdict(sentence.text, tokens, (), None, None, reason=reason, role=sentence.role,
-                               rule=last.rule, steps=check.steps)  # fmt: skip
+        return SentenceVerdict(
+            sentence.text, tokens, (), None, None, reason=reason, role=sentence.role, rule=last.rule, steps=check.steps
+        )
     supported = last.outcome == "supported" or (last.outcome == "undecided" and bool(last.lean))
     missing = tuple(last.evidence.get("missing", ())) if isinstance(last.evidence.get("missing"), list) else ()
     if not missing and "needed" in last.evidence and last.outcome != "supported":
         missing = tuple(w for w in last.evidence["needed"] if w not in set(last.evidence.get("held", ())))
     figure = None if check.figure is None else round(check.figure, 6)
     return SentenceVerdict(
-        sentence.text, tokens, () if last.outcome == "supported" else missing, figure, supported,
-        span=None if check.span is None else check.span.text, reason=reason, undecided=last.outcome == "undecided",
-        role=sentence.role, rule=last.rule, steps=check.steps,
-    )  # fmt: skip
+        sentence.text,
+        tokens,
+        () if last.outcome == "supported" else missing,
+        figure,
+        supported,
+        span=None if check.span is None else check.span.text,
+        reason=reason,
+        undecided=last.outcome == "undecided",
+        role=sentence.role,
+        rule=last.rule,
+        steps=check.steps,
+    )
 
 
 def judge_support(
-    sentences: Iterable[Sentence], question: str, passages: tuple[tuple[str, str], ...],
+    sentences: Iterable[Sentence],
+    question: str,
+    passages: tuple[tuple[str, str], ...],
     disabled: frozenset[str] = frozenset(),
-) -> tuple[SentenceVerdict, ...]:  # fmt: skip
+) -> tuple[SentenceVerdict, ...]:
     """Every sentence's verdict; a sentence that repeats an earlier one takes its verdict (judged once)."""
     context = read_context(passages)
     out: list[SentenceVerdict] = []
@@ -719,8 +841,17 @@ def judge_support(
 def _role_verdict(sentence: Sentence) -> SentenceVerdict:
     tokens = tuple(content_token_list(sentence.text))
     why = ROLE_REASONS.get(sentence.role, "claims nothing")
-    return SentenceVerdict(sentence.text, tokens, (), None, None, refusal=sentence.declines, reason=why,
-                           role=sentence.role, rule=sentence.rule)  # fmt: skip
+    return SentenceVerdict(
+        sentence.text,
+        tokens,
+        (),
+        None,
+        None,
+        refusal=sentence.declines,
+        reason=why,
+        role=sentence.role,
+        rule=sentence.rule,
+    )
 
 
 class ProseSupportScorer:
@@ -741,9 +872,11 @@ class ProseSupportScorer:
 
 
 def support_verdicts(
-    reading: AnswerReading, passages: tuple[tuple[str, str], ...], scorer: SentenceScorer,
+    reading: AnswerReading,
+    passages: tuple[tuple[str, str], ...],
+    scorer: SentenceScorer,
     disabled: frozenset[str] = frozenset(),
-) -> tuple[SentenceVerdict, ...]:  # fmt: skip
+) -> tuple[SentenceVerdict, ...]:
     """Every sentence's verdict under ``scorer``: the prose scorer reads the whole reading; any other scorer is
     handed each claiming sentence (as read) and the others get their role's verdict."""
     if isinstance(scorer, ProseSupportScorer):
@@ -751,15 +884,20 @@ def support_verdicts(
         return verdicts if "L.answer" in disabled else lean_by_answer(verdicts, reading)
     lead = reading.lead
     context = ScoringContext(
-        reading.question, passages, frozenset(s.text for s in reading.sentences if s.block == "code"),
+        reading.question,
+        passages,
+        frozenset(s.text for s in reading.sentences if s.block == "code"),
         lead.text if lead is not None else "",
-    )  # fmt: skip
+    )
     out: list[SentenceVerdict] = []
     for sentence in reading.sentences:
         if sentence.role in ("claim", "context", "code", "advice") and sentence.claim:
             verdict = scorer.judge(sentence.claim, context)
-            out.append(dataclasses.replace(verdict, text=sentence.text, role=sentence.role,
-                                           rule=verdict.rule or f"scorer:{scorer.name}"))  # fmt: skip
+            out.append(
+                dataclasses.replace(
+                    verdict, text=sentence.text, role=sentence.role, rule=verdict.rule or f"scorer:{scorer.name}"
+                )
+            )
         else:
             out.append(_role_verdict(sentence))
     return tuple(out)

@@ -18,8 +18,10 @@ from typing import Mapping, Sequence
 
 from evalgate_lib.inputs.labels import Label
 from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow, RetrievedChunk, SentenceVerdict
+from evalgate_lib.judging.trace import explain
 from evalgate_lib.reporting.explorer import FLAG_LABELS
 from evalgate_lib.reporting.plots import token_marks_html
+from evalgate_lib.reporting.trace_view import TRACE_CSS, explanation_html
 
 e = html.escape
 
@@ -39,7 +41,7 @@ DETAILS_CSS = """
 .eg-snum { display: inline-block; min-width: 1.4em; text-align: center; border-radius: 3px; font-size: 11px;
   font-weight: 700; background: #e0e0e0; }
 .eg-reviewer { color: #4a148c; }
-"""
+""" + TRACE_CSS
 
 
 def span_unit(span: str) -> str:
@@ -246,5 +248,15 @@ def details_html(row: ResultRow, bodies: Mapping[str, str] | None = None, labels
         + labels_table_html(row, labels)
         + "<h5>Sentence by sentence</h5>"
         + sentences_table_html(row, labels, found)
-        + f"<h5>Retrieved chunks (top {len(row.retrieved)}), supporting spans marked</h5>{chunks}</div>"
+        + f"<h5>Retrieved chunks (top {len(row.retrieved)}), supporting spans marked</h5>{chunks}"
+        + "<details><summary><b>The trace: every rule tried, in order, with its evidence</b> "
+        "(<code>evalgate explain</code>)</summary>"
+        + explanation_html(explain(row.judgement, row.question, row.answer, row.config, row.question_id),
+                           trace_anchor(row))
+        + "</details></div>"
     )
+
+
+def trace_anchor(row: ResultRow) -> str:
+    """The element id of one answer's trace in the report (what its "why" links to)."""
+    return "trace-" + "".join(c if c.isalnum() or c in "-_" else "_" for c in f"{row.config}-{row.question_id}")

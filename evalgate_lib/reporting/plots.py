@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 from evalgate_lib.chunks.chunking import chunk_corpus
 from evalgate_lib.inputs.corpus import Article
 from evalgate_lib.inputs.gold import GoldQuestion
-from evalgate_lib.judging.terms import terms_of
 from evalgate_lib.judging.rows import ResultRow, SentenceVerdict
 from evalgate_lib.judging.scorers import scorer_floor
+from evalgate_lib.judging.terms import terms_of
 from evalgate_lib.statistics.metrics import METRICS, Summary, format_value
 from evalgate_lib.text.stopwords import STOPWORDS
 from evalgate_lib.text.tokens import token_spans

@@ -18,11 +18,11 @@ import json
 from typing import Any, Mapping, Sequence
 
 from evalgate_lib.inputs.labels import LabelProvenance
-from evalgate_lib.judging.lexicon import table as lexicon_table
 from evalgate_lib.judging.flags import REVIEW_CONFIDENCE
 from evalgate_lib.judging.grounding import COVERAGE_FLOOR
-from evalgate_lib.judging.support import NEAR_MISS, WORD_FLOOR
+from evalgate_lib.judging.lexicon import table as lexicon_table
 from evalgate_lib.judging.scorers import known_scorer
+from evalgate_lib.judging.support import NEAR_MISS, WORD_FLOOR
 from evalgate_lib.reporting.first_screen import significant_mark
 from evalgate_lib.reporting.paths import shareable_path
 from evalgate_lib.reporting.results_table import FILTER_LABELS, results_table_html, table_page_html
