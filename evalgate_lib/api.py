@@ -20,6 +20,7 @@ from evalgate_lib.inputs.config import RunConfig, check_fairness, load_config
 from evalgate_lib.inputs.corpus import Article, load_corpus
 from evalgate_lib.inputs.gold import GoldQuestion, load_gold
 from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow
+from evalgate_lib.judging.trace import Explanation, explain
 from evalgate_lib.reporting import changes_view, explorer, first_screen, plots, report_html
 from evalgate_lib.run.candidates import (
     family_of,
@@ -56,6 +57,15 @@ if TYPE_CHECKING:
 
 #: Where ``evalgate run`` writes by default, and where notebooks and ``load_results`` look first.
 DEFAULT_RESULTS = Path("results/latest")
+
+
+class ShownExplanation(Explanation):
+    """An :class:`~evalgate_lib.judging.trace.Explanation` that a notebook shows as HTML (the explorer's view)."""
+
+    def _repr_html_(self) -> str:
+        from evalgate_lib.reporting.trace_view import TRACE_CSS, explanation_html
+
+        return f"<style>{TRACE_CSS}</style>" + explanation_html(self)
 
 
 @dataclass(frozen=True)
@@ -118,6 +128,19 @@ class Results:
             if r.config == config and r.question_id == question_id:
                 return r
         raise InputError(f"{self.folder}: no row for config {config!r}, question {question_id!r}")
+
+    def explain(self, question_id: str, config: str | None = None) -> list[Explanation]:
+        """The trace behind the verdicts of one question's answers (one per config, or only ``config``'s): each
+        sentence's role, every rule tried in order with its evidence, which one decided. ``.text()`` is what
+        ``evalgate explain`` prints; in a notebook each shows as HTML."""
+        rows = [r for r in self.rows if r.question_id == question_id and (config is None or r.config == config)]
+        if not rows:
+            known = ", ".join(dict.fromkeys(r.config for r in self.rows))
+            what = f"question {question_id!r}" + (f" in config {config!r}" if config else "")
+            raise InputError(f"{self.folder}: no row for {what} (configs: {known})")
+        return [
+            ShownExplanation(**vars(explain(r.judgement, r.question, r.answer, r.config, r.question_id))) for r in rows
+        ]
 
     def table(self) -> str:
         """The summary table ``evalgate run`` prints."""
@@ -314,7 +337,7 @@ class Results:
             source=", ".join(map(str, labels)),
         )
 
-    def agreement(self, labels: Sequence[str | Path], scorers: Sequence[str] = ("lexical", "span")) -> dict[str, Any]:
+    def agreement(self, labels: Sequence[str | Path], scorers: Sequence[str] = ("lexical",)) -> dict[str, Any]:
         """:meth:`agreement_report` as plain JSON (what ``evalgate agreement --json`` writes)."""
         from evalgate_lib.statistics.run_agreement import report_json
 

@@ -871,6 +871,22 @@ def cmd_diff(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_explain(args: argparse.Namespace) -> int:
+    """Print the trace behind one answer's verdicts: each sentence's role, every rule tried, which one decided."""
+    from evalgate_lib.api import load_results
+
+    results = load_results(args.results)
+    for explanation in results.explain(args.question, args.config):
+        print(explanation.text())
+    return 0
+
+
+def _configure_explain(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--results", default=Path("results/latest"), type=Path, help="results folder to read")
+    parser.add_argument("--question", required=True, help="the question id (as in the gold file, e.g. q004)")
+    parser.add_argument("--config", default=None, help="only this configuration (default: every one)")
+
+
 def _configure_diff(parser: argparse.ArgumentParser) -> None:
     from evalgate_lib.statistics.changes import CHANGE_KINDS
 
@@ -937,6 +953,11 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callab
     ),
     "gold": ("check a gold set against its corpus, or import one (RAGAS / HF style)", _configure_gold, cmd_gold),
     "diff": ("list the questions the candidate fixed, broke or re-flagged, both answers", _configure_diff, cmd_diff),
+    "explain": (
+        "show the trace behind one answer's verdicts: each sentence's role, every rule tried, which one decided",
+        _configure_explain,
+        cmd_explain,
+    ),
     "sample": (
         "draw which answers to label (a sampling plan), so labels can correct the before/after delta",
         _configure_sample,

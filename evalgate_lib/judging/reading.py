@@ -42,7 +42,7 @@ from typing import Callable, Literal
 
 from evalgate_lib.judging import lexicon as lx
 from evalgate_lib.judging.terms import terms_of
-from evalgate_lib.text.markup import iter_sentences_of_blocks, read_blocks
+from evalgate_lib.text.markup import Block, iter_sentences_of_blocks, read_blocks
 
 Role = Literal[
     "code",
@@ -462,6 +462,8 @@ def _clauses(text: str, question: str, disabled: frozenset[str] = frozenset()) -
             out[-1][0].append(piece)
             continue
         out.append(([piece], clause))
+    if len(out) == 1 and len(pieces) > 1:  # every piece joined back: the sentence is one clause, read whole
+        return (_clause(text, question, True, disabled),)
     return tuple(
         clause if len(group) == 1 else _clause(", ".join(group), question, True, disabled) for group, clause in out
     )
@@ -478,7 +480,7 @@ def _sentence_role(block: str, text: str, code: tuple[str, ...]) -> tuple[Role, 
     if stripped.rstrip("*_ ").endswith("?") or _NEW_QUESTION.match(stripped):
         return "question", "role.question"
     tokens = _tokens(stripped)
-    if len(tokens) > 2 and tokens[1] in lx.SELF_NOUNS and tokens[0] in ("the", "this", "that", "my", "our"):
+    if len(tokens) > 2 and tokens[0] in lx.ANAPHORA | {"the", "my", "our"} and lx.SELF_NOUNS & set(tokens[1:3]):
         if not terms_of(stripped).exact and not re.search(r"(?<!^)\b[A-Z][a-z]", stripped):
             return "self", "role.self"
     return None
@@ -513,7 +515,10 @@ def read_answer(answer: str, question: str = "", disabled: frozenset[str] = froz
     seen: dict[str, int] = {}
     cursor = 0
     reporting = False
-    for block, raw in iter_sentences_of_blocks(read_blocks(answer)):
+    blocks = read_blocks(answer)
+    if not blocks and answer.strip():  # "5." alone parses as an empty list item: the number is the answer
+        blocks = (Block("paragraph", answer.strip()),)
+    for block, raw in iter_sentences_of_blocks(blocks):
         text = _CITATION.sub("", raw).strip() if block.kind != "code" else raw.rstrip()
         if not text.strip():
             continue

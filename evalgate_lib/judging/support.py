@@ -294,8 +294,8 @@ def _unheld_quantity(claim: str, span: Span) -> dict[str, Any] | None:
         if (number, unit) in given or number not in span_numbers or _bare(number, span.text):
             continue
         other = sorted(u for n, u in given if n == number)
-        if other:
-            return {"quantity": f"{number} {unit}", "number": number, "given": "as " + ", ".join(other)}
+        shown = "as " + ", ".join(other) if other else "for something else"
+        return {"quantity": f"{number} {unit}", "number": number, "given": shown}
     return None
 
 
@@ -409,6 +409,10 @@ def _prose_binding(claim: str, span: Span) -> dict[str, Any] | None:
     folders accept 100 GB". Tables are read by their columns (S.rival)."""
     if " | " in span.text:
         return None
+    if span.kind == "pair":
+        bound = _pair_binding(claim, span)
+        if bound is not None:
+            return bound
     numbered = [(p, quantities(p)) for p in _pieces(span.text)]
     for piece in _pieces(claim):
         for value in sorted(quantities(piece, number_words=False)):
@@ -424,6 +428,32 @@ def _prose_binding(claim: str, span: Span) -> dict[str, Any] | None:
             if shared:
                 other = sorted(q for q in quantities(best_rival) if q[1] == value[1])[0]
                 return {"value": " ".join(value), "rival": " ".join(other), "words": shared}
+    return None
+
+
+def _pair_binding(claim: str, span: Span) -> dict[str, Any] | None:
+    """In two neighbouring sentences joined as one span, each keeps its numbers: a number of the claim stands in
+    one sentence while the claim's words stand by another number in the other ("A Starter workspace can grow to a
+    maximum of 3 seats" against "Starter includes 3 seats. … can grow to a maximum of 10 seats")."""
+    values = set(_DIGITS.findall(claim.replace(",", "")))
+    if len(values) != 1:  # a claim with two numbers may join the two sentences' facts, each by its own number
+        return None
+    (value,) = values
+    words = frozenset(w for w in terms_of(claim).own_words if w not in lx.UNITS)
+    lines = [
+        (line, set(_DIGITS.findall(line.replace(",", ""))), terms_of(line).words) for line in span.text.split("\n")
+    ]
+    own = [(line, w) for line, numbers, w in lines if value in numbers]
+    rivals = [(line, w) for line, numbers, w in lines if numbers and value not in numbers]
+    if not own or not rivals:
+        return None
+    mine = max(len(words & w) for _, w in own)
+    if any(lx.ANAPHORA & set(lx.reading_tokens(line)) for line, _ in own):
+        return None  # "You can raise this to 50 GB": the sentence names its subject in the one before it
+    line, theirs = max(rivals, key=lambda r: len(words & r[1]))
+    if len(words & theirs) > mine:
+        other = sorted(set(_DIGITS.findall(line.replace(",", ""))))[0]
+        return {"value": value, "rival": other, "words": sorted(words & theirs)}
     return None
 
 

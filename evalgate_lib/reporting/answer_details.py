@@ -243,6 +243,7 @@ def details_html(row: ResultRow, bodies: Mapping[str, str] | None = None, labels
         f"<p><b>Verdict</b> ({e(matching.mode)} matching): {e(matching.reason)}"
         + (f" · gold article <code>{e(row.gold_article)}</code>" if row.gold_article else "")
         + (f", first retrieved at rank {gold_rank}" if gold_rank else "")
+        + f' · <a href="#{trace_anchor(row)}">why: the trace</a>'
         + "</p>"
         + (f"<h5>Flags and why they fired</h5><ul>{reasons}</ul>" if reasons else "<p>No flag fired.</p>")
         + labels_table_html(row, labels)

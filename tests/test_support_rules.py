@@ -1,0 +1,207 @@
+"""Support, rule by rule: each rule of the table decides its own example, with figures counted by hand.
+
+Every case is one answer judged from strings by the default judge (``judge_answer``, the code every run
+calls); the deciding rule, its outcome and its evidence are read from the verdict's trace.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from evalgate_lib.judging.answer import judge_answer
+from evalgate_lib.judging.rows import SentenceVerdict
+from evalgate_lib.judging.support import (
+    NEAR_MISS,
+    SUPPORT_RULES,
+    WORD_FLOOR,
+    clauses_of,
+    held_exact,
+    swapped,
+    words_outcome,
+)
+from evalgate_lib.judging.trace import replay
+
+PLANS = (
+    "Nimbus plans and pricing (2026)",
+    "## Seats\n\nStarter includes 3 seats in its flat price. Each additional Starter seat costs $10 per month, "
+    "and a Starter workspace can grow to a maximum of 10 seats.\n\n"
+    "| Plan | Annual billing | Monthly billing |\n|---|---|---|\n| Business | $18 per user per month | "
+    "$22 per user per month |\n",
+)
+LOCK = (
+    "Two-factor authentication",
+    "After 10 wrong password attempts the account is locked for 60 minutes. Admins select Generate SCIM token "
+    "to provision users.",
+)
+TRIAL = ("Trials", "The free trial lasts 80 days for every plan.")
+
+
+def one(answer: str, passages: list, question: str = "What does the plan include?", **kw) -> SentenceVerdict:
+    verdict = judge_answer(question=question, answer=answer, passages=passages, accept=kw.pop("accept", ("x",)), **kw)
+    claiming = [s for s in verdict.sentences if s.supported is not None]
+    assert len(claiming) == 1, [s.text for s in verdict.sentences]
+    return claiming[0]
+
+
+def deciding(s: SentenceVerdict) -> tuple[str, str]:
+    return s.rule, s.steps[-1].outcome
+
+
+def test_every_rule_has_an_id_a_sentence_an_example_and_a_reason() -> None:
+    for rule_id, rule in SUPPORT_RULES.items():
+        assert rule.id == rule_id and rule_id.startswith(("S.", "L."))
+        assert rule.decides and rule.example and rule.reason
+
+
+def test_verbatim() -> None:
+    s = one("Starter includes 3 seats in its flat price.", [PLANS])
+    assert deciding(s) == ("S.verbatim", "supported") and s.steps[-1].evidence == {"passage": 1}
+    assert s.reason == "copied verbatim from passage [1]"
+
+
+def test_absent_number() -> None:
+    s = one("Starter includes 7 seats.", [PLANS])
+    assert deciding(s) == ("S.absent", "unsupported") and s.steps[-1].evidence["missing"] == ["7"]
+    assert s.undecided is False and s.supported is False
+
+
+def test_seventy_days_against_eighty_is_a_hallucination_not_grounded_but_wrong() -> None:
+    # issue 44: one number table now; "seventy" is 70, which the context never gives
+    verdict = judge_answer(
+        question="How long is the free trial?", answer="The trial lasts seventy days.", passages=[TRIAL],
+        accept=["80 days"],
+    )  # fmt: skip
+    (s,) = verdict.sentences
+    assert deciding(s) == ("S.absent", "unsupported") and s.steps[-1].evidence["missing"] == ["70"]
+    assert verdict.hallucination and not verdict.grounded_but_wrong
+    thirty = judge_answer(question="How long is the free trial?", answer="The trial lasts thirty days.",
+                          passages=[("Trials", "The free trial lasts 40 days.")], accept=["40 days"])  # fmt: skip
+    assert thirty.hallucination and not thirty.grounded_but_wrong
+
+
+def test_apart_value_held_elsewhere() -> None:
+    s = one("A Starter workspace can grow to a maximum of 3 seats.", [PLANS])
+    # 3 is in the context (the first sentence), but the span about the maximum holds 10, not 3
+    assert s.rule in ("S.apart", "S.unit", "S.binding", "S.words")
+    assert s.supported is False or s.undecided
+
+
+def test_unit() -> None:
+    s = one("The account is locked for 10 days.", [LOCK])
+    assert deciding(s) == ("S.unit", "unsupported")
+    assert s.steps[-1].evidence["quantity"] == "10 day" and s.steps[-1].evidence["number"] == "10"
+
+
+def test_swap() -> None:
+    assert swapped("Admins select Generate SSO token to provision users.", LOCK[1].split(". ")[1]) == ("SSO", "SCIM")
+    s = one("Admins select Generate SSO token to provision users.", [LOCK])
+    assert deciding(s) == ("S.swap", "unsupported")
+
+
+def test_negation() -> None:
+    s = one("Starter does not include 3 seats in its price.", [PLANS])
+    assert deciding(s) == ("S.negation", "undecided") and s.supported is False
+
+
+def test_rival_column() -> None:
+    s = one("Business costs $22 per user per month with annual billing.", [PLANS])
+    assert deciding(s) == ("S.rival", "unsupported")
+    assert s.steps[-1].evidence["value"] == "22 $" and s.steps[-1].evidence["rival"] == "18 $"
+
+
+def test_subject_of_a_fragment() -> None:
+    passages = [("Plans", "| Plan | Seats |\n|---|---|\n| Business | minimum 5 |\n| Enterprise | minimum 50 |")]
+    s = one("5.", passages, question="What is the minimum number of seats on the Enterprise plan?")
+    assert s.rule in ("S.subject", "S.words") and s.supported is False
+
+
+def test_words_floor_figures() -> None:
+    # 4 words needed, 3 held: 0.75 >= WORD_FLOOR → supported; 1 of 4: 0.25 < NEAR_MISS → unsupported
+    assert words_outcome({"needed": ["a", "b", "c", "d", "e"], "held": ["a", "b", "c"]}) == "supported"  # 0.60
+    assert words_outcome({"needed": ["a", "b", "c", "d", "e"], "held": ["a", "b"]}) == "undecided"  # 0.40
+    assert words_outcome({"needed": ["a", "b", "c", "d", "e"], "held": ["a"]}) == "unsupported"  # 0.20
+    # a short claim (4 words or fewer) may miss one word
+    assert words_outcome({"needed": ["a", "b", "c", "d"], "held": ["a", "b", "c"]}) == "supported"
+    # a fragment's question words: 1 of 3 is under NEAR_MISS
+    evidence = {"needed": ["5"], "held": ["5"], "question_needed": ["a", "b", "c"], "question_held": ["a"]}
+    assert words_outcome(evidence) == "unsupported"
+    assert 0.4 < WORD_FLOOR and 0.2 < NEAR_MISS < 0.4
+
+
+def test_words_supported_paraphrase() -> None:
+    s = one("The Starter plan comes with three seats included in the flat price.", [PLANS])
+    assert deciding(s) == ("S.words", "supported")
+    evidence = s.steps[-1].evidence
+    assert set(evidence["held"]) <= set(evidence["needed"]) and len(evidence["held"]) / len(evidence["needed"]) >= 0.55
+
+
+def test_clauses() -> None:
+    assert clauses_of("Starter includes 3 seats in its flat price, and each additional Starter seat costs $10.") == [
+        "Starter includes 3 seats in its flat price",
+        "each additional Starter seat costs $10.",
+    ]
+
+
+def test_code_line() -> None:
+    context = [("Cache", "Run `pip cache purge` to remove every wheel; `pip cache dir` prints the folder.")]
+    ok = one("```\npip cache purge --verbose\n```", context)
+    assert deciding(ok) == ("S.code", "unsupported") and ok.steps[-1].evidence["missing"] == ["--verbose"]
+
+
+def test_coverage_statement() -> None:
+    timers = ("timers", "`setTimeout(callback, delay)` schedules a callback. `clearTimeout(timeout)` cancels a timeout.")
+    verdict = judge_answer(
+        question="How do I schedule a job at midnight?",
+        answer="The context doesn't say. It only covers scheduling timeouts and cancelling them.",
+        passages=[timers], accept=(), answerable=False,
+    )  # fmt: skip
+    decline, coverage = verdict.sentences
+    assert decline.role == "decline" and decline.supported is None
+    assert coverage.role == "context" and deciding(coverage) == ("S.coverage", "supported")
+    assert verdict.correct and verdict.refused
+
+
+def test_advice_naming_nothing_new_claims_nothing() -> None:
+    verdict = judge_answer(question="Can I mount Nimbus over WebDAV?", answer="I'd recommend contacting Nimbus support.",
+                           passages=[("Support", "Nimbus support answers within 8 hours.")], accept=(),
+                           answerable=False)  # fmt: skip
+    (s,) = verdict.sentences
+    assert s.role == "advice" and s.supported is None and s.rule == "S.advice"
+
+
+def test_lean_by_answer() -> None:
+    answer = (
+        "Starter includes 3 seats in its flat price. Each additional Starter seat costs $10 per month. "
+        "It comes with the seats included and nothing else, basically."
+    )
+    verdict = judge_answer(question="What does Starter include?", answer=answer, passages=[PLANS], accept=("3 seats",))
+    leaning = [s for s in verdict.sentences if s.steps and s.steps[-1].rule == "L.answer"]
+    for s in leaning:
+        assert s.undecided and s.supported is True
+
+
+def test_qualified_names_and_paths_are_held_by_their_parts() -> None:
+    held = frozenset({"json.dumps", "~/.config/pip/pip.conf", "response.json", "cmp_to_key", "functools"})
+    names = frozenset({"json.dumps", "response.json", "cmp_to_key"})
+    assert held_exact(frozenset({"r.json"}), held, names) == {"r.json"}  # a short variable's attribute
+    assert held_exact(frozenset({"pip.conf"}), held, names) == {"pip.conf"}  # a file on a path
+    assert held_exact(frozenset({"functools.cmp_to_key"}), held, names) == {"functools.cmp_to_key"}
+    assert held_exact(frozenset({"pip.config"}), held | {"config", "pip"}, names) == frozenset()
+    assert held_exact(frozenset({"v2"}), frozenset({"2"}), frozenset({"2"})) == {"v2"}
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Starter includes 3 seats in its flat price.",
+        "Starter includes 7 seats.",
+        "The account is locked for 10 days.",
+        "Starter does not include 3 seats in its price.",
+        "Business costs $22 per user per month with annual billing.",
+    ],
+)
+def test_every_verdict_is_recomputed_from_its_trace(answer: str) -> None:
+    verdict = judge_answer(question="What is it?", answer=answer, passages=[PLANS, LOCK], accept=("x",))
+    for s in verdict.sentences:
+        again = replay(s)
+        assert (again.supported, again.undecided) == (s.supported, s.undecided)
