@@ -59,7 +59,10 @@ def test_one_number_word_table_reads_seventy_and_eighty() -> None:
 def test_text_is_read_as_the_phrases_are_written() -> None:
     assert lx.reading_tokens("I couldn't find it.") == ("i", "could", "not", "find", "it")
     assert lx.reading_tokens("It's not there; I'm sure.") == ("it", "is", "not", "there", "i", "am", "sure")
-    assert lx.DECLINES.find(lx.reading_tokens("Sorry, I couldn't find that anywhere.")) == (1, ("i", "could", "not", "find"))
+    assert lx.DECLINES.find(lx.reading_tokens("Sorry, I couldn't find that anywhere.")) == (
+        1,
+        ("i", "could", "not", "find"),
+    )
     assert lx.DECLINES.find(lx.reading_tokens("I found it.")) is None
 
 

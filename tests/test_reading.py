@@ -31,7 +31,9 @@ def test_each_clause_rule_gives_its_role_to_its_own_example(rule: reading.RoleRu
 
 
 @pytest.mark.parametrize(("rule_id", "role", "_decides", "example"), SENTENCE_RULES, ids=lambda r: str(r))
-def test_each_sentence_rule_gives_its_role_to_its_own_example(rule_id: str, role: str, _decides: str, example: str) -> None:
+def test_each_sentence_rule_gives_its_role_to_its_own_example(
+    rule_id: str, role: str, _decides: str, example: str
+) -> None:
     answer = f"```bash\n{example}\n```" if role == "code" else example
     sentence = read_answer(answer).sentences[0]
     assert (sentence.role, sentence.rule) == (role, rule_id)

@@ -149,7 +149,10 @@ def test_code_line() -> None:
 
 
 def test_coverage_statement() -> None:
-    timers = ("timers", "`setTimeout(callback, delay)` schedules a callback. `clearTimeout(timeout)` cancels a timeout.")
+    timers = (
+        "timers",
+        "`setTimeout(callback, delay)` schedules a callback. `clearTimeout(timeout)` cancels a timeout.",
+    )
     verdict = judge_answer(
         question="How do I schedule a job at midnight?",
         answer="The context doesn't say. It only covers scheduling timeouts and cancelling them.",

@@ -15,7 +15,7 @@ from typing import Any, Mapping
 
 from evalgate_lib.judging.correctness import CLAIM_RULES
 from evalgate_lib.judging.reading import ROLE_RULES, SENTENCE_RULES
-from evalgate_lib.judging.rows import Judgement, SentenceVerdict
+from evalgate_lib.judging.rows import Judgement, Matching, SentenceVerdict
 from evalgate_lib.judging.rules import ABSTAINS, Rule, Step, render
 from evalgate_lib.judging.support import ROLE_REASONS, SUPPORT_RULES, words_outcome
 
@@ -157,6 +157,11 @@ class Replayed:
 
     supported: bool | None
     undecided: bool
+
+
+def replay_correct(matching: Matching) -> bool:
+    """The correctness verdict recomputed from its trace: the deciding (last) step's outcome."""
+    return matching.steps[-1].outcome == "correct" if matching.steps else False
 
 
 def replay(verdict: SentenceVerdict) -> Replayed:
