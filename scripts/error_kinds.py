@@ -1,7 +1,8 @@
 """The default judge's remaining errors on every labelled set, grouped by the reason its verdict gives.
 
-This is the listing in docs/methodology.md ("What the judge still gets wrong"). For each set it counts
-three kinds of disagreement with the pass-1 labels:
+This is the listing in docs/judge.md ("What the judge still gets wrong"). For each set it counts three kinds of
+disagreement with the pass-1 labels, each by the rule that decided the verdict (its id, read from the verdict's
+trace; no reason's words are read):
 
 * sentences the judge holds unsupported (decided or leaning) in an answer the reviewer found fully
   supported ("flags a supported claim");
@@ -23,60 +24,41 @@ from evalgate_lib.inputs.answer_logs import load_answer_log
 from evalgate_lib.inputs.gold import load_gold
 from evalgate_lib.inputs.labelled_sets import load_sets
 from evalgate_lib.inputs.labels import load_labels, match_labels
-from evalgate_lib.judging.rows import Judgement
+from evalgate_lib.judging.correctness import CLAIM_RULES
+from evalgate_lib.judging.lexicon import reading_tokens
+from evalgate_lib.judging.rows import Judgement, SentenceVerdict
+from evalgate_lib.judging.support import SUPPORT_RULES
 from evalgate_lib.statistics.run_agreement import split_passes
 from evalgate_lib.statistics.set_agreement import DEFAULT_JUDGES, judge_logged
 
-#: (a phrase of a flagging verdict's reason, the kind it is listed as), first match wins.
-FLAG_KINDS = (
-    ("a near miss", "a near-miss paraphrase"),
-    ("no span holds it", "a value held apart from the rest of its claim"),
-    ("never gives", "a name or value the context never gives"),
-    ("may be about something else", "a name the span lacks"),
-    ("not clearly about the question", "a span not clearly about the question"),
-    ("says nothing negative", "a negation the span does not state"),
-    ("barely holds", "a short claim the best span barely holds"),
-    ("holds only", "under a third of the words in one span"),
-    ("lacks what the answer adds", "what the answer adds is not in the span"),
-    ("code", "a code line"),
-)
+RULE_NAMES: dict[str, str] = {rule_id: rule.decides for rule_id, rule in {**SUPPORT_RULES, **CLAIM_RULES}.items()}
 
 
-#: The same for a supporting verdict on a sentence the reviewer flagged ("and every number and identifier"
-#: comes last: every decided supporting reason ends with it).
-MISSED_KINDS = (
-    ("; leans supported:", "undecided, leaning supported as the rest of its answer vouched for it"),
-    ("copied verbatim", "a verbatim copy"),
-    ("clauses (of", "clause by clause"),
-    ("also gives", "a second value of the same kind in the span"),
-    ("that holds only", "a value bound by only some of the question's words"),
-    ("a command or code line", "a code line"),
-    ("and every number and identifier", "held by one span (a reading the words cannot tell)"),
-)
+def flag_kind(sentence: SentenceVerdict) -> str:
+    """The kind of an unsupported verdict on a sentence of a fully supported answer: the rule that decided it."""
+    how = "undecided, leaning unsupported" if sentence.undecided else "decided"
+    return f"{sentence.rule} ({how})"
 
 
-def missed_kind(reason: str) -> str:
-    """The kind of a supporting verdict on a sentence the reviewer flagged."""
-    return next((kind for phrase, kind in MISSED_KINDS if phrase in reason), reason[:60])
-
-
-def flag_kind(reason: str) -> str:
-    """The kind of an unsupported verdict on a sentence of a fully supported answer."""
-    return next((kind for phrase, kind in FLAG_KINDS if phrase in reason), reason[:60])
+def missed_kind(sentence: SentenceVerdict) -> str:
+    """The kind of a verdict on a sentence the reviewer flagged in an answer the judge found fully supported."""
+    if sentence.supported is None:
+        return f"read as no claim: {sentence.role} ({sentence.rule})"
+    how = "undecided, leaning supported" if sentence.undecided else "decided supported"
+    return f"{sentence.steps[-1].rule if sentence.steps else sentence.rule} ({how})"
 
 
 def correctness_kind(judged: Judgement, human: bool) -> str:
-    """The kind of a correctness verdict the reviewer disagrees with."""
-    reason = judged.matching.reason
-    if "competing values" in reason:
-        return "competing values"
-    if "declines, but also gives" in reason:
-        return "a decline that also gives an answer (no-answer question)"
-    if reason.startswith("a no-answer question, and the answer declines"):
-        return "a no-answer decline that goes on to answer"
-    if judged.correct and not human:
-        return "an accepted string stated in an answer that does not answer"
-    return "the accepted answer in words no rule reads"
+    """The kind of a correctness verdict the reviewer disagrees with: the deciding rule and which way it erred."""
+    said = "correct" if judged.correct else "wrong"
+    reviewer = "correct" if human else "wrong"
+    return f"{judged.matching.rule or judged.matching.mode} judged it {said}, the reviewer {reviewer}"
+
+
+def _same_sentence(text: str, labelled: str) -> bool:
+    """Whether the judge's sentence (as read) is the reviewer's (as written in the answer): most of its words."""
+    ours, theirs = set(reading_tokens(text)), set(reading_tokens(labelled))
+    return bool(ours) and len(ours & theirs) >= 0.6 * len(ours)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -97,12 +79,11 @@ def main(argv: list[str] | None = None) -> None:
             label = reference[key]
             judged = judge_logged(answers[key], by_id[key[1]], judge)
             for sentence in judged.sentences:
-                flagged = any(sentence.text.strip() in u or u in sentence.text for u in label.unsupported_sentences)
+                flagged = any(_same_sentence(sentence.text, u) for u in label.unsupported_sentences)
                 if flagged and sentence.supported is not False and not judged.unsupported_sentences:
-                    kind = "read as no claim" if sentence.supported is None else missed_kind(sentence.reason)
-                    counts["misses an unsupported claim: " + kind] += 1
+                    counts["misses an unsupported claim: " + missed_kind(sentence)] += 1
                 elif not label.unsupported_claim and sentence.supported is False:
-                    counts["flags a supported claim: " + flag_kind(sentence.reason)] += 1
+                    counts["flags a supported claim: " + flag_kind(sentence)] += 1
             if judged.correct != label.correct:
                 counts["correctness: " + correctness_kind(judged, label.correct)] += 1
         print(f"== {labelled_set.name} {sum(counts.values())}")

@@ -18,7 +18,6 @@ from evalgate_lib.judging.sentence_scorers import (
     ScoringContext,
     SentenceScorer,
     TransformersNLIScorer,
-    judge_sentences,
     scorer_id,
 )
 from evalgate_lib.text.tokens import content_tokens
@@ -73,13 +72,14 @@ def test_sentence_without_content_tokens_claims_nothing() -> None:
     assert not verdict.claims
 
 
-def test_judge_sentences_keeps_the_order() -> None:
-    ctx = context("Starter includes 3 seats.")
-    verdicts = judge_sentences(
-        ["I don't know.", "Starter includes 3 seats.", "Pro has 9 seats."], ctx, get_scorer("lexical")
-    )
-    assert [v.supported for v in verdicts] == [None, True, False]
-    assert [v.refusal for v in verdicts] == [True, False, False]
+def test_a_plug_in_scorer_is_handed_only_the_claiming_sentences_in_order() -> None:
+    from evalgate_lib.judging.answer import judge_answer
+
+    verdict = judge_answer(question="Seats?", answer="I don't know. Starter includes 3 seats. Pro has 9 seats.",
+                           passages=[("", "Starter includes 3 seats.")], scorer="lexical")  # fmt: skip
+    assert [v.supported for v in verdict.sentences] == [None, True, False]
+    assert [v.refusal for v in verdict.sentences] == [True, False, False]
+    assert [v.role for v in verdict.sentences] == ["decline", "claim", "claim"]
 
 
 def test_registry_register_get_and_duplicates() -> None:
@@ -110,11 +110,11 @@ def test_registry_register_get_and_duplicates() -> None:
 
 
 def test_the_registry_lists_every_built_in_scorer_and_protects_them() -> None:
-    assert sorted(BUILT_IN) == ["lexical", "prose", "span", "transformers-nli"]
+    assert sorted(BUILT_IN) == ["lexical", "prose", "transformers-nli"]
     assert set(BUILT_IN) <= set(available_scorers())
     with pytest.raises(ValueError, match="built-in scorer and cannot be replaced"):
-        register_scorer("span", LexicalCoverageScorer, replace=True)
-    assert get_scorer("span").name == "span"
+        register_scorer("prose", LexicalCoverageScorer, replace=True)
+    assert get_scorer("prose").name == "prose"
 
 
 def test_unknown_scorer_is_an_input_error_listing_choices() -> None:
@@ -170,10 +170,12 @@ def test_nli_scorer_returns_entailment_probability(tmp_path: Path, monkeypatch: 
     assert inputs == {"text": "Plans\nStarter includes 3 seats.", "text_pair": "Starter has 3 seats."}
     assert kwargs["top_k"] is None
     assert scorer.entailment("Starter has 3 seats.", "Starter includes 3 seats.") == 0.7
-    # a refusal claims nothing and never reaches the model
+    # a refusal claims nothing and never reaches the model: the reading gives it its role first
+    from evalgate_lib.judging.answer import judge_answer
+
     calls = len(pipe.calls)
-    refusal = scorer.judge("I don't know.", context("Starter includes 3 seats."))
-    assert (refusal.coverage, refusal.supported, refusal.refusal) == (None, None, True)
+    refusal = judge_answer(question="Seats?", answer="I don't know.", passages=[("", "x")], scorer=scorer)
+    assert [(s.coverage, s.supported, s.refusal) for s in refusal.sentences] == [(None, None, True)]
     assert len(pipe.calls) == calls
 
 

@@ -7,9 +7,10 @@ import inspect
 import pytest
 
 from evalgate_lib.judging.correctness import Correctness
-from evalgate_lib.judging.flags import REVIEW_CONFIDENCE, flag_answer, review_priority, review_reasons
+from evalgate_lib.judging.flags import REVIEW_CONFIDENCE, flag_answer, review_causes, review_priority
 from evalgate_lib.judging.grounding import Groundedness, mean_support, sentence_coverage
 from evalgate_lib.judging.rows import FLAG_NAMES, Flags, SentenceVerdict
+from evalgate_lib.judging.rules import Step
 from evalgate_lib.text.tokens import content_tokens, sentences_of
 
 # content tokens: starter, costs, 36, month, annual, billing
@@ -18,8 +19,15 @@ CONTEXT = "Starter costs $36 per month with annual billing."
 
 def groundedness(answer: str, context: str = CONTEXT) -> Groundedness:
     tokens = content_tokens(context)
-    sentences = tuple(sentence_coverage(s, tokens) for s in sentences_of(answer))
+    sentences = tuple(
+        SentenceVerdict(s, (), (), None, None, refusal=True, role="decline") if s == "I don't know." else
+        sentence_coverage(s, tokens) for s in sentences_of(answer)
+    )  # fmt: skip
     return Groundedness(sentences, mean_support(sentences))
+
+
+def review_reasons(grounded: Groundedness, confidence: float, by_doubt: bool = False) -> tuple[str, ...]:
+    return tuple(why for _, why in review_causes(grounded, confidence, by_doubt=by_doubt))
 
 
 SUPPORTED = groundedness("Starter costs $36.")  # 3/3 = 1.0
@@ -28,9 +36,9 @@ NOTHING = groundedness("I don't know.")  # refusal → score None
 UNDER = "1 sentence(s) judged unsupported by the context"
 WHY_CONFIDENCE = " (confidence = min(top similarity, groundedness))"
 
-RIGHT = Correctness(True, False, "$36", "the answer contains the accepted string '$36'")
-WRONG_REASON = "the answer contains none of the accepted strings ('$36'); containment is literal and case-insensitive"
-WRONG = Correctness(False, False, None, WRONG_REASON)
+RIGHT = Correctness(True, False, "$36", "C.stated", (Step("C.stated", "correct", None, {"matched": "$36"}),))
+WRONG_REASON = "the answer states none of the accepted strings ('$36') outside a decline"
+WRONG = Correctness(False, False, None, "C.none", (Step("C.none", "wrong", None, {"accept": "'$36'"}),))
 HALLUCINATION = (
     "wrong",
     "1 sentence(s) judged unsupported; e.g. 'Starter costs $63.': "
@@ -44,19 +52,19 @@ GROUNDED_BUT_WRONG = (
 
 
 def conf(text: str) -> str:
-    return f"confidence {text} < 0.50{WHY_CONFIDENCE}"
+    return f"confidence {text} < 0.35{WHY_CONFIDENCE}"
 
 
 def test_fixtures_as_commented() -> None:
     assert SUPPORTED.score == 1.0 and SUPPORTED.unsupported == 0
     assert UNSUPPORTED.score == pytest.approx(2 / 3) and UNSUPPORTED.unsupported == 1
     assert NOTHING.score is None and NOTHING.unsupported == 0
-    assert REVIEW_CONFIDENCE == 0.50
+    assert REVIEW_CONFIDENCE == 0.35
     assert FLAG_NAMES == ("wrong", "hallucination", "grounded_but_wrong", "review")
 
 
 def test_correct_and_grounded_raises_nothing() -> None:
-    assert flag_answer(RIGHT, SUPPORTED, 0.8) == Flags(False, False, False, False, {})
+    assert flag_answer(RIGHT, SUPPORTED, 0.8) == Flags(False, False, False, False, {}, ())
 
 
 def test_wrong_and_unsupported_is_hallucination() -> None:
@@ -67,13 +75,19 @@ def test_wrong_and_unsupported_is_hallucination() -> None:
         grounded_but_wrong=False,
         review=True,
         reasons={"wrong": (WRONG_REASON,), "hallucination": HALLUCINATION, "review": (UNDER,)},
+        causes=("unsupported",),
     )
 
 
 def test_correct_but_unsupported_is_not_hallucination_but_is_reviewed() -> None:
     flags = flag_answer(RIGHT, UNSUPPORTED, 0.8)
     assert flags == Flags(
-        wrong=False, hallucination=False, grounded_but_wrong=False, review=True, reasons={"review": (UNDER,)}
+        wrong=False,
+        hallucination=False,
+        grounded_but_wrong=False,
+        review=True,
+        reasons={"review": (UNDER,)},
+        causes=("unsupported",),
     )
 
 
@@ -90,19 +104,21 @@ def test_grounded_but_wrong() -> None:
 
 
 def test_wrong_refusal_is_neither_hallucination_nor_grounded_but_wrong() -> None:
-    refused = Correctness(False, True, None, "the question is answerable, but the answer is a refusal")
+    step = Step("C.declines", "wrong", None, {"decline": "I don't know.", "verdict": "wrong"})
+    refused = Correctness(False, True, None, "C.declines", (step,))
     flags = flag_answer(refused, NOTHING, 0.8)
     assert flags == Flags(
         wrong=True,
         hallucination=False,
         grounded_but_wrong=False,
         review=False,
-        reasons={"wrong": ("the question is answerable, but the answer is a refusal",)},
+        reasons={"wrong": ("wrong: it declines (\"I don't know.\") and gives no answer of its own",)},
     )
 
 
 def test_correct_refusal_raises_nothing() -> None:
-    refused = Correctness(True, True, None, "a no-answer question, and the answer is a refusal")
+    step = Step("C.declines", "correct", None, {"decline": "I don't know.", "verdict": "correct"})
+    refused = Correctness(True, True, None, "C.declines", (step,))
     assert flag_answer(refused, NOTHING, 0.61234) == Flags(False, False, False, False)
 
 
@@ -116,21 +132,22 @@ def test_every_fired_flag_has_reasons_and_only_those() -> None:
 
 
 def test_low_confidence_triggers_review() -> None:
-    assert review_reasons(SUPPORTED, 0.49) == (conf("0.490"),)
+    assert review_reasons(SUPPORTED, 0.34) == (conf("0.340"),)
     assert review_reasons(SUPPORTED, 0.0) == (conf("0.000"),)
-    flags = flag_answer(RIGHT, SUPPORTED, 0.42)
-    assert flags.review and flags.reasons["review"] == (conf("0.420"),)
+    flags = flag_answer(RIGHT, SUPPORTED, 0.32)
+    assert flags.review and flags.reasons["review"] == (conf("0.320"),) and flags.causes == ("low_confidence",)
     assert not flags.wrong
 
 
 def test_confidence_at_threshold_does_not_trigger_review() -> None:
-    assert review_reasons(SUPPORTED, 0.50) == ()
-    assert not flag_answer(RIGHT, SUPPORTED, 0.50).review
-    assert "review" not in flag_answer(RIGHT, SUPPORTED, 0.50).reasons
+    assert review_reasons(SUPPORTED, 0.35) == ()
+    assert not flag_answer(RIGHT, SUPPORTED, 0.35).review
+    assert "review" not in flag_answer(RIGHT, SUPPORTED, 0.35).reasons
 
 
 def test_both_review_reasons_in_order() -> None:
     assert review_reasons(UNSUPPORTED, 0.3) == (UNDER, conf("0.300"))
+    assert flag_answer(RIGHT, UNSUPPORTED, 0.3).causes == ("unsupported", "low_confidence")
 
 
 def test_review_counts_unsupported_sentences() -> None:
@@ -146,10 +163,10 @@ def test_review_counts_unsupported_sentences() -> None:
     )
 
 
-def test_review_never_reads_gold_under_the_span_and_lexical_rule() -> None:
-    # the older scorers' review rule reads only groundedness and confidence; flipping correctness changes
+def test_review_never_reads_gold_under_the_lexical_rule() -> None:
+    # the lexical scorer's review rule reads only groundedness and confidence; flipping correctness changes
     # wrong/hallucination/grounded_but_wrong but never review or its reasons
-    assert list(inspect.signature(review_reasons).parameters)[:2] == ["grounded", "confidence"]
+    assert list(inspect.signature(review_causes).parameters)[:2] == ["grounded", "confidence"]
     for grounded in (SUPPORTED, UNSUPPORTED, NOTHING):
         for conf in (0.2, 0.5, 0.9):
             right, wrong = flag_answer(RIGHT, grounded, conf), flag_answer(WRONG, grounded, conf)
@@ -166,19 +183,19 @@ def test_the_prose_review_queue_holds_the_judges_undecided_verdicts_and_never_th
     assert flags.reasons["review"] == (
         "2 sentence verdict(s) undecided (1 leaning unsupported), e.g. 'Starter is $36.'",
     )
-    mixed = (False, "it declines, but also gives an answer: 'It is 5.'")
-    assert flag_answer(RIGHT, SUPPORTED, 0.9, by_doubt=True, decline=mixed).reasons["review"] == (
-        "declines and answers in one breath: it declines, but also gives an answer: 'It is 5.'",
-    )
+    mixed = True
+    mixed_flags = flag_answer(RIGHT, SUPPORTED, 0.9, by_doubt=True, mixed_decline=mixed)
+    assert mixed_flags.reasons["review"] == ("declines and answers in one breath",)
+    assert mixed_flags.causes == ("declines_and_answers",)
     # the verdict (which reads the accept list) never enters the queue: a wrong answer whose every claim is
     # supported is not queued for being wrong, and right and wrong verdicts queue alike
     assert flag_answer(WRONG, SUPPORTED, 0.9, by_doubt=True).review is False
     for grounded in (SUPPORTED, UNSUPPORTED, NOTHING, edge):
         for conf in (0.2, 0.5, 0.9):
-            right = flag_answer(RIGHT, grounded, conf, by_doubt=True, decline=mixed)
-            wrong = flag_answer(WRONG, grounded, conf, by_doubt=True, decline=mixed)
+            right = flag_answer(RIGHT, grounded, conf, by_doubt=True, mixed_decline=mixed)
+            wrong = flag_answer(WRONG, grounded, conf, by_doubt=True, mixed_decline=mixed)
             assert right.reasons.get("review") == wrong.reasons.get("review")
-    # retrieval alone queues an answer only when very weak (0.35 for this rule)
+    # retrieval alone queues an answer only when very weak (0.35)
     assert flag_answer(RIGHT, SUPPORTED, 0.4, by_doubt=True).review is False
     assert flag_answer(RIGHT, SUPPORTED, 0.3, by_doubt=True).reasons["review"] == (
         "confidence 0.300 < 0.35" + WHY_CONFIDENCE,
@@ -234,6 +251,7 @@ def test_to_json_and_back() -> None:
             "hallucination": list(HALLUCINATION),
             "review": [UNDER, conf("0.300")],
         },
+        "causes": ["unsupported", "low_confidence"],
     }
     assert list(flags.to_json())[:4] == list(FLAG_NAMES)
     assert Flags.from_json(flags.to_json()) == flags
@@ -247,7 +265,16 @@ def test_fired_refuses_an_unknown_flag() -> None:
 
 
 def test_review_reason_text_is_not_self_contradictory() -> None:
-    # regression: 0.4996 used to print as "confidence 0.50 < 0.50"; it is now rounded down to 3 places
-    assert review_reasons(SUPPORTED, 0.4996) == (conf("0.499"),)
-    assert review_reasons(SUPPORTED, 0.499999) == (conf("0.499"),)
+    # regression: 0.3496 would print as "confidence 0.35 < 0.35"; it is rounded down to 3 places
+    assert review_reasons(SUPPORTED, 0.3496) == (conf("0.349"),)
+    assert review_reasons(SUPPORTED, 0.349999) == (conf("0.349"),)
     assert review_reasons(SUPPORTED, 0.285) == (conf("0.285"),)
+
+
+def test_the_queue_order_reads_causes_never_the_words_of_a_reason() -> None:
+    # rewording a reason changes no order: the causes are typed
+    leaning = SentenceVerdict("Starter is $36.", (), (), 0.5, False, undecided=True)
+    flags = flag_answer(RIGHT, Groundedness((leaning,), 0.5), 0.9, by_doubt=True, mixed_decline=True)
+    reworded = Flags(flags.wrong, flags.hallucination, flags.grounded_but_wrong, flags.review,
+                     {"review": ("something else entirely",)}, flags.causes)  # fmt: skip
+    assert review_priority(flags, (leaning,), 0.9) == review_priority(reworded, (leaning,), 0.9)

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from evalgate_lib.judging.prose_support import PROSE_FLOOR
-from evalgate_lib.judging.span_support import SPAN_FLOOR
 
 from evalgate_lib.inputs.config import ANSWER_MATCHING
+from evalgate_lib.judging.grounding import COVERAGE_FLOOR
 from evalgate_lib.judging.scorers import BUILT_IN
+from evalgate_lib.judging.support import NEAR_MISS, WORD_FLOOR
 from evalgate_lib.reporting.report_html import methodology_html
 from evalgate_lib.run.manifest import Manifest
 
@@ -30,12 +30,13 @@ def test_every_built_in_scorer_is_described_not_called_a_plug_in(name: str) -> N
 
 @pytest.mark.parametrize("matching", ANSWER_MATCHING)
 def test_every_matching_rule_is_described(matching: str) -> None:
-    page = methodology_html(manifest("prose@3", matching))
+    page = methodology_html(manifest("prose@4", matching))
     accuracy = page.split("Accuracy on answerable</b>:")[1].split("<b>Refusal accuracy")[0]
     assert len(accuracy.strip()) > 40
 
 
 def test_the_floors_printed_are_the_code_s_floors() -> None:
-    assert f"at least {PROSE_FLOOR:.0%} of its other content words" in methodology_html(manifest("prose@3", "claim"))
-    assert f"at least {SPAN_FLOOR:.0%} of its" in methodology_html(manifest("span@1", "token"))
-    assert PROSE_FLOOR == 0.55 and SPAN_FLOOR == 0.75  # 55% and 75% as printed
+    page = methodology_html(manifest("prose@4", "claim"))
+    assert f"at least {WORD_FLOOR:.0%} of its other content words" in page and f"under {NEAR_MISS:.0%}" in page
+    assert f"≥ {COVERAGE_FLOOR:.2f}" in methodology_html(manifest("lexical@1", "raw"))
+    assert WORD_FLOOR == 0.55 and NEAR_MISS == 0.34  # 55% and 34% as printed

@@ -53,9 +53,9 @@ PUBLIC = [
 # content tokens of the context (title and text): plans, starter, plan, includes, 3, seats, business,
 # costs, 18, user, month ("the", "per" are stopwords)
 PASSAGES = [("Plans", "The Starter plan includes 3 seats. Business costs $18 per user per month.")]
-LOW_CONFIDENCE = "confidence 0.300 < 0.50 (confidence = min(top similarity, groundedness))"
+LOW_CONFIDENCE = "confidence 0.300 < 0.35 (confidence = min(top similarity, groundedness))"
 NONE_OF_3_SEATS = (
-    "the answer contains none of the accepted strings ('3 seats'); containment is literal and case-insensitive"
+    "the answer states none of the accepted strings ('3 seats') by the raw rule"
 )
 
 
@@ -92,7 +92,7 @@ def test_correct_and_grounded() -> None:
     assert v.groundedness == 1.0 and v.confidence == 0.9
     assert v.unsupported_sentences == []
     assert not (v.hallucination or v.grounded_but_wrong or v.review or v.flags.wrong)
-    assert v.reasons == {"correct": ("the answer contains the accepted string '3 seats'",)}
+    assert v.reasons == {"correct": ("the answer contains '3 seats' (case-insensitive containment)",)}
     assert v.scorer == "lexical@1"
 
 
@@ -143,14 +143,14 @@ def test_correct_but_partly_unsupported_goes_to_review_only() -> None:
 
 
 def test_refusal_of_a_no_answer_question_with_low_similarity() -> None:
-    # a refusal claims nothing: groundedness None, confidence = top similarity 0.3 < 0.50 → review only
+    # a refusal claims nothing: groundedness None, confidence = top similarity 0.3 < 0.35 → review only
     v = judge("I don't know.", accept=(), answerable=False, top_similarity=0.3)
     assert (v.correct, v.refused, v.matched) == (True, True, None)
     assert v.groundedness is None and v.confidence == 0.3
     assert [(s.refusal, s.coverage, s.supported) for s in v.sentences] == [(True, None, None)]
     assert v.review and not v.flags.wrong and not v.hallucination
     assert v.reasons == {
-        "correct": ("a no-answer question, and the answer is a refusal",),
+        "correct": ("a no-answer question, and the answer declines",),
         "review": (LOW_CONFIDENCE,),
     }
 
@@ -160,7 +160,7 @@ def test_normalised_matching_and_scorer_choice() -> None:
     assert judge("Starter includes three seats.").correct is False
     v = judge("Starter includes three seats.", matching="normalised", scorer=eg.get_scorer("lexical"))
     assert v.correct is True and v.matching.mode == "normalised" and v.matching.raw.correct is False
-    assert v.reasons["correct"] == ("the answer contains '3 seats' after normalisation (number words, units, money)",)
+    assert v.reasons["correct"] == ("the answer states '3 seats' after normalisation (number words, units, money)",)
     assert "lexical" in eg.available_scorers()
 
 
@@ -195,7 +195,7 @@ def test_result_row_round_trip(row: eg.ResultRow) -> None:
 
 def test_real_row_carries_every_verdict() -> None:
     row = _real_row()
-    assert row.to_json()["schema"] == 4
+    assert row.to_json()["schema"] == 5
     assert row.unsupported_sentences == ["It costs $25."]
     assert row.flags.review and row.flags.reasons["review"] == ("1 sentence(s) judged unsupported by the context",)
     assert row.retrieval_metrics is not None and row.retrieval_metrics.evidence_hit is True
@@ -203,10 +203,10 @@ def test_real_row_carries_every_verdict() -> None:
 
 def test_unknown_schema_is_refused() -> None:
     data = make_row().to_json()
-    with pytest.raises(ValueError, match="schema 1 is not 4"):
+    with pytest.raises(ValueError, match="schema 1 is not 5"):
         eg.ResultRow.from_json({**data, "schema": 1})
     old = {k: v for k, v in data.items() if k != "schema"}
-    with pytest.raises(ValueError, match="schema None is not 4"):
+    with pytest.raises(ValueError, match="schema None is not 5"):
         eg.ResultRow.from_json(old)
 
 

@@ -1,14 +1,14 @@
-"""Tests of the grounding rules, the raw correctness rule and refusal detection, against hand-computed values."""
+"""Tests of the grounding rules, the raw correctness rule and decline reading, against hand-computed values."""
 
 from __future__ import annotations
 
 import pytest
-from evalgate_lib.judging.discourse import answer_refuses, is_refusal
 
-from evalgate_lib.judging.correctness import Correctness, correctness, matched_accept
+from evalgate_lib.judging.correctness import declining, judge_correctness, matched_accept
 from evalgate_lib.judging.grounding import COVERAGE_FLOOR, Groundedness, confidence, mean_support, sentence_coverage
+from evalgate_lib.judging.reading import read_answer
 from evalgate_lib.retrieval.metrics import first_relevant_rank, hit_at_k
-from evalgate_lib.text.tokens import content_tokens, sentences_of
+from evalgate_lib.text.tokens import content_tokens
 
 # content tokens: starter, costs, 36, month, annual, billing ("per", "with" are stopwords)
 CONTEXT = "Starter costs $36 per month with annual billing."
@@ -16,10 +16,12 @@ CTX = content_tokens(CONTEXT)
 
 
 def groundedness(answer: str, context: str) -> Groundedness:
-    """Every sentence of ``answer`` judged against ``context`` by the coverage rule, and their mean support."""
-    tokens = content_tokens(context)
-    sentences = tuple(sentence_coverage(s, tokens) for s in sentences_of(answer))
-    return Groundedness(sentences, mean_support(sentences))
+    """Every sentence of ``answer`` as the one reading gives them, its claiming ones judged against ``context`` by
+    the coverage rule (the ``lexical`` scorer), and their mean support."""
+    from evalgate_lib.judging.answer import judge_answer
+
+    verdict = judge_answer(question="", answer=answer, passages=[("", context)], scorer="lexical")
+    return Groundedness(verdict.sentences, mean_support(verdict.sentences))
 
 
 def test_context_tokens_as_commented() -> None:
@@ -43,6 +45,21 @@ def test_retrieval_hit() -> None:
 
 
 # --------------------------------------------------------------------------- refusal
+
+
+def is_refusal(text: str) -> bool:
+    """Whether the one reading of ``text`` holds a decline (role ``decline``)."""
+    return any(s.declines for s in read_answer(text).sentences)
+
+
+def refuses(answer: str, question: str) -> bool:
+    """Whether the answer declines and gives no answer of its own to ``question`` (the one decline reading)."""
+    return declining(read_answer(answer, question)).refused
+
+
+def correctness(answer: str, answerable: bool, accept: list[str]):
+    """The raw rule's verdict (EvalGate 0.1's containment), as a run with ``answer_matching = "raw"`` decides."""
+    return judge_correctness(answer, "How much does it cost?", answerable, accept, "raw")
 
 
 @pytest.mark.parametrize(
@@ -79,11 +96,13 @@ def test_is_refusal_false(text: str) -> None:
     assert not is_refusal(text)
 
 
-def test_answer_refuses_looks_at_first_sentence_only() -> None:
-    assert answer_refuses("I don't know. Starter might cost $36.")
-    assert not answer_refuses("Starter costs $36. I don't know about Business.")
-    assert not answer_refuses("")
-    assert answer_refuses("\n\nI don't know")  # leading blank lines are not a sentence
+def test_a_decline_refuses_unless_the_answer_also_answers() -> None:
+    q = "How much does Starter cost?"
+    assert refuses("I don't know. Usually plans cost something.", q)  # background after a decline
+    assert not refuses("I don't know the euro price, but Starter costs $36.", q)
+    assert not refuses("Starter costs $36.", q)
+    assert not refuses("", q)
+    assert refuses("\n\nI don't know", q)  # leading blank lines are not a sentence
 
 
 @pytest.mark.parametrize(
@@ -105,11 +124,11 @@ def test_factual_negative_is_scored_against_the_context() -> None:
     # ("the", "does", "not" are stopwords); context has zoom, integration only → 2 of 4 = 0.5
     ctx = content_tokens("The Zoom integration copies cloud recordings into Nimbus.")
     s = sentence_coverage("The Zoom integration does not provide transcripts.", ctx)
-    assert s.refusal is False
+    assert not is_refusal("The Zoom integration does not provide transcripts.")
     assert s.tokens == ("zoom", "integration", "provide", "transcripts")
     assert s.coverage == 0.5 and s.supported is False
     # as an answer to a no-answer question it is an attempt, hence wrong
-    assert correctness("The Zoom integration does not provide transcripts.", False, []).correct is False
+    assert correctness("The Zoom integration does not provide transcripts.", False, []).verdict.correct is False
 
 
 @pytest.mark.parametrize(
@@ -127,9 +146,7 @@ def test_negation_about_the_context_is_a_refusal(text: str) -> None:
 
 # --------------------------------------------------------------------------- correctness
 
-NONE_OF_3_SEATS = (
-    "the answer contains none of the accepted strings ('3 seats'); containment is literal and case-insensitive"
-)
+NONE_OF_3_SEATS = "the answer states none of the accepted strings ('3 seats') by the raw rule"
 
 
 def test_matched_accept_case_insensitive_first_in_list_order() -> None:
@@ -142,46 +159,45 @@ def test_matched_accept_case_insensitive_first_in_list_order() -> None:
 
 def test_paraphrase_is_missed_by_containment_documented_limit() -> None:
     # "three seats" does not contain "3 seats": the answer is right but scored wrong (documented limit)
-    verdict = correctness("The Starter plan includes three seats.", True, ["3 seats"])
-    assert verdict == Correctness(correct=False, refused=False, matched=None, reason=NONE_OF_3_SEATS)
+    decision = correctness("The Starter plan includes three seats.", True, ["3 seats"])
+    assert (decision.verdict.correct, decision.verdict.matched, decision.matching.reason) == (
+        False, None, NONE_OF_3_SEATS
+    )  # fmt: skip
     # and "1000 downloads" does not contain "1,000 downloads"
-    assert not correctness("Up to 1000 downloads.", True, ["1,000 downloads"]).correct
+    assert not correctness("Up to 1000 downloads.", True, ["1,000 downloads"]).verdict.correct
 
 
 def test_containment_accepts_superstring_documented_flaw() -> None:
-    # "13 seats" contains "3 seats": raw containment's known flaw (normalise.py addresses it)
-    assert correctness("Pro includes 13 seats.", True, ["3 seats"]).correct
+    # "13 seats" contains "3 seats": raw containment's known flaw (the token and claim rules address it)
+    assert correctness("Pro includes 13 seats.", True, ["3 seats"]).verdict.correct
 
 
 def test_correctness_answerable() -> None:
-    assert correctness("Starter includes 3 seats.", True, ["3 seats"]) == Correctness(
-        True, False, "3 seats", "the answer contains the accepted string '3 seats'"
+    right = correctness("Starter includes 3 seats.", True, ["3 seats"])
+    assert (right.verdict.correct, right.verdict.matched) == (True, "3 seats")
+    assert right.matching.reason == "the answer contains '3 seats' (case-insensitive containment)"
+    wrong = correctness("Starter includes 5 seats.", True, ["3 seats"])
+    assert (wrong.verdict.correct, wrong.matching.reason) == (False, NONE_OF_3_SEATS)
+    assert correctness("Business costs $22.", True, ["$18", "$18 per user"]).matching.reason == (
+        "the answer states none of the accepted strings ('$18', '$18 per user') by the raw rule"
     )
-    assert correctness("Starter includes 5 seats.", True, ["3 seats"]) == Correctness(
-        False, False, None, NONE_OF_3_SEATS
-    )
-    # several accept strings are all listed; an empty accept list says so
-    assert correctness("Business costs $22.", True, ["$18", "$18 per user"]).reason == (
-        "the answer contains none of the accepted strings ('$18', '$18 per user'); "
-        "containment is literal and case-insensitive"
-    )
-    assert "(none)" in correctness("anything", True, []).reason
+    assert "(none)" in correctness("anything", True, []).matching.reason
 
 
 def test_refusal_on_answerable_question_is_wrong() -> None:
-    assert correctness("I don't know.", True, ["3 seats"]) == Correctness(
-        correct=False, refused=True, matched=None, reason="the question is answerable, but the answer is a refusal"
-    )
+    decision = correctness("I don't know.", True, ["3 seats"])
+    assert (decision.verdict.correct, decision.verdict.refused) == (False, True)
 
 
 def test_correctness_no_answer() -> None:
-    assert correctness("I don't know.", False, []) == Correctness(
-        correct=True, refused=True, matched=None, reason="a no-answer question, and the answer is a refusal"
-    )
+    declined = correctness("I don't know.", False, [])
+    assert (declined.verdict.correct, declined.verdict.refused) == (True, True)
+    assert declined.matching.reason == "a no-answer question, and the answer declines"
     # any attempted answer to a no-answer question is wrong
-    attempted = "the question has no answer in the knowledge base, and the answer is not a refusal"
-    assert correctness("Yes, a lifetime licence costs $999.", False, []) == Correctness(False, False, None, attempted)
-    assert correctness("", False, []) == Correctness(False, False, None, attempted)
+    for answer in ("Yes, a lifetime licence costs $999.", ""):
+        attempted = correctness(answer, False, [])
+        assert (attempted.verdict.correct, attempted.verdict.refused) == (False, False)
+        assert attempted.matching.reason == "a no-answer question, and the answer does not decline"
 
 
 # --------------------------------------------------------------------------- sentence coverage
@@ -257,14 +273,13 @@ def test_stopword_only_sentence_claims_nothing() -> None:
     assert s.reason == "no content words: claims nothing" and not s.claims
 
 
-def test_refusal_sentence_is_not_scored() -> None:
-    # "i", "don't" are stopwords → tokens ("know",) but a refusal claims nothing → coverage None
-    s = sentence_coverage("I don't know.", CTX)
-    assert s.refusal is True
-    assert s.tokens == ("know",)
-    assert s.missing == ()
-    assert s.coverage is None and s.supported is None
-    assert s.reason == "a refusal: claims nothing" and not s.claims
+def test_a_declining_sentence_is_not_handed_to_the_scorer() -> None:
+    # the reading gives "I don't know." the role decline: no scorer sees it, whatever its words
+    from evalgate_lib.judging.answer import judge_answer
+
+    verdict = judge_answer(question="Price?", answer="I don't know.", passages=[("p", CONTEXT)], scorer="lexical")
+    (s,) = verdict.sentences
+    assert (s.role, s.refusal, s.coverage, s.supported, s.claims) == ("decline", True, None, None, False)
 
 
 # --------------------------------------------------------------------------- groundedness

@@ -92,6 +92,26 @@ CLAIM_RULES: Mapping[str, Rule] = {
             "'1. 10 GB 2. 20 GB' for '10 GB'",
             "the answer states {matched!r} but also gives {rivals} as the answer (competing values)",
         ),
+        *(
+            Rule(f"C.{name}", f"the {name} matching rule alone, when a run chooses it: {what}", example, "{why}")
+            for name, what, example in (
+                (
+                    "raw",
+                    "an accepted string contained anywhere, case-insensitively (EvalGate 0.1)",
+                    "'Pro includes 13 seats.' contains '3 seats'",
+                ),
+                (
+                    "token",
+                    "an accepted string on token boundaries in what the answer states, outside its declines",
+                    "'Starter includes 3 seats.' for '3 seats'",
+                ),
+                (
+                    "normalised",
+                    "the same after normalising number words, units and money",
+                    "'three seats' for '3 seats'",
+                ),
+            )
+        ),
         Rule(
             "C.none",
             "an answer that states no accepted string is wrong",
@@ -558,34 +578,26 @@ def decide_correctness(
         chosen = record[matching]
         refused = declining(reading).refused
         if not answerable:
-            why = "the answer declines" if refused else "the answer does not decline"
-            step = Step(f"C.{matching}", "correct" if chosen.correct else "wrong", None, {"why": why})
+            why = f"a no-answer question, and the answer {'declines' if refused else 'does not decline'}"
         elif chosen.correct:
-            step = Step(f"C.{matching}", "correct", None, {"matched": chosen.matched, "how": matching})
+            why = _SIMPLE_REASONS[matching].format(matched=chosen.matched)
+        elif refused:
+            why = "the question is answerable, but the answer declines"
         else:
-            step = Step(f"C.{matching}", "wrong", None, {"accept": accept_list(accept), "how": matching})
+            why = f"the answer states none of the accepted strings ({accept_list(accept)}) by the {matching} rule"
+        step = Step(f"C.{matching}", "correct" if chosen.correct else "wrong", None, {"why": why})
         verdict = Correctness(chosen.correct, refused, chosen.matched, step.rule, (step,))
-    reason = render(CLAIM_RULES, verdict.steps[-1]) if matching == "claim" else _simple_reason(matching, verdict)
     record_matching = Matching(
         matching,
         record["raw"],
         record["normalised"] if answerable else None,
-        reason,
+        verdict.reason,
         record["token"] if answerable else None,
         verdict.undecided,
         verdict.rule,
         verdict.steps,
     )
     return Decision(verdict, record_matching)
-
-
-def _simple_reason(matching: str, verdict: Correctness) -> str:
-    evidence = verdict.steps[-1].evidence
-    if "why" in evidence:
-        return f"a no-answer question, and {evidence['why']}"
-    if verdict.correct:
-        return _SIMPLE_REASONS[matching].format(matched=verdict.matched)
-    return f"the answer states none of the accepted strings ({evidence.get('accept')}) by the {matching} rule"
 
 
 def judge_correctness(answer: str, question: str, answerable: bool, accept: Sequence[str], matching: str) -> Decision:

@@ -53,9 +53,15 @@ _CONTRACTED_SPELLED = {"m": "am", "re": "are", "ve": "have", "ll": "will", "d": 
 _READING_TOKEN = re.compile(r"[a-z0-9]+(?:[.][a-z0-9]+)*")
 
 
+_CANNOT = re.compile(r"\bcannot\b")
+
+
 def spell_out(text: str) -> str:
-    """``text`` folded (lower case, straight quotes) with its contractions spelled out ("isn't" → "is not")."""
+    """``text`` folded (lower case, straight quotes) with its contractions spelled out ("isn't" → "is not",
+    "cannot" → "can not")."""
     folded = fold(text)
+    if "cannot" in folded:
+        folded = _CANNOT.sub("can not", folded)
     if "'" not in folded:
         return folded
     folded = _NOT.sub(lambda m: _NOT_SPELLED[m.group(1)] if m.group(1) else " not", folded)
@@ -158,6 +164,8 @@ CONNECTIVES: frozenset[str] = _words("connectives")
 POLAR: frozenset[str] = _words("polar")
 PLACEHOLDERS: frozenset[str] = _words("placeholders")
 SELF_NOUNS: frozenset[str] = _words("self_reference", "nouns")
+SELF_POSITIONS: frozenset[str] = _words("self_reference", "positions")
+SELF_JUDGEMENTS: frozenset[str] = _words("self_reference", "judgements")
 LABELS: tuple[Phrase, ...] = _phrases(table("labels")["words"])  # type: ignore[arg-type]
 VERSION_RESTATED: frozenset[str] = _words("version_notes", "restated")
 
@@ -197,7 +205,9 @@ __all__ = [
     "REFERRALS",
     "REPORT_VERBS",
     "RESTRICTIVES",
+    "SELF_JUDGEMENTS",
     "SELF_NOUNS",
+    "SELF_POSITIONS",
     "SOURCE_NOUNS",
     "SPEECH_PARTICIPLES",
     "STOPWORDS",

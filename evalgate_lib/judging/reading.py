@@ -20,7 +20,6 @@ self       a sentence about the answer itself that names nothing ("The above ans
 courtesy   greetings, thanks, apologies, offers of help
 decline    the writer cannot answer, or says the context lacks something: claims nothing
 context    what the context covers ("The passages cover A and B"): judged topic by topic
-advice     advice or opinion ("I'd recommend checking …"): a claim only if it names something
 polar      a bare "Yes." / "No.": the answer's other sentences carry what it claims
 echo       restates the question and adds nothing: claims nothing new
 claim      everything else: a statement about the world, judged against the context
@@ -53,7 +52,6 @@ Role = Literal[
     "courtesy",
     "decline",
     "context",
-    "advice",
     "polar",
     "echo",
     "claim",
@@ -63,8 +61,8 @@ Role = Literal[
 #: documentation …"), a negation and the verb it negates ("does not explicitly mention"), "no X is specified".
 PHRASE_WINDOW = 5
 
-#: Roles that claim something the context must support (an advice clause only when it names something).
-CLAIMING: frozenset[str] = frozenset({"claim", "context", "code", "advice"})
+#: Roles that claim something the context must support.
+CLAIMING: frozenset[str] = frozenset({"claim", "context", "code"})
 
 #: Citation marks: "[1]", "[2][3]", "[1, 3]", "[1-2]", "(source 2)", "【1】".
 _CITATION = re.compile(
@@ -117,7 +115,7 @@ class Sentence:
     @property
     def role(self) -> Role:
         """The sentence's role: ``claim`` if any clause claims, else the role of its first clause."""
-        for wanted in ("claim", "context", "code", "advice"):
+        for wanted in ("claim", "context", "code"):
             if any(c.role == wanted for c in self.clauses):
                 return wanted  # type: ignore[return-value]
         return self.clauses[0].role if self.clauses else "heading"
@@ -237,10 +235,6 @@ def _context_statement(text: str, question: str) -> bool:
     return any(t in lx.REPORT_VERBS for t in verbs) and not any(t in lx.NEGATIONS for t in verbs)
 
 
-def _advice(text: str, question: str) -> bool:
-    return lx.ADVICE.find(_tokens(text)) is not None
-
-
 def _polar(text: str, question: str) -> bool:
     tokens = _tokens(text)
     return len(tokens) == 1 and tokens[0] in lx.POLAR
@@ -283,13 +277,6 @@ ROLE_RULES: tuple[RoleRule, ...] = (
         "a statement of what the context covers is judged against the context, topic by topic",
         "The passages cover scheduling timeouts and cancelling them.",
         _context_statement,
-    ),
-    RoleRule(
-        "role.advice",
-        "advice",
-        "advice or opinion: a claim only when it names something the context must hold",
-        "I'd recommend contacting your account manager.",
-        _advice,
     ),
     RoleRule(
         "role.polar", "polar", "a bare yes or no: the other sentences carry what the answer claims", "Yes.", _polar
@@ -411,19 +398,11 @@ def _clause(text: str, question: str, first: bool, disabled: frozenset[str] = fr
     background = opener in lx.HEDGES or lx.REFERRALS.find(tokens) is not None or opener in ("if", "when")
     for rule in ROLE_RULES:
         if rule.id not in disabled and rule.applies(text, question):
-            if rule.role in ("context", "advice"):
+            if rule.role == "context":
                 frame, rest = _strip_frames(text)
-                if frame and rest.strip() and rule.role == "context":  # "The docs say that X": the claim is X
+                if frame and rest.strip():  # "The docs say that X": the claim is X
                     return Clause(rest.strip(), "claim", "role.frame", frame, background, conclusion, reported=True)
-                return Clause(
-                    rest.strip() or text,
-                    rule.role,
-                    rule.id,
-                    frame,
-                    background,
-                    conclusion,
-                    reported=rule.role == "context",
-                )
+                return Clause(text, rule.role, rule.id, "", background, conclusion, reported=True)
             return Clause(text, rule.role, rule.id, "", background, conclusion)
     frame, rest = _strip_frames(text)
     rest = rest.strip() or text
@@ -480,7 +459,9 @@ def _sentence_role(block: str, text: str, code: tuple[str, ...]) -> tuple[Role, 
     if stripped.rstrip("*_ ").endswith("?") or _NEW_QUESTION.match(stripped):
         return "question", "role.question"
     tokens = _tokens(stripped)
-    if len(tokens) > 2 and tokens[0] in lx.ANAPHORA | {"the", "my", "our"} and lx.SELF_NOUNS & set(tokens[1:3]):
+    positioned = len(tokens) > 2 and tokens[1] in lx.SELF_POSITIONS and tokens[2] in lx.SELF_NOUNS
+    judged = len(tokens) > 2 and tokens[1] in lx.SELF_NOUNS and bool(lx.SELF_JUDGEMENTS & set(tokens[2:PHRASE_WINDOW]))
+    if tokens and tokens[0] in lx.ANAPHORA | {"the", "my", "our"} and (positioned or judged):
         if not terms_of(stripped).exact and not re.search(r"(?<!^)\b[A-Z][a-z]", stripped):
             return "self", "role.self"
     return None

@@ -18,21 +18,20 @@ S.apart        a number or name the context gives, but not in one span with the 
 S.unit         a number the span gives with another unit ("10 days" where it says "10 attempts"): unsupported
 S.negation     a negative claim whose span says nothing negative: undecided
 S.swap         the span's own sentence with one name swapped, or a "not" dropped: unsupported
-S.rival        the span gives another value of the claim's kind; the table column it sits in decides
 S.subject      the question names a subject the span's passage tells apart by, and the span lacks it: undecided
 S.words        the span holds WORD_FLOOR of the claim's words: supported; under NEAR_MISS: unsupported
 S.clauses      a long claim held clause by clause, each clause by a span of its own
 S.enumeration  an enumeration held by one list or table of the context
 ============== =========================================================================================
 
-Other roles have a rule each: a **code** line (S.code: every option, keyword, name and path it uses is in
-the context), a **statement about the context** (S.coverage: each topic it names stands in the context),
-and **advice** (S.advice: advice that names nothing outside the context and the question claims no
-checkable fact). A sentence whose role claims nothing (a decline, a heading, courtesy …) has no support
-verdict; its role's rule is its reason.
+Two other roles have a rule each: a **code** line (S.code: every option, keyword, name and path it uses is in
+the context) and a **statement about the context** (S.coverage: each topic it names stands in the context).
+A sentence whose role claims nothing (a decline, a heading, courtesy …) has no support verdict; its role's
+rule is its reason.
 
-An undecided verdict leans one way for the headline rates (``supported`` is its lean) and sends its
-answer to the review queue. Every figure here is a share of listed words, and every list is in the step.
+An undecided verdict leans unsupported for the headline rates (``supported`` is its lean) and sends its
+answer to the review queue, unless the rest of its answer shows a faithful writer (L.answer). Every figure
+here is a share of listed words, and every list is in the step.
 """
 
 from __future__ import annotations
@@ -117,13 +116,6 @@ SUPPORT_RULES: Mapping[str, Rule] = {
             "the claim's words ({words}) stand by {rival} in the span (passage [{passage}]), not by {value}",
         ),
         Rule(
-            "S.rival",
-            "when the span gives another value of the claim's kind, the table column the claim's words "
-            "name decides; when none does, undecided",
-            "'$18 … with annual billing' where the Annual column says $15",
-            "the span (passage [{passage}]) gives {rival} beside {value}: {binding}",
-        ),
-        Rule(
             "S.subject",
             "a subject the question names, which the span's passage tells apart by and the span "
             "lacks, leaves the claim undecided",
@@ -171,12 +163,6 @@ SUPPORT_RULES: Mapping[str, Rule] = {
             "a statement of what the context covers is supported when each topic it names stands in the context",
             "'The passages cover scheduling timeouts and cancelling them.'",
             "a statement of what the context covers: {held}/{count} topics stand in it (missing: {missing})",
-        ),
-        Rule(
-            "S.advice",
-            "advice that names nothing outside the context and the question claims no checkable fact",
-            "'I'd recommend checking the plan's limits.'",
-            "advice naming nothing the context lacks: no claim",
         ),
     )
 }
@@ -353,47 +339,6 @@ def swapped(claim: str, line: str) -> tuple[str, str] | None:
     return None
 
 
-def _rival(claim_terms: Terms, span: Span) -> tuple[tuple[str, str], tuple[str, str]] | None:
-    """``(the claim's value, another value of its unit that the span gives)``, else ``None``."""
-    stated = claim_terms.quantities
-    units = {u for _, u in stated}
-    rivals = sorted(v for v in span.terms.quantities - stated if v[1] in units)
-    if not rivals:
-        return None
-    unit = rivals[0][1]
-    own = sorted(v for v in stated if v[1] == unit)
-    held = [v for v in own if v in span.terms.quantities]
-    return (held or own)[0], rivals[0]
-
-
-def _binding(claim: str, span: Span, value: tuple[str, str], rival: tuple[str, str]) -> str | None:
-    """Which of two values in one table row the claim's words name the column of: ``own``, ``rival`` or ``None``.
-
-    Each cell is placed under its header cell; the claim's words are counted in each place, leaving out the
-    words both headers share and the cells' own words. Prose is not read this way: a sentence refers back to
-    the one before it ("You can raise this to 50 GB"), so only a table's columns place a value.
-    """
-    lines = [line for line in span.text.split("\n") if line.strip()]
-    cells = [
-        (head, body)
-        for header, row in zip(lines, lines[1:], strict=False)
-        for head, body in zip(header.split(" | "), row.split(" | "), strict=False)
-        if len(header.split(" | ")) > 1 and len(header.split(" | ")) == len(row.split(" | "))
-    ]
-    if not cells:
-        return None
-    own = [head for head, body in cells if value in quantities(body)]
-    other = [head for head, body in cells if rival in quantities(body)]
-    if not own or not other or set(own) & set(other):
-        return None
-    mine = frozenset().union(*(terms_of(h).words for h in own))
-    theirs = frozenset().union(*(terms_of(h).words for h in other))
-    counted = terms_of(claim).words - (mine & theirs)
-    counted -= frozenset().union(*(terms_of(b).words for h, b in cells if h in own + other))
-    held, rivalled = len(counted & mine), len(counted & theirs)
-    return None if held == rivalled else "own" if held > rivalled else "rival"
-
-
 _PIECE = re.compile(r"\s*(?:[;()\n]|[.!?](?=\s)|,\s|\s(?:and|or|but|while|whereas)\s)\s*")
 _DIGITS = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w]|\.\d)")
 
@@ -406,7 +351,7 @@ def _prose_binding(claim: str, span: Span) -> dict[str, Any] | None:
     """S.binding in prose: a quantity of the claim stands, in the span, in a clause that shares none of the claim's
     words and does not refer back ("this", "it"), while a clause holding another quantity of its unit shares some:
     "The maximum upload from the web browser is 100 GB" against "Web browser uploads are limited to 5 GB; team
-    folders accept 100 GB". Tables are read by their columns (S.rival)."""
+    folders accept 100 GB"."""
     if " | " in span.text:
         return None
     if span.kind == "pair":
@@ -523,20 +468,6 @@ def check_claim(
                 Step("S.binding", "unsupported", False, {"passage": best.passage + 1, **bound_elsewhere}), best, figure
             )
         steps.append(Step("S.binding", ABSTAINS))
-    if on("S.rival"):
-        rival = _rival(need.terms, best)
-        if rival:
-            bound = _binding(claim, best, *rival)
-            if bound != "own":
-                shown = {"passage": best.passage + 1, "value": " ".join(rival[0]), "rival": " ".join(rival[1])}
-                if bound == "rival":
-                    step = Step("S.rival", "unsupported", False, {**shown, "binding": "the claim names its column"})
-                else:
-                    # a span stating several values of one kind (a table above all) may well hold the claim's:
-                    # measured, leaning against it cost the fluent sets far more than it gained (docs/judge.md)
-                    step = Step("S.rival", "undecided", True, {**shown, "binding": "no column tells them apart"})
-                return done(step, best, figure)
-        steps.append(Step("S.rival", ABSTAINS))
     if on("S.subject") and need.kind != "a claim":
         # a fragment takes the question's subject; a restatement names it: either way the span must name it where
         # its passage tells subjects apart by it ("Enterprise" in a table of plans)
@@ -688,7 +619,7 @@ def _judge_claim(
     return _Check(steps, whole.span, whole.figure)
 
 
-# --------------------------------------------------------------------------------------------- code, coverage, advice
+# --------------------------------------------------------------------------------------------- code, coverage
 
 #: A string literal of an example ("data.txt", 'café'): the data it passes, not a name the documentation gives.
 _STRING_LITERAL = re.compile(r"""(["'])(?![a-z][\w+.-]*://)(?:(?!\1).){0,200}\1""")
@@ -755,21 +686,6 @@ def _judge_coverage(
     return _Check((Step("S.coverage", "undecided", True, evidence),), weakest.span, weakest.figure)
 
 
-def _names_nothing_new(text: str, code: tuple[str, ...], question: str, context: ContextReading) -> bool:
-    """Advice claims at most that what it points to exists: its names (exact tokens, capitalised words inside the
-    sentence, quoted titles) must be known to the context or the question; its other words are the writer's own."""
-    terms = terms_of(text, code)
-    names = set(
-        terms.exact - held_exact(terms.exact, context.everything, context.names) - read_question(question).premise
-    )
-    capitalised = re.findall(r"(?<!^)(?<![.!?]\s)\b[A-Z][\w-]*", text)
-    quoted = re.findall(r"[\"\u201c]([^\"\u201d]{3,80})[\"\u201d]", text)
-    known = frozenset().union(*context.vocabulary) | terms_of(question).words
-    names.update(w for c in capitalised for w in terms_of(c).words if w not in known)
-    names.update(q for q in quoted if squash(q) not in " ".join(context.squashed))
-    return not names
-
-
 # --------------------------------------------------------------------------------------------- one sentence
 
 #: Why a sentence of each non-claiming role claims nothing, as its verdict's reason says it.
@@ -791,7 +707,7 @@ def judge_sentence(
     """The support verdict on one sentence of the reading, with every step tried (module docstring)."""
     tokens = tuple(content_token_list(sentence.text))
     role = sentence.role
-    if role not in ("claim", "context", "code", "advice"):
+    if role not in ("claim", "context", "code"):
         why = ROLE_REASONS.get(role, "claims nothing")
         return SentenceVerdict(
             sentence.text, tokens, (), None, None, refusal=sentence.declines, reason=why, role=role, rule=sentence.rule
@@ -799,19 +715,11 @@ def judge_sentence(
     if role == "code":
         return verdict_of(sentence, tokens, _judge_code(sentence.claim, context))
     checks: list[_Check] = []
-    by_role = {
-        r: " ".join(c.text for c in sentence.clauses if c.role == r).strip() for r in ("context", "claim", "advice")
-    }
+    by_role = {r: " ".join(c.text for c in sentence.clauses if c.role == r).strip() for r in ("context", "claim")}
     if by_role["context"]:
         checks.append(_judge_coverage(by_role["context"], sentence.code, question, context, disabled))
     if by_role["claim"]:
         checks.append(_judge_claim(by_role["claim"], sentence.code, question, context, disabled))
-    if by_role["advice"]:
-        if "S.advice" not in disabled and _names_nothing_new(by_role["advice"], sentence.code, question, context):
-            if not checks:
-                checks.append(_Check((Step("S.advice", "none"),), None, None))
-        else:
-            checks.append(_judge_claim(by_role["advice"], sentence.code, question, context, disabled))
     weakest = min(checks, key=_strength)
     others = tuple(step for c in checks if c is not weakest for step in c.steps)
     return verdict_of(sentence, tokens, _Check(others + weakest.steps, weakest.span, weakest.figure))
@@ -921,7 +829,7 @@ def support_verdicts(
     )
     out: list[SentenceVerdict] = []
     for sentence in reading.sentences:
-        if sentence.role in ("claim", "context", "code", "advice") and sentence.claim:
+        if sentence.role in ("claim", "context", "code") and sentence.claim:
             verdict = scorer.judge(sentence.claim, context)
             out.append(
                 dataclasses.replace(

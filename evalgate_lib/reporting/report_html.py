@@ -326,12 +326,12 @@ def models_used_html(manifest: Manifest) -> str:
 
 
 _MATCHING_TEXT = {
-    "claim": "the answer states an accepted string on token boundaries outside any decline, and gives no "
-    "competing value as its answer (values mentioned around the answer do not count against it); a fluent "
-    "decline (\"the context does not say\") is a refusal, and a decline that also states the value is an answer.",
-    "token": "an accepted string occurs in the answer (case-insensitive) on token boundaries, so '3 seats' is not "
-    "inside '13 seats'; an answer that also gives another value of the accepted unit is wrong (conflicting values); "
-    "a bare number whose accepted string carries a unit counts.",
+    "claim": "the answer states an accepted string on token boundaries (or a value after normalising number words, "
+    "units and money, or a short accepted phrase in its own words) outside any decline, and gives no competing value "
+    "as its answer (values mentioned around the answer do not count against it); a decline (\"the context does not "
+    "say\") is a refusal, and a decline that also gives an answer is an answer.",
+    "token": "an accepted string occurs on token boundaries (case-insensitive) in what the answer states, outside its "
+    "declines, so '3 seats' is not inside '13 seats'.",
     "raw": "the answer contains one of the question's accepted strings (case-insensitive, literal substring).",
     "normalised": "an accepted string occurs on token boundaries after normalising number words, units and money "
     "on both sides.",
