@@ -427,9 +427,9 @@ def crafted_row(
 
 
 def crafted_rows() -> list[ResultRow]:
-    """:data:`CASES` for both configs; the candidate's low similarity (0.4) sends every answer to review."""
+    """:data:`CASES` for both configs; the candidate's low similarity (0.3) sends every answer to review."""
     out = []
-    for config, sim in (("baseline", 0.8), ("candidate", 0.4)):
+    for config, sim in (("baseline", 0.8), ("candidate", 0.3)):
         out += [crafted_row(config, *case, similarity=sim) for case in CASES]
     return out
 

@@ -19,18 +19,17 @@ def kinds():
     return module
 
 
-def test_reasons_map_to_their_kinds(kinds) -> None:
-    assert (
-        kinds.flag_kind("a claim: a near miss: the best span (passage [1]) holds 3/8 words") == "a near-miss paraphrase"
-    )
-    assert (
-        kinds.flag_kind("an answer fragment: the context never gives 42") == "a name or value the context never gives"
-    )
-    assert kinds.missed_kind(
-        "a claim: a span of passage [2] holds 5/5 words (1.00) and every number and identifier"
-    ) == ("held by one span (a reading the words cannot tell)")
-    assert kinds.missed_kind("copied verbatim from the context") == "a verbatim copy"
-    assert kinds.missed_kind("a command or code line: every option, name and path it uses") == "a code line"
+def test_kinds_are_the_deciding_rules_never_a_reason_s_words(kinds) -> None:
+    from evalgate_lib.judging.rows import SentenceVerdict
+    from evalgate_lib.judging.rules import Step
+
+    flagged = SentenceVerdict("x", (), (), 0.4, False, undecided=True, rule="S.words",
+                              steps=(Step("S.words", "undecided", False),))  # fmt: skip
+    assert kinds.flag_kind(flagged) == "S.words (undecided, leaning unsupported)"
+    missed = SentenceVerdict("x", (), (), 1.0, True, rule="S.verbatim", steps=(Step("S.verbatim", "supported", True),))
+    assert kinds.missed_kind(missed) == "S.verbatim (decided supported)"
+    quiet = SentenceVerdict("x", (), (), None, None, role="decline", rule="role.decline")
+    assert kinds.missed_kind(quiet) == "read as no claim: decline (role.decline)"
 
 
 def test_a_small_set_is_counted_by_hand(kinds, tmp_path, capsys) -> None:
@@ -92,6 +91,6 @@ def test_a_small_set_is_counted_by_hand(kinds, tmp_path, capsys) -> None:
     # q2: the same answer, agreed (supported, correct): not counted.
     assert out == [
         "== tiny 2",
-        "     1 correctness: an accepted string stated in an answer that does not answer",
-        "     1 misses an unsupported claim: a verbatim copy",
+        "     1 correctness: C.stated judged it correct, the reviewer wrong",
+        "     1 misses an unsupported claim: S.verbatim (decided supported)",
     ]

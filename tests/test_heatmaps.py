@@ -37,15 +37,15 @@ def test_cells_are_coloured_by_verdict_and_the_legend_names_the_scorer() -> None
 
 
 def test_each_scorer_has_its_own_floor() -> None:
-    assert scorer_floor("prose@3") == 0.55 and scorer_floor("span") == 0.75 and scorer_floor("lexical@1") == 0.70
+    assert scorer_floor("prose@4") == 0.55 and scorer_floor("lexical@1") == 0.70
     assert scorer_floor("no-such-scorer") is None
 
 
 def test_the_matrix_says_which_answers_it_draws() -> None:
-    rows = [make_row(question_id=f"q{i:03d}", sentences=SENTENCES, scorer="span@1") for i in range(3)]
+    rows = [make_row(question_id=f"q{i:03d}", sentences=SENTENCES, scorer="lexical@1") for i in range(3)]
     ax = coverage_matrix_heatmap(rows, title="answers drawn (baseline: first 3 of 101)")
     assert ax.get_title() == "answers drawn (baseline: first 3 of 101)"
-    assert "span@1" in ax.figure.axes[-1].get_ylabel() and "floor 0.75" in ax.figure.axes[-1].get_ylabel()
+    assert "lexical@1" in ax.figure.axes[-1].get_ylabel() and "floor 0.70" in ax.figure.axes[-1].get_ylabel()
 
 
 def test_the_delta_chart_labels_bars_as_the_table_prints_them() -> None:
@@ -59,13 +59,12 @@ def test_the_delta_chart_labels_bars_as_the_table_prints_them() -> None:
 
 
 def test_one_support_figure_and_marks_that_follow_the_verdicts_words() -> None:
-    from evalgate_lib.judging.prose_support import judge_prose
-
-    from evalgate_lib.judging.sentence_scorers import ScoringContext
+    from evalgate_lib.judging.answer import judge_answer
 
     passage = ("Plans", "Starter includes 3 seats in its fee.")
-    context = ScoringContext("How many seats does Starter include?", (passage,))
-    verdict = judge_prose("Starter bundles 3 seats into its cheap yearly fee package.", context)
+    (verdict,) = judge_answer(question="How many seats does Starter include?",
+                              answer="Starter bundles 3 seats into its cheap yearly fee package.",
+                              passages=[passage], accept=("3 seats",)).sentences  # fmt: skip
     # the figure the cell and the row show is the one the reason quotes, and the marks follow its missing words
     assert f"({verdict.coverage:.2f})" in verdict.reason and verdict.outcome == "undecided, leaning unsupported"
     marks = token_marks_html(verdict)

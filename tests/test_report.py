@@ -110,13 +110,13 @@ def test_headline_numbers_are_the_library_numbers(rows):
 
 
 def test_token_marks_mark_missing_tokens_and_escape():
-    row = crafted_row("baseline", "q002", "answerable", ["$18"], "Business costs $25 <per> seat, billed weekly.")
+    row = crafted_row("baseline", "q002", "answerable", ["$18"], "Business costs $25 `<per>` seat, billed weekly.")
     sentence = row.sentences[0]
     marked = token_marks_html(sentence)
     assert "25" in sentence.missing
     assert re.search(r'eg-tok-missing"[^>]*>25<', marked)
     assert re.search(r'eg-tok-found"[^>]*>Business<', marked)
-    assert "&lt;" in marked and "<per>" not in marked
+    assert "&lt;" in marked and "<per>" not in marked  # a code span keeps "<per>" as text: escaped
     # the scorer's own reason is shown: business, costs, 25, seat, billed, weekly → 2 of 6 found
     assert sentence.reason == "2/6 content tokens in the context = 0.33 < 0.70; missing: 25, seat, billed, weekly"
     assert html.escape(sentence.reason) in sentences_html(row)
@@ -150,7 +150,7 @@ def test_explorer_filters_and_explains(rows):
     xss = next(r for r in rows if r.config == "candidate" and r.question_id == "q005")
     described = describe_row(xss, {"plans-and-pricing-2026": CONTEXT})
     assert "<script>" not in described and 'onerror="' not in described
-    assert "Review queue" in described and "0.400" in described and "Starter plan includes" in described
+    assert "Review queue" in described and "0.300" in described and "Starter plan includes" in described
     assert set(FLAG_CHOICES) >= {"Wrong", "Hallucination", "Grounded-but-wrong", "Review queue"}
 
 
