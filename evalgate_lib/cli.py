@@ -19,10 +19,13 @@ import os
 import sys
 import traceback
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from evalgate_lib.errors import BackendError, CacheError, EvalGateError, InputError
 from evalgate_lib.generation.backends import BACKEND_CHOICES
+
+if TYPE_CHECKING:
+    from evalgate_lib.run.external import ExternalRun
 
 EXIT_INPUT = 2
 #: The gate's thresholds file, as every subcommand that reads one defaults to it.
@@ -532,6 +535,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     print(f"pipeline: external (answer logs {args.baseline_log}, {candidate_log})")
     print(f"names: {run.names[0]} (baseline), {run.names[1]} (candidate)")
     print("fairness: declared by you, not enforced (EvalGate did not run these pipelines)")
+    _print_log_shapes(run)
     for path, reason in run.skipped:
         print(f"skipped corpus file {path}: {reason}")
     for name, log in zip(run.names, run.logs, strict=True):
@@ -554,6 +558,35 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _gold_use(run: ExternalRun, log: int) -> str:
+    """What the gold columns of log ``log`` (0: the baseline's) were for: ForeignLog.mapping's ``gold``."""
+    return "unused" if not run.gold_from_log else "source" if log == 0 else "checked"
+
+
+def _print_log_shapes(run: ExternalRun) -> None:
+    """How each RAGAS / Hugging Face log was read and, with no --gold, the gold its rows gave."""
+    from evalgate_lib.inputs.foreign_rows import LONG_ACCEPT_TOKENS, long_accepts
+
+    for number, (name, log) in enumerate(zip(run.names, run.logs, strict=True)):
+        if log.foreign is not None:
+            print(f"{name}: {log.path} read as {log.foreign.mapping(_gold_use(run, number))}")
+    if not run.gold_from_log:
+        return
+    answerable = sum(q.answerable for q in run.questions)
+    print(
+        f"gold: from {run.gold_path} ({len(run.questions)} questions: {answerable} answerable, "
+        f"{len(run.questions) - answerable} no-answer; no gold article, so no retrieval metrics)"
+    )
+    long = long_accepts(run.questions)
+    if long:
+        shown = ", ".join(long[:10]) + (f" and {len(long) - 10} more" if len(long) > 10 else "")
+        print(
+            f"gold: {len(long)} reference(s) longer than {LONG_ACCEPT_TOKENS} tokens ({shown}): an answer is correct "
+            "only if it states one (a short one may be said in other words), so most answers to these read as wrong; "
+            "shorten each to its key fact in a gold file (evalgate gold import writes one) and pass --gold"
+        )
+
+
 def _score_candidates(args: argparse.Namespace, names: Sequence[str] | None) -> int:
     """``evalgate score BASELINE A B ...``: each candidate log judged against the baseline's, one pair folder each."""
     from evalgate_lib.api import load_candidates
@@ -572,6 +605,10 @@ def _score_candidates(args: argparse.Namespace, names: Sequence[str] | None) -> 
     family = load_candidates(args.out)
     print(f"pipeline: external (answer logs {args.baseline_log}, {', '.join(map(str, args.candidate_log))})")
     print("fairness: declared by you, not enforced (EvalGate did not run these pipelines)")
+    _print_log_shapes(written[0][0])
+    for run, _, _ in written[1:]:
+        if run.logs[1].foreign is not None:
+            print(f"{run.names[1]}: {run.logs[1].path} read as {run.logs[1].foreign.mapping(_gold_use(run, 1))}")
     for path, reason in written[0][0].skipped:
         print(f"skipped corpus file {path}: {reason}")
     print()
@@ -624,14 +661,24 @@ def _configure_retrieve(parser: argparse.ArgumentParser) -> None:
 def _configure_score(parser: argparse.ArgumentParser) -> None:
     from evalgate_lib.inputs.config import ANSWER_MATCHING, DEFAULT_ANSWER_MATCHING, DEFAULT_SENTENCE_SCORER
 
-    parser.add_argument("baseline_log", type=Path, help="the baseline pipeline's answer log (JSONL)")
+    parser.add_argument(
+        "baseline_log",
+        type=Path,
+        help="the baseline pipeline's answer log: JSONL, or RAGAS / Hugging Face rows (JSONL, CSV, a datasets folder)",
+    )
     parser.add_argument(
         "candidate_log",
         type=Path,
         nargs="+",
-        help="the candidate pipeline's answer log (JSONL); several: each is a candidate against the baseline",
+        help="the candidate pipeline's answer log (either shape); several: each is a candidate against the baseline",
     )
-    parser.add_argument("--gold", required=True, type=Path, help="gold questions (JSONL) the logs answer")
+    parser.add_argument(
+        "--gold",
+        default=None,
+        type=Path,
+        help="gold questions (JSONL) the logs answer (default: the questions and references of the baseline log's "
+        "RAGAS / Hugging Face rows)",
+    )
     parser.add_argument(
         "--corpus", default=None, type=Path, help="knowledge-base folder: checks doc ids, enables evidence metrics"
     )

@@ -33,12 +33,12 @@ from evalgate_lib.inputs.foreign_rows import (
     cell_answerable,
     cell_strings,
     cell_text,
+    long_accepts,
     row_ids,
 )
 from evalgate_lib.inputs.gold import ANSWERABLE, NO_ANSWER, GoldQuestion
 from evalgate_lib.inputs.tables import Row, Table
 from evalgate_lib.text.locate import find_exact, find_loose
-from evalgate_lib.text.tokens import tokenize
 
 #: Role → accepted column names, in priority order: the first one present fills the role. The names are the
 #: ones :data:`~evalgate_lib.inputs.foreign_rows.FOREIGN_KEYS` gives each meaning (``evalgate score`` reads
@@ -52,8 +52,6 @@ ROLES: dict[str, tuple[str, ...]] = {
     "article": FOREIGN_KEYS["article"],
     "note": FOREIGN_KEYS["note"],
 }
-#: An accept string longer than this many tokens must appear verbatim in an answer to count: flagged.
-LONG_ACCEPT_TOKENS = 8
 
 
 @dataclass(frozen=True)
@@ -225,7 +223,6 @@ def import_table(table: Table, articles: Sequence[Article] | None) -> ImportResu
         question = mapper.question(row, qid)
         if question is not None:
             questions.append(question)
-    long_accepts = tuple(q.id for q in questions if any(len(tokenize(a)) > LONG_ACCEPT_TOKENS for a in q.accept))
     return ImportResult(
         table.path,
         table.format,
@@ -235,7 +232,7 @@ def import_table(table: Table, articles: Sequence[Article] | None) -> ImportResu
         tuple(questions),
         tuple(mapper.skipped),
         tuple(mapper.notes),
-        long_accepts,
+        long_accepts(questions),
         corpus_checked=articles is not None,
     )
 

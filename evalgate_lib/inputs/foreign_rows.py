@@ -28,8 +28,9 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 from evalgate_lib.errors import InputError
-from evalgate_lib.inputs.gold import ANSWERABLE, NO_ANSWER
+from evalgate_lib.inputs.gold import ANSWERABLE, NO_ANSWER, GoldQuestion
 from evalgate_lib.inputs.tables import Row, Table, parse_list_cell
+from evalgate_lib.text.tokens import tokenize
 
 #: Each meaning → the names rows give it, in priority order: the first one a table has is used.
 FOREIGN_KEYS: dict[str, tuple[str, ...]] = {
@@ -56,6 +57,8 @@ SHAPE_KEYS: tuple[str, ...] = tuple(
     for name in FOREIGN_KEYS[meaning]
     if name not in ("question", "answer")
 )
+#: A reference (accept string) longer than this many tokens must appear verbatim in an answer to count: said so.
+LONG_ACCEPT_TOKENS = 8
 _TRUE = ("true", "yes", "1")
 _FALSE = ("false", "no", "0")
 
@@ -142,3 +145,14 @@ def row_ids(table: Table, column: str | None) -> list[str]:
             raise InputError(f"{row.where}: question id {qid!r} is already used at {seen[qid]}")
         seen[qid] = row.where
     return ids
+
+
+def long_accepts(questions: Sequence[GoldQuestion]) -> tuple[str, ...]:
+    """Ids of the questions with an accept string longer than :data:`LONG_ACCEPT_TOKENS` tokens.
+
+    RAGAS references are often whole sentences; the judge counts an answer correct when it states
+    an accepted string (a short one may be said in other words), so a long one almost never
+    matches. Both readers of such rows say which questions have one, rather than let every
+    answer to them read as wrong without a word.
+    """
+    return tuple(q.id for q in questions if any(len(tokenize(a)) > LONG_ACCEPT_TOKENS for a in q.accept))

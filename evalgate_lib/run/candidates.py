@@ -155,7 +155,7 @@ def run_and_write_candidates(
 def score_and_write_candidates(
     baseline_log: str | Path,
     candidate_logs: Sequence[str | Path],
-    gold: str | Path,
+    gold: str | Path | None,
     out_dir: str | Path,
     *,
     names: Sequence[str] | None = None,
@@ -166,7 +166,8 @@ def score_and_write_candidates(
     """``evalgate score`` with several candidate logs: each paired with the baseline log, one pair folder each.
 
     ``names`` are the baseline's then each candidate's (default: the logs' file stems). Each pair
-    folder is what ``evalgate score BASELINE CANDIDATE`` writes; then the index.
+    folder is what ``evalgate score BASELINE CANDIDATE`` writes; then the index. ``gold`` ``None``:
+    the gold the baseline log's RAGAS / Hugging Face rows carry.
     """
     logs = [Path(baseline_log), *map(Path, candidate_logs)]
     names = list(names) if names is not None else [log.stem for log in logs]
@@ -190,7 +191,8 @@ def score_and_write_candidates(
         "model_calls": written[0][0].stats["model_calls"],
         "candidates": names[1:],
     }
-    command = f"evalgate score {' '.join(map(str, logs))} --gold {gold}" + (f" --corpus {corpus}" if corpus else "")
+    command = f"evalgate score {' '.join(map(str, logs))}" + (f" --gold {gold}" if gold is not None else "")
+    command += f" --corpus {corpus}" if corpus else ""
     write_index(out, names[0], list(zip(names[1:], folders, map(str, logs[1:]), strict=True)), stats, command)
     return written
 

@@ -61,7 +61,9 @@ def rerun_hint(folder: Path, manifest: Manifest | None) -> str:
         return f"rerun 'evalgate run --out {folder}'" + ("" if manifest is not None else " (or 'evalgate score')")
     names = (manifest.baseline, manifest.candidate)
     logs = [str(manifest.configs.get(name, {}).get("path", f"{name}.jsonl")) for name in names]
-    command = f"evalgate score {logs[0]} {logs[1]} --gold {manifest.gold.get('path')}"
+    command = f"evalgate score {logs[0]} {logs[1]}"
+    if not manifest.gold.get("from_answer_log"):  # else the gold came from the baseline log's rows
+        command += f" --gold {manifest.gold.get('path')}"
     if manifest.corpus.get("path"):
         command += f" --corpus {manifest.corpus['path']}"
     if tuple(Path(log).stem for log in logs) != names:
