@@ -40,6 +40,7 @@ from evalgate_lib.api import (
     run_comparison,
 )
 from evalgate_lib.errors import BackendError, CacheError, EvalGateError, FairnessError, InputError
+from evalgate_lib.inputs.answer_logger import AnswerLogger
 from evalgate_lib.judging.answer import judge_answer
 from evalgate_lib.judging.rows import Flags, Judgement, ResultRow, SentenceVerdict
 from evalgate_lib.judging.scorers import available_scorers, get_scorer, register_scorer
@@ -50,6 +51,7 @@ from evalgate_lib.statistics.metrics import Summary
 from evalgate_lib.version import __version__
 
 __all__ = [
+    "AnswerLogger",
     "BackendError",
     "CacheError",
     "Candidates",

@@ -14,6 +14,7 @@ from evalgate_lib.inputs.gold import GoldQuestion
 from evalgate_lib.judging.evaluation import Retrieved, score_answer
 
 PUBLIC = [
+    "AnswerLogger",
     "BackendError",
     "CacheError",
     "Candidates",
