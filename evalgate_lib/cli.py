@@ -19,7 +19,7 @@ import os
 import sys
 import traceback
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, Sequence
 
 from evalgate_lib.errors import BackendError, CacheError, EvalGateError, InputError
 from evalgate_lib.generation.backends import BACKEND_CHOICES
@@ -558,7 +558,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
-def _gold_use(run: ExternalRun, log: int) -> str:
+def _gold_use(run: ExternalRun, log: int) -> Literal["source", "checked", "unused"]:
     """What the gold columns of log ``log`` (0: the baseline's) were for: ForeignLog.mapping's ``gold``."""
     return "unused" if not run.gold_from_log else "source" if log == 0 else "checked"
 

@@ -50,7 +50,7 @@ def _point_thresholds(tmp_path: Path) -> Path:
 # --- one command, end to end, through the real command line ----------------------------------------------------------
 
 
-@pytest.mark.slow  # the report executes its notebook (about 20 s)
+@pytest.mark.slow  # the report executes its notebook (18-34 s on this 2-core machine)
 def test_a_ragas_jsonl_pair_to_verdicts_gate_and_report(tmp_path: Path) -> None:
     out, report = tmp_path / "results", tmp_path / "report"
     scored = evalgate_cli("score", DATA / "v1.jsonl", DATA / "v2.jsonl", "--out", out)
@@ -127,6 +127,14 @@ def test_a_datasets_folder_scores_like_its_jsonl(tmp_path: Path) -> None:
     assert main(["score", str(folder), str(DATA / "v2.jsonl"), "--names", "v1,v2", "--out", str(out)]) == 0
     assert _verdicts(out) == {c: (CORRECT[c], HALLUCINATION[c]) for c in ("v1", "v2")}
     assert load_results(out).manifest.configs["v1"]["answer_log"]["shape"]["format"] == "Hugging Face datasets folder"
+    # gold import reads the same folder (the same table reader and key mapping): the contexts found in the corpus
+    gold = tmp_path / "gold.jsonl"
+    assert main(["gold", "import", str(folder), "--out", str(gold), "--corpus", str(ROOT / "corpus")]) == 0
+    imported = [json.loads(line) for line in gold.read_text(encoding="utf-8").splitlines()]
+    assert [(q["id"], q["type"], q["article"]) for q in imported] == [
+        *((f"q00{n}", "answerable", "plans-and-pricing-2026") for n in range(1, 6)),
+        ("q006", "no_answer", None),
+    ]
     # a DatasetDict of several splits: each split's folder is named
     splits = {"train": datasets.Dataset.from_list(rows), "test": datasets.Dataset.from_list(rows)}
     datasets.DatasetDict(splits).save_to_disk(str(tmp_path / "splits"))

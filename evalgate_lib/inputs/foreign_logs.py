@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Literal, Mapping, Sequence
 
 from evalgate_lib.errors import InputError
 from evalgate_lib.inputs.foreign_rows import (
@@ -88,7 +88,7 @@ class ForeignLog:
         """True when the table has no id column, so each id is its row's position (``q001``…)."""
         return "id" not in self.columns
 
-    def mapping(self, gold: str) -> str:
+    def mapping(self, gold: Literal["source", "checked", "unused"]) -> str:
         """How the columns were read, in one line: each role's column, the id rule, what went under ``meta``.
 
         ``gold`` says what the gold columns (reference, type, note) were for: ``"source"``, the gold
