@@ -79,6 +79,9 @@ def _visual_lines(soup: Any) -> tuple[set[str], set[str]]:
                 continue
             elif child.name == "br":
                 close(parts, opened)
+            elif child.name == "pre":  # preformatted text keeps its own line breaks, as the browser shows them
+                close(parts, opened)
+                whole.update(line for line in map(_norm, child.get_text().split("\n")) if line)
             elif child.name in INLINE_TAGS:
                 start = len(parts)
                 walk(child, parts, opened)
@@ -111,7 +114,8 @@ def orphan_lines(markup: str, text: str) -> Orphans:
 
 def mark_navigation(markup: str, selectors: Sequence[str]) -> str:
     """``markup`` with every word inside an element matched by one of ``selectors`` (CSS) replaced by
-    :data:`NAVIGATION_MARK`: the page's structure is kept, so a reader treats it as before."""
+    :data:`NAVIGATION_MARK` (punctuation and signs such as a permalink's ``¶`` stay): the page's structure is kept,
+    so a reader treats it as before."""
     from bs4 import BeautifulSoup, NavigableString
 
     soup = BeautifulSoup(markup, "html.parser")
@@ -121,7 +125,8 @@ def mark_navigation(markup: str, selectors: Sequence[str]) -> str:
                 if node.__class__ is NavigableString and node.strip():
                     lead = " " if node[:1].isspace() else ""
                     tail = " " if node[-1:].isspace() else ""
-                    node.replace_with(lead + " ".join(NAVIGATION_MARK for _ in node.split()) + tail)
+                    words = (NAVIGATION_MARK if any(ch.isalnum() for ch in w) else w for w in node.split())
+                    node.replace_with(lead + " ".join(words) + tail)
     return str(soup)
 
 
