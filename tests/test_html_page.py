@@ -165,3 +165,13 @@ def test_navigation_is_marked_and_found() -> None:
     assert starts_with_navigation(f"# {NAVIGATION_MARK} Home\n\nText") is True
     assert starts_with_navigation(f"- Text {NAVIGATION_MARK}") is False
     assert starts_with_navigation("") is False
+
+
+def test_footnote_marks_read_in_brackets() -> None:
+    """Docutils and Sphinx draw a footnote link's brackets with CSS: read bare, "PEP 557" and its note 2 ran on."""
+    page = read_html_page(
+        '<p>It was PEP 557<a class="footnote-reference brackets" href="#id3">2</a> and '
+        '<a class="footnote-reference brackets" href="#f" role="doc-noteref"><span>[</span>1<span>]</span></a>, '
+        'see <a href="#sec">section 2</a>.</p>'
+    )
+    assert page.text == "It was PEP 557[2] and [1], see section 2.\n"

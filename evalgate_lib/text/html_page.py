@@ -27,7 +27,8 @@ reads a page the way a reader sees it:
   ``| cell | cell |`` lines (a header row is followed by ``| --- |``); ``<pre>`` is a fenced
   code block; a definition list is each term on its line with its definition below;
   ``x<sup>2</sup>`` reads ``x^2`` and ``2<sup>n-1</sup>`` reads ``2^(n-1)`` (``<sub>`` the same
-  with ``_``), a footnote mark ``<sup><a href="#fn1">1</a></sup>`` reads ``[1]``; images,
+  with ``_``), a footnote mark (``<sup><a href="#fn1">1</a></sup>``, Docutils' and Sphinx's
+  ``<a class="footnote-reference">1</a>``) reads ``[1]``; images,
   image maps and SVG drawings (syntax diagrams) are not text and are left out.
 
 The text is Markdown-shaped on purpose: the chunkers cut it at its ``#`` headings and the
@@ -317,6 +318,11 @@ def _is_footnote_mark(tag: Any) -> bool:
     )
 
 
+def _is_note_reference(tag: Any) -> bool:
+    """A footnote mark that Docutils and Sphinx write as a link and set off with CSS brackets (``PEP 557[2]``)."""
+    return "footnote-reference" in _tokens(tag) or str(tag.get("role") or "").lower() == "doc-noteref"
+
+
 def _inline_text(node: Any) -> str:
     """The text of inline content as shown: whitespace as the browser collapses it, ``<br>`` a line break."""
     return _inline_of(list(node.children))
@@ -334,6 +340,9 @@ def _inline_of(nodes: list[Any]) -> str:
                 parts.append(_SPACE.sub(" ", str(child)))
             elif child.name == "br":
                 parts.append(_BREAK)
+            elif child.name == "a" and _is_note_reference(child):
+                shown = _clean(_inline_text(child))
+                parts.append(shown if shown.startswith("[") else f"[{shown}]")
             elif child.name in ("sup", "sub"):
                 inner = _clean(_inline_text(child))
                 if child.name == "sup" and _is_footnote_mark(child):
