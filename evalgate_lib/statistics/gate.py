@@ -153,17 +153,20 @@ def _significant(rule: Rule, sig: Mapping[str, Any], alpha: float, limit: float)
     return sig["ci_high"] < limit if rule.max_drop is not None else sig["ci_low"] > limit
 
 
-def recompute_summary(rows: Sequence[ResultRow], recorded: Summary, source: str) -> Summary:
+def recompute_summary(
+    rows: Sequence[ResultRow], recorded: Summary, source: str, depths: Mapping[str, int] | None = None
+) -> Summary:
     """The summary ``rows`` give; a ``recorded`` one (``summary.json``) whose figures differ is refused.
 
     The gate, like every reader, decides from the rows, never from a summary it takes on trust: a
     folder whose rows were edited (and checksums recomputed) while its summary was not would
     otherwise PASS while ``evalgate diff`` lists the edited rows as broken. The first figure that
     differs is named. The bootstrap is redrawn with the recorded seed, so an intact folder matches
-    figure for figure.
+    figure for figure. ``depths`` is how deep each config's rank metrics look, from the manifest
+    (:func:`~evalgate_lib.statistics.metrics.ranking_depths`), never from the summary itself.
     """
     seed = recorded.bootstrap.get("seed")
-    fresh = compare(rows, recorded.baseline, recorded.candidate, seed if _is_seed(seed) else DEFAULT_SEED)
+    fresh = compare(rows, recorded.baseline, recorded.candidate, seed if _is_seed(seed) else DEFAULT_SEED, depths)
     difference = _first_difference(recorded.to_json(), fresh.to_json(), "")
     if difference is not None:
         where, was, now = difference
