@@ -93,6 +93,15 @@ def test_every_stratum_gets_two_and_a_tiny_budget_one_uniform_stratum() -> None:
     assert only.name == "all" and len(only.drawn) == 3 and len(only.questions) == 10
 
 
+def test_a_stratum_of_one_question_is_merged() -> None:
+    """Why 9: 23 questions in the review queue and 1 outside it: no stratum of one question every plan draws."""
+    in_review = {f"q{i:02d}": i != 7 for i in range(24)}
+    (only,) = draw_strata(in_review, questions=8, seed=3)
+    assert only.name == "all" and len(only.questions) == 24 and len(only.drawn) == 8
+    review, rest = draw_strata({f"q{i:02d}": i < 22 for i in range(24)}, questions=8, seed=3)
+    assert (len(review.questions), len(rest.questions)) == (22, 2)  # two apiece: kept as strata
+
+
 def test_plan_refuses_a_budget_below_one_question(folder: Path) -> None:
     results = eg.load_results(folder)
     with pytest.raises(InputError, match="less than one question's answers"):
@@ -108,7 +117,10 @@ def test_census_of_labels_is_the_labels_delta_tested_as_the_judge(folder: Path, 
     human = {c: [truth(c, f"q{i:02d}") for i in range(N)] for c in ("baseline", "candidate")}
     expected = compare_metric("accuracy_answerable", human["baseline"], human["candidate"], binary=True)
     assert (acc.delta, acc.ci_low, acc.ci_high, acc.p_value) == (
-        expected["delta"], expected["ci_low"], expected["ci_high"], expected["p_value"]
+        expected["delta"],
+        expected["ci_low"],
+        expected["ci_high"],
+        expected["p_value"],
     )
     assert acc.judge_delta == results.summary.delta["accuracy_answerable"]
     assert "a census (40 of 40 answers labelled)" in correction.line()

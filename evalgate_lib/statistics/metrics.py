@@ -14,7 +14,7 @@ recall@k beyond that depth is *not measurable* (``None``), and MRR is MRR@depth,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from evalgate_lib.errors import InputError
@@ -238,12 +238,13 @@ class Summary:
     significance: dict[str, dict[str, Any]]
     bootstrap: dict[str, Any]
     #: How deep each config's rank metrics look (:func:`ranking_depths`); both are measured at the shallower.
-    ranking_depth: dict[str, int]
+    ranking_depth: dict[str, int] = field(default_factory=dict)
 
     @property
     def depth(self) -> int:
-        """The depth both configs' rank metrics are measured at (MRR is MRR@depth)."""
-        return min(int(self.ranking_depth[self.baseline]), int(self.ranking_depth[self.candidate]))
+        """The depth both configs' rank metrics are measured at (MRR is MRR@depth); a run's 10 when not recorded."""
+        depths = [int(self.ranking_depth[c]) for c in (self.baseline, self.candidate) if c in self.ranking_depth]
+        return min(depths) if depths else RUN_RANKING_DEPTH
 
     @property
     def baseline_metrics(self) -> dict[str, Any]:

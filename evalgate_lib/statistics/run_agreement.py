@@ -267,8 +267,9 @@ def passes_agreement(
     if not keys:
         return {}
     return {
-        name: interrater([pick(reference[k]) for k in keys], [pick(second[k]) for k in keys], seed=seed,
-                         resamples=resamples)
+        name: interrater(
+            [pick(reference[k]) for k in keys], [pick(second[k]) for k in keys], seed=seed, resamples=resamples
+        )
         for name, pick in _PASS_FIELDS.items()
     }
 
