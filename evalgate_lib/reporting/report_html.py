@@ -329,7 +329,7 @@ def models_used_html(manifest: Manifest) -> str:
 _MATCHING_TEXT = {
     "claim": "the answer states an accepted string on token boundaries outside any decline, and gives no "
     "competing value as its answer (values mentioned around the answer do not count against it); a fluent "
-    "decline (\"the context does not say\") is a refusal, and a decline that also states the value is an answer.",
+    'decline ("the context does not say") is a refusal, and a decline that also states the value is an answer.',
     "token": "an accepted string occurs in the answer (case-insensitive) on token boundaries, so '3 seats' is not "
     "inside '13 seats'; an answer that also gives another value of the accepted unit is wrong (conflicting values); "
     "a bare number whose accepted string carries a unit counts.",
@@ -342,8 +342,8 @@ _SCORER_TEXT = {
     "supported when one unit of one passage (a sentence, or two adjacent ones of one section, with its heading or "
     "API signature) holds every number, version, option, path and identifier of it exactly and, compared by word "
     f"stems in any order, at least {PROSE_FLOOR:.0%} of its other content words (decided from {CLEAR_SHARE:.0%}); "
-    "declines, courtesy, advice that names nothing, citation marks and source frames (\"According to the "
-    "documentation,\") claim nothing. A verdict the rules cannot decide is marked undecided, counts at its lean in "
+    'declines, courtesy, advice that names nothing, citation marks and source frames ("According to the '
+    'documentation,") claim nothing. A verdict the rules cannot decide is marked undecided, counts at its lean in '
     "the rates (unsupported, unless the rest of its answer vouches for it: two or more of its claims in its own "
     "words decided supported, none decided unsupported, no repeated sentence, not cut off), and sends the answer "
     "to the review queue, which reads no gold answer.",
@@ -541,13 +541,11 @@ def agreement_html(report: Mapping[str, Any], provenance: LabelProvenance | None
         "<th>precision</th><th>recall</th><th>Cohen's κ</th></tr>"
     )
     items = list(report["correctness"]) + [a for scorer in report["by_scorer"].values() for a in scorer]
-    ppi_rows = "".join(
+    census_rows = "".join(
         f"<tr><td>{e(group)}</td><td>{e(name)}</td><td class='num'>{est['naive_auto_rate'] * 100:.1f}%</td>"
-        f"<td class='num'>{est['human_only_rate'] * 100:.1f}% (n={est['n_labelled']})</td>"
-        f"<td class='num'>{est['estimate'] * 100:.1f}%"
-        + ("" if est["ci_low"] is None else f" [{est['ci_low'] * 100:.1f}, {est['ci_high'] * 100:.1f}]")
-        + "</td></tr>"
-        for group, estimates in report["ppi"].items()
+        f"<td class='num'>{est['estimate'] * 100:.1f}% [{est['ci_low'] * 100:.1f}, {est['ci_high'] * 100:.1f}]</td>"
+        f"<td class='num'>{est['n_total']}</td></tr>"
+        for group, estimates in report.get("census", {}).items()
         for name, est in estimates.items()
     )
     return (
@@ -558,11 +556,12 @@ def agreement_html(report: Mapping[str, Any], provenance: LabelProvenance | None
         f"<table class='eg-headline'><thead>{head}</thead><tbody>{_agreement_rows(items)}</tbody></table>"
         f"<p class='eg-label-sample'>{e(report.get('sample', ''))}</p>"
         + (
-            "<p>Headline rates over every answer of the run, corrected by the labels "
-            "(prediction-powered inference):</p>"
-            "<table class='eg-headline'><thead><tr><th></th><th>rate</th><th>automatic</th><th>labelled sample</th>"
-            f"<th>corrected [95% CI]</th></tr></thead><tbody>{ppi_rows}</tbody></table>"
-            if ppi_rows
+            "<p>Headline rates over every answer of the run by the reviewers' labels (a census: every answer "
+            "labelled, so no label-sampling error; 95% Clopper-Pearson interval over the answers), beside the "
+            "judge's:</p>"
+            "<table class='eg-headline'><thead><tr><th></th><th>rate</th><th>judge</th>"
+            f"<th>labels [95% CI]</th><th>answers</th></tr></thead><tbody>{census_rows}</tbody></table>"
+            if census_rows
             else ""
         )
         + "</div>"
