@@ -47,11 +47,13 @@ def test_two_strata_unequal_probabilities_by_hand() -> None:
     assert est.ci_high == min(1.0, round(5 / 6 + t975(45 / 21) * se, 6)) == 1.0
     assert est.label_low == max(0.0, round(5 / 6 - t975(1) * math.sqrt(1 / 18), 6))
     assert est.judge_only == round(4 / 6, 6)
-    # labels alone: A 0 + 0, B 2·(1 + 1) = 4, so 4/6; B's labels are both 1, so no label variance (the floor
-    # (2 + 0.5)/3 − 1 is below 0): only question sampling, df 5
+    # labels alone: A 0 + 0, B 2·(1 + 1) = 4, so 4/6; B's labels are both 1, sample variance 0, but B holds
+    # questions not drawn: the floor q(1 − q), q = 0.5/(2 + 1) = 1/6, is 5/36 (the mean-square floor
+    # (2 + 0.5)/3 − 1 is below 0): label variance 4²·(1/2)·(5/36)/2 / 6² = 5/324, question 1/36 = 9/324;
+    # df (14/324)² / ((5/324)²/1 + (9/324)²/5) = 196/41.2
     assert est.labels_only == round(4 / 6, 6)
-    assert est.labels_only_low == round(4 / 6 - t975(5) / 6, 6)
-    assert est.labels_only_label_se == 0.0
+    assert est.labels_only_label_se == round(math.sqrt(5 / 324), 6)
+    assert est.labels_only_low == round(4 / 6 - t975(196 / 41.2) * math.sqrt(14 / 324), 6)
     assert (est.n_labelled, est.n_population, est.census) == (4, 6, False)
 
 
@@ -117,6 +119,10 @@ def test_the_variance_floor_when_every_sampled_label_agrees_with_the_judge() -> 
     est = corrected_rate([s], tuned=False)
     assert est.estimate == 1.0
     assert est.label_se == round(math.sqrt(0.015), 6)
+    # the judge wrong on all 4 the same way (y − f = 1 each): the mean-square floor (4 + 0.5)/5 − 1 is below 0;
+    # the step floor q(1 − q), q = 0.5/5, is 0.09: label variance 10²·0.6·0.09/4 / 10² = 0.0135
+    s = StratumValues(judge=(0.0,) * 10, labelled=((0.0, 1.0),) * 4)
+    assert corrected_rate([s], tuned=False).label_se == round(math.sqrt(0.0135), 6)
 
 
 def test_power_tuning_weighs_the_judge_by_its_covariance_with_the_labels() -> None:

@@ -202,19 +202,22 @@ FLOOR_PSEUDO_COUNT = 0.5
 
 
 def _spread(z: Sequence[float]) -> float:
-    """A stratum's variance of ``z``: the sample variance, floored for the few labels of a rare error.
+    """A stratum's variance of ``z``: the sample variance, floored for a few labels that all agree.
 
-    When the judge is right on every labelled question of a stratum (``y − f`` all 0), the sample
-    variance is 0 although the stratum may hold errors it did not draw, and a zero-width interval
-    would miss. The floor is the variance a smoothed mean square gives,
-    ``(Σ z² + 0.5) / (m + 1) − mean²``: half a pseudo-observation (Jeffreys' prior on the rate of
-    non-zero values), negligible once errors are seen.
+    When every labelled question of a stratum gives the same value (the judge right on all of them,
+    ``y − f`` all 0; or, for the labels alone, every label 1), the sample variance is 0 although the
+    stratum may hold other values it did not draw, and a zero-width interval would miss. Two floors,
+    each half a pseudo-observation (Jeffreys' prior): the smoothed mean square
+    ``(Σ z² + 0.5) / (m + 1) − mean²`` (a rare non-zero value), and ``q (1 − q)`` with
+    ``q = 0.5 / (m + 1)``, the variance of a value one step away from the rest whatever the rest is
+    (the metrics here move in steps of 1). Both are negligible once the sample varies.
     """
     m = len(z)
     mean = sum(z) / m
     sample = sum((v - mean) ** 2 for v in z) / (m - 1)
     smoothed = (sum(v * v for v in z) + FLOOR_PSEUDO_COUNT) / (m + 1) - mean * mean
-    return max(sample, smoothed)
+    q = FLOOR_PSEUDO_COUNT / (m + 1)
+    return max(sample, smoothed, q * (1 - q))
 
 
 def _interval(
@@ -248,8 +251,8 @@ class _Fit:
         """The width of its interval as published (kept inside ``bounds``); infinite when undefined."""
         if self.total_se is None:
             return math.inf
-        half = _quantile(confidence, self.total_df) * self.total_se
-        return min(bounds[1], self.estimate + half) - max(bounds[0], self.estimate - half)
+        low, high = _interval(self.estimate, self.total_se, confidence, self.total_df, bounds)
+        return high - low  # type: ignore[operator]  # as published: rounded, so "never wider" holds in print
 
 
 #: The judge weights tried by the width-minimising power tuning (with PPI++'s closed-form λ): 0 (labels alone) … 1.
@@ -297,7 +300,7 @@ def _estimate(
         tried = [fit(lam) for lam in sorted({*POWER_GRID, power_tuning(strata)})]
         defined = [f for f in tried if f.total_se is not None]
         if defined:  # the narrowest interval; λ = 0 (the labels alone) is among them, so never wider than it
-            chosen = min(defined, key=lambda f: (round(f.width(confidence, bounds), 12), -f.power))
+            chosen = min(defined, key=lambda f: (round(f.width(confidence, bounds), 9), -f.power))
     p_value = None
     if chosen.total_se is not None:
         if chosen.total_se == 0:
