@@ -168,7 +168,9 @@ def ranking_depths(
     ``None`` when neither is known (rows as they are).
     """
     if logged:
-        return {c: max((p.rank for r in rows if r.config == c for p in r.retrieved), default=0) for c in configs}
+        # a log with no passage at all retrieved nothing at any depth: its rank metrics are misses, as the rows say
+        deepest = {c: max((p.rank for r in rows if r.config == c for p in r.retrieved), default=0) for c in configs}
+        return {c: d if d else RUN_RANKING_DEPTH for c, d in deepest.items()}
     if top_k is not None:
         return {c: max(top_k, RUN_RANKING_DEPTH) for c in configs}
     return None
