@@ -244,7 +244,14 @@ def decide(
     or ``labels_refused`` the line saying why given labels could not correct; ``adjusted_p`` each
     metric's Holm-adjusted p when this candidate is one of ``family``.
     """
-    rules = judge(summary, gate, None if correction is None else correction.metrics, adjusted_p, family)
+    rules = judge(
+        summary,
+        gate,
+        None if correction is None else correction.metrics,
+        adjusted_p,
+        family,
+        None if correction is None else correction.not_corrected,
+    )
     powers = summary_powers(gate, summary, family)
     return GateDecision(
         summary=summary,

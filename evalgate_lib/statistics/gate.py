@@ -284,6 +284,7 @@ def judge(
     corrected: Mapping[str, Any] | None = None,
     adjusted_p: Mapping[str, float | None] | None = None,
     family: int = 1,
+    not_corrected: Mapping[str, str] | None = None,
 ) -> list[RuleVerdict]:
     """One verdict per rule, from the summary of a run (recomputed from its rows: :func:`recompute_summary`);
     with ``corrected``, on the labels where they can decide.
@@ -297,6 +298,8 @@ def judge(
     :func:`evalgate_lib.statistics.candidates.holm_p_values`) replaces McNemar's p in the decision
     of a rule on the judge's delta; the message names both. Every printed interval is at the level
     of the decision (:func:`level_of`), so it excludes 0 exactly when the deciding p is below α.
+    ``not_corrected`` maps a metric the labels could not correct (no labelled question of its
+    population) to why: its rule keeps the judge's delta and says so.
     """
     verdicts = []
     for rule in gate.rules:
@@ -306,6 +309,8 @@ def judge(
         judge_stat = _judge_stat(summary, rule.metric, gate.alpha, adjusted, family)
         judge_delta = summary.delta.get(rule.metric)
         basis, delta, stat, labels, note = JUDGE, judge_delta, judge_stat, None, None
+        if fixed is None and (not_corrected or {}).get(rule.metric):
+            note = f"{(not_corrected or {})[rule.metric]}: decided on the judge's delta"
         if fixed is not None and fixed.census:
             sig = fixed.significance()
             basis, delta = LABELS, fixed.delta
@@ -395,7 +400,7 @@ def _message(rule: Rule, kind: str, basis: str, delta: float | None, stat: Mappi
     status = "FAIL" if failed else ("breach, not significant" if breached else "ok")
     label = _KINDS[rule.metric].label
     if basis == JUDGE and fixed is None:
-        said = f"delta {figure_text(delta, stat, kind)}"
+        said = f"delta {figure_text(delta, stat, kind)}" + ("" if note is None else f" ({note})")
     elif basis == LABELS and fixed.census:
         said = (
             f"corrected delta {figure_text(delta, {**stat, 'p_value': stat['p_value']}, kind)} (the labels' census); "
@@ -449,7 +454,9 @@ def basis_line(verdicts: Sequence[RuleVerdict], labels_line: str | None = None) 
         parts.append(f"on the judge's delta for {', '.join(waiting)} (the labels cannot decide them: see each rule)")
     if rest:
         parts.append(f"on the run's delta for {', '.join(rest)} (no judgement to correct)")
-    return "; ".join(parts) + ("" if labels_line is None else f"\n{labels_line}")
+    said = "; ".join(parts)
+    said = said if said.startswith("decided") else "decided " + said
+    return said + ("" if labels_line is None else f"\n{labels_line}")
 
 
 def format_verdict(

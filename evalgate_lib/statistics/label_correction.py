@@ -123,6 +123,8 @@ class LabelCorrection:
     answers: int
     plan_sha256: str | None = None
     notes: tuple[str, ...] = field(default_factory=tuple)
+    #: Metric → why the labels do not correct it (its population has no labelled question): the gate says so.
+    not_corrected: Mapping[str, str] = field(default_factory=dict)
 
     def line(self) -> str:
         """One line on what the correction rests on (the gate, ``diff`` and the report print it)."""
@@ -225,9 +227,9 @@ def _pair_strata(rows: Mapping[tuple[str, str], ResultRow], plan_labels: Mapping
 
 def _planned(rows: Mapping[tuple[str, str], ResultRow], plan_labels: Mapping[tuple[str, str], Label],
              plan: LabelPlan, prefix: Mapping[str, tuple[str, ...]], baseline: str,
-             candidate: str) -> tuple[dict[str, CorrectedDelta], list[str]]:  # fmt: skip
-    """The stratified estimate of every labelled metric, and a note for each metric the labels cannot correct."""
-    out, notes = {}, []
+             candidate: str) -> tuple[dict[str, CorrectedDelta], dict[str, str]]:  # fmt: skip
+    """The stratified estimate of every labelled metric, and why for each metric the labels cannot correct."""
+    out, notes = {}, {}
     for m in CORRECTED:
         base = _plan_values(rows, plan_labels, plan, prefix, m, baseline)
         cand = _plan_values(rows, plan_labels, plan, prefix, m, candidate)
@@ -237,10 +239,7 @@ def _planned(rows: Mapping[tuple[str, str], ResultRow], plan_labels: Mapping[tup
         labelled = sum(f is not None for s in base for f, _ in s.labelled)
         if not labelled:
             words = POPULATION_WORDS[m.population]
-            notes.append(
-                f"{m.label}: not corrected: none of the {population} {words} was labelled under the plan; "
-                "its rule keeps the judge's delta"
-            )
+            notes[m.key] = f"not corrected: none of the {population} {words} was labelled under the plan"
             continue
         b, c, d = corrected_rate(base), corrected_rate(cand), corrected_delta(base, cand)
         factor = d.n_population if m.kind == "count" else 1
@@ -306,14 +305,14 @@ def correct_with_labels(
             )
     used = {(c, q) for qs in prefix.values() for q in qs for c in plan.configs}
     corrected, uncorrected = _planned(by_key, plan_labels, plan, prefix, baseline, candidate)
-    notes = list(stale) + uncorrected
+    notes = list(stale) + [f"{key}: {why}; its rule keeps the judge's delta" for key, why in uncorrected.items()]
     waiting = len(set(plan_labels) - used)
     if waiting:
         notes.append(f"{waiting} plan label(s) past an unlabelled question of their stratum wait for it (not used yet)")
     outside = len(reference) - len(plan_labels)
     if outside:
         notes.append(f"{outside} label(s) made outside this plan: agreement figures only")
-    return LabelCorrection(PLAN, corrected, len(used), answers, plan_sha256, tuple(notes))
+    return LabelCorrection(PLAN, corrected, len(used), answers, plan_sha256, tuple(notes), uncorrected)
 
 
 def format_correction(correction: LabelCorrection, header: bool = True) -> str:
