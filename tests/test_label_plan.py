@@ -337,4 +337,5 @@ def test_a_population_with_no_label_is_not_corrected_and_the_gate_says_so(tmp_pa
     decision = decide(compare(all_rows, "baseline", "candidate"), gate, "g.toml", correction)
     refusal = decision.rules[1]
     assert refusal.basis == "judge" and "not corrected: none of the 2 no-answer questions" in refusal.message
-    assert decision.basis().startswith("decided on the judge's delta for accuracy_answerable, refusal_accuracy (the labels")
+    said = "decided on the judge's delta for accuracy_answerable, refusal_accuracy (the labels cannot decide"
+    assert decision.basis().startswith(said)
