@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from evalgate_lib.run.skeleton import Skeleton
+    from evalgate_lib.statistics.decision import GateDecision
     from evalgate_lib.statistics.label_correction import LabelCorrection
     from evalgate_lib.statistics.run_agreement import AgreementReport
     from evalgate_lib.statistics.sampling_plan import LabelPlan
@@ -409,25 +410,68 @@ class Results:
         """The questions whose verdict or flags changed, both answers side by side (the report's "what changed")."""
         return changes_view.changes_html(self.changes())
 
+    def gate_decision(
+        self, thresholds: str | Path = "configs/gate.toml", labels: Sequence[str | Path] = (),
+        plan: str | Path | None = None, strict_labels: bool = False,
+    ) -> GateDecision:  # fmt: skip
+        """The gate's decision on this run under ``thresholds``: what ``evalgate gate`` prints and the report opens on.
+
+        Made once (:func:`evalgate_lib.statistics.decision.decide`) and rendered by every view: the
+        command line, ``gate --json``, ``--junit``, ``--markdown`` and the first screen. With ``labels``
+        the rules a label measures are decided on the labels where they can decide; labels that cannot
+        correct (a convenience sample, a stale plan) raise with one line when ``strict_labels`` (the
+        gate), else leave the judge's verdict and the decision says why (the report). For one candidate
+        of several, p-values are Holm-adjusted across the family (:attr:`family`).
+        """
+        from evalgate_lib.reporting.paths import shareable_path
+        from evalgate_lib.run.folder import signature_line
+        from evalgate_lib.statistics.decision import Partial, decide
+
+        gate = load_gate(thresholds)
+        correction, refused = None, None
+        if labels:
+            try:
+                correction = self.label_correction(labels, plan)
+            except InputError as exc:
+                if strict_labels:
+                    raise
+                refused = str(exc)
+        gold = self.manifest.gold
+        partial = (
+            None
+            if self.manifest.limit is None
+            else Partial(int(gold.get("questions_run") or 0), int(gold.get("questions_in_file") or 0))
+        )
+        return decide(
+            self.summary,
+            gate,
+            shareable_path(thresholds),
+            correction,
+            refused,
+            self.adjusted_p(),
+            1 if self.family is None else len(self.family.pairs),
+            signature_line(self.folder),
+            partial,
+        )
+
     def first_screen_html(
         self, thresholds: str | Path = "configs/gate.toml", labels: Sequence[str | Path] = (),
         plan: str | Path | None = None,
     ) -> str:  # fmt: skip
         """The gate's PASS / FAIL under ``thresholds`` with the rules that decided it, and what changed.
 
-        With ``labels`` the verdict is the one ``evalgate gate --labels`` prints: decided on the
-        deltas corrected by the labels, each beside the judge's; labels that cannot correct
-        (a convenience sample, a stale plan) leave the judge's verdict, and the screen says why in one line.
-        For one candidate of several, it opens on every candidate's verdict (:attr:`family`).
+        The page renders :meth:`gate_decision` (the verdict ``evalgate gate --labels`` prints): decided on
+        the labels where they can decide, each figure named as the judge's or the labels'; labels that
+        cannot correct leave the judge's verdict, and the screen says why in one line. For one candidate
+        of several, it opens on every candidate's verdict (:attr:`family`).
         """
-        correction, refused = None, None
-        if labels:
-            try:
-                correction = self.label_correction(labels, plan)
-            except InputError as exc:
-                refused = str(exc)
-        family = () if self.family is None else self.family.summaries()
-        return first_screen.first_screen(self.summary, self.rows, thresholds, correction, refused, family)
+        decision = self.gate_decision(thresholds, labels, plan)
+        leaderboard = ""
+        if self.family is not None:
+            leaderboard = first_screen.family_html(self.family.summaries(), decision.gate, self.candidate)
+        return first_screen.first_screen_html(
+            decision, first_screen.change_counts(self.rows, self.summary), leaderboard
+        )
 
     def appendices_html(self, links: Sequence[str], skipped: Sequence[Sequence[str]] = ()) -> str:
         """The report's links to the executed notebooks beside it, then each notebook skipped and why (escaped)."""

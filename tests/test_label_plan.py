@@ -93,6 +93,15 @@ def test_every_stratum_gets_two_and_a_tiny_budget_one_uniform_stratum() -> None:
     assert only.name == "all" and len(only.drawn) == 3 and len(only.questions) == 10
 
 
+def test_a_stratum_of_one_question_is_merged() -> None:
+    """Why 9: 23 questions in the review queue and 1 outside it: no stratum of one question every plan draws."""
+    in_review = {f"q{i:02d}": i != 7 for i in range(24)}
+    (only,) = draw_strata(in_review, questions=8, seed=3)
+    assert only.name == "all" and len(only.questions) == 24 and len(only.drawn) == 8
+    review, rest = draw_strata({f"q{i:02d}": i < 22 for i in range(24)}, questions=8, seed=3)
+    assert (len(review.questions), len(rest.questions)) == (22, 2)  # two apiece: kept as strata
+
+
 def test_plan_refuses_a_budget_below_one_question(folder: Path) -> None:
     results = eg.load_results(folder)
     with pytest.raises(InputError, match="less than one question's answers"):
@@ -108,7 +117,10 @@ def test_census_of_labels_is_the_labels_delta_tested_as_the_judge(folder: Path, 
     human = {c: [truth(c, f"q{i:02d}") for i in range(N)] for c in ("baseline", "candidate")}
     expected = compare_metric("accuracy_answerable", human["baseline"], human["candidate"], binary=True)
     assert (acc.delta, acc.ci_low, acc.ci_high, acc.p_value) == (
-        expected["delta"], expected["ci_low"], expected["ci_high"], expected["p_value"]
+        expected["delta"],
+        expected["ci_low"],
+        expected["ci_high"],
+        expected["p_value"],
     )
     assert acc.judge_delta == results.summary.delta["accuracy_answerable"]
     assert "a census (40 of 40 answers labelled)" in correction.line()
@@ -299,3 +311,31 @@ def test_plan_file_records_every_question_s_inclusion_probability_and_refuses_ed
     drawn.path.write_text(json.dumps(data))
     with pytest.raises(InputError, match="'inclusion_probabilities' do not match the strata's draws"):
         load_plan(drawn.path)
+
+
+def test_a_population_with_no_label_is_not_corrected_and_the_gate_says_so(tmp_path: Path) -> None:
+    """Why 9: a plan that labelled none of the no-answer questions does not correct refusal accuracy."""
+    from evalgate_lib.statistics.decision import decide
+    from evalgate_lib.statistics.gate import GateConfig, Rule
+    from evalgate_lib.statistics.label_correction import correct_with_labels
+    from evalgate_lib.statistics.metrics import compare
+    from evalgate_lib.statistics.sampling_plan import ALL, LabelPlan, PlanStratum
+
+    answerable = [_row(c, i) for c in ("baseline", "candidate") for i in range(8)]
+    refusals = [make_row(config=c, question_id=f"q{i:02d}", type="no_answer", answer=f"{c} {i}: I don't know.")
+                for c in ("baseline", "candidate") for i in (8, 9)]  # fmt: skip
+    all_rows = answerable + refusals
+    ids = tuple(f"q{i:02d}" for i in range(10))
+    plan = LabelPlan("r", {}, ("baseline", "candidate"), 8, 0, 0.5, (PlanStratum(ALL, ids, ids[:4]),))
+    labels = [label(r, "x") for r in answerable if r.question_id in ids[:4]]
+    correction = correct_with_labels(all_rows, "baseline", "candidate", labels, "labels.jsonl", plan, "x")
+    assert "refusal_accuracy" not in correction.metrics and "accuracy_answerable" in correction.metrics
+    assert correction.not_corrected == {
+        "refusal_accuracy": "not corrected: none of the 2 no-answer questions was labelled under the plan"
+    }
+    gate = GateConfig((Rule("accuracy_answerable", max_drop=0.05), Rule("refusal_accuracy", max_drop=0.1)))
+    decision = decide(compare(all_rows, "baseline", "candidate"), gate, "g.toml", correction)
+    refusal = decision.rules[1]
+    assert refusal.basis == "judge" and "not corrected: none of the 2 no-answer questions" in refusal.message
+    said = "decided on the judge's delta for accuracy_answerable, refusal_accuracy (the labels cannot decide"
+    assert decision.basis().startswith(said)

@@ -218,6 +218,30 @@ def render_html(notebook: str | Path, dest: str | Path, title: str | None = None
     return out
 
 
+def machine_roots(*folders: str | Path) -> list[str]:
+    """The absolute folders a shared report must not name, longest first (the checkout, the report, the notebooks')."""
+    roots = {str(Path(f).resolve()) for f in folders}
+    return sorted((r for r in roots if len(Path(r).parts) > 1), key=len, reverse=True)
+
+
+def without_machine_paths(file: str | Path, roots: list[str]) -> None:
+    """Rewrite ``file`` (an executed notebook, a rendered page) so no path names this machine's folders.
+
+    papermill records the parameters it injected (absolute config, cache and results paths) in the
+    executed notebook's parameters cell and metadata, and outputs may print paths: each ``root/`` is
+    cut to a path relative to it (``configs/baseline.toml``, relative to the folder the report was
+    built in), and a root on its own becomes ``.``. The figures and verdicts are untouched.
+    """
+    path = Path(file)
+    text = path.read_text(encoding="utf-8")
+    new = text
+    for root in roots:
+        for form in (root, json.dumps(root)[1:-1]):
+            new = new.replace(form + "/", "").replace(f'"{form}"', '"."').replace(f"'{form}'", "'.'")
+    if new != text:
+        atomic_write(path, new)
+
+
 def notebook_parameters(
     baseline: str | Path,
     candidate: str | Path,
@@ -291,6 +315,7 @@ def build_report(
     """
     out = Path(out).resolve()
     nb_dir = Path(notebooks).resolve() if notebooks else default_notebook_dir()
+    roots = machine_roots(Path.cwd(), out, nb_dir.parent)
     if not (nb_dir / f"{REPORT_NOTEBOOK}.ipynb").is_file():
         raise InputError(f"notebook folder {nb_dir} has no {REPORT_NOTEBOOK}.ipynb (use --notebooks)")
     executed = out / "notebooks"
@@ -311,6 +336,7 @@ def build_report(
         source = nb_dir / f"{name}.ipynb"
         execute_notebook(source, executed / f"{name}.ipynb", declared(source, nb_params), cwd=nb_dir)
         _say_kernel_log(executed / f"{name}.ipynb", log)
+        without_machine_paths(executed / f"{name}.ipynb", roots)
         render_html(executed / f"{name}.ipynb", executed / f"{name}.html", title=name)
         timings[name] = round(time.perf_counter() - started, 1)
     started = time.perf_counter()
@@ -327,6 +353,7 @@ def build_report(
         cwd=nb_dir,
     )
     _say_kernel_log(executed / f"{REPORT_NOTEBOOK}.ipynb", log)
+    without_machine_paths(executed / f"{REPORT_NOTEBOOK}.ipynb", roots)
     title = report_title(read_results_folder(results_dir).summary)
     index = render_html(executed / f"{REPORT_NOTEBOOK}.ipynb", out / "index.html", title=title)
     timings[REPORT_NOTEBOOK] = round(time.perf_counter() - started, 1)
