@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -112,6 +113,29 @@ def test_census_of_labels_is_the_labels_delta_tested_as_the_judge(folder: Path, 
     )
     assert acc.judge_delta == results.summary.delta["accuracy_answerable"]
     assert "a census (40 of 40 answers labelled)" in correction.line()
+
+
+def test_the_correction_names_the_kind_of_labels_it_used(folder: Path, tmp_path: Path) -> None:
+    """Blind, audit, revised after seeing the verdicts, unrecorded: counted from the labels used, named in the line."""
+    results = eg.load_results(folder)
+    how = {  # by i % 8 over the 40 answers: 3 of 8 blind, 2 audit, 2 revised after seeing the verdicts, 1 unrecorded
+        0: {"verdicts_hidden": True, "mode": "blind"}, 1: {"verdicts_hidden": False, "mode": "audit"},
+        2: {"verdicts_hidden": True, "mode": "blind"}, 3: {"verdicts_hidden": False, "mode": "blind"},
+        4: {"verdicts_hidden": True, "mode": "blind"}, 5: {"verdicts_hidden": False, "mode": "audit"},
+        6: {"verdicts_hidden": False, "mode": "blind"}, 7: {},
+    }  # fmt: skip
+    made = [replace(label(row), **how[i % 8]) for i, row in enumerate(results.rows)]
+    labels = write_labels(tmp_path / "labels.jsonl", made)
+    correction = results.label_correction([labels])
+    assert dict(correction.kinds) == {"blind": 15, "audit": 10, "verdicts seen": 10, "unrecorded": 5}
+    assert correction.line().endswith("; labels used: 15 blind, 10 audit, 10 verdicts seen, 5 unrecorded")
+    # a plan's correction counts only the labels it used
+    plan_path, digest, plan_labels = _labelled_plan(folder, tmp_path / "plan")
+    audited = [replace(lb, mode="audit", verdicts_hidden=False) for lb in load_labels(plan_labels)]
+    write_labels(tmp_path / "audit.jsonl", audited)
+    correction = results.label_correction([tmp_path / "audit.jsonl"], plan_path)
+    assert correction.basis == "plan" and dict(correction.kinds) == {"audit": 20}
+    assert "labels used: 20 audit" in correction.line()
 
 
 def test_convenience_sample_is_refused_for_correction_with_one_line(folder: Path, tmp_path: Path, capsys) -> None:

@@ -512,7 +512,7 @@ def provenance_sentence(provenance: LabelProvenance) -> str:
     """Who labelled, and whether EvalGate's verdicts were hidden, as the label files record it (plain text).
 
     Nothing is claimed that the files do not say: labels that do not record ``verdicts_hidden``
-    are counted as such.
+    are counted as such; labels made in the audit flow (``mode``) are named among those shown.
     """
     who = ", ".join(provenance.reviewers) or "nobody named"
     said = f"Labelled by {who} ({len(provenance.reviewers)} reviewer{'s' if len(provenance.reviewers) != 1 else ''})"
@@ -520,7 +520,12 @@ def provenance_sentence(provenance: LabelProvenance) -> str:
     if provenance.hidden:
         parts.append(f"{provenance.hidden} with EvalGate's verdicts hidden")
     if provenance.shown:
-        parts.append(f"{provenance.shown} with EvalGate's verdicts shown to the reviewer")
+        audit = (
+            f" ({provenance.audit} of them audit labels: the reviewer judged EvalGate's verdicts)"
+            if provenance.audit
+            else ""
+        )
+        parts.append(f"{provenance.shown} with EvalGate's verdicts shown to the reviewer{audit}")
     if provenance.unrecorded:
         parts.append(f"{provenance.unrecorded} whose file does not record whether EvalGate's verdicts were hidden")
     return f"{said}; of {provenance.labels} labels, " + ", ".join(parts) + "."

@@ -16,6 +16,11 @@ Which labels may correct a delta, and how (docs/methodology.md, "Deltas correcte
 The metrics a label measures (:data:`CORRECTED`): accuracy on answerable questions, refusal
 accuracy, overall accuracy, wrong and hallucination counts, and the unsupported-claim rate; every
 other metric (retrieval recall, MRR, ...) involves no judgement and keeps its own delta.
+
+Which kind of labels a correction rests on is part of it (:attr:`LabelCorrection.kinds`): blind
+labels (the reviewer's own judgement, EvalGate's verdicts hidden until saved), audit labels (made
+seeing the verdicts), labels revised after the verdicts appeared, or labels whose file does not
+say (:func:`~evalgate_lib.inputs.labels.label_kind`); :meth:`LabelCorrection.line` names them.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence
 
 from evalgate_lib.errors import InputError
-from evalgate_lib.inputs.labels import Label, match_labels
+from evalgate_lib.inputs.labels import Label, describe_kinds, label_kinds, match_labels
 from evalgate_lib.judging.rows import ResultRow
 from evalgate_lib.statistics.label_estimates import (
     CorrectedEstimate,
@@ -108,18 +113,26 @@ class LabelCorrection:
     answers: int
     plan_sha256: str | None = None
     notes: tuple[str, ...] = field(default_factory=tuple)
+    #: The labels used, counted by how each was made (:func:`~evalgate_lib.inputs.labels.label_kinds`:
+    #: ``blind``, ``audit``, ``verdicts seen``, ``unrecorded``): the gate names which kind it decided on.
+    kinds: Mapping[str, int] = field(default_factory=dict)
+
+    def kinds_line(self) -> str:
+        """Which kind of labels the correction used, e.g. "labels used: 40 blind, 2 audit"."""
+        return f"labels used: {describe_kinds(self.kinds)}"
 
     def line(self) -> str:
         """One line on what the correction rests on (the gate, ``diff`` and the report print it)."""
         if self.basis == CENSUS:
             return (
                 f"deltas corrected by labels: a census ({self.labelled_answers} of {self.answers} answers labelled): "
-                "the labels' delta, no label-sampling error, tested as the judge's (bootstrap interval, McNemar p)"
+                "the labels' delta, no label-sampling error, tested as the judge's (bootstrap interval, McNemar p); "
+                + self.kinds_line()
             )
         return (
             f"deltas corrected by labels: {self.labelled_answers} of {self.answers} answers labelled under plan "
             f"{(self.plan_sha256 or '')[:12]}… (stratified prediction-powered estimate, 95% t interval "
-            "with label and question sampling)"
+            "with label and question sampling); " + self.kinds_line()
         )
 
 
@@ -235,8 +248,9 @@ def correct_with_labels(
     reference = {k: v for k, v in reference.items() if k[0] in (baseline, candidate)}
     stale = [f"{len(match.stale)} stale label(s) (answer changed since labelled) not used"] if match.stale else []
     if all((c, q) in reference for q in questions for c in (baseline, candidate)):
+        used = [reference[(c, q)] for q in questions for c in (baseline, candidate)]
         return LabelCorrection(CENSUS, _census(by_key, reference, questions, baseline, candidate), answers, answers,
-                               notes=tuple(stale))  # fmt: skip
+                               notes=tuple(stale), kinds=label_kinds(used))  # fmt: skip
     drawn_by = sorted({lb.plan_sha256 for lb in reference.values() if lb.plan_sha256})
     if plan is None or plan_sha256 is None:
         if drawn_by:
@@ -268,8 +282,9 @@ def correct_with_labels(
     outside = len(reference) - len(plan_labels)
     if outside:
         notes.append(f"{outside} label(s) made outside this plan: agreement figures only")
+    kinds = label_kinds(plan_labels[k] for k in sorted(used))
     return LabelCorrection(PLAN, _planned(by_key, plan_labels, plan, prefix, baseline, candidate), len(used),
-                           answers, plan_sha256, tuple(notes))  # fmt: skip
+                           answers, plan_sha256, tuple(notes), kinds)  # fmt: skip
 
 
 def format_correction(correction: LabelCorrection, header: bool = True) -> str:
