@@ -272,7 +272,7 @@ def correct_with_labels(
         if s.drawn and not prefix[s.name]:
             raise InputError(
                 f"{source}: no label yet at the start of the plan's stratum {s.name!r} (its first question: "
-                f"{s.drawn[0]}); label the plan's answers in its order (notebook 04 opens on the next one)"
+                f"{s.drawn[0]}); label the plan's answers in its order (notebook 06 opens on the next one)"
             )
     used = {(c, q) for qs in prefix.values() for q in qs for c in plan.configs}
     notes = list(stale)
@@ -308,6 +308,35 @@ def format_correction(correction: LabelCorrection, header: bool = True) -> str:
 
 
 @dataclass(frozen=True)
+class PlanProgress:
+    """How far a plan's labelling has come: its answers with a current label made under it, of all it draws."""
+
+    labelled: int
+    answers: int
+    strata: int
+
+    def line(self) -> str:
+        """ "3 of 40 plan answers labelled" (what the narrowing plot says from the first saved label on)."""
+        return f"{self.labelled} of {self.answers} plan answers labelled"
+
+
+def plan_progress(
+    rows: Sequence[ResultRow], labels: Sequence[Label], plan: LabelPlan, plan_sha256: str
+) -> PlanProgress:
+    """The plan's answers (every config of each drawn question) that carry a current pass-1 label made under it.
+
+    Counted the moment a label is saved, whether or not the corrected delta can use it yet (it needs,
+    in the plan's order, every answer of a question and a labelled question in each stratum).
+    """
+    match = match_labels(labels, {(r.config, r.question_id): r.answer for r in rows})
+    reference, _ = split_passes(match.matched)
+    drawn = {q for s in plan.strata for q in s.drawn}
+    planned = {(c, q) for q in drawn for c in plan.configs}
+    labelled = sum(1 for key, lb in reference.items() if key in planned and lb.plan_sha256 == plan_sha256)
+    return PlanProgress(labelled, len(planned), sum(1 for s in plan.strata if s.drawn))
+
+
+@dataclass(frozen=True)
 class NarrowingStep:
     """The corrected delta after the first ``questions`` of the plan's order are labelled (both answers each)."""
 
@@ -330,7 +359,7 @@ def narrowing(
     metric: str = "accuracy_answerable",
 ) -> list[NarrowingStep]:
     """The corrected delta of ``metric`` (a rate) and its interval over the first k labelled questions of the
-    plan's order, for every k at which each stratum drawn so far has a label (what notebook 04 plots)."""
+    plan's order, for every k at which each stratum drawn so far has a label (what notebook 06 plots)."""
     chosen = next((m for m in CORRECTED if m.key == metric), None)
     if chosen is None:
         raise InputError(f"no labelled metric {metric!r}; choose one of {', '.join(CORRECTED_KEYS)}")
