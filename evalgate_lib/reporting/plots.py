@@ -256,8 +256,8 @@ def delta_bar_chart(summary: Summary, axes: Sequence[Axes] | None = None) -> Fig
         fig,
         f"Horizontal bar charts of each metric's change from {summary.baseline} to {summary.candidate}: rates in "
         "percentage points on the left, flag counts on the right, green better, red worse. "
-        f"{moves['better']} changes are better, {moves['worse']} worse, {moves['unchanged']} unchanged; "
-        "each value is in the headline table.",
+        f"{moves['better']} metrics moved the better way, {moves['worse']} the worse way, {moves['unchanged']} not "
+        "at all; each value, and whether it is beyond noise, is in the headline table.",
         made,
     )
     return fig
