@@ -59,11 +59,13 @@ NARROW_BREAKPOINT_PX = 640
 #: by its column's heading (the ``data-label`` that ``reporting/page_layout.py`` writes), so no cell is a
 #: few pixels wide and nothing sticks out of the screen. Wider screens keep the tables as they are. The page
 #: puts these rules in its head, before the pieces' own style sheets: ``html body`` and ``!important`` let
-#: them win over a piece's rule of the same weight that comes later (``.eg-report td.num``).
+#: them win over a piece's rule of the same weight that comes later (``.eg-report td.num``). ``display``
+#: is never ``!important``: a row a filter hides (``style="display:none"``: a closed details row, an answer
+#: filtered out) must stay hidden.
 NARROW_CSS = f"""
 @media (max-width: {NARROW_BREAKPOINT_PX}px) {{
-  table, thead, tbody, tfoot, tr, th, td {{ display: block !important; width: auto !important;
-    max-width: 100% !important; min-width: 0 !important; box-sizing: border-box; }}
+  html body table, html body tbody, html body tfoot, html body tr, html body th, html body td {{ display: block;
+    width: auto !important; max-width: 100% !important; min-width: 0 !important; box-sizing: border-box; }}
   table {{ width: 100% !important; margin-left: 0 !important; margin-right: 0 !important; }}
   colgroup, col, thead {{ display: none !important; }}
   tr {{ border: 1px solid #ccc; margin: 0 0 0.6em; }}
