@@ -415,10 +415,12 @@ def coverage_distribution(rows: Sequence[ResultRow], ax: Axes | None = None) -> 
     frame = sentence_coverages(rows)
     configs = list(dict.fromkeys(r.config for r in rows))
     bins = np.linspace(0, 1, 21)
+    counted = []  # the legend's words, which the text alternative repeats
     for name in configs:
         picked = frame.loc[frame["config"] == name]
         values = picked["coverage"].to_numpy(dtype=float)
         unsupported = int((picked["supported"] == False).sum())  # noqa: E712 - a pandas mask, not a truth test
+        counted.append(f"{name}: {len(values)} sentences, {unsupported} unsupported")
         ax.hist(values, bins=bins, alpha=0.55, label=f"{name} ({len(values)} sentences, {unsupported} unsupported)")
     scorer = _scorer_of(rows)
     floor = scorer_floor(scorer) if scorer else None
@@ -428,11 +430,7 @@ def coverage_distribution(rows: Sequence[ResultRow], ax: Axes | None = None) -> 
     ax.set_xlabel(f"sentence support score of {scorer or 'the scorer'} (its verdicts are counted in the legend)")
     ax.set_ylabel("sentences")
     ax.legend(fontsize=8)
-    counts = "; ".join(
-        f"{name}: {int((frame['config'] == name).sum())} sentences, "
-        f"{int(((frame['config'] == name) & (frame['supported'] == False)).sum())} unsupported"  # noqa: E712
-        for name in configs
-    )
+    counts = "; ".join(counted)
     floor_said = f", the {scorer} floor at {floor:.2f}" if floor is not None else ""
     _describe(
         ax.figure,
