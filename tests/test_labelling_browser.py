@@ -1,7 +1,7 @@
 """The documented labelling flow in a real JupyterLab (headless Debian Chromium), and saving every notebook there.
 
-A JupyterLab server from this venv runs on loopback for the module (its own config and runtime folders,
-so nothing of the user's Jupyter setup is read or written). The results are the shipped pair's 202
+A JupyterLab server from this venv runs on loopback for the module (its own config, data, runtime and
+IPython folders, so nothing of the user's Jupyter setup is read or written). The results are the shipped pair's 202
 answers scored from their logs (``evalgate score``, no model).
 
 * **Blind** (docs/notebooks.md, "Labelling answers"): notebook 06 opened in JupyterLab, ``labels_path``
@@ -85,7 +85,10 @@ def lab(tmp_path_factory) -> Lab:
     )  # fmt: skip
     assert scored.returncode == 0, scored.stderr
     port = _free_port()
-    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(root / "jupyter-config"), JUPYTER_RUNTIME_DIR=str(root / "rt"))
+    # the user's Jupyter and IPython folders stay untouched (settings, workspaces, the trust database, history);
+    # the venv's own folders (its kernel, the widgets' extension, the save hook's config) are still read
+    env = dict(os.environ, **{f"JUPYTER_{k}_DIR": str(root / k.lower()) for k in ("CONFIG", "RUNTIME", "DATA")})
+    env["IPYTHONDIR"] = str(root / "ipython")
     log = open(root / "server.log", "wb")  # noqa: SIM115 - closed when the server is stopped below
     server = subprocess.Popen(
         [
@@ -139,13 +142,17 @@ KERNEL_IDLE = PANEL + (
 )
 
 
+def _fresh(driver, lab: Lab, workspace: str) -> None:
+    """JupyterLab in a workspace of its own, emptied: no notebook another test left open is in the page."""
+    driver.get(f"{lab.url}/lab/workspaces/{workspace}?reset&token={TOKEN}")
+    _wait(driver, "return !!(window.jupyterapp && window.jupyterapp.shell)")
+    driver.set_script_timeout(120)  # a command issued before the layout is restored is lost: wait for it
+    driver.execute_async_script("var done = arguments[arguments.length - 1]; jupyterapp.restored.then(done);")
+    assert driver.execute_script("return document.querySelectorAll('.jp-NotebookPanel').length") == 0
+
+
 def _open(driver, lab: Lab, path: str) -> None:
     """Open ``path`` (relative to the server's root) in JupyterLab and wait for its kernel to be idle."""
-    if lab.url not in driver.current_url or not driver.execute_script("return !!window.jupyterapp"):
-        driver.get(f"{lab.url}/lab?token={TOKEN}")
-        _wait(driver, "return !!(window.jupyterapp && window.jupyterapp.shell)")
-        driver.set_script_timeout(120)  # a command issued before the layout is restored is lost: wait for it
-        driver.execute_async_script("var done = arguments[arguments.length - 1]; jupyterapp.restored.then(done);")
     driver.execute_script("window.jupyterapp.commands.execute('docmanager:open', {path: arguments[0]});", path)
     _wait(driver, KERNEL_IDLE, 120, path)
 
@@ -230,6 +237,7 @@ def _labels(path: Path, count: int) -> list:
 def test_blind_labelling_shows_no_verdict_before_the_label_is_saved(browser, lab: Lab) -> None:
     driver = browser
     labels = lab.root / "blind.jsonl"
+    _fresh(driver, lab, "blind")
     _open(driver, lab, "blind/06_label.ipynb")
     _set_parameters(
         driver, labels_path=json.dumps(str(labels)), reviewer='"ana"', results_dir=json.dumps(str(lab.results))
@@ -278,6 +286,7 @@ def test_blind_labelling_shows_no_verdict_before_the_label_is_saved(browser, lab
 def test_an_audit_label_is_marked_as_such(browser, lab: Lab) -> None:
     driver = browser
     labels = lab.root / "audit.jsonl"
+    _fresh(driver, lab, "audit")
     _open(driver, lab, "audit/06_label.ipynb")
     _set_parameters(
         driver, labels_path=json.dumps(str(labels)), reviewer='"ben"', results_dir=json.dumps(str(lab.results)),
@@ -305,6 +314,7 @@ def test_saving_each_notebook_in_jupyterlab_leaves_git_diff_empty(browser, lab: 
     driver = browser
     names = sorted(p.name for p in (lab.clone / "notebooks").glob("*.ipynb"))
     assert len(names) == 6
+    _fresh(driver, lab, "saving")
     for name in names:
         path = lab.clone / "notebooks" / name
         before = path.stat().st_mtime_ns

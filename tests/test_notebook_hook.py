@@ -153,7 +153,7 @@ def _clone_of_notebooks(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb")))
-def test_saving_a_committed_notebook_unchanged_leaves_git_diff_empty(tmp_path, name):
+def test_saving_a_committed_notebook_unchanged_leaves_git_diff_empty(tmp_path, monkeypatch, name):
     """Open and save through the Jupyter contents API, as JupyterLab does (Ctrl+S), with a kernel attached.
 
     JupyterLab GETs the notebook, fills in the kernel's ``language_info`` once a kernel starts, and
@@ -165,6 +165,7 @@ def test_saving_a_committed_notebook_unchanged_leaves_git_diff_empty(tmp_path, n
     from jupyter_server.services.contents.filemanager import FileContentsManager
     from traitlets.config.loader import JSONFileConfigLoader
 
+    monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path / "jupyter-data"))  # the notary's database, not the user's
     clone = _clone_of_notebooks(tmp_path)
     config_file = install_save_hook(tmp_path / "venv")
     config = JSONFileConfigLoader(config_file.name, str(config_file.parent)).load_config()
