@@ -49,6 +49,7 @@ PUBLIC = [
     "retrieve",
     "run_candidates",
     "run_comparison",
+    "show_chart",
 ]
 
 # content tokens of the context (title and text): plans, starter, plan, includes, 3, seats, business,

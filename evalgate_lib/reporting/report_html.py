@@ -536,7 +536,7 @@ def provenance_sentence(provenance: LabelProvenance) -> str:
     """Who labelled, and whether EvalGate's verdicts were hidden, as the label files record it (plain text).
 
     Nothing is claimed that the files do not say: labels that do not record ``verdicts_hidden``
-    are counted as such.
+    are counted as such; labels made in the audit flow (``mode``) are named among those shown.
     """
     who = ", ".join(provenance.reviewers) or "nobody named"
     said = f"Labelled by {who} ({len(provenance.reviewers)} reviewer{'s' if len(provenance.reviewers) != 1 else ''})"
@@ -544,7 +544,12 @@ def provenance_sentence(provenance: LabelProvenance) -> str:
     if provenance.hidden:
         parts.append(f"{provenance.hidden} with EvalGate's verdicts hidden")
     if provenance.shown:
-        parts.append(f"{provenance.shown} with EvalGate's verdicts shown to the reviewer")
+        audit = (
+            f" ({provenance.audit} of them audit labels: the reviewer judged EvalGate's verdicts)"
+            if provenance.audit
+            else ""
+        )
+        parts.append(f"{provenance.shown} with EvalGate's verdicts shown to the reviewer{audit}")
     if provenance.unrecorded:
         parts.append(f"{provenance.unrecorded} whose file does not record whether EvalGate's verdicts were hidden")
     return f"{said}; of {provenance.labels} labels, " + ", ".join(parts) + "."
@@ -618,6 +623,14 @@ def kappa_cell(stat: Mapping[str, Any]) -> str:
     return f"{k['value']:.2f}{interval}"
 
 
+_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def domain_count(sets: Sequence[Mapping[str, Any]]) -> int:
+    """How many domains the labelled sets cover: one per gold file (a set without one counts by its name)."""
+    return len({item.get("gold") or item["set"] for item in sets})
+
+
 def sets_agreement_html(sets: Sequence[Mapping[str, Any]]) -> str:
     """The judges' agreement with reviewers on every labelled set, one table per set, never pooled.
 
@@ -642,10 +655,13 @@ def sets_agreement_html(sets: Sequence[Mapping[str, Any]]) -> str:
             "<th>unsupported claim κ</th><th>hallucination κ</th><th>review queue</th></tr></thead>"
             f"<tbody>{rows}</tbody></table>"
         )
+    domains = domain_count(sets)
+    said = _NUMBER_WORDS[domains] if domains < len(_NUMBER_WORDS) else str(domains)
     return (
         f'<div class="eg-report eg-agreement"><style>{_CSS}</style>'
         "<p>How far each judge agrees with blind reviewers on every labelled set EvalGate ships "
         "(<code>labels/sets.toml</code>): the demo model's answers and fluent answers written in the style of "
-        "capable generators, in three domains. Figures are per set, never pooled: a judge can agree on one kind "
-        "of answer and not on another. κ with 95% bootstrap intervals.</p>" + "".join(blocks) + "</div>"
+        f"capable generators, in {said} domain{'' if domains == 1 else 's'} (one gold file each). Figures are "
+        "per set, never pooled: a judge can agree on one kind of answer and not on another. κ with 95% bootstrap "
+        "intervals.</p>" + "".join(blocks) + "</div>"
     )

@@ -16,6 +16,11 @@ Which labels may correct a delta, and how (docs/methodology.md, "Deltas correcte
 The metrics a label measures (:data:`CORRECTED`): accuracy on answerable questions, refusal
 accuracy, overall accuracy, wrong and hallucination counts, and the unsupported-claim rate; every
 other metric (retrieval recall, MRR, ...) involves no judgement and keeps its own delta.
+
+Which kind of labels a correction rests on is part of it (:attr:`LabelCorrection.kinds`): blind
+labels (the reviewer's own judgement, EvalGate's verdicts hidden until saved), audit labels (made
+seeing the verdicts), labels revised after the verdicts appeared, or labels whose file does not
+say (:func:`~evalgate_lib.inputs.labels.label_kind`); :meth:`LabelCorrection.line` names them.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence
 
 from evalgate_lib.errors import InputError
-from evalgate_lib.inputs.labels import Label, match_labels
+from evalgate_lib.inputs.labels import Label, describe_kinds, label_kinds, match_labels
 from evalgate_lib.judging.rows import ResultRow
 from evalgate_lib.statistics.label_bounds import PairStratum
 from evalgate_lib.statistics.label_estimates import (
@@ -125,6 +130,13 @@ class LabelCorrection:
     notes: tuple[str, ...] = field(default_factory=tuple)
     #: Metric → why the labels do not correct it (its population has no labelled question): the gate says so.
     not_corrected: Mapping[str, str] = field(default_factory=dict)
+    #: The labels used, counted by how each was made (:func:`~evalgate_lib.inputs.labels.label_kinds`:
+    #: ``blind``, ``audit``, ``verdicts seen``, ``unrecorded``): the gate names which kind it decided on.
+    kinds: Mapping[str, int] = field(default_factory=dict)
+
+    def kinds_line(self) -> str:
+        """Which kind of labels the correction used, e.g. "labels used: 40 blind, 2 audit"."""
+        return f"labels used: {describe_kinds(self.kinds)}"
 
     def line(self) -> str:
         """One line on what the correction rests on (the gate, ``diff`` and the report print it)."""
@@ -132,12 +144,13 @@ class LabelCorrection:
             return (
                 f"deltas corrected by labels: a census ({self.labelled_answers} of {self.answers} answers labelled): "
                 "the labels' delta, no label-sampling error, tested as the judge's (McNemar's exact p and the "
-                "interval that inverts it)"
+                "interval that inverts it); " + self.kinds_line()
             )
         return (
             f"deltas corrected by labels: {self.labelled_answers} of {self.answers} answers labelled under plan "
             f"{(self.plan_sha256 or '')[:12]}… (the stratified PPI++ estimate with its 95% t interval; a rule is "
-            "decided by the labels only where every census they allow decides it alike, exactly, else by the judge)"
+            "decided by the labels only where every census they allow decides it alike, exactly, else by the "
+            "judge); " + self.kinds_line()
         )
 
 
@@ -278,8 +291,9 @@ def correct_with_labels(
     reference = {k: v for k, v in reference.items() if k[0] in (baseline, candidate)}
     stale = [f"{len(match.stale)} stale label(s) (answer changed since labelled) not used"] if match.stale else []
     if all((c, q) in reference for q in questions for c in (baseline, candidate)):
+        used = [reference[(c, q)] for q in questions for c in (baseline, candidate)]
         return LabelCorrection(CENSUS, _census(by_key, reference, questions, baseline, candidate), answers, answers,
-                               notes=tuple(stale))  # fmt: skip
+                               notes=tuple(stale), kinds=label_kinds(used))  # fmt: skip
     drawn_by = sorted({lb.plan_sha256 for lb in reference.values() if lb.plan_sha256})
     if plan is None or plan_sha256 is None:
         if drawn_by:
@@ -301,7 +315,7 @@ def correct_with_labels(
         if s.drawn and not prefix[s.name]:
             raise InputError(
                 f"{source}: no label yet at the start of the plan's stratum {s.name!r} (its first question: "
-                f"{s.drawn[0]}); label the plan's answers in its order (notebook 04 opens on the next one)"
+                f"{s.drawn[0]}); label the plan's answers in its order (notebook 06 opens on the next one)"
             )
     used = {(c, q) for qs in prefix.values() for q in qs for c in plan.configs}
     corrected, uncorrected = _planned(by_key, plan_labels, plan, prefix, baseline, candidate)
@@ -312,7 +326,8 @@ def correct_with_labels(
     outside = len(reference) - len(plan_labels)
     if outside:
         notes.append(f"{outside} label(s) made outside this plan: agreement figures only")
-    return LabelCorrection(PLAN, corrected, len(used), answers, plan_sha256, tuple(notes), uncorrected)
+    kinds = label_kinds(plan_labels[k] for k in sorted(used))
+    return LabelCorrection(PLAN, corrected, len(used), answers, plan_sha256, tuple(notes), uncorrected, kinds)
 
 
 def format_correction(correction: LabelCorrection, header: bool = True) -> str:
@@ -334,6 +349,35 @@ def format_correction(correction: LabelCorrection, header: bool = True) -> str:
             "questions labelled)"
         )
     return "\n".join(out)
+
+
+@dataclass(frozen=True)
+class PlanProgress:
+    """How far a plan's labelling has come: its answers with a current label made under it, of all it draws."""
+
+    labelled: int
+    answers: int
+    strata: int
+
+    def line(self) -> str:
+        """ "3 of 40 plan answers labelled" (what the narrowing plot says from the first saved label on)."""
+        return f"{self.labelled} of {self.answers} plan answers labelled"
+
+
+def plan_progress(
+    rows: Sequence[ResultRow], labels: Sequence[Label], plan: LabelPlan, plan_sha256: str
+) -> PlanProgress:
+    """The plan's answers (every config of each drawn question) that carry a current pass-1 label made under it.
+
+    Counted the moment a label is saved, whether or not the corrected delta can use it yet (it needs,
+    in the plan's order, every answer of a question and a labelled question in each stratum).
+    """
+    match = match_labels(labels, {(r.config, r.question_id): r.answer for r in rows})
+    reference, _ = split_passes(match.matched)
+    drawn = {q for s in plan.strata for q in s.drawn}
+    planned = {(c, q) for q in drawn for c in plan.configs}
+    labelled = sum(1 for key, lb in reference.items() if key in planned and lb.plan_sha256 == plan_sha256)
+    return PlanProgress(labelled, len(planned), sum(1 for s in plan.strata if s.drawn))
 
 
 @dataclass(frozen=True)
@@ -359,7 +403,7 @@ def narrowing(
     metric: str = "accuracy_answerable",
 ) -> list[NarrowingStep]:
     """The corrected delta of ``metric`` (a rate) and its interval over the first k labelled questions of the
-    plan's order, for every k at which each stratum drawn so far has a label (what notebook 04 plots)."""
+    plan's order, for every k at which each stratum drawn so far has a label (what notebook 06 plots)."""
     chosen = next((m for m in CORRECTED if m.key == metric), None)
     if chosen is None:
         raise InputError(f"no labelled metric {metric!r}; choose one of {', '.join(CORRECTED_KEYS)}")

@@ -138,7 +138,7 @@ def usable_labels(
             parts.append(f"{other} of a later labelling pass only")
         raise InputError(
             f"{len(labels)} label(s) read from {source}, none of a current answer of the run: {'; '.join(parts)}; "
-            "label the run's current answers (notebook 04) or measure the results folder the labels were made on"
+            "label the run's current answers (notebook 06) or measure the results folder the labels were made on"
         )
     return reference, second
 
@@ -227,7 +227,7 @@ def convenience_line(labelled: int, answers: int, source: str) -> str:
     return (
         f"{source}: {labelled} of {answers} answers labelled outside a sampling plan: a convenience sample, used for "
         "agreement figures only, never for a corrected delta; draw a plan with 'evalgate sample --results DIR "
-        "--budget N' and label its answers in notebook 04, or label every answer"
+        "--budget N' and label its answers in notebook 06, or label every answer"
     )
 
 

@@ -299,5 +299,5 @@ def format_plan(plan: LabelPlan, path: str | Path, digest: str) -> str:
             f"  stratum {s.name}: {len(s.drawn)} of {len(s.questions)} questions, inclusion probability "
             f"{s.inclusion_probability:.3f} ({kind})"
         )
-    lines.append(f"written: {path} (SHA-256 {digest}); label its answers in this order in notebook 04")
+    lines.append(f"written: {path} (SHA-256 {digest}); label its answers in this order in notebook 06")
     return "\n".join(lines)
