@@ -40,6 +40,7 @@ from evalgate_lib.api import (
     run_comparison,
 )
 from evalgate_lib.errors import BackendError, CacheError, EvalGateError, FairnessError, InputError
+from evalgate_lib.inputs.answer_logger import AnswerLogger
 from evalgate_lib.judging.answer import judge_answer
 from evalgate_lib.judging.rows import Flags, Judgement, ResultRow, SentenceVerdict
 from evalgate_lib.judging.scorers import available_scorers, get_scorer, register_scorer
@@ -48,8 +49,10 @@ from evalgate_lib.run.manifest import Manifest
 from evalgate_lib.run.pipeline import RunOptions
 from evalgate_lib.statistics.metrics import Summary
 from evalgate_lib.version import __version__
+from evalgate_lib.workbench.charts import show_chart
 
 __all__ = [
+    "AnswerLogger",
     "BackendError",
     "CacheError",
     "Candidates",
@@ -84,4 +87,5 @@ __all__ = [
     "retrieve",
     "run_candidates",
     "run_comparison",
+    "show_chart",
 ]

@@ -19,10 +19,13 @@ import os
 import sys
 import traceback
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, Sequence
 
 from evalgate_lib.errors import BackendError, CacheError, EvalGateError, InputError
 from evalgate_lib.generation.backends import BACKEND_CHOICES
+
+if TYPE_CHECKING:
+    from evalgate_lib.run.external import ExternalRun
 
 EXIT_INPUT = 2
 #: The gate's thresholds file, as every subcommand that reads one defaults to it.
@@ -253,19 +256,20 @@ def cmd_gate(args: argparse.Namespace) -> int:
 
     The folder is verified before it is judged (:func:`evalgate_lib.load_results`), and a
     partial (``--limit``) run is refused unless ``--allow-partial``: a gate that passes on
-    2 questions must not look like one that passed on all of them.
+    2 questions must not look like one that passed on all of them. The verdict is one decision
+    (:meth:`evalgate_lib.Results.gate_decision`), printed, and written as JSON, JUnit XML and
+    Markdown when asked.
     """
     from evalgate_lib.api import load_candidates, load_results
     from evalgate_lib.run.candidates import is_candidates_folder
-    from evalgate_lib.run.folder import signature_line
     from evalgate_lib.statistics.candidates import HOLM_FAMILY, format_candidates_verdict
-    from evalgate_lib.statistics.gate import EXIT_REGRESSION, format_verdict, judge, load_gate
-    from evalgate_lib.statistics.label_correction import format_correction
-    from evalgate_lib.statistics.power import cannot_fail, format_powers, summary_powers
+    from evalgate_lib.statistics.gate import EXIT_REGRESSION, load_gate
+    from evalgate_lib.statistics.power import format_powers, summary_powers
 
     gate = load_gate(args.thresholds)
     if args.plan is not None and not args.labels:
         raise InputError("--plan goes with --labels FILE: the labels made under the plan")
+    check_outputs(args, results_corpus(args.results), "json", "junit", "markdown")
     if args.results is None:
         status = cmd_run(args)  # checks --limit and --out
         if status:
@@ -284,34 +288,41 @@ def cmd_gate(args: argparse.Namespace) -> int:
         powers = summary_powers(gate, family.pairs[0].summary, len(family.pairs))
         power = format_powers(powers, gate.alpha, gate.mode)
         print(format_candidates_verdict(judged, gate, questions_in_file=partial_of, power=power))
+        _write_decisions(args, [pair.gate_decision(args.thresholds) for pair in family.pairs])
         return EXIT_REGRESSION if any(c.failed for c in judged) else 0
     results = load_results(folder)
-    summary = results.summary
-    partial_of = _partial_of(folder, results.manifest, args.allow_partial)
-    correction = results.label_correction(args.labels, args.plan) if args.labels else None
+    _partial_of(folder, results.manifest, args.allow_partial)
     # the summary is the one recomputed from the rows (load_results refuses a summary.json that differs)
-    verdicts = judge(summary, gate, None if correction is None else correction.metrics, results.adjusted_p())
-    powers = summary_powers(gate, summary, 1 if results.family is None else len(results.family.pairs))
+    decision = results.gate_decision(args.thresholds, args.labels or (), args.plan, strict_labels=True)
     if results.family is not None:  # one pair of several: judged as the family judges it
         n = len(results.family.pairs)
-        print(f"{summary.candidate} is one of {n} candidates in {results.family.folder}: " + HOLM_FAMILY.format(n=n))
-    line = None if correction is None else correction.line()
-    trust = signature_line(folder)
-    print(
-        format_verdict(
-            summary,
-            gate,
-            verdicts,
-            questions_in_file=partial_of,
-            labels_line=line,
-            trust=trust,
-            power=format_powers(powers, gate.alpha, gate.mode),
-            cannot_fail=[p.rule.metric for p in cannot_fail(powers)],
-        )
-    )
-    if correction is not None:
-        print(format_correction(correction, header=False))
-    return EXIT_REGRESSION if any(v.failed for v in verdicts) else 0
+        print(f"{results.candidate} is one of {n} candidates in {results.family.folder}: " + HOLM_FAMILY.format(n=n))
+    print(decision.text())
+    _write_decisions(args, [decision])
+    return decision.exit_code
+
+
+def _write_decisions(args: argparse.Namespace, decisions: Sequence[Any]) -> None:
+    """``--json``, ``--junit``, ``--markdown``: the same decision(s) in the formats CI systems read."""
+    import json
+
+    from evalgate_lib.files import atomic_write
+    from evalgate_lib.reporting.gate_views import decision_junit, decision_markdown
+
+    if args.json is not None:
+        data = decisions[0].to_json() if len(decisions) == 1 else {
+            "verdict": "FAIL" if any(d.failed for d in decisions) else "PASS",
+            "exit_code": int(any(d.failed for d in decisions)),
+            "candidates": [d.to_json() for d in decisions],
+        }  # fmt: skip
+        atomic_write(args.json, json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+        print(f"gate decision (JSON): {args.json}")
+    if args.junit is not None:
+        atomic_write(args.junit, decision_junit(decisions))
+        print(f"gate decision (JUnit XML, one test case per rule): {args.junit}")
+    if args.markdown is not None:
+        atomic_write(args.markdown, "\n".join(decision_markdown(d) for d in decisions))
+        print(f"gate decision (Markdown summary): {args.markdown}")
 
 
 def _partial_of(folder: Path, manifest: Any, allow_partial: bool) -> int | None:
@@ -532,6 +543,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     print(f"pipeline: external (answer logs {args.baseline_log}, {candidate_log})")
     print(f"names: {run.names[0]} (baseline), {run.names[1]} (candidate)")
     print("fairness: declared by you, not enforced (EvalGate did not run these pipelines)")
+    _print_log_shapes(run)
     for path, reason in run.skipped:
         print(f"skipped corpus file {path}: {reason}")
     for name, log in zip(run.names, run.logs, strict=True):
@@ -554,6 +566,35 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _gold_use(run: ExternalRun, log: int) -> Literal["source", "checked", "unused"]:
+    """What the gold columns of log ``log`` (0: the baseline's) were for: ForeignLog.mapping's ``gold``."""
+    return "unused" if not run.gold_from_log else "source" if log == 0 else "checked"
+
+
+def _print_log_shapes(run: ExternalRun) -> None:
+    """How each RAGAS / Hugging Face log was read and, with no --gold, the gold its rows gave."""
+    from evalgate_lib.inputs.foreign_rows import LONG_ACCEPT_TOKENS, long_accepts
+
+    for number, (name, log) in enumerate(zip(run.names, run.logs, strict=True)):
+        if log.foreign is not None:
+            print(f"{name}: {log.path} read as {log.foreign.mapping(_gold_use(run, number))}")
+    if not run.gold_from_log:
+        return
+    answerable = sum(q.answerable for q in run.questions)
+    print(
+        f"gold: from {run.gold_path} ({len(run.questions)} questions: {answerable} answerable, "
+        f"{len(run.questions) - answerable} no-answer; no gold article, so no retrieval metrics)"
+    )
+    long = long_accepts(run.questions)
+    if long:
+        shown = ", ".join(long[:10]) + (f" and {len(long) - 10} more" if len(long) > 10 else "")
+        print(
+            f"gold: {len(long)} reference(s) longer than {LONG_ACCEPT_TOKENS} tokens ({shown}): an answer is correct "
+            "only if it states one (a short one may be said in other words), so most answers to these read as wrong; "
+            "shorten each to its key fact in a gold file (evalgate gold import writes one) and pass --gold"
+        )
+
+
 def _score_candidates(args: argparse.Namespace, names: Sequence[str] | None) -> int:
     """``evalgate score BASELINE A B ...``: each candidate log judged against the baseline's, one pair folder each."""
     from evalgate_lib.api import load_candidates
@@ -572,6 +613,10 @@ def _score_candidates(args: argparse.Namespace, names: Sequence[str] | None) -> 
     family = load_candidates(args.out)
     print(f"pipeline: external (answer logs {args.baseline_log}, {', '.join(map(str, args.candidate_log))})")
     print("fairness: declared by you, not enforced (EvalGate did not run these pipelines)")
+    _print_log_shapes(written[0][0])
+    for run, _, _ in written[1:]:
+        if run.logs[1].foreign is not None:
+            print(f"{run.names[1]}: {run.logs[1].path} read as {run.logs[1].foreign.mapping(_gold_use(run, 1))}")
     for path, reason in written[0][0].skipped:
         print(f"skipped corpus file {path}: {reason}")
     print()
@@ -624,14 +669,24 @@ def _configure_retrieve(parser: argparse.ArgumentParser) -> None:
 def _configure_score(parser: argparse.ArgumentParser) -> None:
     from evalgate_lib.inputs.config import ANSWER_MATCHING, DEFAULT_ANSWER_MATCHING, DEFAULT_SENTENCE_SCORER
 
-    parser.add_argument("baseline_log", type=Path, help="the baseline pipeline's answer log (JSONL)")
+    parser.add_argument(
+        "baseline_log",
+        type=Path,
+        help="the baseline pipeline's answer log: JSONL, or RAGAS / Hugging Face rows (JSONL, CSV, a datasets folder)",
+    )
     parser.add_argument(
         "candidate_log",
         type=Path,
         nargs="+",
-        help="the candidate pipeline's answer log (JSONL); several: each is a candidate against the baseline",
+        help="the candidate pipeline's answer log (either shape); several: each is a candidate against the baseline",
     )
-    parser.add_argument("--gold", required=True, type=Path, help="gold questions (JSONL) the logs answer")
+    parser.add_argument(
+        "--gold",
+        default=None,
+        type=Path,
+        help="gold questions (JSONL) the logs answer (default: the questions and references of the baseline log's "
+        "RAGAS / Hugging Face rows)",
+    )
     parser.add_argument(
         "--corpus", default=None, type=Path, help="knowledge-base folder: checks doc ids, enables evidence metrics"
     )
@@ -686,6 +741,17 @@ def _configure_gate(parser: argparse.ArgumentParser) -> None:
         help="judge a --limit run too (refused by default: it judged only part of the gold set)",
     )
     _add_label_arguments(parser)
+    parser.add_argument("--json", type=Path, default=None, help="also write the gate's decision to this JSON file")
+    parser.add_argument(
+        "--junit", type=Path, default=None, help="also write it as JUnit XML: one test case per rule, a failure each"
+    )
+    parser.add_argument(
+        "--markdown",
+        type=Path,
+        default=None,
+        help="also write it as Markdown (a CI job summary, e.g. $GITHUB_STEP_SUMMARY)",
+    )
+    parser.set_defaults(file_outputs=("junit", "markdown"))
 
 
 def _configure_report(parser: argparse.ArgumentParser) -> None:

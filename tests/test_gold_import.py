@@ -10,9 +10,9 @@ import pytest
 from evalgate_lib.cli import main
 from evalgate_lib.errors import InputError
 from evalgate_lib.gold_tools.gold_import import import_table, locate_contexts, map_columns
-from evalgate_lib.gold_tools.tables import Row, Table, parse_list_cell, read_table
 from evalgate_lib.inputs.corpus import Article, scan_corpus
 from evalgate_lib.inputs.gold import GoldQuestion, load_gold
+from evalgate_lib.inputs.tables import Row, Table, parse_list_cell, read_table
 
 DATA = Path(__file__).resolve().parent / "data"
 CORPUS = DATA / "gold_corpus"

@@ -154,7 +154,10 @@ class _Folded:
 
 @lru_cache(maxsize=256)
 def _read_body(body: str, path: str) -> str:
-    return "\n".join(block.text for block in read_blocks(body, format_of_name(path))).casefold()
+    fmt = format_of_name(path)
+    if fmt == "html":  # the body of an HTML page is already its reading, Markdown-shaped (text.html_page)
+        fmt = "markdown"
+    return "\n".join(block.text for block in read_blocks(body, fmt)).casefold()
 
 
 def _word_around(text: str, start: int, end: int) -> str:

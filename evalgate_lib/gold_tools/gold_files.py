@@ -16,10 +16,10 @@ from evalgate_lib.errors import InputError
 from evalgate_lib.files import atomic_write
 from evalgate_lib.gold_tools.gold_check import GoldCheck, body_line_offsets, check_gold
 from evalgate_lib.gold_tools.gold_import import ImportResult, gold_record, import_table
-from evalgate_lib.gold_tools.tables import read_table
 from evalgate_lib.inputs.config import load_config
 from evalgate_lib.inputs.corpus import CorpusScan, scan_corpus
 from evalgate_lib.inputs.gold import GoldQuestion, check_articles, load_gold, parse_question
+from evalgate_lib.inputs.tables import read_table
 
 
 def display_path(path: Path) -> Path:

@@ -25,28 +25,33 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from evalgate_lib.errors import InputError
-from evalgate_lib.gold_tools.tables import Row, Table, parse_list_cell
 from evalgate_lib.inputs.corpus import Article
+from evalgate_lib.inputs.foreign_rows import (
+    FOREIGN_KEYS,
+    QA_PAIR_ANSWER,
+    assign,
+    cell_answerable,
+    cell_strings,
+    cell_text,
+    long_accepts,
+    row_ids,
+)
 from evalgate_lib.inputs.gold import ANSWERABLE, NO_ANSWER, GoldQuestion
+from evalgate_lib.inputs.tables import Row, Table
 from evalgate_lib.text.locate import find_exact, find_loose
-from evalgate_lib.text.tokens import tokenize
 
-#: Role → accepted column names, in priority order: the first one present fills the role.
+#: Role → accepted column names, in priority order: the first one present fills the role. The names are the
+#: ones :data:`~evalgate_lib.inputs.foreign_rows.FOREIGN_KEYS` gives each meaning (``evalgate score`` reads
+#: the same rows through it); ``answer`` is a reference only in a table without a reference column.
 ROLES: dict[str, tuple[str, ...]] = {
-    "question": ("question", "user_input"),
-    "accept": ("ground_truth", "reference", "ground_truths", "answer"),
-    "evidence": ("reference_contexts", "contexts", "retrieved_contexts"),
-    "id": ("id", "question_id"),
-    "type": ("type", "answerable"),
-    "article": ("article",),
-    "note": ("note",),
+    "question": FOREIGN_KEYS["question"],
+    "accept": (*FOREIGN_KEYS["reference"], QA_PAIR_ANSWER),
+    "evidence": (*FOREIGN_KEYS["reference_contexts"], *FOREIGN_KEYS["retrieved_contexts"]),
+    "id": FOREIGN_KEYS["id"],
+    "type": FOREIGN_KEYS["type"],
+    "article": FOREIGN_KEYS["article"],
+    "note": FOREIGN_KEYS["note"],
 }
-#: Columns that hold a list (in a CSV: a JSON or Python list literal, or one plain string).
-LIST_COLUMNS = ("ground_truths", "reference_contexts", "contexts", "retrieved_contexts")
-#: An accept string longer than this many tokens must appear verbatim in an answer to count: flagged.
-LONG_ACCEPT_TOKENS = 8
-_TRUE = ("true", "yes", "1")
-_FALSE = ("false", "no", "0")
 
 
 @dataclass(frozen=True)
@@ -76,69 +81,18 @@ class ImportResult:
 
 def map_columns(columns: Sequence[str]) -> tuple[dict[str, str], dict[str, str]]:
     """``(role → column used, column not used → why)`` for a table's columns; a file without questions is refused."""
-    used: dict[str, str] = {}
+    used, passed_over = assign(columns, ROLES)
     unmapped: dict[str, str] = {}
-    for role, names in ROLES.items():
-        present = [n for n in names if n in columns]
-        if present:
-            used[role] = present[0]
-            for other in present[1:]:
-                why = f"{present[0]!r} is used for {role}"
-                if other == "answer":
-                    why = f"in RAGAS files the generated answer under test, not a reference; {why}"
-                unmapped[other] = why
+    for other, why in passed_over.items():
+        if other == QA_PAIR_ANSWER:
+            why = f"in RAGAS files the generated answer under test, not a reference; {why}"
+        unmapped[other] = why
     for column in columns:
         if column not in unmapped and column not in used.values():
             unmapped[column] = "no EvalGate gold field"
     if "question" not in used:
         raise InputError(f"no question column: expected one of {list(ROLES['question'])}, found {list(columns)}")
     return used, unmapped
-
-
-def _text(row: Row, column: str | None) -> str | None:
-    """A single-string cell, stripped; ``None`` when absent or empty. Integers are accepted (numeric ids)."""
-    if column is None:
-        return None
-    value = row.values.get(column)
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return None
-    if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise InputError(f"{row.where}: column {column!r} must be a string, got {type(value).__name__}")
-    return str(value).strip()
-
-
-def _strings(row: Row, column: str | None, csv_text: bool) -> list[str]:
-    """A list cell (or one string) as a list of non-empty stripped strings; a CSV list literal is parsed."""
-    if column is None:
-        return []
-    value = row.values.get(column)
-    where = f"{row.where}: column {column!r}"
-    if isinstance(value, str) and csv_text and column in LIST_COLUMNS and value.strip().startswith("["):
-        value = parse_list_cell(value.strip(), where)
-    if value is None:
-        return []
-    items = value if isinstance(value, list) else [value]
-    if not all(isinstance(item, str) for item in items):
-        raise InputError(f"{where}: must be a string or a list of strings, got {value!r:.80}")
-    return [item.strip() for item in items if item.strip()]
-
-
-def _answerable(row: Row, column: str | None) -> bool | None:
-    """``True``/``False`` when a type column says so, ``None`` when there is none or the cell is empty."""
-    if column is None:
-        return None
-    value = row.values.get(column)
-    if value is None or value == "":
-        return None
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if column == "type" and text in (ANSWERABLE, NO_ANSWER):
-        return text == ANSWERABLE
-    if column == "answerable" and text in _TRUE + _FALSE:
-        return text in _TRUE
-    allowed = [ANSWERABLE, NO_ANSWER] if column == "type" else ["true", "false"]
-    raise InputError(f"{row.where}: column {column!r} must be one of {allowed}, got {value!r}")
 
 
 def _hosts(context: str, articles: Sequence[Article]) -> tuple[dict[str, str], bool]:
@@ -202,13 +156,13 @@ class _Mapper:
     def question(self, row: Row, qid: str) -> GoldQuestion | None:
         """The gold question for ``row``, or ``None`` after recording why it was skipped."""
         col = self.columns.get
-        text = _text(row, col("question"))
+        text = cell_text(row, col("question"))
         if text is None:
             return self._skip(row, qid, f"no question text in column {col('question')!r}")
-        accept = _strings(row, col("accept"), self.table.format == "CSV")
-        contexts = _strings(row, col("evidence"), self.table.format == "CSV")
-        note = _text(row, col("note"))
-        answerable = _answerable(row, col("type"))
+        accept = cell_strings(row, col("accept"), self.table.format == "CSV")
+        contexts = cell_strings(row, col("evidence"), self.table.format == "CSV")
+        note = cell_text(row, col("note"))
+        answerable = cell_answerable(row, col("type"))
         if answerable is False:
             if accept:
                 raise InputError(
@@ -232,7 +186,7 @@ class _Mapper:
         return GoldQuestion(qid, text, ANSWERABLE, article, tuple(accept), tuple(evidence) or None, note)
 
     def _article_and_evidence(self, row: Row, qid: str, contexts: list[str]) -> tuple[str | None, list[str]]:
-        named = _text(row, self.columns.get("article"))
+        named = cell_text(row, self.columns.get("article"))
         if self.articles is None:
             if named is None:
                 why = "no gold article: give --corpus to find it from the contexts, or an 'article' column"
@@ -256,18 +210,6 @@ class _Mapper:
         self.notes.append(RowNote(row.where, qid, message))
 
 
-def _ids(table: Table, column: str | None) -> list[str]:
-    """Each row's id: its own, else ``q`` + its 1-based row position (zero-padded); duplicates are refused."""
-    width = max(3, len(str(len(table.rows))))
-    ids = [_text(row, column) or f"q{n:0{width}d}" for n, row in enumerate(table.rows, start=1)]
-    seen: dict[str, str] = {}
-    for qid, row in zip(ids, table.rows, strict=True):
-        if qid in seen:
-            raise InputError(f"{row.where}: question id {qid!r} is already used at {seen[qid]}")
-        seen[qid] = row.where
-    return ids
-
-
 def import_table(table: Table, articles: Sequence[Article] | None) -> ImportResult:
     """Map every row of ``table`` onto the gold schema; with ``articles``, locate contexts in that corpus.
 
@@ -277,11 +219,10 @@ def import_table(table: Table, articles: Sequence[Article] | None) -> ImportResu
     columns, unmapped = map_columns(table.columns)
     mapper = _Mapper(table, columns, articles)
     questions = []
-    for row, qid in zip(table.rows, _ids(table, columns.get("id")), strict=True):
+    for row, qid in zip(table.rows, row_ids(table, columns.get("id")), strict=True):
         question = mapper.question(row, qid)
         if question is not None:
             questions.append(question)
-    long_accepts = tuple(q.id for q in questions if any(len(tokenize(a)) > LONG_ACCEPT_TOKENS for a in q.accept))
     return ImportResult(
         table.path,
         table.format,
@@ -291,7 +232,7 @@ def import_table(table: Table, articles: Sequence[Article] | None) -> ImportResu
         tuple(questions),
         tuple(mapper.skipped),
         tuple(mapper.notes),
-        long_accepts,
+        long_accepts(questions),
         corpus_checked=articles is not None,
     )
 

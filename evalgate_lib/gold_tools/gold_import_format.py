@@ -6,7 +6,8 @@ make the gold set smaller than the team believes, so every one is listed.
 
 from __future__ import annotations
 
-from evalgate_lib.gold_tools.gold_import import LONG_ACCEPT_TOKENS, ImportResult
+from evalgate_lib.gold_tools.gold_import import ImportResult
+from evalgate_lib.inputs.foreign_rows import LONG_ACCEPT_TOKENS
 
 
 def format_import(result: ImportResult, out: str, corpus: str | None) -> str:

@@ -20,6 +20,12 @@ Validation is strict and names ``file:line`` because a silently dropped line wou
 the before/after number quietly wrong: malformed JSON, unknown keys, an empty answer, a
 question id that is not in the gold set, the same id twice, and gold questions the log
 does not answer are all errors.
+
+A log may also be a RAGAS / Hugging Face evaluation dataset as it is (JSON Lines whose first
+line has the ecosystem's keys, a CSV file, or a ``datasets`` folder): :mod:`~evalgate_lib.inputs.foreign_logs`
+turns each of its rows into a line of this format, which :func:`parse_line` then checks like any
+other, and can give the gold those rows carry (:func:`gold_from_logs`). :func:`read_answer_log`
+reads either shape; :func:`match_gold` then checks the answers against a gold set.
 """
 
 from __future__ import annotations
@@ -28,13 +34,23 @@ import difflib
 import hashlib
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Collection, Mapping, Sequence
 
 from evalgate_lib.errors import InputError
 from evalgate_lib.inputs.config import check_keys
+from evalgate_lib.inputs.foreign_logs import (
+    SHAPE,
+    ForeignLog,
+    check_same_references,
+    gold_questions,
+    is_own_line,
+    read_rows,
+)
+from evalgate_lib.inputs.gold import GoldQuestion
 from evalgate_lib.inputs.jsonl import read_jsonl
+from evalgate_lib.inputs.tables import CSV_SUFFIXES, read_table, source_sha256, table_of_records
 
 LINE_KEYS = ("question_id", "question", "answer", "passages", "meta")
 PASSAGE_KEYS = ("text", "doc_id", "title", "score", "spans")
@@ -91,6 +107,8 @@ class LoggedAnswer:
     where: str
     #: The question's text when the line logs it (checked against the gold set's).
     question: str | None = None
+    #: What the line logs under ``meta`` (kept, never judged); for a RAGAS / Hugging Face row, its other columns.
+    meta: Any = field(default=None, hash=False)
 
     @property
     def input_sha256(self) -> str:
@@ -107,12 +125,26 @@ class LoggedAnswer:
 
 
 @dataclass(frozen=True)
+class LogFile:
+    """An answer log as read, before it meets a gold set: its answers in file order, and its shape."""
+
+    path: Path
+    #: SHA-256 of the file (of a ``datasets`` folder's files: :func:`~evalgate_lib.inputs.tables.source_sha256`).
+    sha256: str
+    answers: tuple[LoggedAnswer, ...]
+    #: How a RAGAS / Hugging Face table was read; ``None`` for EvalGate's own format.
+    foreign: ForeignLog | None = None
+
+
+@dataclass(frozen=True)
 class AnswerLog:
     """A whole answer log, answers in gold order."""
 
     path: Path
     sha256: str
     answers: tuple[LoggedAnswer, ...]
+    #: How a RAGAS / Hugging Face table was read; ``None`` for EvalGate's own format.
+    foreign: ForeignLog | None = None
 
     @property
     def has_doc_ids(self) -> bool:
@@ -199,24 +231,74 @@ def parse_line(obj: Any, where: str) -> LoggedAnswer:
     if not isinstance(passages, list):
         raise InputError(f"{where}: 'passages' must be a list (in rank order), got {type(passages).__name__}")
     parsed = tuple(parse_passage(p, f"{where}: passage {i}") for i, p in enumerate(passages, 1))
-    return LoggedAnswer(question_id, answer, parsed, where, obj.get("question"))
+    return LoggedAnswer(question_id, answer, parsed, where, obj.get("question"), obj.get("meta"))
 
 
-def load_answer_log(
-    path: str | Path, question_ids: Collection[str], questions: Mapping[str, str] | None = None
-) -> AnswerLog:
-    """Read one answer log and check it answers exactly the gold questions ``question_ids``.
+def read_answer_log(path: str | Path) -> LogFile:
+    """Read one answer log in either shape, every line checked, answers in file order.
+
+    A folder (a ``datasets`` folder) and a ``.csv`` file are RAGAS / Hugging Face tables; any other
+    file is JSON Lines, in EvalGate's own format unless its first line has the ecosystem's keys
+    (:func:`~evalgate_lib.inputs.foreign_logs.is_own_line`). A file holds one shape: a line of the
+    other is refused, naming it.
+    """
+    file = Path(path)
+    if file.is_dir() or file.suffix.lower() in CSV_SUFFIXES:
+        return _foreign_file(file, read_rows(read_table(file)))
+    records = [(where, obj) for _, where, obj in read_jsonl(file, "answer log")]
+    own = not records or not isinstance(records[0][1], dict) or is_own_line(records[0][1])
+    shapes = {True: "EvalGate's own answer-log format", False: f"the shape of {SHAPE}"}
+    for where, obj in records[1:]:
+        if isinstance(obj, dict) and is_own_line(obj) != own:
+            raise InputError(
+                f"{where}: a line in {shapes[not own]}, but the log's first line ({records[0][0]}) is in "
+                f"{shapes[own]}: one log holds one shape"
+            )
+    if not own:
+        return _foreign_file(file, read_rows(table_of_records(file, "JSONL", records)))
+    answers = tuple(parse_line(obj, where) for where, obj in records)
+    return LogFile(file, source_sha256(file), answers)
+
+
+def _foreign_file(file: Path, foreign: ForeignLog) -> LogFile:
+    answers = tuple(parse_line(line, where) for where, line in foreign.lines)
+    return LogFile(file, source_sha256(file), answers, foreign)
+
+
+def gold_from_logs(files: Sequence[LogFile]) -> list[GoldQuestion]:
+    """The gold the first log's RAGAS / Hugging Face rows carry (no gold file given); the others must agree.
+
+    Each other log in that shape must give every question it has a reference for the same
+    reference: logs of one comparison answer one test set. A log in EvalGate's own format holds
+    no references, so it cannot be the source.
+    """
+    first = files[0]
+    if first.foreign is None:
+        raise InputError(
+            f"{first.path} is in EvalGate's own answer-log format, which holds no reference answers: pass --gold "
+            f"FILE (only a log of {SHAPE} carries its gold)"
+        )
+    questions = gold_questions(first.foreign)
+    for other in files[1:]:
+        if other.foreign is not None:
+            check_same_references(other.foreign, questions, str(first.path))
+    return questions
+
+
+def match_gold(log: LogFile, question_ids: Collection[str], questions: Mapping[str, str] | None = None) -> AnswerLog:
+    """Check that ``log`` answers exactly the gold questions ``question_ids``; the answers in their order.
 
     Returns the answers in the order of ``question_ids``, so both configurations' rows line
     up whatever order the pipeline wrote them in. With ``questions`` (id → the gold question's
     text), a line that logs its ``question`` must log that text (whitespace aside): a log
     written for another gold file, or shifted by a line, is refused.
     """
-    file = Path(path)
     by_id: dict[str, LoggedAnswer] = {}
     gold = set(question_ids)
-    for _, where, obj in read_jsonl(file, "answer log"):
-        answer = parse_line(obj, where)
+    by_row = log.foreign is not None and log.foreign.ids_from_row_order
+    order = " (its ids come from the row order: give the rows an 'id' column)" if by_row else ""
+    for answer in log.answers:
+        where = answer.where
         if answer.question_id in by_id:
             raise InputError(
                 f"{where}: question {answer.question_id!r} answered twice (first at {by_id[answer.question_id].where})"
@@ -224,19 +306,26 @@ def load_answer_log(
         if answer.question_id not in gold:
             near = difflib.get_close_matches(answer.question_id, sorted(gold), n=1)
             hint = f"; did you mean {near[0]!r}?" if near else ""
-            raise InputError(f"{where}: question id {answer.question_id!r} is not in the gold set{hint}")
+            raise InputError(f"{where}: question id {answer.question_id!r} is not in the gold set{hint}{order}")
         gold_text = (questions or {}).get(answer.question_id)
         if answer.question is not None and gold_text is not None and answer.question.split() != gold_text.split():
             raise InputError(
                 f"{where}: 'question' {answer.question[:60]!r} is not the text of gold question "
-                f"{answer.question_id!r} ({gold_text[:60]!r}): was this log written for another gold file?"
+                f"{answer.question_id!r} ({gold_text[:60]!r}): was this log written for another gold file?{order}"
             )
         by_id[answer.question_id] = answer
     missing = [q for q in question_ids if q not in by_id]
     if missing:
         shown = ", ".join(missing[:10]) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
-        raise InputError(f"{file}: no answer for {len(missing)} gold question(s): {shown}")
-    return AnswerLog(file, hashlib.sha256(file.read_bytes()).hexdigest(), tuple(by_id[q] for q in question_ids))
+        raise InputError(f"{log.path}: no answer for {len(missing)} gold question(s): {shown}")
+    return AnswerLog(log.path, log.sha256, tuple(by_id[q] for q in question_ids), log.foreign)
+
+
+def load_answer_log(
+    path: str | Path, question_ids: Collection[str], questions: Mapping[str, str] | None = None
+) -> AnswerLog:
+    """Read one answer log (:func:`read_answer_log`), checked against the gold questions (:func:`match_gold`)."""
+    return match_gold(read_answer_log(path), question_ids, questions)
 
 
 def answer_log_line(
@@ -275,9 +364,9 @@ def check_doc_ids(log: AnswerLog, article_ids: Collection[str]) -> None:
 
 
 def describe(log: AnswerLog) -> Mapping[str, Any]:
-    """What the manifest records of one log: where it is, its hash, and what it held."""
+    """What the manifest records of one log: where it is, its hash, what it held (and how a table's columns mapped)."""
     passages = [p for a in log.answers for p in a.passages]
-    return {
+    described: dict[str, Any] = {
         "path": str(log.path.resolve()),
         "sha256": log.sha256,
         "answers": len(log.answers),
@@ -285,3 +374,12 @@ def describe(log: AnswerLog) -> Mapping[str, Any]:
         "doc_ids": log.has_doc_ids,
         "scores": bool(passages) and all(p.score is not None for p in passages),
     }
+    if log.foreign is not None:
+        described["shape"] = {
+            "rows": SHAPE,
+            "format": log.foreign.table.format,
+            "columns": dict(log.foreign.columns),
+            "ids": "row order" if log.foreign.ids_from_row_order else f"column {log.foreign.columns['id']!r}",
+            "meta": list(log.foreign.meta),
+        }
+    return described

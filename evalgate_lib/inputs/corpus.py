@@ -1,9 +1,13 @@
 """Loading the knowledge base: a folder tree of documents, taken as they are.
 
 Readable documents are Markdown (``.md``, ``.markdown``), plain text (``.txt``),
-reStructuredText (``.rst``) and HTML (``.html``, ``.htm``, turned into text by
-BeautifulSoup, which nbconvert already depends on), each optionally gzip-compressed
-(``.md.gz``, as Debian ships documentation). Front matter is optional:
+reStructuredText (``.rst``) and HTML (``.html``, ``.htm``), each optionally gzip-compressed
+(``.md.gz``, as Debian ships documentation). An HTML page is read as a browser shows it
+(:mod:`evalgate_lib.text.html_page`): its main content, without the site's navigation,
+headers, footers and sidebars, becomes Markdown-shaped text, and its title is its
+``<title>`` less the site part it shares with another page's title (``Rounding (GNU MPFR
+4.2.0)`` beside ``Exceptions (GNU MPFR 4.2.0)`` is ``Rounding``). Front matter (for the
+text formats) is optional:
 
 * with a ``---`` YAML block at the top, its ``id`` and ``title`` are honoured and the
   body is the text after the block;
@@ -20,17 +24,18 @@ naming both.
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import hashlib
 import logging
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
 from evalgate_lib.errors import InputError
+from evalgate_lib.text.html_page import HtmlPage, read_html_page, without_site_part
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +50,9 @@ DOCUMENT_SUFFIXES = TEXT_SUFFIXES + HTML_SUFFIXES
 OUTPUT_MARKER = '<meta name="generator" content="EvalGate">'
 #: Why such a page is skipped (the command line prints it, the manifest records it).
 OUTPUT_REASON = "a page EvalGate wrote (a report: it holds the gold answers), not an article"
+
+#: Why a page that sends the browser elsewhere at once is skipped (makeinfo writes one per renamed node).
+REDIRECT_REASON = "a page that only redirects the browser to {target} (meta refresh): no reader sees it, not an article"
 
 #: Characters a reStructuredText title's underline (and overline) is made of.
 _RST_ADORNMENT = frozenset("=-~^\"'`#*+")
@@ -169,19 +177,19 @@ def parse_article(text: str, source: str, default_id: str | None = None) -> Arti
 
 
 def html_to_text(markup: str) -> str:
-    """Readable text of an HTML page: headings as Markdown ``#`` lines, scripts and styles dropped."""
-    from bs4 import BeautifulSoup
+    """The text of an HTML page as a browser shows its main content
+    (:func:`evalgate_lib.text.html_page.read_html_page`): site navigation, headers, footers and sidebars dropped,
+    inline elements kept inside their lines, headings as Markdown ``#`` lines, list items, table rows and code
+    blocks as Markdown writes them."""
+    return read_html_page(markup).text
 
-    soup = BeautifulSoup(markup, "html.parser")
-    for tag in soup(["script", "style", "noscript", "template"]):
-        tag.decompose()
-    for level in range(1, 7):
-        for tag in soup.find_all(f"h{level}"):
-            tag.insert_before("\n" + "#" * level + " ")
-            tag.insert_after("\n")
-    root = soup.body or soup
-    lines = [line.strip() for line in root.get_text("\n").splitlines()]
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip() + "\n"
+
+def _html_article(page: HtmlPage, source: str, default_id: str) -> Article:
+    """One HTML page as an article: its main content is the body, its ``<title>`` (else its ``<h1>``) the title."""
+    if not page.text.strip():
+        raise InputError(f"{source}: the page has no text in its main content (navigation and page chrome aside)")
+    title = page.title or first_heading(page.text) or Path(path_id(Path(source).name)).name
+    return Article(id=default_id, title=title, body=page.text, path=source)
 
 
 def read_document(path: Path) -> str:
@@ -280,9 +288,7 @@ def _check_folder(folder: Path) -> None:
     if folder.is_symlink() and not folder.exists():
         raise InputError(f"corpus folder {folder} is a symbolic link to {os.readlink(folder)}, which does not exist")
     if folder.exists():
-        raise InputError(
-            f"corpus folder {folder} is a file, not a folder: name the folder that holds the documents"
-        )
+        raise InputError(f"corpus folder {folder} is a file, not a folder: name the folder that holds the documents")
     raise InputError(f"corpus folder {folder} does not exist")
 
 
@@ -300,6 +306,7 @@ def scan_corpus(directory: str | Path) -> CorpusScan:
     found, skipped = _walk(folder)
     files = sorted(found, key=lambda p: p.relative_to(folder).as_posix())
     articles: list[Article] = []
+    html_pages: list[int] = []
     seen: dict[str, str] = {}
     for path in files:
         reason = _skip_reason(path, folder)
@@ -312,8 +319,14 @@ def scan_corpus(directory: str | Path) -> CorpusScan:
             if OUTPUT_MARKER in text:
                 skipped.append((str(path), OUTPUT_REASON))
                 continue
-            text = html_to_text(text)
-        article = parse_article(text, str(path), default_id)
+            page = read_html_page(text)
+            if page.redirect is not None:
+                skipped.append((str(path), REDIRECT_REASON.format(target=page.redirect)))
+                continue
+            article = _html_article(page, str(path), default_id)
+            html_pages.append(len(articles))
+        else:
+            article = parse_article(text, str(path), default_id)
         if article.id in seen:
             raise InputError(f"{path}: article id {article.id!r} is already used by {seen[article.id]}")
         seen[article.id] = str(path)
@@ -321,6 +334,9 @@ def scan_corpus(directory: str | Path) -> CorpusScan:
     if not articles:
         kinds = ", ".join(DOCUMENT_SUFFIXES)
         raise InputError(f"corpus folder {folder} holds no readable documents ({kinds})")
+    titles = without_site_part([articles[i].title for i in html_pages])
+    for index, title in zip(html_pages, titles, strict=True):
+        articles[index] = dataclasses.replace(articles[index], title=title)
     skipped.sort(key=lambda item: Path(item[0]).relative_to(folder).as_posix())
     return CorpusScan(tuple(articles), tuple(skipped))
 

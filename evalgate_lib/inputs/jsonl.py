@@ -46,19 +46,23 @@ def read_jsonl(path: str | Path, what: str) -> Iterator[tuple[int, str, Any]]:
         except json.JSONDecodeError as exc:
             raise InputError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
         if _SURROGATE_ESCAPE.search(line):
-            _refuse_lone_surrogates(obj, where, "")
+            refuse_lone_surrogates(obj, where, "")
         yield number, where, obj
 
 
-def _refuse_lone_surrogates(value: Any, where: str, key: str) -> None:
-    """Refuse the first string of ``value`` (keys included) that holds a lone surrogate, naming its key and place."""
+def refuse_lone_surrogates(value: Any, where: str, key: str) -> None:
+    """Refuse the first string of ``value`` (keys included) that holds a lone surrogate, naming its key and place.
+
+    ``key`` is the path of ``value`` itself (``""`` for a whole record). Readers of JSONL files call it
+    on the lines that spell such an escape; the answer logger on every line before it writes one.
+    """
     if isinstance(value, dict):
         for name, item in value.items():
-            _refuse_lone_surrogates(name, where, key or "a key")
-            _refuse_lone_surrogates(item, where, f"{key}.{name}" if key else str(name))
+            refuse_lone_surrogates(name, where, key or "a key")
+            refuse_lone_surrogates(item, where, f"{key}.{name}" if key else str(name))
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            _refuse_lone_surrogates(item, where, f"{key}[{index}]")
+            refuse_lone_surrogates(item, where, f"{key}[{index}]")
     elif isinstance(value, str):
         at = next((i for i, ch in enumerate(value) if "\ud800" <= ch <= "\udfff"), None)
         if at is not None:

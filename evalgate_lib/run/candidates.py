@@ -39,8 +39,15 @@ from evalgate_lib.run.external import ExternalRun, score_and_write, score_answer
 from evalgate_lib.run.folder import ResultsFolder, read_results_folder
 from evalgate_lib.run.outputs import check_output
 from evalgate_lib.run.pipeline import RunOptions, run_candidates
-from evalgate_lib.run.results import INDEX_FILE, PUBLISHED_FILES, SIGNATURE_FILE, json_text, write_results
-from evalgate_lib.statistics.metrics import Summary, compare
+from evalgate_lib.run.results import (
+    INDEX_FILE,
+    PUBLISHED_FILES,
+    SIGNATURE_FILE,
+    json_text,
+    summarise_comparison,
+    write_results,
+)
+from evalgate_lib.statistics.metrics import Summary
 
 #: The version of ``candidates.json``'s layout.
 INDEX_SCHEMA = 1
@@ -139,7 +146,7 @@ def run_and_write_candidates(
     out = Path(out_dir)
     clear_pair_files(out)
     for comparison, sub in zip(comparisons, folders, strict=True):
-        summary = compare(comparison.rows, comparison.inputs.baseline.name, comparison.inputs.candidate.name)
+        summary = summarise_comparison(comparison)
         write_results(comparison, summary, out / sub, options.limit)
     sources = [str(c.inputs.candidate.path) for c in comparisons]
     write_index(
@@ -155,7 +162,7 @@ def run_and_write_candidates(
 def score_and_write_candidates(
     baseline_log: str | Path,
     candidate_logs: Sequence[str | Path],
-    gold: str | Path,
+    gold: str | Path | None,
     out_dir: str | Path,
     *,
     names: Sequence[str] | None = None,
@@ -166,7 +173,8 @@ def score_and_write_candidates(
     """``evalgate score`` with several candidate logs: each paired with the baseline log, one pair folder each.
 
     ``names`` are the baseline's then each candidate's (default: the logs' file stems). Each pair
-    folder is what ``evalgate score BASELINE CANDIDATE`` writes; then the index.
+    folder is what ``evalgate score BASELINE CANDIDATE`` writes; then the index. ``gold`` ``None``:
+    the gold the baseline log's RAGAS / Hugging Face rows carry.
     """
     logs = [Path(baseline_log), *map(Path, candidate_logs)]
     names = list(names) if names is not None else [log.stem for log in logs]
@@ -190,7 +198,8 @@ def score_and_write_candidates(
         "model_calls": written[0][0].stats["model_calls"],
         "candidates": names[1:],
     }
-    command = f"evalgate score {' '.join(map(str, logs))} --gold {gold}" + (f" --corpus {corpus}" if corpus else "")
+    command = f"evalgate score {' '.join(map(str, logs))}" + (f" --gold {gold}" if gold is not None else "")
+    command += f" --corpus {corpus}" if corpus else ""
     write_index(out, names[0], list(zip(names[1:], folders, map(str, logs[1:]), strict=True)), stats, command)
     return written
 

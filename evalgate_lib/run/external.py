@@ -20,6 +20,11 @@ nowhere, it would silently count as a retrieval miss.
 An answer logged with ``passages: []`` is valid: the pipeline retrieved nothing. Its
 retrieval metrics count it as a miss (no gold rank, no evidence in the context) and
 ``evalgate score`` says how many such answers each log holds.
+
+A log may be a RAGAS / Hugging Face evaluation dataset as it is (JSON Lines, CSV, a ``datasets``
+folder: :mod:`~evalgate_lib.inputs.foreign_logs`). With no gold file, the gold is the one the
+baseline log's rows carry (question and reference), and the manifest's ``gold`` section names
+that log (``from_answer_log``).
 """
 
 from __future__ import annotations
@@ -31,7 +36,15 @@ from typing import Any, Mapping, Sequence
 
 from evalgate_lib.chunks.chunking import Chunk
 from evalgate_lib.errors import InputError
-from evalgate_lib.inputs.answer_logs import AnswerLog, LoggedAnswer, check_doc_ids, describe, load_answer_log
+from evalgate_lib.inputs.answer_logs import (
+    AnswerLog,
+    LoggedAnswer,
+    check_doc_ids,
+    describe,
+    gold_from_logs,
+    match_gold,
+    read_answer_log,
+)
 from evalgate_lib.inputs.config import ANSWER_MATCHING, DEFAULT_ANSWER_MATCHING, DEFAULT_SENTENCE_SCORER
 from evalgate_lib.inputs.corpus import Article, corpus_digest, scan_corpus
 from evalgate_lib.inputs.gold import GoldQuestion, load_gold
@@ -41,7 +54,7 @@ from evalgate_lib.judging.scorers import get_scorer, judging_manifest
 from evalgate_lib.run.manifest import Manifest, corpus_section, gold_section, new_manifest
 from evalgate_lib.run.pipeline import checked_evidence
 from evalgate_lib.run.results import write_folder
-from evalgate_lib.statistics.metrics import Summary, compare
+from evalgate_lib.statistics.metrics import Summary, compare, ranking_depths
 from evalgate_lib.text.locate import MAX_JOIN, MIN_PIECE, Assembly, Piece, assemble, find_exact, find_loose
 
 #: What the manifest says about fairness when EvalGate did not run the pipelines.
@@ -57,6 +70,7 @@ class ExternalRun:
 
     names: tuple[str, str]
     logs: tuple[AnswerLog, AnswerLog]
+    #: The gold file, or the baseline's log when the gold came from its rows (``gold_from_log``).
     gold_path: Path
     questions: list[GoldQuestion]
     articles: list[Article] | None
@@ -67,6 +81,10 @@ class ExternalRun:
     stats: dict[str, Any] = field(default_factory=dict)
     #: Files of the corpus folder that are not documents, with the reason each was skipped.
     skipped: tuple[tuple[str, str], ...] = ()
+    #: True when no gold file was given: the gold is the one the baseline log's RAGAS / Hugging Face rows carry.
+    gold_from_log: bool = False
+    #: SHA-256 of the gold's source (the gold file, or the baseline's log).
+    gold_sha256: str | None = None
 
 
 def _non_space(text: str) -> int:
@@ -218,14 +236,18 @@ def score_log(
 def score_answer_logs(
     baseline: str | Path,
     candidate: str | Path,
-    gold: str | Path,
+    gold: str | Path | None,
     *,
     names: tuple[str, str] | None = None,
     corpus: str | Path | None = None,
     matching: str = DEFAULT_ANSWER_MATCHING,
     scorer: str = DEFAULT_SENTENCE_SCORER,
 ) -> ExternalRun:
-    """Load and check both logs against the gold set (and the corpus, if given), then judge every answer."""
+    """Load and check both logs against the gold set (and the corpus, if given), then judge every answer.
+
+    ``gold`` ``None``: the gold is the one the baseline log's RAGAS / Hugging Face rows carry
+    (:func:`~evalgate_lib.inputs.answer_logs.gold_from_logs`).
+    """
     started = time.perf_counter()
     if matching not in ANSWER_MATCHING:
         raise InputError(f"unknown answer matching {matching!r}; choose one of {', '.join(ANSWER_MATCHING)}")
@@ -234,24 +256,28 @@ def score_answer_logs(
     names = names or (paths[0].stem, paths[1].stem)
     if names[0] == names[1]:
         raise InputError(f"both configurations would be named {names[0]!r}: pass --names BASELINE,CANDIDATE")
-    questions = load_gold(gold)
+    files = (read_answer_log(paths[0]), read_answer_log(paths[1]))
+    questions = load_gold(gold) if gold is not None else gold_from_logs(files)
+    gold_path = Path(gold) if gold is not None else paths[0]
     ids = [q.id for q in questions]
     texts = {q.id: q.question for q in questions}
-    logs = (load_answer_log(paths[0], ids, texts), load_answer_log(paths[1], ids, texts))
+    logs = (match_gold(files[0], ids, texts), match_gold(files[1], ids, texts))
     articles: list[Article] | None = None
     skipped: tuple[tuple[str, str], ...] = ()
     evidence: dict[str, list[tuple[int, int]]] = {}
     if corpus is not None:
         scan = scan_corpus(corpus)
         articles, skipped = list(scan.articles), scan.skipped
-        evidence = checked_evidence(questions, articles, gold)
+        evidence = checked_evidence(questions, articles, gold_path)
         for log in logs:
             check_doc_ids(log, [a.id for a in articles])
     by_id = {a.id: a for a in articles or ()}
     run = ExternalRun(
-        names, logs, Path(gold), questions, articles, None if corpus is None else Path(corpus), matching, scorer
+        names, logs, gold_path, questions, articles, None if corpus is None else Path(corpus), matching, scorer
     )
     run.skipped = skipped
+    run.gold_from_log = gold is None
+    run.gold_sha256 = files[0].sha256 if gold is None else None
     for name, log in zip(names, logs, strict=True):
         run.rows.extend(score_log(name, log, questions, by_id, evidence, matching, scorer))
     run.stats = {
@@ -287,7 +313,12 @@ def external_manifest(run: ExternalRun) -> Manifest:
             run.skipped,
         ),
         gold=gold_section(
-            run.gold_path, str(run.gold_path.resolve()), len(run.questions), [q.id for q in run.questions]
+            run.gold_path,
+            str(run.gold_path.resolve()),
+            len(run.questions),
+            [q.id for q in run.questions],
+            sha256=run.gold_sha256,
+            from_answer_log=run.gold_from_log,
         ),
         backend={"backend": "external"},
         judging=judging_manifest(run.scorer, run.matching, SCHEMA_VERSION),
@@ -301,5 +332,5 @@ def score_and_write(run: ExternalRun, out_dir: str | Path) -> tuple[Summary, Pat
 
     The folder is the one ``evalgate run`` writes, digests and all, so it is verified the same way.
     """
-    summary = compare(run.rows, run.names[0], run.names[1])
+    summary = compare(run.rows, *run.names, depths=ranking_depths(run.rows, run.names, None, logged=True))
     return summary, write_folder(run.rows, summary, external_manifest(run), run.stats, out_dir)

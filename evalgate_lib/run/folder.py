@@ -38,7 +38,7 @@ from evalgate_lib.run.manifest import Manifest, manifest_digest
 from evalgate_lib.run.results import INDEX_FILE, PUBLISHED_FILES, SIGNATURE_FILE, load_rows
 from evalgate_lib.signing import ALGORITHM, key_id, signing_key, verifies
 from evalgate_lib.statistics.gate import recompute_summary
-from evalgate_lib.statistics.metrics import Summary
+from evalgate_lib.statistics.metrics import Summary, ranking_depths
 
 #: The files whose SHA-256 the manifest records (the manifest itself holds the digests).
 DIGESTED_FILES = ("results.jsonl", "summary.json")
@@ -61,7 +61,9 @@ def rerun_hint(folder: Path, manifest: Manifest | None) -> str:
         return f"rerun 'evalgate run --out {folder}'" + ("" if manifest is not None else " (or 'evalgate score')")
     names = (manifest.baseline, manifest.candidate)
     logs = [str(manifest.configs.get(name, {}).get("path", f"{name}.jsonl")) for name in names]
-    command = f"evalgate score {logs[0]} {logs[1]} --gold {manifest.gold.get('path')}"
+    command = f"evalgate score {logs[0]} {logs[1]}"
+    if not manifest.gold.get("from_answer_log"):  # else the gold came from the baseline log's rows
+        command += f" --gold {manifest.gold.get('path')}"
     if manifest.corpus.get("path"):
         command += f" --corpus {manifest.corpus['path']}"
     if tuple(Path(log).stem for log in logs) != names:
@@ -207,7 +209,8 @@ def read_results_folder(folder: str | Path) -> ResultsFolder:
         raise InputError(f"{exc}; {hint}") from None
     _check_rows(path, rows, manifest, hint)
     try:
-        summary = recompute_summary(rows, summary, str(path / "summary.json"))
+        depths = ranking_depths(rows, (manifest.baseline, manifest.candidate), manifest.top_k, manifest.is_external)
+        summary = recompute_summary(rows, summary, str(path / "summary.json"), depths)
     except InputError as exc:
         raise InputError(f"{exc}; {hint}") from None
     stats_file = path / "run_stats.json"

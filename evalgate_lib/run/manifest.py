@@ -175,15 +175,32 @@ def corpus_section(
     }
 
 
-def gold_section(path: Path, shown_path: str, questions_in_file: int, question_ids: Sequence[str]) -> dict[str, Any]:
-    """The manifest's ``gold`` object: the file by hash, and which of its questions ran."""
-    return {
+def gold_section(
+    path: Path,
+    shown_path: str,
+    questions_in_file: int,
+    question_ids: Sequence[str],
+    *,
+    sha256: str | None = None,
+    from_answer_log: bool = False,
+) -> dict[str, Any]:
+    """The manifest's ``gold`` object: the file by hash, and which of its questions ran.
+
+    ``from_answer_log``: no gold file was given to ``evalgate score``, the gold is the one the
+    baseline log's RAGAS / Hugging Face rows carry, and ``path`` and ``sha256`` (the log's own,
+    passed in: a ``datasets`` folder is hashed file by file) name that log. The key is present
+    only then, so every other manifest is unchanged.
+    """
+    section: dict[str, Any] = {
         "path": shown_path,
-        "sha256": sha256_file(path),
+        "sha256": sha256 if sha256 is not None else sha256_file(path),
         "questions_in_file": questions_in_file,
         "questions_run": len(question_ids),
         "question_ids": list(question_ids),
     }
+    if from_answer_log:
+        section["from_answer_log"] = True
+    return section
 
 
 def new_manifest(

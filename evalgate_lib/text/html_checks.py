@@ -1,0 +1,142 @@
+"""How well a page's text reads as the browser shows the page: orphaned inline lines and navigation text.
+
+Two figures, each made by one function here, that compare the text a reader (EvalGate's, an
+extraction library's, an older version's) made of a page with the page itself:
+
+* :func:`orphan_lines` — lines of the text that consist of nothing but the text of an inline
+  element (a link, emphasis, a code span, a superscript …) which, on the page, sits inside a
+  longer line: ``is an alias for the <a>KEY</a> column`` read as ``is an alias for the``,
+  ``KEY``, ``column``. A reader that keeps inline elements inside their lines has none.
+* :func:`mark_navigation` and :func:`starts_with_navigation` — the page's navigation (named by
+  CSS selectors for its generator: Sphinx's ``div.related``, Texinfo's ``div.header`` …) has
+  every word replaced by :data:`NAVIGATION_MARK`, so that whatever a reader keeps of it can be
+  found in its text, and a chunk that starts with it can be told.
+
+Both are pure functions of strings, so that each figure in ``docs/html-documents.md`` can be
+recomputed by hand from the page and the text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from evalgate_lib.text.html_page import INLINE_TAGS
+
+#: The word every word of the page's navigation becomes in :func:`mark_navigation`.
+NAVIGATION_MARK = "navmarkqz"
+
+_MARKERS = re.compile(r"^(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|\|\s*)")
+_SPACE = re.compile(r"\s+")
+_SKIPPED = ("script", "style", "head", "title", "noscript", "template")
+
+
+@dataclass(frozen=True)
+class Orphans:
+    """The orphaned inline lines of a text (in order) and the number of its non-empty lines."""
+
+    lines: tuple[str, ...]
+    total: int
+
+    @property
+    def share(self) -> float:
+        """Orphaned lines as a share of all non-empty lines (0 for an empty text)."""
+        return len(self.lines) / self.total if self.total else 0.0
+
+
+def _norm(text: str) -> str:
+    return _SPACE.sub(" ", text).strip()
+
+
+def _visual_lines(soup: Any) -> tuple[set[str], set[str]]:
+    """``(whole lines, inline texts inside longer lines)`` of a page, as it lays them out.
+
+    A *line* here is what a block shows between line breaks: the inline content of a block
+    element (paragraph, heading, list item, cell …) up to a ``<br>`` or a block inside it.
+    """
+    from bs4 import NavigableString
+
+    whole: set[str] = set()
+    inside: set[str] = set()
+
+    def close(parts: list[str], opened: list[tuple[str, int]]) -> None:
+        line = _norm("".join(parts))
+        if line:
+            whole.add(line)
+            for text, _ in opened:
+                if text and text != line and any(ch.isalnum() for ch in text):
+                    inside.add(text)
+        parts.clear()
+        opened.clear()
+
+    def walk(node: Any, parts: list[str], opened: list[tuple[str, int]]) -> None:
+        for child in node.children:
+            if isinstance(child, NavigableString):
+                if child.__class__.__name__ == "NavigableString":
+                    parts.append(str(child))
+            elif child.name in _SKIPPED:
+                continue
+            elif child.name == "br":
+                close(parts, opened)
+            elif child.name == "pre":  # preformatted text keeps its own line breaks, as the browser shows them
+                close(parts, opened)
+                whole.update(line for line in map(_norm, child.get_text().split("\n")) if line)
+            elif child.name in INLINE_TAGS:
+                start = len(parts)
+                walk(child, parts, opened)
+                if not any(d.name not in INLINE_TAGS for d in child.find_all(True)):  # no block, no <br> inside
+                    opened.append((_norm(child.get_text()), start))
+            else:
+                close(parts, opened)
+                walk(child, [], [])
+        close(parts, opened)
+
+    walk(soup, [], [])
+    return whole, inside
+
+
+def orphan_lines(markup: str, text: str) -> Orphans:
+    """The lines of ``text`` (a reading of the page ``markup``) that consist of just the text of an inline element
+    which sits inside a longer line on the page.
+
+    A line's Markdown marker (``#``, ``-``, ``1.``, a table's ``|``) is not part of it; a text that is also a whole
+    line somewhere on the page (a heading that is one code span) is never counted.
+    """
+    from bs4 import BeautifulSoup
+
+    whole, inside = _visual_lines(BeautifulSoup(markup, "html.parser"))
+    candidates = inside - whole
+    lines = [_norm(_MARKERS.sub("", line.strip()).rstrip("|")) for line in text.split("\n")]
+    lines = [line for line in lines if line and not line.startswith("```")]
+    return Orphans(tuple(line for line in lines if line in candidates), len(lines))
+
+
+def mark_navigation(markup: str, selectors: Sequence[str]) -> str:
+    """``markup`` with every word inside an element matched by one of ``selectors`` (CSS) replaced by
+    :data:`NAVIGATION_MARK` (punctuation and signs such as a permalink's ``¶`` stay): the page's structure is kept,
+    so a reader treats it as before."""
+    from bs4 import BeautifulSoup, NavigableString
+
+    soup = BeautifulSoup(markup, "html.parser")
+    for selector in selectors:
+        for element in soup.select(selector):
+            for node in list(element.find_all(string=True)):
+                if node.__class__ is NavigableString and node.strip():
+                    lead = " " if node[:1].isspace() else ""
+                    tail = " " if node[-1:].isspace() else ""
+                    words = (NAVIGATION_MARK if any(ch.isalnum() for ch in w) else w for w in node.split())
+                    node.replace_with(lead + " ".join(words) + tail)
+    return str(soup)
+
+
+def starts_with_navigation(text: str) -> bool:
+    """Whether ``text`` (a chunk, or an article's body) starts with a word of the page's navigation, as marked by
+    :func:`mark_navigation` (Markdown markers and punctuation before it aside)."""
+    first = re.search(r"[^\W_]+", _MARKERS.sub("", text.lstrip()))
+    return first is not None and first.group() == NAVIGATION_MARK
+
+
+def navigation_words(text: str) -> int:
+    """How many words of the page's navigation (marked by :func:`mark_navigation`) ``text`` holds."""
+    return len(re.findall(rf"\b{NAVIGATION_MARK}\b", text))
