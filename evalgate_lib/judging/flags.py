@@ -1,7 +1,7 @@
 """Flags: which answers a human should look at, and why.
 
 ``hallucination`` and ``grounded_but_wrong`` use the gold label (they explain a
-miss). ``review`` never does (:func:`review_reasons`): it is what a production system can
+miss). ``review`` never does (:func:`review_causes`): it is what a production system can
 compute from its own log, so the same queue runs on a team's traffic. Under ``span`` and
 ``lexical`` it holds an unsupported sentence or low confidence; under ``prose`` the verdicts
 the judge left undecided, answers that decline and answer at once, and low confidence,
