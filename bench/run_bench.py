@@ -131,10 +131,11 @@ def scoring_memos() -> list[Any]:
     import pkgutil
 
     import evalgate_lib.judging as judging
+    from evalgate_lib.text import markup
     from evalgate_lib.text import tokens as text
 
     modules = [importlib.import_module(f"{judging.__name__}.{m.name}") for m in pkgutil.iter_modules(judging.__path__)]
-    modules.append(text)
+    modules += [text, markup]
     found = {id(v): v for m in modules for v in vars(m).values() if callable(getattr(v, "cache_clear", None))}
     return list(found.values())
 

@@ -90,7 +90,7 @@ def test_fresh_process_figure_clears_every_scoring_memo() -> None:
     )
     memos = run_bench.scoring_memos()
     names = {memo.__wrapped__.__name__ for memo in memos}
-    assert {"_passage", "_terms", "_word", "content_tokens", "sentences_of", "is_refusal", "normalise_text"} <= names
+    assert {"read_answer", "read_context", "passage_spans", "terms_of", "read_blocks", "normalise_text"} <= names
     assert any(memo.cache_info().currsize for memo in memos)
     run_bench.clear_scoring_memos()
     assert all(memo.cache_info().currsize == 0 for memo in memos)

@@ -32,7 +32,7 @@ def judge(question: str, answer: str, accept=("x",), answerable: bool = True, ma
 
 def test_every_rule_has_an_id_a_sentence_an_example_and_a_reason() -> None:
     for rule_id, rule in CLAIM_RULES.items():
-        assert rule.id == rule_id and rule_id.startswith("C.") and rule.decides and rule.example and rule.reason
+        assert rule.id == rule_id and rule_id.startswith(("C.", "M.")) and rule.decides and rule.example and rule.reason
 
 
 def test_stated_on_token_boundaries() -> None:

@@ -145,9 +145,9 @@ def test_correct_grounded_answer_full_row() -> None:
         "normalised": {"correct": True, "matched": "3 seats"},
         "reason": "the answer contains '3 seats' (case-insensitive containment)",
         "undecided": False,
-        "rule": "C.raw",
+        "rule": "M.raw",
         "steps": [
-            {"rule": "C.raw", "outcome": "correct",
+            {"rule": "M.raw", "outcome": "correct",
              "evidence": {"why": "the answer contains '3 seats' (case-insensitive containment)"}}
         ],
     }  # fmt: skip

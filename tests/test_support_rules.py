@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from evalgate_lib.judging.answer import judge_answer
+from evalgate_lib.judging.reading import read_answer
 from evalgate_lib.judging.rows import SentenceVerdict
 from evalgate_lib.judging.support import (
     NEAR_MISS,
@@ -103,12 +104,6 @@ def test_negation() -> None:
     assert deciding(s) == ("S.negation", "undecided") and s.supported is False
 
 
-def test_rival_column() -> None:
-    s = one("Business costs $22 per user per month with annual billing.", [PLANS])
-    assert deciding(s) == ("S.rival", "unsupported")
-    assert s.steps[-1].evidence["value"] == "22 $" and s.steps[-1].evidence["rival"] == "18 $"
-
-
 def test_subject_of_a_fragment() -> None:
     passages = [("Plans", "| Plan | Seats |\n|---|---|\n| Business | minimum 5 |\n| Enterprise | minimum 50 |")]
     s = one("5.", passages, question="What is the minimum number of seats on the Enterprise plan?")
@@ -164,12 +159,15 @@ def test_coverage_statement() -> None:
     assert verdict.correct and verdict.refused
 
 
-def test_advice_naming_nothing_new_claims_nothing() -> None:
-    verdict = judge_answer(question="Can I mount Nimbus over WebDAV?", answer="I'd recommend contacting Nimbus support.",
-                           passages=[("Support", "Nimbus support answers within 8 hours.")], accept=(),
-                           answerable=False)  # fmt: skip
+def test_advice_is_judged_like_any_claim_its_frame_removed() -> None:
+    # measured: reading advice as claiming nothing cost the Nimbus fluent set 0.07 of κ and earned nowhere (ablation)
+    verdict = judge_answer(question="How do I add seats?", answer="Keep in mind that Starter includes 3 seats.",
+                           passages=[PLANS], accept=("x",))  # fmt: skip
     (s,) = verdict.sentences
-    assert s.role == "advice" and s.supported is None and s.rule == "S.advice"
+    assert s.role == "claim" and s.supported is True and s.text == "Keep in mind that Starter includes 3 seats."
+    assert read_answer("Keep in mind that Starter includes 3 seats.").sentences[0].clauses[0].frame == (
+        "Keep in mind that "
+    )
 
 
 def test_lean_by_answer() -> None:
@@ -200,7 +198,7 @@ def test_qualified_names_and_paths_are_held_by_their_parts() -> None:
         "Starter includes 7 seats.",
         "The account is locked for 10 days.",
         "Starter does not include 3 seats in its price.",
-        "Business costs $22 per user per month with annual billing.",
+        "Keep in mind that Starter includes 3 seats.",
     ],
 )
 def test_every_verdict_is_recomputed_from_its_trace(answer: str) -> None:

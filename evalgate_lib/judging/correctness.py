@@ -93,7 +93,7 @@ CLAIM_RULES: Mapping[str, Rule] = {
             "the answer states {matched!r} but also gives {rivals} as the answer (competing values)",
         ),
         *(
-            Rule(f"C.{name}", f"the {name} matching rule alone, when a run chooses it: {what}", example, "{why}")
+            Rule(f"M.{name}", f"the {name} matching rule alone, when a run chooses it: {what}", example, "{why}")
             for name, what, example in (
                 (
                     "raw",
@@ -585,7 +585,7 @@ def decide_correctness(
             why = "the question is answerable, but the answer declines"
         else:
             why = f"the answer states none of the accepted strings ({accept_list(accept)}) by the {matching} rule"
-        step = Step(f"C.{matching}", "correct" if chosen.correct else "wrong", None, {"why": why})
+        step = Step(f"M.{matching}", "correct" if chosen.correct else "wrong", None, {"why": why})
         verdict = Correctness(chosen.correct, refused, chosen.matched, step.rule, (step,))
     record_matching = Matching(
         matching,
