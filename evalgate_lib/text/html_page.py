@@ -78,12 +78,15 @@ _BREAK = "\x00"  # a <br> while inline text is collected (text nodes never hold 
 
 @dataclass(frozen=True)
 class HtmlPage:
-    """A page as read: its title (``None`` when the page has none), its main content as text, and where it sends
-    the browser at once (``<meta http-equiv="refresh" content="0; url=…">``: a page no reader ever sees), if it does."""
+    """A page as read: its title (``None`` when the page has none), its main content as text, where it sends
+    the browser at once (``<meta http-equiv="refresh" content="0; url=…">``: a page no reader ever sees), if it
+    does, and the program its ``<meta name="generator">`` names (attribute order and quoting as any writer left
+    them: the corpus tells EvalGate's own pages by it), if it names one."""
 
     title: str | None
     text: str
     redirect: str | None = None
+    generator: str | None = None
 
 
 def read_html_page(markup: str) -> HtmlPage:
@@ -93,13 +96,14 @@ def read_html_page(markup: str) -> HtmlPage:
     soup = BeautifulSoup(markup, "html.parser")
     raw_title = _clean(soup.title.get_text()) if soup.title is not None else ""
     redirect = _redirect(soup)
+    generator = _generator(soup)
     _drop_chrome(soup)
     root = _main_root(soup)
     _drop_link_lists(root)
     title = _page_title(raw_title, root)
     writer = _Writer()
     writer.container(root)
-    return HtmlPage(title, writer.text(), redirect)
+    return HtmlPage(title, writer.text(), redirect, generator)
 
 
 def _redirect(soup: Any) -> str | None:
@@ -110,6 +114,14 @@ def _redirect(soup: Any) -> str | None:
         found = _REFRESH.match(str(meta.get("content") or ""))
         if found:
             return found.group(1).strip()
+    return None
+
+
+def _generator(soup: Any) -> str | None:
+    """What the page's ``<meta name="generator" content="…">`` says wrote it, if it says."""
+    for meta in soup.find_all("meta"):
+        if str(meta.get("name") or "").lower() == "generator":
+            return str(meta.get("content") or "").strip() or None
     return None
 
 
