@@ -205,6 +205,23 @@ def test_a_page_evalgate_wrote_is_skipped_with_the_reason(tmp_path: Path) -> Non
     assert scan.skipped == ((str(tmp_path / "report.html"), OUTPUT_REASON),)
 
 
+def test_a_page_evalgate_wrote_is_known_in_any_attribute_order(tmp_path: Path) -> None:
+    """BeautifulSoup writes ``content`` before ``name``: the standalone answers table carries its tag that way."""
+    from evalgate_lib.inputs.corpus import OUTPUT_REASON
+
+    (tmp_path / "faq.html").write_text("<html><head><title>FAQ</title></head><body><h1>FAQ</h1>Text.</body></html>")
+    (tmp_path / "answers.html").write_text(
+        "<html><head><meta content='EvalGate' NAME=generator /></head><body>gold answers</body></html>"
+    )
+    (tmp_path / "sphinx.html").write_text(
+        '<html><head><meta name="generator" content="Docutils 0.19"><title>Guide</title></head>'
+        "<body><h1>Guide</h1>Text.</body></html>"
+    )
+    scan = scan_corpus(tmp_path)
+    assert [a.id for a in scan.articles] == ["faq", "sphinx"]
+    assert scan.skipped == ((str(tmp_path / "answers.html"), OUTPUT_REASON),)
+
+
 def test_a_corpus_path_that_is_a_dangling_link_says_so(tmp_path: Path) -> None:
     (tmp_path / "kb").symlink_to(tmp_path / "unmounted")
     with pytest.raises(InputError, match=rf"corpus folder {tmp_path}/kb is a symbolic link to {tmp_path}/unmounted"):

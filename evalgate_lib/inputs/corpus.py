@@ -48,6 +48,9 @@ DOCUMENT_SUFFIXES = TEXT_SUFFIXES + HTML_SUFFIXES
 #: standalone answers table). Such a page holds the gold answers next to the judged ones: found in a
 #: corpus (written there, linked, copied), it is skipped with the reason, never read as an article.
 OUTPUT_MARKER = '<meta name="generator" content="EvalGate">'
+#: The generator that tag names: the corpus reads it through the HTML parser, so a page re-serialised
+#: with its attributes in another order (``content=… name=…``, as BeautifulSoup writes them) is still known.
+OUTPUT_GENERATOR = "EvalGate"
 #: Why such a page is skipped (the command line prints it, the manifest records it).
 OUTPUT_REASON = "a page EvalGate wrote (a report: it holds the gold answers), not an article"
 
@@ -298,7 +301,7 @@ def scan_corpus(directory: str | Path) -> CorpusScan:
     Refuses a missing folder (or a file named as the folder), a folder or document that
     cannot be read (permissions), a name that is not UTF-8, a folder with no readable
     document, a file that is not UTF-8 text (a binary file dropped into the KB), and two
-    documents with one id. A page EvalGate wrote (:data:`OUTPUT_MARKER`: a report written
+    documents with one id. A page EvalGate wrote (:data:`OUTPUT_MARKER`, read as HTML: a report written
     into the corpus, or linked or copied there) is skipped and listed, never an article.
     """
     folder = Path(directory)
@@ -316,10 +319,10 @@ def scan_corpus(directory: str | Path) -> CorpusScan:
         default_id = path_id(path.relative_to(folder).as_posix())
         text = _decoded(path)
         if document_suffix(path.name) in HTML_SUFFIXES:
-            if OUTPUT_MARKER in text:
+            page = read_html_page(text)
+            if page.generator == OUTPUT_GENERATOR:
                 skipped.append((str(path), OUTPUT_REASON))
                 continue
-            page = read_html_page(text)
             if page.redirect is not None:
                 skipped.append((str(path), REDIRECT_REASON.format(target=page.redirect)))
                 continue
