@@ -91,6 +91,24 @@ def test_html_definition_lists_are_signatures_and_code_is_code() -> None:
     assert [b.text for b in blocks if b.kind == "row"] == ["Starter | 3"]
 
 
+def test_a_logged_html_passage_loses_its_page_chrome_as_the_corpus_would() -> None:
+    """A team's log may hold a passage as its crawler kept it: the site menu, a sidebar, "Next / Up" links.
+    The judge reads it with the corpus's chrome rules, so the menu is never a sentence a claim can lean on."""
+    html = (
+        '<body><nav><a href="/">Home</a> | <a href="/docs">Docs</a></nav>'
+        '<div class="sphinxsidebar"><p>Quick search</p></div>'
+        '<div role="main"><h1>Caching</h1><p>The cache holds <code>wheels</code> for 14 days.</p>'
+        '<div><a href="a.html">Next: Logging</a>, <a href="b.html">Up: Topics</a></div></div>'
+        '<div class="footer">Created using Sphinx 7.2.6.</div></body>'
+    )
+    blocks = read_blocks(html, "html")
+    assert [(b.kind, b.text) for b in blocks] == [
+        ("heading", "Caching"),
+        ("paragraph", "The cache holds wheels for 14 days."),
+    ]
+    assert blocks[1].code == ("wheels",) and blocks[1].labels == ("Caching",)
+
+
 def test_inline_reading_of_an_answer() -> None:
     read = read_inline("By default, `project()` enables `C` and **`CXX`**; see [the docs](https://x.org) and ``lit``.")
     assert read.text == "By default, project() enables C and CXX; see the docs and lit."

@@ -97,13 +97,23 @@ def read_html_page(markup: str) -> HtmlPage:
     raw_title = _clean(soup.title.get_text()) if soup.title is not None else ""
     redirect = _redirect(soup)
     generator = _generator(soup)
-    _drop_chrome(soup)
-    root = _main_root(soup)
-    _drop_link_lists(root)
+    root = main_content(soup)
     title = _page_title(raw_title, root)
     writer = _Writer()
     writer.container(root)
     return HtmlPage(title, writer.text(), redirect, generator)
+
+
+def main_content(soup: Any) -> Any:
+    """The element holding a parsed page's main content, with its chrome and link lists dropped (in place).
+
+    The one place the page-chrome rules are applied: documents here, and HTML answers and passages
+    in answer logs through the judge's reader (:mod:`evalgate_lib.text.markup`), so a logged passage
+    that still carries its site menu is read as the corpus reads that page."""
+    _drop_chrome(soup)
+    root = _main_root(soup)
+    _drop_link_lists(root)
+    return root
 
 
 def _redirect(soup: Any) -> str | None:

@@ -21,7 +21,8 @@ MyST directive fences ```` ```{note} ```` are read as directives), `docutils
 <https://docutils.sourceforge.io>`_ (the reference reStructuredText parser; Sphinx's
 directives and roles are registered as generic ones, so their content is parsed instead of
 becoming an error; file insertion and raw output are off: reading a document never reads
-another file), `Beautiful Soup <https://www.crummy.com/software/BeautifulSoup/>`_ for HTML.
+another file), `Beautiful Soup <https://www.crummy.com/software/BeautifulSoup/>`_ for HTML, with the
+corpus's page-chrome rules (:func:`evalgate_lib.text.html_page.main_content`) applied first.
 Everything here is deterministic and memoised: the same passage recurs in many answers.
 """
 
@@ -679,9 +680,12 @@ _HTML_BLOCKS = ("h1", "h2", "h3", "h4", "h5", "h6", "p", "li", "pre", "tr", "dt"
 def _read_html(text: str, builder: _Builder) -> None:
     from bs4 import BeautifulSoup, Tag
 
+    from evalgate_lib.text.html_page import main_content
+
     soup = BeautifulSoup(text, "html.parser")
-    for dropped in soup(["script", "style", "nav", "footer", "head"]):
+    for dropped in soup(["script", "style", "head"]):
         dropped.decompose()
+    root = main_content(soup)  # the corpus's chrome rules: menus, sidebars, "Next / Up" link lists
     headings: list[tuple[int, str]] = []
 
     def walk(node: Any, group: int = -1) -> None:
@@ -747,7 +751,7 @@ def _read_html(text: str, builder: _Builder) -> None:
             else:
                 walk(child, group)
 
-    walk(soup)
+    walk(root)
 
 
 # --------------------------------------------------------------------------------------------- entry points
