@@ -74,7 +74,9 @@ def test_competing_values_as_the_answer() -> None:
     assert (v.correct, v.matching.rule) == (False, "C.competing")
     assert v.matching.steps[-1].evidence["rivals"] == ["20 gb", "5 gb"]
     around = judge(
-        "How many seats does Starter include?", "Starter includes 3 seats; it can grow to 10 seats in total.", ("3 seats",)
+        "How many seats does Starter include?",
+        "Starter includes 3 seats; it can grow to 10 seats in total.",
+        ("3 seats",),
     )
     assert around.correct  # a value mentioned around the answer does not compete
 
