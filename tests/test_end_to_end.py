@@ -12,7 +12,7 @@ import json
 import pytest
 from conftest import ROOT, SMALL_LIMIT, evalgate_cli
 
-from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow
+from evalgate_lib.judging.rows import FLAG_NAMES, SCHEMA_VERSION, ResultRow
 from evalgate_lib.run.results import load_rows
 from evalgate_lib.statistics.metrics import compare
 
@@ -73,7 +73,7 @@ def test_every_question_is_published_for_both_configs(two_runs):
         assert len(row.retrieved) == 4
         assert row.flags.hallucination <= row.flags.wrong
         assert set(row.flags.reasons) == {name for name in FLAG_NAMES if row.flags.fired(name)}
-        assert row.scorer == "prose@3"
+        assert row.scorer == "prose@4"
 
 
 def test_rows_read_back_equal_the_file(two_runs):
@@ -83,7 +83,7 @@ def test_rows_read_back_equal_the_file(two_runs):
     assert len(lines) == len(rows)
     for line, row in zip(lines, rows, strict=True):
         data = json.loads(line)
-        assert data["schema"] == 4
+        assert data["schema"] == SCHEMA_VERSION
         assert ResultRow.from_json(data) == row
         assert json.dumps(row.to_json(), sort_keys=True, ensure_ascii=False) == line
 
@@ -107,8 +107,8 @@ def test_manifest_records_models_inputs_and_fairness(two_runs):
     assert manifest["fairness"]["shared"]["shared.top_k"] == 4
     assert manifest["packages"]["transformers"]
     judging = manifest["judging"]
-    assert judging["row_schema"] == 4
-    assert judging["sentence_scorer"] == "prose@3" and judging["answer_matching"] == "claim"
+    assert judging["row_schema"] == SCHEMA_VERSION
+    assert judging["sentence_scorer"] == "prose@4" and judging["answer_matching"] == "claim"
     assert manifest["backend"]["generator_runtime"].endswith("/float32/last-token-head")
     assert manifest["generation"]["stop"] == ["\nQuestion:"]
 
