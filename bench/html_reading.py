@@ -16,13 +16,13 @@ each set's navigation and titles written down in its ``set.toml``) and every rea
   the gold article's body, as ``evalgate gold check`` requires.
 
 Readers: ``now`` (this checkout), ``before`` (``evalgate_lib`` of ``--before REV``, default
-``ba3a88b``, read from git in a subprocess), ``trafilatura`` (its Markdown output and title) and
-``readability`` (readability-lxml's choice of the main content, written out by EvalGate's own
-HTML reading) when importable (``--extra-path DIR`` adds a folder they were ``pip install
---target``-ed into; they are not EvalGate dependencies). Every reader's articles are chunked by
-this checkout's chunkers, except ``before``'s, chunked by its own.
+``ba3a88b``, read from git in a subprocess; ``--before`` repeated, each revision), ``trafilatura``
+(its Markdown output and title) and ``readability`` (readability-lxml's choice of the main
+content, written out by EvalGate's own HTML reading) when importable (``--extra-path DIR`` adds a
+folder they were ``pip install --target``-ed into; they are not EvalGate dependencies). Every
+reader's articles are chunked by this checkout's chunkers, except ``before``'s, chunked by its own.
 
-    .venv/bin/python bench/html_reading.py [--before ba3a88b] [--readers now,before,trafilatura,readability]
+    .venv/bin/python bench/html_reading.py [--before ba3a88b ...] [--readers now,before,trafilatura,readability]
 """
 
 from __future__ import annotations
@@ -196,23 +196,34 @@ def percent(part: int, whole: int) -> str:
     return f"{part} / {whole} ({100 * part / whole:.0f} %)" if whole else "0 / 0"
 
 
+def table_row(folder: Path, spec: dict[str, Any], reader: str, reading: Reading) -> dict[str, Any]:
+    """One table row: the set, its generator, the reader's name and its figures."""
+    figures = measure(folder, spec, reading)
+    return {"set": folder.name, "generator": spec["generator"], "reader": reader, **vars(figures)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--before", default="ba3a88b", help="the git revision whose evalgate_lib is 'before'")
+    parser.add_argument(
+        "--before", action="append", help="a git revision whose evalgate_lib is 'before' (repeatable; ba3a88b)"
+    )
     parser.add_argument("--readers", default="before,now,trafilatura,readability")
     parser.add_argument("--extra-path", action="append", default=[], help="a folder to import extractors from")
     parser.add_argument("--json", type=Path, help="also write every figure here")
     args = parser.parse_args(argv)
+    revisions: list[str] = args.before or ["ba3a88b"]
     sys.path[1:1] = args.extra_path
     readers = args.readers.split(",")
     with tempfile.TemporaryDirectory() as temp:
         work = Path(temp)
-        before_root = work / "before"
+        before_roots: dict[str, Path] = {}
         if "before" in readers:
-            before_root.mkdir()
-            command = ["git", "archive", args.before, "evalgate_lib"]
-            archive = subprocess.run(command, cwd=ROOT, capture_output=True, check=True)
-            subprocess.run(["tar", "-x", "-C", str(before_root)], input=archive.stdout, check=True)
+            for revision in revisions:
+                before_roots[revision] = work / "before" / revision
+                before_roots[revision].mkdir(parents=True)
+                command = ["git", "archive", revision, "evalgate_lib"]
+                archive = subprocess.run(command, cwd=ROOT, capture_output=True, check=True)
+                subprocess.run(["tar", "-x", "-C", str(before_roots[revision])], input=archive.stdout, check=True)
         library: dict[str, Callable[[str], tuple[str, str]]] = {}
         for name, extract, module in (
             ("trafilatura", trafilatura_extract, "trafilatura"),
@@ -228,27 +239,25 @@ def main(argv: list[str] | None = None) -> int:
         for folder in sorted(p for p in SETS.iterdir() if p.is_dir()):
             spec = tomllib.loads((folder / "set.toml").read_text(encoding="utf-8"))
             plain, marked = prepare(folder, work / folder.name, spec["navigation"])
+            for revision, root in before_roots.items():
+                rows.append(table_row(folder, spec, f"EvalGate {revision}", evalgate_reading(root, plain, marked)))
             for reader in readers:
-                if reader == "before":
-                    reading = evalgate_reading(before_root, plain, marked)
-                elif reader == "now":
+                if reader == "now":
                     reading = evalgate_reading(ROOT, plain, marked)
+                    reader = "EvalGate now"
                 elif reader in library:
                     reading = library_reading(library[reader], plain, marked)
                 else:
                     continue
-                figures = measure(folder, spec, reading)
-                rows.append({"set": folder.name, "generator": spec["generator"], "reader": reader, **vars(figures)})
+                rows.append(table_row(folder, spec, reader, reading))
     print(
         "| set (generator) | reader | chunks starting with navigation | navigation words kept | wrong titles "
         "| orphaned inline lines | browser evidence found |"
     )
     print("|---|---|---|---|---|---|---|")
     for row in rows:
-        reader = f"EvalGate {args.before}" if row["reader"] == "before" else row["reader"]
-        reader = "EvalGate now" if reader == "now" else reader
         print(
-            f"| {row['set']} ({row['generator']}) | {reader} | {percent(row['nav_chunks'], row['chunks'])} "
+            f"| {row['set']} ({row['generator']}) | {row['reader']} | {percent(row['nav_chunks'], row['chunks'])} "
             f"| {row['nav_words']} | {len(row['wrong_titles'])} / {row['titled']} "
             f"| {percent(row['orphans'], row['lines'])} | {percent(row['evidence_found'], row['evidence'])} |"
         )

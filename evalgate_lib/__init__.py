@@ -49,6 +49,7 @@ from evalgate_lib.run.manifest import Manifest
 from evalgate_lib.run.pipeline import RunOptions
 from evalgate_lib.statistics.metrics import Summary
 from evalgate_lib.version import __version__
+from evalgate_lib.workbench.charts import show_chart
 
 __all__ = [
     "AnswerLogger",
@@ -86,4 +87,5 @@ __all__ = [
     "retrieve",
     "run_candidates",
     "run_comparison",
+    "show_chart",
 ]

@@ -9,6 +9,7 @@ each view, so a notebook shows exactly what the report and the command line show
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -49,10 +50,14 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from evalgate_lib.run.skeleton import Skeleton
+    from evalgate_lib.statistics.decision import GateDecision
     from evalgate_lib.statistics.label_correction import LabelCorrection
     from evalgate_lib.statistics.run_agreement import AgreementReport
     from evalgate_lib.statistics.sampling_plan import LabelPlan
     from evalgate_lib.statistics.set_agreement import SetAgreement
+
+#: Reviewer label files as the notebooks' ``labels`` parameter takes them: one path, or a list (:func:`label_files`).
+LabelFiles = str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None
 
 #: Where ``evalgate run`` writes by default, and where notebooks and ``load_results`` look first.
 DEFAULT_RESULTS = Path("results/latest")
@@ -208,26 +213,39 @@ class Results:
         return flag_explorer(self.rows, articles, flag=flag)
 
     def labelling(
-        self, labels_path: str | Path, reviewer: str, pass_number: int = 1, plan: str | Path | None = None
+        self,
+        labels_path: str | Path,
+        reviewer: str,
+        pass_number: int = 1,
+        plan: str | Path | None = None,
+        mode: str = "blind",
     ) -> Any:
-        """The labelling widget: mark each answer correct / wrong and each sentence supported or not.
+        """The labelling widget (notebook 06): mark each answer correct / wrong and each sentence supported or not.
 
         Nothing is preselected; an answer is saved atomically to ``labels_path`` once its verdict
         and every sentence are marked, and a new session resumes at the first answer ``reviewer``
-        has not labelled. It shows no EvalGate verdict. With ``plan`` (a file from
-        :func:`draw_label_plan`, checked against this folder), it shows only the plan's answers, in
-        the plan's order, opens on the next unlabelled one, and every label records the plan's SHA-256.
+        has not labelled. ``mode`` ``"blind"``: no EvalGate verdict, flag or support figure of an
+        answer is shown until its label is saved, and each label's ``verdicts_hidden`` says what the
+        session had shown; ``"audit"``: the verdicts are shown from the start, and every label records
+        ``"mode": "audit"``. With ``plan`` (a file from :func:`draw_label_plan`, checked against this
+        folder), it shows only the plan's answers, in the plan's order, opens on the next unlabelled
+        one, every label records the plan's SHA-256, and the corrected delta's interval
+        (:meth:`interval_narrowing`) is redrawn below after every save.
         """
         from evalgate_lib.inputs.labels import LabelStore
         from evalgate_lib.workbench.labelling import LabellingSession, labelling_widget
 
-        rows, digest = list(self.rows), None
+        rows, digest, progress = list(self.rows), None, None
         if plan is not None:
             drawn, digest = self.label_plan(plan)
             by_key = {(r.config, r.question_id): r for r in self.rows}
             rows = [by_key[(c, q)] for q in drawn.order() for c in drawn.configs]
-        session = LabellingSession(rows, LabelStore(labels_path), reviewer, pass_number, plan_sha256=digest)
-        return labelling_widget(session, self.articles())
+
+            def progress() -> Axes:
+                return self.interval_narrowing(labels_path, plan)
+
+        session = LabellingSession(rows, LabelStore(labels_path), reviewer, pass_number, digest, mode)
+        return labelling_widget(session, self.articles(), progress)
 
     def label_plan(self, path: str | Path | None = None) -> tuple[LabelPlan, str]:
         """The sampling plan at ``path`` (default ``<folder>/label-plan.json``) and its SHA-256, checked against this
@@ -242,17 +260,19 @@ class Results:
     def _digests(self) -> dict[str, str]:
         return {name: str(entry.get("sha256")) for name, entry in (self.manifest.files or {}).items()}
 
-    def label_correction(self, labels: Sequence[str | Path], plan: str | Path | None = None) -> LabelCorrection:
+    def label_correction(self, labels: LabelFiles, plan: str | Path | None = None) -> LabelCorrection:
         """Every labelled metric's delta corrected by the labels in ``labels`` (a census, or a plan's labels).
 
-        ``plan`` defaults to ``<folder>/label-plan.json`` when the labels name a plan. A convenience
-        sample (labels made outside a plan, not every answer) is refused with one line
-        (:class:`InputError`); so is a plan drawn before the folder changed.
+        ``labels``: one label file's path, or a list of them (:func:`label_files`). ``plan`` defaults
+        to ``<folder>/label-plan.json`` when the labels name a plan. A convenience sample (labels made
+        outside a plan, not every answer) is refused with one line (:class:`InputError`); so is a plan
+        drawn before the folder changed. :attr:`LabelCorrection.kinds` says which kind of labels it used.
         """
         from evalgate_lib.inputs.labels import load_labels
         from evalgate_lib.statistics.label_correction import correct_with_labels
         from evalgate_lib.statistics.sampling_plan import PLAN_FILE
 
+        labels = label_files(labels)
         loaded = [label for path in labels for label in load_labels(path)]
         source = ", ".join(map(str, labels))
         if not loaded:
@@ -274,30 +294,32 @@ class Results:
                 raise stale from None
             raise
 
-    def interval_narrowing(self, labels: Sequence[str | Path], plan: str | Path | None = None) -> Axes:
+    def interval_narrowing(self, labels: LabelFiles, plan: str | Path | None = None) -> Axes:
         """How the corrected delta's interval narrows as the plan's labels come in (a matplotlib plot).
 
         One point per question labelled in the plan's order: the corrected accuracy delta and its
-        95% interval over the first k labelled questions, beside the judge-only delta. A label file
-        that does not exist yet (the labelling widget creates it on the first save) holds no label.
+        95% interval over the first k labelled questions, beside the judge-only delta; its title counts
+        the plan's answers labelled so far, each from the moment it is saved. A label file that does not
+        exist yet (the labelling widget creates it on the first save) holds no label.
         """
         from evalgate_lib.inputs.labels import load_labels
-        from evalgate_lib.statistics.label_correction import narrowing
+        from evalgate_lib.statistics.label_correction import narrowing, plan_progress
 
         drawn, digest = self.label_plan(plan)
         # a label file not written yet (nothing labelled so far) is an empty start, drawn as such
-        loaded = [label for path in labels if Path(path).exists() for label in load_labels(path)]
+        loaded = [label for path in label_files(labels) if path.exists() for label in load_labels(path)]
         steps = narrowing(self.rows, self.baseline, self.candidate, loaded, drawn, digest)
-        return plots.interval_narrowing_plot(steps)
+        return plots.interval_narrowing_plot(steps, progress=plan_progress(self.rows, loaded, drawn, digest))
 
     def agreement_report(
-        self, labels: Sequence[str | Path], scorers: Sequence[str] = ("lexical", "span"), resamples: int = 10000
+        self, labels: LabelFiles, scorers: Sequence[str] = ("lexical", "span"), resamples: int = 10000
     ) -> AgreementReport:
         """Every judgement of this run against reviewers' labels, for the run's scorer and each of ``scorers``."""
         from evalgate_lib.inputs.config import ANSWER_MATCHING
         from evalgate_lib.inputs.labels import load_labels
         from evalgate_lib.statistics.run_agreement import measure
 
+        labels = label_files(labels)
         loaded = [label for path in labels for label in load_labels(path)]
         if not loaded:
             raise InputError(f"no labels in {', '.join(map(str, labels))}")
@@ -314,16 +336,17 @@ class Results:
             source=", ".join(map(str, labels)),
         )
 
-    def agreement(self, labels: Sequence[str | Path], scorers: Sequence[str] = ("lexical", "span")) -> dict[str, Any]:
+    def agreement(self, labels: LabelFiles, scorers: Sequence[str] = ("lexical", "span")) -> dict[str, Any]:
         """:meth:`agreement_report` as plain JSON (what ``evalgate agreement --json`` writes)."""
         from evalgate_lib.statistics.run_agreement import report_json
 
         return report_json(self.agreement_report(labels, scorers))
 
-    def agreement_html(self, labels: Sequence[str | Path]) -> str:
+    def agreement_html(self, labels: LabelFiles) -> str:
         """:meth:`agreement` as the report's table, with who labelled and what they saw as the label files record it."""
         from evalgate_lib.inputs.labels import label_provenance, load_labels, match_labels
 
+        labels = label_files(labels)
         answers = {(r.config, r.question_id): r.answer for r in self.rows}
         loaded = [label for path in labels for label in load_labels(path)]
         used = [label for group in match_labels(loaded, answers).matched.values() for label in group]
@@ -385,7 +408,7 @@ class Results:
     def sentence_frame(self) -> pd.DataFrame:
         return plots.sentence_coverages(self.rows)
 
-    def results_table_html(self, labels: Sequence[str | Path] = ()) -> str:
+    def results_table_html(self, labels: LabelFiles = ()) -> str:
         """Every answer of both configs as one filterable HTML table (the report's table).
 
         Each answer's details show the retrieved chunks' text (from the run's corpus; when that
@@ -398,7 +421,7 @@ class Results:
             bodies = explorer.chunk_texts(self.articles())
         except InputError:
             bodies = None
-        loaded = [label for path in labels for label in load_labels(path)]
+        loaded = [label for path in label_files(labels) for label in load_labels(path)]
         return report_html.results_table_html(self.rows, bodies=bodies, labels=loaded)
 
     def changes(self) -> list[QuestionChange]:
@@ -409,25 +432,68 @@ class Results:
         """The questions whose verdict or flags changed, both answers side by side (the report's "what changed")."""
         return changes_view.changes_html(self.changes())
 
-    def first_screen_html(
+    def gate_decision(
         self, thresholds: str | Path = "configs/gate.toml", labels: Sequence[str | Path] = (),
-        plan: str | Path | None = None,
-    ) -> str:  # fmt: skip
-        """The gate's PASS / FAIL under ``thresholds`` with the rules that decided it, and what changed.
+        plan: str | Path | None = None, strict_labels: bool = False,
+    ) -> GateDecision:  # fmt: skip
+        """The gate's decision on this run under ``thresholds``: what ``evalgate gate`` prints and the report opens on.
 
-        With ``labels`` the verdict is the one ``evalgate gate --labels`` prints: decided on the
-        deltas corrected by the labels, each beside the judge's; labels that cannot correct
-        (a convenience sample, a stale plan) leave the judge's verdict, and the screen says why in one line.
-        For one candidate of several, it opens on every candidate's verdict (:attr:`family`).
+        Made once (:func:`evalgate_lib.statistics.decision.decide`) and rendered by every view: the
+        command line, ``gate --json``, ``--junit``, ``--markdown`` and the first screen. With ``labels``
+        the rules a label measures are decided on the labels where they can decide; labels that cannot
+        correct (a convenience sample, a stale plan) raise with one line when ``strict_labels`` (the
+        gate), else leave the judge's verdict and the decision says why (the report). For one candidate
+        of several, p-values are Holm-adjusted across the family (:attr:`family`).
         """
+        from evalgate_lib.reporting.paths import shareable_path
+        from evalgate_lib.run.folder import signature_line
+        from evalgate_lib.statistics.decision import Partial, decide
+
+        gate = load_gate(thresholds)
         correction, refused = None, None
         if labels:
             try:
                 correction = self.label_correction(labels, plan)
             except InputError as exc:
+                if strict_labels:
+                    raise
                 refused = str(exc)
-        family = () if self.family is None else self.family.summaries()
-        return first_screen.first_screen(self.summary, self.rows, thresholds, correction, refused, family)
+        gold = self.manifest.gold
+        partial = (
+            None
+            if self.manifest.limit is None
+            else Partial(int(gold.get("questions_run") or 0), int(gold.get("questions_in_file") or 0))
+        )
+        return decide(
+            self.summary,
+            gate,
+            shareable_path(thresholds),
+            correction,
+            refused,
+            self.adjusted_p(),
+            1 if self.family is None else len(self.family.pairs),
+            signature_line(self.folder),
+            partial,
+        )
+
+    def first_screen_html(
+        self, thresholds: str | Path = "configs/gate.toml", labels: LabelFiles = (),
+        plan: str | Path | None = None,
+    ) -> str:  # fmt: skip
+        """The gate's PASS / FAIL under ``thresholds`` with the rules that decided it, and what changed.
+
+        The page renders :meth:`gate_decision` (the verdict ``evalgate gate --labels`` prints): decided on
+        the labels where they can decide, each figure named as the judge's or the labels'; labels that
+        cannot correct leave the judge's verdict, and the screen says why in one line. For one candidate
+        of several, it opens on every candidate's verdict (:attr:`family`).
+        """
+        decision = self.gate_decision(thresholds, labels, plan)
+        leaderboard = ""
+        if self.family is not None:
+            leaderboard = first_screen.family_html(self.family.summaries(), decision.gate, self.candidate)
+        return first_screen.first_screen_html(
+            decision, first_screen.change_counts(self.rows, self.summary), leaderboard
+        )
 
     def appendices_html(self, links: Sequence[str], skipped: Sequence[Sequence[str]] = ()) -> str:
         """The report's links to the executed notebooks beside it, then each notebook skipped and why (escaped)."""
@@ -741,6 +807,27 @@ def labelled_set_agreement_html(sets_file: str | Path, resamples: int = 2000) ->
     from evalgate_lib.statistics.set_agreement import set_json
 
     return report_html.sets_agreement_html([set_json(r) for r in labelled_set_agreement(sets_file, resamples)])
+
+
+def label_files(value: LabelFiles) -> list[Path]:
+    """Label files from a list of paths, or from one path as papermill's ``-p labels PATH`` passes it.
+
+    A string names one file (``"../labels/nimbus.jsonl"``), or several as a JSON list
+    (``'["a.jsonl", "b.jsonl"]'``); ``None`` and ``""`` name none. Anything else is refused with
+    the value, never iterated character by character into paths.
+    """
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return []
+    if isinstance(value, str) and value.strip().startswith("["):
+        try:
+            value = json.loads(value)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"labels: {value!r} is not a JSON list of label files ({exc.msg})") from None
+    if isinstance(value, str | os.PathLike):
+        return [Path(value)]
+    if isinstance(value, Sequence) and all(isinstance(p, str | os.PathLike) and str(p).strip() for p in value):
+        return [Path(p) for p in value]
+    raise InputError(f"labels: {value!r} must be a label file's path or a list of them")
 
 
 def question_id_list(value: Sequence[str] | str | None) -> list[str] | None:

@@ -256,19 +256,20 @@ def cmd_gate(args: argparse.Namespace) -> int:
 
     The folder is verified before it is judged (:func:`evalgate_lib.load_results`), and a
     partial (``--limit``) run is refused unless ``--allow-partial``: a gate that passes on
-    2 questions must not look like one that passed on all of them.
+    2 questions must not look like one that passed on all of them. The verdict is one decision
+    (:meth:`evalgate_lib.Results.gate_decision`), printed, and written as JSON, JUnit XML and
+    Markdown when asked.
     """
     from evalgate_lib.api import load_candidates, load_results
     from evalgate_lib.run.candidates import is_candidates_folder
-    from evalgate_lib.run.folder import signature_line
     from evalgate_lib.statistics.candidates import HOLM_FAMILY, format_candidates_verdict
-    from evalgate_lib.statistics.gate import EXIT_REGRESSION, format_verdict, judge, load_gate
-    from evalgate_lib.statistics.label_correction import format_correction
-    from evalgate_lib.statistics.power import cannot_fail, format_powers, summary_powers
+    from evalgate_lib.statistics.gate import EXIT_REGRESSION, load_gate
+    from evalgate_lib.statistics.power import format_powers, summary_powers
 
     gate = load_gate(args.thresholds)
     if args.plan is not None and not args.labels:
         raise InputError("--plan goes with --labels FILE: the labels made under the plan")
+    check_outputs(args, results_corpus(args.results), "json", "junit", "markdown")
     if args.results is None:
         status = cmd_run(args)  # checks --limit and --out
         if status:
@@ -287,34 +288,41 @@ def cmd_gate(args: argparse.Namespace) -> int:
         powers = summary_powers(gate, family.pairs[0].summary, len(family.pairs))
         power = format_powers(powers, gate.alpha, gate.mode)
         print(format_candidates_verdict(judged, gate, questions_in_file=partial_of, power=power))
+        _write_decisions(args, [pair.gate_decision(args.thresholds) for pair in family.pairs])
         return EXIT_REGRESSION if any(c.failed for c in judged) else 0
     results = load_results(folder)
-    summary = results.summary
-    partial_of = _partial_of(folder, results.manifest, args.allow_partial)
-    correction = results.label_correction(args.labels, args.plan) if args.labels else None
+    _partial_of(folder, results.manifest, args.allow_partial)
     # the summary is the one recomputed from the rows (load_results refuses a summary.json that differs)
-    verdicts = judge(summary, gate, None if correction is None else correction.metrics, results.adjusted_p())
-    powers = summary_powers(gate, summary, 1 if results.family is None else len(results.family.pairs))
+    decision = results.gate_decision(args.thresholds, args.labels or (), args.plan, strict_labels=True)
     if results.family is not None:  # one pair of several: judged as the family judges it
         n = len(results.family.pairs)
-        print(f"{summary.candidate} is one of {n} candidates in {results.family.folder}: " + HOLM_FAMILY.format(n=n))
-    line = None if correction is None else correction.line()
-    trust = signature_line(folder)
-    print(
-        format_verdict(
-            summary,
-            gate,
-            verdicts,
-            questions_in_file=partial_of,
-            labels_line=line,
-            trust=trust,
-            power=format_powers(powers, gate.alpha, gate.mode),
-            cannot_fail=[p.rule.metric for p in cannot_fail(powers)],
-        )
-    )
-    if correction is not None:
-        print(format_correction(correction, header=False))
-    return EXIT_REGRESSION if any(v.failed for v in verdicts) else 0
+        print(f"{results.candidate} is one of {n} candidates in {results.family.folder}: " + HOLM_FAMILY.format(n=n))
+    print(decision.text())
+    _write_decisions(args, [decision])
+    return decision.exit_code
+
+
+def _write_decisions(args: argparse.Namespace, decisions: Sequence[Any]) -> None:
+    """``--json``, ``--junit``, ``--markdown``: the same decision(s) in the formats CI systems read."""
+    import json
+
+    from evalgate_lib.files import atomic_write
+    from evalgate_lib.reporting.gate_views import decision_junit, decision_markdown
+
+    if args.json is not None:
+        data = decisions[0].to_json() if len(decisions) == 1 else {
+            "verdict": "FAIL" if any(d.failed for d in decisions) else "PASS",
+            "exit_code": int(any(d.failed for d in decisions)),
+            "candidates": [d.to_json() for d in decisions],
+        }  # fmt: skip
+        atomic_write(args.json, json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+        print(f"gate decision (JSON): {args.json}")
+    if args.junit is not None:
+        atomic_write(args.junit, decision_junit(decisions))
+        print(f"gate decision (JUnit XML, one test case per rule): {args.junit}")
+    if args.markdown is not None:
+        atomic_write(args.markdown, "\n".join(decision_markdown(d) for d in decisions))
+        print(f"gate decision (Markdown summary): {args.markdown}")
 
 
 def _partial_of(folder: Path, manifest: Any, allow_partial: bool) -> int | None:
@@ -733,6 +741,17 @@ def _configure_gate(parser: argparse.ArgumentParser) -> None:
         help="judge a --limit run too (refused by default: it judged only part of the gold set)",
     )
     _add_label_arguments(parser)
+    parser.add_argument("--json", type=Path, default=None, help="also write the gate's decision to this JSON file")
+    parser.add_argument(
+        "--junit", type=Path, default=None, help="also write it as JUnit XML: one test case per rule, a failure each"
+    )
+    parser.add_argument(
+        "--markdown",
+        type=Path,
+        default=None,
+        help="also write it as Markdown (a CI job summary, e.g. $GITHUB_STEP_SUMMARY)",
+    )
+    parser.set_defaults(file_outputs=("junit", "markdown"))
 
 
 def _configure_report(parser: argparse.ArgumentParser) -> None:

@@ -3,29 +3,26 @@
 from __future__ import annotations
 
 import json
-import math
 
 import pytest
 
 from evalgate_lib.statistics.agreement_measures import (
+    CensusRate,
     Confusion,
     Interval,
     JudgementAgreement,
-    PPIEstimate,
     agreement,
     bootstrap_agreement,
+    census_rate,
     cohen_kappa,
     confusion,
     format_agreement_table,
     interrater,
     judgement_agreement,
-    ppi_mean,
     precision,
     recall,
 )
 from evalgate_lib.statistics.paired_tests import DEFAULT_SEED
-
-Z_975 = 1.959963984540054  # standard normal 97.5% quantile
 
 
 def _vectors(tp: int, fp: int, fn: int, tn: int) -> tuple[list[bool], list[bool]]:
@@ -243,49 +240,46 @@ def test_format_agreement_table_exact_text() -> None:
     assert format_agreement_table(rows) == expected
 
 
-# --- prediction-powered inference ------------------------------------------------------------------------
+# --- a census of labels: the labels' own rate ------------------------------------------------------------
 
 
-def test_ppi_hand_computed_example() -> None:
-    # N = 10 automatic verdicts, 6 true: mean_N(f) = 0.6
-    #   var_N(f), ddof 1 = (6·0.4² + 4·0.6²) / 9 = 2.4 / 9 → / N = 2.4 / 90 = 2/75
-    # n = 4 labelled (the first four items): f = [1,1,1,0], y = [1,0,0,0] → f − y = [0,1,1,0]
-    #   rectifier mean 0.5; var ddof 1 = 4·0.25 / 3 = 1/3 → / n = 1/12
-    # θ̂ = 0.6 − 0.5 = 0.1; se² = 2/75 + 1/12 = 8/300 + 25/300 = 0.11
-    # half-width = 1.959964 · √0.11 = 1.959964 · 0.331662 = 0.650047 → [−0.550047, 0.750047]
-    auto_all = [1, 1, 1, 0, 1, 1, 1, 0, 0, 0]
-    result = ppi_mean(auto_all, [1, 1, 1, 0], [1, 0, 0, 0])
-    assert result == PPIEstimate(
-        estimate=0.1,
-        ci_low=-0.550047,
-        ci_high=0.750047,
-        n_labelled=4,
-        n_total=10,
-        naive_auto_rate=0.6,
-        human_only_rate=0.25,
-        confidence=0.95,
+def test_a_census_rate_is_the_labels_own_with_the_exact_interval() -> None:
+    """Why 3: every answer labelled, so no label-sampling term: 8 of 10 labels true, the judge 7 of 10.
+
+    Clopper-Pearson: the lower bound solves P(X >= 8 | 10, p) = 0.025, beta(0.025; 8, 3) = 0.443905; the
+    upper P(X <= 8 | 10, p) = 0.025, beta(0.975; 9, 2) = 0.974789.
+    """
+    from scipy.stats import beta
+
+    human = [1] * 8 + [0] * 2
+    auto = [1] * 6 + [0] * 3 + [1]
+    result = census_rate(auto, human)
+    assert result == CensusRate(
+        estimate=0.8, ci_low=0.443905, ci_high=0.974789, n_labelled=10, n_total=10, naive_auto_rate=0.7,
+        human_only_rate=0.8, confidence=0.95,
+    )  # fmt: skip
+    assert result.ci_low == round(float(beta.ppf(0.025, 8, 3)), 6) and result.ci_high == round(
+        float(beta.ppf(0.975, 9, 2)), 6
     )
-    assert result.ci_high == round(0.1 + Z_975 * math.sqrt(0.11), 6)
-
-
-def test_ppi_perfect_judge_reduces_to_the_automatic_rate() -> None:
-    # the judge agrees with every label: rectifier = 0 with variance 0, so θ̂ = mean_N(f) = 0.6 and
-    # se² = var_N(f) / N = 2/75 → half-width = 1.959964 · 0.163299 = 0.320061 → [0.279939, 0.920061]
-    auto_all = [1, 1, 1, 0, 1, 1, 1, 0, 0, 0]
-    result = ppi_mean(auto_all, [1, 1, 0, 0], [1, 1, 0, 0])
-    assert result.estimate == 0.6
-    assert result.human_only_rate == 0.5
-    assert (result.ci_low, result.ci_high) == (0.279939, 0.920061)
-    assert result.ci_low == round(0.6 - Z_975 * math.sqrt(2 / 75), 6)
-
-
-def test_ppi_interval_undefined_with_one_label_and_errors() -> None:
-    result = ppi_mean([1, 0, 1], [1], [0])
-    assert result.estimate == round(2 / 3 - 1, 6) == -0.333333  # not clipped to [0, 1] (documented)
-    assert (result.ci_low, result.ci_high) == (None, None)
-    with pytest.raises(ValueError, match="N = 3, n = 0"):
-        ppi_mean([1, 0, 1], [], [])
+    with pytest.raises(ValueError, match="at least one"):
+        census_rate([], [])
     with pytest.raises(ValueError, match="auto has 2 values, human has 1"):
-        ppi_mean([1, 0, 1], [1, 0], [1])
+        census_rate([1, 0], [1])
     with pytest.raises(ValueError, match="confidence"):
-        ppi_mean([1, 0, 1], [1, 0], [1, 0], confidence=0)
+        census_rate([1], [1], confidence=1.0)
+
+
+def test_grounded_but_wrong_on_the_reviewers_side_needs_a_claim() -> None:
+    """Why 4: the flag never fires on an answer that claims nothing, so the reviewer's side does not either."""
+    from evalgate_lib.inputs.labels import Label, SentenceLabel
+    from evalgate_lib.statistics.run_agreement import human_judgements
+
+    def label(**kw):  # noqa: ANN003, ANN202
+        return Label("c", "q1", "0" * 64, False, False, "ana", **kw)
+
+    nothing = label(sentences=(SentenceLabel("Thanks for asking!", None),))
+    assert human_judgements(nothing)["grounded-but-wrong"] is False  # wrong, nothing unsupported, but no claim
+    claims = label(sentences=(SentenceLabel("Thanks!", None), SentenceLabel("It has 3 seats.", True)))
+    assert human_judgements(claims)["grounded-but-wrong"] is True
+    assert human_judgements(label())["grounded-but-wrong"] is True  # no sentences recorded: not a refusal
+    assert human_judgements(label(refusal=True))["grounded-but-wrong"] is False

@@ -440,7 +440,7 @@ ERR = "evalgate: error: "
 STALE = (
     ERR + r"4 label\(s\) read from {ws}/labels\.jsonl, none of a current answer of the run: 4 stale \(answer "
     r"changed since it was labelled\); 0 unknown \(no such config and question in the run\); label the run's "
-    r"current answers \(notebook 04\) or measure the results folder the labels were made on"
+    r"current answers \(notebook 06\) or measure the results folder the labels were made on"
 )
 
 CASES: tuple[Case, ...] = (

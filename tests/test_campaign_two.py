@@ -92,7 +92,7 @@ def redigest_manifest(results: Path, change: Callable[[dict[str, Any]], None] = 
 def forge_refusals(results: Path, summary_too: bool) -> None:
     """Mark the candidate's correct refusal (q2) wrong, recompute the checksums; with ``summary_too`` the summary."""
     from evalgate_lib.run.results import load_rows
-    from evalgate_lib.statistics.metrics import compare
+    from evalgate_lib.statistics.metrics import compare, ranking_depths
 
     path = results / "results.jsonl"
     rows = [json.loads(line) for line in path.read_text().splitlines()]
@@ -100,8 +100,9 @@ def forge_refusals(results: Path, summary_too: bool) -> None:
         if row["config"] == "v2" and row["question_id"] == "q2":
             row["judgement"]["correct"] = False
     path.write_text("".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in rows))
-    if summary_too:
-        summary = compare(load_rows(results), "v1", "v2").to_json()
+    if summary_too:  # as a forger with the library would: the summary the writer computes from these rows
+        forged = load_rows(results)
+        summary = compare(forged, "v1", "v2", depths=ranking_depths(forged, ("v1", "v2"), None, logged=True)).to_json()
         (results / "summary.json").write_text(json.dumps(summary, sort_keys=True, indent=2) + "\n")
     redigest_manifest(results)
 
@@ -471,11 +472,18 @@ CORPUS = r"is inside the corpus folder {ws}/corpus: the next run would read what
 CASES: tuple[Case, ...] = (
     # ---------------------------------------------------------------- a long line
     Case(
-        "long-line-no-title", "a document of one 1 MiB line and no title (the title regex hung on it)", long_line,
-        0, r"model calls: 4 generations, \d+ embedding batches; cache hits: \d+; wall time .*", stdout=True,
+        "long-line-no-title",
+        "a document of one 1 MiB line and no title (the title regex hung on it)",
+        long_line,
+        0,
+        r"model calls: 4 generations, \d+ embedding batches; cache hits: \d+; wall time .*",
+        stdout=True,
     ),
     Case(
-        "blob-in-document", "a 1 MB base64 run (one 'word'): counted by characters, not silently truncated", blob, 2,
+        "blob-in-document",
+        "a 1 MB base64 run (one 'word'): counted by characters, not silently truncated",
+        blob,
+        2,
         ERR + r"{ws}/baseline\.toml: the prompt cannot fit the generator's context: top_k 4 \(the 4 longest chunks, up "
         r"to \d+ words each\) \+ template \+ question = [\d,]+ words but 1,00[\d,]+ characters ≈ [\d,]+ tokens \(at 4 "
         r"characters/token \+ 64: its words are too long to count by words\), \+ max_tokens 96 = [\d,]+ > num_ctx "
@@ -483,284 +491,442 @@ CASES: tuple[Case, ...] = (
     ),
     # ---------------------------------------------------------------- forged results
     Case(
-        "forged-rows", "a correct refusal marked wrong in the rows, every checksum recomputed, the summary not",
-        forged_rows, 2,
+        "forged-rows",
+        "a correct refusal marked wrong in the rows, every checksum recomputed, the summary not",
+        forged_rows,
+        2,
         ERR + r"{ws}/results/summary\.json: .* is .*, but the rows give .*: the summary does not match its rows "
         r"\(one of them was changed after the run\)" + HINT,
     ),
     Case(
-        "forged-rows-and-summary", "rows and summary forged alike: the gate FAILs on what diff lists as broken",
-        forged_rows_and_summary, 1, r"FAIL: candidate regresses on refusal_accuracy", stdout=True,
+        "forged-rows-and-summary",
+        "rows and summary forged alike: the gate FAILs on what diff lists as broken",
+        forged_rows_and_summary,
+        1,
+        r"FAIL: candidate regresses on refusal_accuracy",
+        stdout=True,
         check=diff_agrees_with_gate,
     ),
     Case(
-        "manifest-edited", "another generator named in manifest.json, its own checksum not recomputed",
-        manifest_edited, 2,
+        "manifest-edited",
+        "another generator named in manifest.json, its own checksum not recomputed",
+        manifest_edited,
+        2,
         ERR + r"{ws}/results/manifest\.json: SHA-256 differs from its manifest_sha256 \(the file was changed after "
         r"the run\)" + HINT,
     ),
     Case(
-        "manifest-forged-no-key", "the same edit with manifest_sha256 recomputed: without a key, nothing can tell",
-        manifest_forged, 0, r"signature: none \(checksums only: they find accidents, not forgery\)", stdout=True,
+        "manifest-forged-no-key",
+        "the same edit with manifest_sha256 recomputed: without a key, nothing can tell",
+        manifest_forged,
+        0,
+        r"signature: none \(checksums only: they find accidents, not forgery\)",
+        stdout=True,
     ),
     Case(
-        "signed-verified", "score and gate with the team's --key-file", signed, 0, VERIFIED, stdout=True,
+        "signed-verified",
+        "score and gate with the team's --key-file",
+        signed,
+        0,
+        VERIFIED,
+        stdout=True,
     ),
     Case(
-        "signed-then-forged", "a signed folder whose rows, summary and checksums were forged alike",
-        signed_then_forged, 2,
+        "signed-then-forged",
+        "a signed folder whose rows, summary and checksums were forged alike",
+        signed_then_forged,
+        2,
         ERR + r"{ws}/results/signature\.json: the signature does not match manifest\.json: the folder was changed "
         r"after it was signed" + HINT,
     ),
     Case(
-        "signed-other-key", "a signed folder read with another key", signed_other_key, 2,
+        "signed-other-key",
+        "a signed folder read with another key",
+        signed_other_key,
+        2,
         ERR + r"{ws}/results/signature\.json: signed with another key \(key id '[0-9a-f]{16}'; the key set here has "
         r"'[0-9a-f]{16}'\)" + HINT,
     ),
     Case(
-        "unsigned-with-key", "an unsigned folder read with a key set", unsigned_with_key, 2,
+        "unsigned-with-key",
+        "an unsigned folder read with a key set",
+        unsigned_with_key,
+        2,
         ERR + r"{ws}/results: not signed \(no signature\.json\), but a signing key is set: a folder written without "
         r"the key, or whose signature was removed, is not trusted" + HINT,
     ),
     Case(
-        "key-file-missing", "--key-file names no file",
-        lambda ws: ["--key-file", str(ws.root / "team.key"), *ws.run()], 2,
-        ERR + r"signing key file {ws}/team\.key does not exist", check=nothing_written,
+        "key-file-missing",
+        "--key-file names no file",
+        lambda ws: ["--key-file", str(ws.root / "team.key"), *ws.run()],
+        2,
+        ERR + r"signing key file {ws}/team\.key does not exist",
+        check=nothing_written,
     ),
     Case(
-        "key-too-short", "EVALGATE_SIGNING_KEY=secret (6 bytes)", lambda ws: ws.run(), 2,
+        "key-too-short",
+        "EVALGATE_SIGNING_KEY=secret (6 bytes)",
+        lambda ws: ws.run(),
+        2,
         ERR + r"EVALGATE_SIGNING_KEY holds a key of 6 bytes; a signing key needs at least 16 \(make one with 'openssl "
         r"rand -hex 32'\)",
-        patch=environment(EVALGATE_SIGNING_KEY="secret"), check=nothing_written,
+        patch=environment(EVALGATE_SIGNING_KEY="secret"),
+        check=nothing_written,
     ),
     Case(
-        "cache-forged-no-key", "cached answers and their text_sha256 rewritten, no key: used (the checksums' limit)",
-        cache_forged_no_key, 0, r"model calls: 0 generations, 0 embedding batches; cache hits: \d+; wall time .*",
-        stdout=True, check=forged_answers_used,
+        "cache-forged-no-key",
+        "cached answers and their text_sha256 rewritten, no key: used (the checksums' limit)",
+        cache_forged_no_key,
+        0,
+        r"model calls: 0 generations, 0 embedding batches; cache hits: \d+; wall time .*",
+        stdout=True,
+        check=forged_answers_used,
     ),
     Case(
-        "cache-forged-with-key", "the same forgery in a cache signed with the team's key: found and recomputed",
-        cache_forged_with_key, 0,
+        "cache-forged-with-key",
+        "the same forgery in a cache signed with the team's key: found and recomputed",
+        cache_forged_with_key,
+        0,
         r"evalgate: WARNING: corrupt generate cache entry " + ENTRY + r": its signature does not match it \(changed "
         r"after it was written\); recomputed it",
-        patch=warnings_on_stderr, check=forged_answers_recomputed,
+        patch=warnings_on_stderr,
+        check=forged_answers_recomputed,
     ),
     Case(
-        "cache-unsigned-with-key", "a cache written without a key, read with one: every entry recomputed, each said",
-        cache_unsigned_with_key, 0,
+        "cache-unsigned-with-key",
+        "a cache written without a key, read with one: every entry recomputed, each said",
+        cache_unsigned_with_key,
+        0,
         r"evalgate: WARNING: corrupt (generate|embed) cache entry " + ENTRY + r": not signed, and a signing key is "
         r"set \(written without the key, or forged\); recomputed it",
         patch=warnings_on_stderr,
     ),
     # ---------------------------------------------------------------- output inside the corpus
     Case(
-        "out-in-corpus-via-symlink", "--out kb/results where kb links to the corpus", out_through_link, 2,
+        "out-in-corpus-via-symlink",
+        "--out kb/results where kb links to the corpus",
+        out_through_link,
+        2,
         ERR + r"--out {ws}/kb/results " + CORPUS + "write it outside the corpus",
     ),
     Case(
-        "report-page-linked-into-corpus", "corpus/answers.html links to a page EvalGate wrote (it holds the gold)",
-        report_page_linked, 0,
+        "report-page-linked-into-corpus",
+        "corpus/answers.html links to a page EvalGate wrote (it holds the gold)",
+        report_page_linked,
+        0,
         r"skipped corpus file {ws}/corpus/answers\.html: a page EvalGate wrote \(a report: it holds the gold "
         r"answers\), not an article",
         stdout=True,
     ),
     Case(
-        "report-page-copied-into-corpus", "the same page copied into the corpus: skipped, listed in the manifest",
-        report_page_copied, 0,
+        "report-page-copied-into-corpus",
+        "the same page copied into the corpus: skipped, listed in the manifest",
+        report_page_copied,
+        0,
         r"skipped corpus file {ws}/corpus/answers\.html: a page EvalGate wrote \(a report: it holds the gold "
         r"answers\), not an article",
-        stdout=True, check=page_skipped_in_manifest,
+        stdout=True,
+        check=page_skipped_in_manifest,
     ),
     Case(
-        "cache-dir-in-corpus", "--cache-dir inside the corpus",
-        lambda ws: [*ws.run(), "--cache-dir", str(ws.corpus / "cache")], 2,
+        "cache-dir-in-corpus",
+        "--cache-dir inside the corpus",
+        lambda ws: [*ws.run(), "--cache-dir", str(ws.corpus / "cache")],
+        2,
         ERR + r"--cache-dir {ws}/corpus/cache " + CORPUS + "write it outside the corpus",
     ),
     Case(
-        "diff-json-in-corpus", "diff --json into the corpus of the results", json_in_corpus, 2,
+        "diff-json-in-corpus",
+        "diff --json into the corpus of the results",
+        json_in_corpus,
+        2,
         ERR + r"--json {ws}/corpus/changes\.json " + CORPUS + "write it outside the corpus",
     ),
     Case(
-        "gold-import-into-corpus", "gold import --out into the corpus", gold_import_into_corpus, 2,
+        "gold-import-into-corpus",
+        "gold import --out into the corpus",
+        gold_import_into_corpus,
+        2,
         ERR + r"--out {ws}/corpus/gold\.md " + CORPUS + "write it outside the corpus",
     ),
     # ---------------------------------------------------------------- where EvalGate writes
     Case(
-        "out-read-only", "--out a folder nobody may write: refused before any model call", read_only_out, 2,
-        ERR + r"--out {ws}/out: cannot write into {ws}/out \(Permission denied\)" + WRITE, how="nobody",
+        "out-read-only",
+        "--out a folder nobody may write: refused before any model call",
+        read_only_out,
+        2,
+        ERR + r"--out {ws}/out: cannot write into {ws}/out \(Permission denied\)" + WRITE,
+        how="nobody",
     ),
     Case(
-        "out-read-only-filesystem", "--out under a folder on a read-only file system (a tmpfs mounted ro)",
-        read_only_filesystem, 2,
+        "out-read-only-filesystem",
+        "--out under a folder on a read-only file system (a tmpfs mounted ro)",
+        read_only_filesystem,
+        2,
         ERR + r"--out {ws}/ro/results: cannot write into {ws}/ro \(Read-only file system\)" + WRITE,
     ),
     Case(
-        "out-full-after-the-work", "the output file system fills during the run (an 8 KiB tmpfs)",
-        full_after_the_work, 2, ERR + r"cannot write {ws}/small/out/results\.jsonl \(No space left on device\)",
+        "out-full-after-the-work",
+        "the output file system fills during the run (an 8 KiB tmpfs)",
+        full_after_the_work,
+        2,
+        ERR + r"cannot write {ws}/small/out/results\.jsonl \(No space left on device\)",
         check=work_kept_in_cache,
     ),
     Case(
-        "out-dangling-symlink", "--out a symbolic link to a folder that is gone", dangling_out, 2,
+        "out-dangling-symlink",
+        "--out a symbolic link to a folder that is gone",
+        dangling_out,
+        2,
         ERR + r"--out {ws}/out is a symbolic link to {ws}/unmounted/results, which does not exist: create its "
         r"target, or name another folder",
     ),
     Case(
-        "out-under-a-file", "--out taken/results where taken is a file", out_under_a_file, 2,
+        "out-under-a-file",
+        "--out taken/results where taken is a file",
+        out_under_a_file,
+        2,
         ERR + r"--out {ws}/taken/results: {ws}/taken is a file, so no folder can be made there",
     ),
     Case(
-        "diff-json-is-a-folder", "diff --json names a folder", json_is_a_folder("diff"), 2,
+        "diff-json-is-a-folder",
+        "diff --json names a folder",
+        json_is_a_folder("diff"),
+        2,
         ERR + r"--json {ws}/changes is a folder, not a file: name a file to write into, e\.g\. {ws}/changes/out\.json",
     ),
     Case(
-        "agreement-json-is-a-folder", "agreement --json names a folder", json_is_a_folder("agreement"), 2,
+        "agreement-json-is-a-folder",
+        "agreement --json names a folder",
+        json_is_a_folder("agreement"),
+        2,
         ERR + r"--json {ws}/changes is a folder, not a file: name a file to write into, e\.g\. {ws}/changes/out\.json",
     ),
     Case(
-        "diff-json-dangling-symlink", "diff --json a symbolic link whose folder is gone", dangling_json, 2,
+        "diff-json-dangling-symlink",
+        "diff --json a symbolic link whose folder is gone",
+        dangling_json,
+        2,
         ERR + r"--json {ws}/changes\.json is a symbolic link to {ws}/gone/changes\.json, which does not exist: create "
         r"its target, or name another file",
     ),
     # ---------------------------------------------------------------- text that is not Unicode
     Case(
-        "answer-lone-surrogate", "an answer holding \\ud800 (half a UTF-16 pair)", surrogate_in_answer, 2,
+        "answer-lone-surrogate",
+        "an answer holding \\ud800 (half a UTF-16 pair)",
+        surrogate_in_answer,
+        2,
         ERR + r"{ws}/v2\.jsonl:1: answer holds \\ud800 at character 12, half of a UTF-16 pair \(a lone surrogate\), "
         r"which is not valid Unicode text; fix the writer's encoding \(EvalGate refuses it rather than change the "
         r"text\)",
         check=lambda ws: nothing_written(ws) or None,
     ),
     Case(
-        "gold-lone-surrogate", "a gold question holding \\udc80", surrogate_in_gold, 2,
+        "gold-lone-surrogate",
+        "a gold question holding \\udc80",
+        surrogate_in_gold,
+        2,
         ERR + r"{ws}/gold\.jsonl:1: question holds \\udc80 at character 32, half of a UTF-16 pair .*",
         check=nothing_written,
     ),
     Case(
-        "generator-lone-surrogate", "the server's answer holds \\ud800", lambda ws: ws.run(), 2,
+        "generator-lone-surrogate",
+        "the server's answer holds \\ud800",
+        lambda ws: ws.run(),
+        2,
         ERR + r"the generator \(ollama qwen2\.5:7b\) returned an answer that is not valid Unicode: '\\ud800' at "
         r"character 12 is half of a UTF-16 pair \(a lone surrogate\)",
-        server=lambda: ScriptedOllama(surrogate_answer), check=nothing_written,
+        server=lambda: ScriptedOllama(surrogate_answer),
+        check=nothing_written,
     ),
     Case(
-        "argument-not-utf8", "--out with a byte that is not UTF-8", non_utf8_argument, 2,
+        "argument-not-utf8",
+        "--out with a byte that is not UTF-8",
+        non_utf8_argument,
+        2,
         ERR + r"argument '{ws}/out-\\udcff' is not valid UTF-8 \(a name in another encoding\): EvalGate records "
         r"paths and names as UTF-8 JSON; rename it, or pass it in UTF-8",
     ),
     Case(
-        "corpus-name-not-utf8", "a corpus file named in Latin-1 (caf\\xe9.md)", non_utf8_name, 2,
+        "corpus-name-not-utf8",
+        "a corpus file named in Latin-1 (caf\\xe9.md)",
+        non_utf8_name,
+        2,
         ERR + r"'{ws}/corpus/caf\\udce9\.md': the name is not valid UTF-8 \(bytes shown as \\udcXX\); rename it, or "
         r"move it out of the corpus",
     ),
     # ---------------------------------------------------------------- option values
     Case(
-        "timeout-1e308", "--timeout 1e308", lambda ws: ws.run("--timeout", "1e308"), 2,
+        "timeout-1e308",
+        "--timeout 1e308",
+        lambda ws: ws.run("--timeout", "1e308"),
+        2,
         ERR + r"--timeout must be a number of seconds > 0 and at most 86,400 \(a day\), got '1e308'",
     ),
     Case(
-        "retries-huge", "--retries 100000 (a backoff of 2^99999 s)", lambda ws: ws.run("--retries", "100000"), 2,
+        "retries-huge",
+        "--retries 100000 (a backoff of 2^99999 s)",
+        lambda ws: ws.run("--retries", "100000"),
+        2,
         ERR + r"--retries must be a whole number from 0 to 100, got '100000'",
     ),
     Case(
-        "jobs-huge", "--jobs 100000 (a thread each)", lambda ws: ws.run("--jobs", "100000"), 2,
+        "jobs-huge",
+        "--jobs 100000 (a thread each)",
+        lambda ws: ws.run("--jobs", "100000"),
+        2,
         ERR + r"--jobs must be at most 256, got 100,000",
     ),
     Case(
-        "resamples-huge", "agreement --resamples 1000000000",
-        lambda ws: ["agreement", "--results", str(ws.root), "--labels", str(ws.gold), "--resamples", "1000000000"], 2,
+        "resamples-huge",
+        "agreement --resamples 1000000000",
+        lambda ws: ["agreement", "--results", str(ws.root), "--labels", str(ws.gold), "--resamples", "1000000000"],
+        2,
         ERR + r"--resamples must be at most 1,000,000, got 1,000,000,000",
     ),
     Case(
-        "gate-max-drop-percent", 'max_drop = "5%"',
-        thresholds('[[rule]]\nmetric = "accuracy_answerable"\nmax_drop = "5%"\n'), 2,
+        "gate-max-drop-percent",
+        'max_drop = "5%"',
+        thresholds('[[rule]]\nmetric = "accuracy_answerable"\nmax_drop = "5%"\n'),
+        2,
         ERR + r"{ws}/gate\.toml: rule 1 \(accuracy_answerable\) max_drop must be a number >= 0 and at most 1, a "
         r"fraction \(0\.05 = 5 points\) for this rate, got '5%'",
     ),
     Case(
-        "gate-max-drop-negative", "max_drop = -0.05", thresholds('[[rule]]\nmetric = "mrr"\nmax_drop = -0.05\n'), 2,
+        "gate-max-drop-negative",
+        "max_drop = -0.05",
+        thresholds('[[rule]]\nmetric = "mrr"\nmax_drop = -0.05\n'),
+        2,
         ERR + r"{ws}/gate\.toml: rule 1 \(mrr\) max_drop must be a number >= 0 and at most 1, a fraction \(0\.05 = 5 "
         r"points\) for this score, got -0\.05",
     ),
     Case(
-        "gate-max-increase-nan", "max_increase = nan",
-        thresholds('[[rule]]\nmetric = "hallucination"\nmax_increase = nan\n'), 2,
+        "gate-max-increase-nan",
+        "max_increase = nan",
+        thresholds('[[rule]]\nmetric = "hallucination"\nmax_increase = nan\n'),
+        2,
         ERR + r"{ws}/gate\.toml: rule 1 \(hallucination\) max_increase must be a number >= 0, a number of questions "
         r"for this count, got nan",
     ),
     Case(
-        "gate-key-typo", "max_dorp = 0.05 (a typo must not be a rule without a bound)",
-        thresholds('[[rule]]\nmetric = "accuracy_answerable"\nmax_dorp = 0.05\n'), 2,
+        "gate-key-typo",
+        "max_dorp = 0.05 (a typo must not be a rule without a bound)",
+        thresholds('[[rule]]\nmetric = "accuracy_answerable"\nmax_dorp = 0.05\n'),
+        2,
         ERR + r"{ws}/gate\.toml: unknown key 'max_dorp' in \[\[rule\]\] 1; did you mean 'max_drop'\?",
     ),
     Case(
-        "gate-alpha-string", 'alpha = "0.05"',
-        thresholds('alpha = "0.05"\n[[rule]]\nmetric = "accuracy_answerable"\nmax_drop = 0.05\n'), 2,
+        "gate-alpha-string",
+        'alpha = "0.05"',
+        thresholds('alpha = "0.05"\n[[rule]]\nmetric = "accuracy_answerable"\nmax_drop = 0.05\n'),
+        2,
         ERR + r"{ws}/gate\.toml: alpha must be a number between 0 and 1 \(a p-value threshold\), got '0\.05'",
     ),
     Case(
-        "gate-rule-not-a-table", 'rule = "accuracy"', thresholds('rule = "accuracy"\n'), 2,
+        "gate-rule-not-a-table",
+        'rule = "accuracy"',
+        thresholds('rule = "accuracy"\n'),
+        2,
         ERR + r"{ws}/gate\.toml: 'rule' must be \[\[rule\]\] tables, each with a metric and max_drop or max_increase",
     ),
     Case(
-        "gate-thresholds-latin1", "a thresholds file saved in Latin-1",
-        thresholds("", raw='# r\xe8gle\n[[rule]]\nmetric = "mrr"\nmax_drop = 0.05\n'.encode("latin-1")), 2,
+        "gate-thresholds-latin1",
+        "a thresholds file saved in Latin-1",
+        thresholds("", raw='# r\xe8gle\n[[rule]]\nmetric = "mrr"\nmax_drop = 0.05\n'.encode("latin-1")),
+        2,
         ERR + r"{ws}/gate\.toml: not valid TOML \('utf-8' codec can't decode byte 0xe8 .*\)",
     ),
     # ---------------------------------------------------------------- standard output
     Case(
-        "stdout-full", "score > /dev/full", stdout_of_score, 2,
+        "stdout-full",
+        "score > /dev/full",
+        stdout_of_score,
+        2,
         ERR + r"cannot write to standard output \(No space left on device\): what the command prints was cut short",
-        how="proc", sink="full", check=results_written,
+        how="proc",
+        sink="full",
+        check=results_written,
     ),
     Case(
-        "stdout-closed-pipe", "score | (a reader that already quit)", stdout_of_score, 2,
+        "stdout-closed-pipe",
+        "score | (a reader that already quit)",
+        stdout_of_score,
+        2,
         ERR + r"cannot write to standard output \(Broken pipe\): what the command prints was cut short",
-        patch=stdout_refusing(errno.EPIPE), check=results_written,
+        patch=stdout_refusing(errno.EPIPE),
+        check=results_written,
     ),
     Case(
-        "help-to-full-stdout", "evalgate --help into a full standard output", lambda ws: ["--help"], 2,
+        "help-to-full-stdout",
+        "evalgate --help into a full standard output",
+        lambda ws: ["--help"],
+        2,
         ERR + r"cannot write to standard output \(No space left on device\): what the command prints was cut short",
         patch=stdout_refusing(errno.ENOSPC),
     ),
     Case(
-        "pythonioencoding-ascii", "gold check with PYTHONIOENCODING=ascii (its × has no ASCII form)",
-        lambda ws: ws.gold_check(), 0,
+        "pythonioencoding-ascii",
+        "gold check with PYTHONIOENCODING=ascii (its × has no ASCII form)",
+        lambda ws: ws.gold_check(),
+        0,
         r"  accept '3 seats': 2\\xd7 in plans-and-pricing-2026 \(first at {ws}/corpus/plans-and-pricing-2026\.md:16\); "
         r"0 other article\(s\)",
-        how="proc", stdout=True, env=(("PYTHONIOENCODING", "ascii"),),
+        how="proc",
+        stdout=True,
+        env=(("PYTHONIOENCODING", "ascii"),),
     ),
     # ---------------------------------------------------------------- the right cause
     Case(
-        "one-paragraph-100kb", "a 100 KB one-paragraph .txt: cut by the markdown chunker, not 'cannot fit'",
-        one_paragraph, 0, r"model calls: 4 generations, \d+ embedding batches; cache hits: \d+; wall time .*",
-        stdout=True, check=candidate_chunks_fit,
+        "one-paragraph-100kb",
+        "a 100 KB one-paragraph .txt: cut by the markdown chunker, not 'cannot fit'",
+        one_paragraph,
+        0,
+        r"model calls: 4 generations, \d+ embedding batches; cache hits: \d+; wall time .*",
+        stdout=True,
+        check=candidate_chunks_fit,
     ),
     Case(
-        "corpus-is-a-file", "[shared] corpus names a file", corpus_is_a_file, 2,
+        "corpus-is-a-file",
+        "[shared] corpus names a file",
+        corpus_is_a_file,
+        2,
         ERR + r"corpus folder {ws}/corpus\.md is a file, not a folder: name the folder that holds the documents",
     ),
     Case(
-        "ollama-host-v1", "OLLAMA_HOST=http://127.0.0.1:9/v1 (the OpenAI-compatible path)", without_hosts, 2,
+        "ollama-host-v1",
+        "OLLAMA_HOST=http://127.0.0.1:9/v1 (the OpenAI-compatible path)",
+        without_hosts,
+        2,
         ERR + r"invalid Ollama host 'http://127\.0\.0\.1:9/v1': it ends in /v1, the path of Ollama's OpenAI-compatible "
         r"API, which EvalGate does not use; EvalGate adds Ollama's own /api/\.\.\. paths to the server's root URL: use "
         r"http://127\.0\.0\.1:9",
         patch=environment(OLLAMA_HOST=DEAD_HOST + "/v1"),
     ),
     Case(
-        "http-500", "every model request answered HTTP 500", lambda ws: ws.run("--retries", "0"), 2,
+        "http-500",
+        "every model request answered HTTP 500",
+        lambda ws: ws.run("--retries", "0"),
+        2,
         ERR + r"Ollama request to http://a\.test:11434/api/embed failed after 1 attempt: HTTP 500: injected failure "
         r"\(HTTP 500\)\. The server is up but failed with HTTP 500: its own log says why \(often a model that could "
         r"not be loaded, e\.g\. out of memory\); fix that and rerun",
         server=lambda: failing(500),
     ),
     Case(
-        "http-503", "every model request answered HTTP 503", lambda ws: ws.run("--retries", "0"), 2,
+        "http-503",
+        "every model request answered HTTP 503",
+        lambda ws: ws.run("--retries", "0"),
+        2,
         ERR + r"Ollama request to http://a\.test:11434/api/embed failed after 1 attempt: HTTP 503: injected failure "
         r"\(HTTP 503\)\. The server is up but unavailable \(overloaded, or still loading the model\): wait and rerun, "
         r"lower --jobs, or raise --retries; its own log says more",
         server=lambda: failing(503),
     ),
     Case(
-        "http-404-not-ollama", "a 404 page where Ollama's /api/show should be (a proxy's wrong prefix)",
-        lambda ws: ws.run(), 2,
+        "http-404-not-ollama",
+        "a 404 page where Ollama's /api/show should be (a proxy's wrong prefix)",
+        lambda ws: ws.run(),
+        2,
         ERR + r"Ollama at http://a\.test:11434/api/show rejected the request with HTTP 404: 404 page not found; no "
         r"Ollama endpoint answered there: is http://a\.test:11434 the root URL of an Ollama server\?",
         server=lambda: ScriptedOllama(not_an_ollama_path),

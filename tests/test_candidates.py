@@ -256,7 +256,7 @@ def test_the_first_screen_leads_with_every_verdict_and_judges_on_holm(tmp_path):
     assert '<tr class="eg-shown" data-candidate="a" data-verdict="PASS">' in page
     assert 'data-candidate="c" data-verdict="FAIL"' in page
     assert 'data-verdict="PASS"' in page[page.index('id="eg-verdict"') - 80 :]  # a alone would FAIL (p 0.031)
-    assert "Holm-adjusted p = 0.062 ≥ 0.05" in page and "(Holm 0.062)" in page
+    assert "Holm-adjusted McNemar p (raw 0.031) = 0.062 ≥ 0.05" in page and "0.062 <small>(raw 0.031)" in page
     escaped = _family(tmp_path / "x", {"a": 0, "<b>b</b>": 1})
     page = load_results(escaped / "a").first_screen_html(thresholds)
     assert "&lt;b&gt;b&lt;/b&gt;" in page and "<b>b</b>" not in page  # a config name reaches HTML escaped

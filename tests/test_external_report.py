@@ -78,6 +78,12 @@ def test_label_provenance_is_what_the_files_record():
         "Labelled by ana, bo, cy (3 reviewers); of 4 labels, 1 with EvalGate's verdicts hidden, 1 with EvalGate's "
         "verdicts shown to the reviewer, 2 whose file does not record whether EvalGate's verdicts were hidden."
     )
+    audited = Label("c", "q9", "0" * 64, True, False, "dee", verdicts_hidden=False, mode="audit")
+    provenance = label_provenance([label("ana", True), label("cy", False), audited])
+    assert (provenance.shown, provenance.audit) == (2, 1)
+    assert "2 with EvalGate's verdicts shown to the reviewer (1 of them audit labels" in (
+        report_html.provenance_sentence(provenance)
+    )
 
 
 def test_skipped_notebooks_are_named_with_why():

@@ -1,7 +1,7 @@
-"""The HTML test matrix: real documentation pages from Debian packages, six generators, read as a browser shows them.
+"""The HTML test matrix: real documentation pages from Debian packages, seven generators, read as a browser shows them.
 
 Each folder of ``tests/data/html-docs/`` holds a few pages of one package exactly as Debian
-ships them (Sphinx, AsciiDoc, Texinfo's makeinfo, Doxygen, Docutils, hand-written), its
+ships them (Sphinx, AsciiDoc, Texinfo's makeinfo, Doxygen, Docutils, DocBook XSL, hand-written), its
 COPYRIGHT, a ``set.toml`` that names, read off the pages by hand, the CSS selectors of the
 page's navigation and each page's title, and a ``gold.jsonl`` whose evidence was copied from
 the pages as headless Chromium renders them (``scripts/html_browser_evidence.py``). For each set:
@@ -43,9 +43,9 @@ def markup(page: Path) -> str:
     return (gzip.decompress(raw) if page.name.endswith(".gz") else raw).decode("utf-8")
 
 
-def test_the_matrix_has_six_generators_each_with_its_licence() -> None:
-    assert len(SETS) == 6
-    assert len({spec(name)["generator"] for name in SETS}) == 6
+def test_the_matrix_has_seven_generators_each_with_its_licence() -> None:
+    assert len(SETS) == 7
+    assert len({spec(name)["generator"] for name in SETS}) == 7
     for name in SETS:
         assert (SETS_FOLDER / name / "COPYRIGHT").read_text(encoding="utf-8").strip()
         assert len(list((SETS_FOLDER / name / "corpus").iterdir())) >= 2

@@ -37,19 +37,23 @@ def test_two_strata_unequal_probabilities_by_hand() -> None:
     #   S² = (5/6 − 25/36)·6/5 = 1/6, question variance = S²/6 = 1/36
     # degrees of freedom (Satterthwaite): label sampling alone m_B − 1 = 1; with question sampling (df N − 1 = 5)
     #   (1/18 + 1/36)² / ((1/18)²/1 + (1/36)²/5) = 45/21
-    est = corrected_rate([A, B])
+    est = corrected_rate([A, B], tuned=False)
     assert est.estimate == round(5 / 6, 6)
     assert est.label_se == round(math.sqrt(1 / 18), 6)
     assert est.question_se == round(1 / 6, 6)
     se = math.sqrt(1 / 18 + 1 / 36)
-    assert est.ci_low == round(5 / 6 - t975(45 / 21) * se, 6) and est.ci_high == round(5 / 6 + t975(45 / 21) * se, 6)
-    assert est.label_low == round(5 / 6 - t975(1) * math.sqrt(1 / 18), 6)
+    # a rate's interval stays in [0, 1]: 5/6 ± 4.04·0.289 would be [-0.33, 2.00]
+    assert est.ci_low == max(0.0, round(5 / 6 - t975(45 / 21) * se, 6)) == 0.0
+    assert est.ci_high == min(1.0, round(5 / 6 + t975(45 / 21) * se, 6)) == 1.0
+    assert est.label_low == max(0.0, round(5 / 6 - t975(1) * math.sqrt(1 / 18), 6))
     assert est.judge_only == round(4 / 6, 6)
-    # labels alone: A 0 + 0, B 2·(1 + 1) = 4, so 4/6; B's labels are both 1, so no label variance (the floor
-    # (2 + 0.5)/3 − 1 is below 0): only question sampling, df 5
+    # labels alone: A 0 + 0, B 2·(1 + 1) = 4, so 4/6; B's labels are both 1, sample variance 0, but B holds
+    # questions not drawn: the floor q(1 − q), q = 0.5/(2 + 1) = 1/6, is 5/36 (the mean-square floor
+    # (2 + 0.5)/3 − 1 is below 0): label variance 4²·(1/2)·(5/36)/2 / 6² = 5/324, question 1/36 = 9/324;
+    # df (14/324)² / ((5/324)²/1 + (9/324)²/5) = 196/41.2
     assert est.labels_only == round(4 / 6, 6)
-    assert est.labels_only_low == round(4 / 6 - t975(5) / 6, 6)
-    assert est.labels_only_label_se == 0.0
+    assert est.labels_only_label_se == round(math.sqrt(5 / 324), 6)
+    assert est.labels_only_low == round(4 / 6 - t975(196 / 41.2) * math.sqrt(14 / 324), 6)
     assert (est.n_labelled, est.n_population, est.census) == (4, 6, False)
 
 
@@ -72,17 +76,18 @@ def test_paired_delta_by_hand() -> None:
     #   label variance: A census; B s² of (0, −1) = 0.5: 16·(1/2)·0.5/2 = 2, / 36 = 1/18
     #   second moment: Σf² = 2; y² − f²: A (1, −1) → 0, B (0, 1) → 2; E[y²] = 4/6,
     #   S² = (4/6 − 1/9)·6/5 = 2/3, question variance 1/9
-    est = corrected_delta([A, B], [cand_a, cand_b])
+    est = corrected_delta([A, B], [cand_a, cand_b], tuned=False)
     assert est.estimate == round(-1 / 3, 6)
     assert est.label_se == round(math.sqrt(1 / 18), 6)
     assert est.question_se == round(1 / 3, 6)
     # df: (1/18 + 1/9)² / ((1/18)²/1 + (1/9)²/5) = 5
     se = math.sqrt(1 / 18 + 1 / 9)
-    assert est.ci_low == round(-1 / 3 - t975(5) * se, 6)
+    assert est.ci_low == max(-1.0, round(-1 / 3 - t975(5) * se, 6)) == -1.0  # a delta of rates stays in [-1, 1]
+    assert est.ci_high == round(-1 / 3 + t975(5) * se, 6)
     assert est.p_value == round(2 * float(student_t.sf((1 / 3) / se, 5)), 6)
     assert est.judge_only == 0.0
     # the delta is the rate estimate of the differences: its point is the difference of the two rates
-    base, cand = corrected_rate([A, B]), corrected_rate([cand_a, cand_b])
+    base, cand = corrected_rate([A, B], tuned=False), corrected_rate([cand_a, cand_b], tuned=False)
     assert est.estimate == round(cand.estimate - base.estimate, 6)
 
 
@@ -101,7 +106,7 @@ def test_questions_outside_the_population_count_in_their_stratum_only() -> None:
     s = StratumValues(judge=(1.0, None, 0.0, 1.0), labelled=((1.0, 0.0), (None, None)))
     # population N = 3; Σf = 2; d over the 2 labelled: (−1, 0 outside): rectifier 4/2·(−1) = −2; θ = 0
     # label variance: s² of (−1, 0) = 0.5; 16·0.5·0.5/2 = 2; / 3² = 2/9
-    est = corrected_rate([s])
+    est = corrected_rate([s], tuned=False)
     assert est.estimate == 0.0
     assert est.label_se == round(math.sqrt(2 / 9), 6)
     assert (est.n_labelled, est.n_population) == (1, 3)
@@ -111,21 +116,51 @@ def test_the_variance_floor_when_every_sampled_label_agrees_with_the_judge() -> 
     # 10 questions, 4 labelled, judge right on all 4 (y − f = 0): the sample variance is 0, the floor
     # (0 + 0.5)/(4 + 1) − 0 = 0.1: label variance 10²·(1 − 4/10)·0.1/4 / 10² = 0.015
     s = StratumValues(judge=(1.0,) * 10, labelled=((1.0, 1.0),) * 4)
-    est = corrected_rate([s])
+    est = corrected_rate([s], tuned=False)
     assert est.estimate == 1.0
     assert est.label_se == round(math.sqrt(0.015), 6)
+    # the judge wrong on all 4 the same way (y − f = 1 each): the mean-square floor (4 + 0.5)/5 − 1 is below 0;
+    # the step floor q(1 − q), q = 0.5/5, is 0.09: label variance 10²·0.6·0.09/4 / 10² = 0.0135
+    s = StratumValues(judge=(0.0,) * 10, labelled=((0.0, 1.0),) * 4)
+    assert corrected_rate([s], tuned=False).label_se == round(math.sqrt(0.0135), 6)
 
 
 def test_power_tuning_weighs_the_judge_by_its_covariance_with_the_labels() -> None:
-    from evalgate_lib.statistics.label_estimates import power_tuning
+    from evalgate_lib.statistics.label_estimates import POWER_GRID, power_tuning
 
     # one stratum of 4, 3 labelled: f (1, 0, 1), y (1, 0, 0): cov = 1/3·... sample cov(f, y) = 1/6, var(f) = 1/3
     s = StratumValues(judge=(1.0, 0.0, 1.0, 0.0), labelled=((1.0, 1.0), (0.0, 0.0), (1.0, 0.0)))
     assert power_tuning([s]) == pytest.approx(0.5)
-    tuned = corrected_rate([s], tuned=True)
-    # λ = 0.5: (0.5·2 + 4/3·(0.5 + 0 − 0.5))/4 = 0.25
-    assert tuned.estimate == 0.25 and tuned.power == 0.5
-    assert corrected_rate([s]).power == 1.0
+    # at weight λ: (λ·Σf + 4/3·Σ(y − λf))/4 = (2λ + 4/3·(1 − 2λ))/4 = 1/3 − λ/6
+    plain = corrected_rate([s], tuned=False)
+    assert plain.estimate == round(1 / 3 - 1 / 6, 6) and plain.power == 1.0
+    tuned = corrected_rate([s])  # the default: the narrowest interval of λ in {0, 0.05, ..., 1} and PPI++'s λ
+    assert tuned.power in {*POWER_GRID, 0.5}
+    assert tuned.estimate == pytest.approx(1 / 3 - tuned.power / 6, abs=1e-6)
+    width = tuned.ci_high - tuned.ci_low
+    assert width <= plain.ci_high - plain.ci_low + 1e-9
+    assert width <= tuned.labels_only_high - tuned.labels_only_low + 1e-9  # never wider than the labels alone (λ = 0)
+    assert tuned.labels_only == round(4 / 3 * 1 / 4, 6)  # labels alone: 4/3·(1 + 0 + 0)/4
+
+
+def test_the_corrected_interval_is_never_wider_than_labels_alone_and_stays_in_range() -> None:
+    """Why 6 and 9: over random plans, the corrected interval is at most the labels-only width, inside [-1, 1]."""
+    rng = np.random.default_rng(47)
+    for _ in range(300):
+        n, m = int(rng.integers(6, 30)), 0
+        m = int(rng.integers(2, n + 1))
+        f = rng.integers(-1, 2, size=n).astype(float)
+        y = np.where(rng.random(n) < 0.7, f, rng.integers(-1, 2, size=n)).astype(float)
+        drawn = rng.permutation(n)[:m]
+        est = corrected_rate([StratumValues(tuple(f), tuple((f[i], y[i]) for i in drawn))])
+        if est.ci_low is None:
+            continue
+        est = corrected_delta(
+            [StratumValues(tuple(0.0 for _ in f), tuple((0.0, 0.0) for _ in drawn))],
+            [StratumValues(tuple(f), tuple((f[i], y[i]) for i in drawn))],
+        )
+        assert est.ci_high - est.ci_low <= est.labels_only_high - est.labels_only_low + 1e-6
+        assert -1.0 <= est.ci_low <= est.ci_high <= 1.0
 
 
 def test_one_label_in_a_sampled_stratum_gives_no_interval() -> None:
@@ -169,7 +204,7 @@ def test_agrees_with_ppi_py_on_the_point_estimate() -> None:
     y = np.where(rng.random(60) < 0.8, f, 1 - f)
     # a uniform sample: one stratum
     idx = rng.permutation(60)[:15]
-    est = corrected_rate([StratumValues(tuple(f), tuple((f[i], y[i]) for i in idx))])
+    est = corrected_rate([StratumValues(tuple(f), tuple((f[i], y[i]) for i in idx))], tuned=False)
     theirs = ppi_py.ppi_mean_pointestimate(y[idx], f[idx], f, lam=1)
     assert est.estimate == pytest.approx(float(np.squeeze(theirs)), abs=1e-6)
     # two strata, inverse-inclusion-probability weights (ppi_py normalises w to sum to n, a weighted mean)
@@ -182,4 +217,4 @@ def test_agrees_with_ppi_py_on_the_point_estimate() -> None:
     sample = np.concatenate([take_a, take_b])
     weights = np.array([20 / 10] * 10 + [40 / 5] * 5)
     theirs = ppi_py.ppi_mean_pointestimate(y[sample], f[sample], f, lam=1, w=weights)
-    assert corrected_rate(strata).estimate == pytest.approx(float(np.squeeze(theirs)), abs=1e-6)
+    assert corrected_rate(strata, tuned=False).estimate == pytest.approx(float(np.squeeze(theirs)), abs=1e-6)

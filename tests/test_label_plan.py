@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from evalgate_lib.cli import main
 from evalgate_lib.errors import InputError
 from evalgate_lib.inputs.labels import Label, LabelStore, answer_sha256, load_labels
 from evalgate_lib.judging.rows import ResultRow
-from evalgate_lib.statistics.label_correction import correct_with_labels, narrowing
+from evalgate_lib.statistics.label_correction import correct_with_labels, narrowing, plan_progress
 from evalgate_lib.statistics.label_estimates import StratumValues, corrected_delta
 from evalgate_lib.statistics.paired_tests import compare_metric
 from evalgate_lib.statistics.sampling_plan import draw_plan, draw_strata, load_plan
@@ -93,6 +94,15 @@ def test_every_stratum_gets_two_and_a_tiny_budget_one_uniform_stratum() -> None:
     assert only.name == "all" and len(only.drawn) == 3 and len(only.questions) == 10
 
 
+def test_a_stratum_of_one_question_is_merged() -> None:
+    """Why 9: 23 questions in the review queue and 1 outside it: no stratum of one question every plan draws."""
+    in_review = {f"q{i:02d}": i != 7 for i in range(24)}
+    (only,) = draw_strata(in_review, questions=8, seed=3)
+    assert only.name == "all" and len(only.questions) == 24 and len(only.drawn) == 8
+    review, rest = draw_strata({f"q{i:02d}": i < 22 for i in range(24)}, questions=8, seed=3)
+    assert (len(review.questions), len(rest.questions)) == (22, 2)  # two apiece: kept as strata
+
+
 def test_plan_refuses_a_budget_below_one_question(folder: Path) -> None:
     results = eg.load_results(folder)
     with pytest.raises(InputError, match="less than one question's answers"):
@@ -108,10 +118,36 @@ def test_census_of_labels_is_the_labels_delta_tested_as_the_judge(folder: Path, 
     human = {c: [truth(c, f"q{i:02d}") for i in range(N)] for c in ("baseline", "candidate")}
     expected = compare_metric("accuracy_answerable", human["baseline"], human["candidate"], binary=True)
     assert (acc.delta, acc.ci_low, acc.ci_high, acc.p_value) == (
-        expected["delta"], expected["ci_low"], expected["ci_high"], expected["p_value"]
+        expected["delta"],
+        expected["ci_low"],
+        expected["ci_high"],
+        expected["p_value"],
     )
     assert acc.judge_delta == results.summary.delta["accuracy_answerable"]
     assert "a census (40 of 40 answers labelled)" in correction.line()
+
+
+def test_the_correction_names_the_kind_of_labels_it_used(folder: Path, tmp_path: Path) -> None:
+    """Blind, audit, revised after seeing the verdicts, unrecorded: counted from the labels used, named in the line."""
+    results = eg.load_results(folder)
+    how = {  # by i % 8 over the 40 answers: 3 of 8 blind, 2 audit, 2 revised after seeing the verdicts, 1 unrecorded
+        0: {"verdicts_hidden": True, "mode": "blind"}, 1: {"verdicts_hidden": False, "mode": "audit"},
+        2: {"verdicts_hidden": True, "mode": "blind"}, 3: {"verdicts_hidden": False, "mode": "blind"},
+        4: {"verdicts_hidden": True, "mode": "blind"}, 5: {"verdicts_hidden": False, "mode": "audit"},
+        6: {"verdicts_hidden": False, "mode": "blind"}, 7: {},
+    }  # fmt: skip
+    made = [replace(label(row), **how[i % 8]) for i, row in enumerate(results.rows)]
+    labels = write_labels(tmp_path / "labels.jsonl", made)
+    correction = results.label_correction([labels])
+    assert dict(correction.kinds) == {"blind": 15, "audit": 10, "verdicts seen": 10, "unrecorded": 5}
+    assert correction.line().endswith("; labels used: 15 blind, 10 audit, 10 verdicts seen, 5 unrecorded")
+    # a plan's correction counts only the labels it used
+    plan_path, digest, plan_labels = _labelled_plan(folder, tmp_path / "plan")
+    audited = [replace(lb, mode="audit", verdicts_hidden=False) for lb in load_labels(plan_labels)]
+    write_labels(tmp_path / "audit.jsonl", audited)
+    correction = results.label_correction([tmp_path / "audit.jsonl"], plan_path)
+    assert correction.basis == "plan" and dict(correction.kinds) == {"audit": 20}
+    assert "labels used: 20 audit" in correction.line()
 
 
 def test_convenience_sample_is_refused_for_correction_with_one_line(folder: Path, tmp_path: Path, capsys) -> None:
@@ -232,6 +268,25 @@ def test_narrowing_and_its_plot(folder: Path, tmp_path: Path) -> None:
     assert widths[-1] < widths[0]
     ax = results.interval_narrowing([labels])
     assert ax.get_xlabel().startswith("questions labelled under the plan")
+    assert ax.get_title() == "20 of 20 plan answers labelled"
+    assert ax.figure.get_label().startswith("Line chart of the corrected delta of accuracy on answerable after each")
+
+
+def test_the_plot_counts_plan_labels_as_soon_as_they_are_saved(folder: Path, tmp_path: Path) -> None:
+    """Three plan labels: one question with both answers, half of the next; no stratum can estimate yet."""
+    drawn = eg.draw_label_plan(folder, budget=20, seed=3)
+    results = eg.load_results(folder)
+    first = [results.row(c, q) for q in drawn.plan.order() for c in drawn.plan.configs][:3]
+    path = write_labels(tmp_path / "labels.jsonl", [label(r, drawn.sha256) for r in first])
+    plan, _ = load_plan(drawn.path)
+    progress = plan_progress(results.rows, load_labels(path), plan, drawn.sha256)
+    assert (progress.labelled, progress.answers, progress.strata) == (3, 20, 2)
+    ax = results.interval_narrowing(str(path))  # one path, as notebook 06 passes it
+    said = " ".join(t.get_text() for t in ax.texts)
+    assert said.startswith("3 of 20 plan answers labelled; the corrected delta appears once")
+    assert "no label under the plan yet" not in said
+    empty = results.interval_narrowing(tmp_path / "none-yet.jsonl")  # the widget creates the file on the first save
+    assert [t.get_text() for t in empty.texts] == ["no label under the plan yet"]
 
 
 def test_first_screen_shows_the_corrected_delta_or_why_not(folder: Path, tmp_path: Path) -> None:
@@ -299,3 +354,31 @@ def test_plan_file_records_every_question_s_inclusion_probability_and_refuses_ed
     drawn.path.write_text(json.dumps(data))
     with pytest.raises(InputError, match="'inclusion_probabilities' do not match the strata's draws"):
         load_plan(drawn.path)
+
+
+def test_a_population_with_no_label_is_not_corrected_and_the_gate_says_so(tmp_path: Path) -> None:
+    """Why 9: a plan that labelled none of the no-answer questions does not correct refusal accuracy."""
+    from evalgate_lib.statistics.decision import decide
+    from evalgate_lib.statistics.gate import GateConfig, Rule
+    from evalgate_lib.statistics.label_correction import correct_with_labels
+    from evalgate_lib.statistics.metrics import compare
+    from evalgate_lib.statistics.sampling_plan import ALL, LabelPlan, PlanStratum
+
+    answerable = [_row(c, i) for c in ("baseline", "candidate") for i in range(8)]
+    refusals = [make_row(config=c, question_id=f"q{i:02d}", type="no_answer", answer=f"{c} {i}: I don't know.")
+                for c in ("baseline", "candidate") for i in (8, 9)]  # fmt: skip
+    all_rows = answerable + refusals
+    ids = tuple(f"q{i:02d}" for i in range(10))
+    plan = LabelPlan("r", {}, ("baseline", "candidate"), 8, 0, 0.5, (PlanStratum(ALL, ids, ids[:4]),))
+    labels = [label(r, "x") for r in answerable if r.question_id in ids[:4]]
+    correction = correct_with_labels(all_rows, "baseline", "candidate", labels, "labels.jsonl", plan, "x")
+    assert "refusal_accuracy" not in correction.metrics and "accuracy_answerable" in correction.metrics
+    assert correction.not_corrected == {
+        "refusal_accuracy": "not corrected: none of the 2 no-answer questions was labelled under the plan"
+    }
+    gate = GateConfig((Rule("accuracy_answerable", max_drop=0.05), Rule("refusal_accuracy", max_drop=0.1)))
+    decision = decide(compare(all_rows, "baseline", "candidate"), gate, "g.toml", correction)
+    refusal = decision.rules[1]
+    assert refusal.basis == "judge" and "not corrected: none of the 2 no-answer questions" in refusal.message
+    said = "decided on the judge's delta for accuracy_answerable, refusal_accuracy (the labels cannot decide"
+    assert decision.basis().startswith(said)

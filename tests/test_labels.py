@@ -14,7 +14,10 @@ from evalgate_lib.inputs.labels import (
     LabelStore,
     SentenceLabel,
     answer_sha256,
+    describe_kinds,
     dumps_labels,
+    label_kind,
+    label_kinds,
     load_labels,
     match_labels,
     parse_label,
@@ -76,6 +79,20 @@ def test_parse_full_label() -> None:
     assert label.to_dict() == obj  # every key round-trips
 
 
+def test_mode_round_trips_and_each_label_says_how_it_was_made() -> None:
+    audit = parse_label(_obj(mode="audit", verdicts_hidden=False), "f:1")
+    assert audit.mode == "audit" and audit.to_dict()["mode"] == "audit"
+    blind = parse_label(_obj(mode="blind", verdicts_hidden=True), "f:2")
+    revised = parse_label(_obj(mode="blind", verdicts_hidden=False), "f:3")  # changed after the verdicts appeared
+    hand = parse_label(_obj(), "f:4")  # a hand-written label: neither key
+    assert [label_kind(x) for x in (audit, blind, revised, hand)] == ["audit", "blind", "verdicts seen", "unrecorded"]
+    assert "mode" not in hand.to_dict()
+    kinds = label_kinds([hand, blind, audit, blind, audit, blind])
+    assert kinds == {"blind": 3, "audit": 2, "unrecorded": 1} and list(kinds) == ["blind", "audit", "unrecorded"]
+    assert describe_kinds(kinds) == "3 blind, 2 audit, 1 unrecorded"
+    assert describe_kinds({}) == "no labels"
+
+
 def test_load_labels_in_file_order(tmp_path: Path) -> None:
     path = _write(tmp_path / "labels.jsonl", _obj(question_id="q002"), "", _obj(question_id="q001"))
     assert [lb.question_id for lb in load_labels(path)] == ["q002", "q001"]
@@ -115,6 +132,11 @@ def test_load_labels_in_file_order(tmp_path: Path) -> None:
             r"labels\.jsonl:2: 'sentences'\[0\]: unknown key\(s\) 'suported' \(did you mean 'supported'\?\)",
         ),
         (json.dumps(_obj(sentences=[{"text": "a", "supported": "yes"}])), r"'supported' is required and must be"),
+        (json.dumps(_obj(mode="blinded")), r"labels\.jsonl:2: 'mode' must be one of 'blind', 'audit', got 'blinded'"),
+        (
+            json.dumps(_obj(mode="audit", verdicts_hidden=True)),
+            r"labels\.jsonl:2: 'mode' is 'audit' \(the reviewer saw the verdicts\) but 'verdicts_hidden' is true",
+        ),
     ],
 )
 def test_errors_name_file_line_and_key(tmp_path: Path, line: str, message: str) -> None:

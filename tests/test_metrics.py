@@ -208,20 +208,22 @@ def test_format_table_contains_values_and_deltas() -> None:
     assert "+0.0 pts" in line("accuracy overall")
     assert "0.833" in line("mean groundedness") and "0.683" in line("mean groundedness")
     assert "-0.150" in line("mean groundedness")
-    assert "+0.267" in line("MRR (doc)")
+    assert "+0.267" in line("MRR@10 (doc)")  # a run ranks 10 deep: its MRR is MRR@10, and named so
     assert "+1" in line("review queue")
     assert "-1" in line("grounded-but-wrong flags")
     assert " +0 " in line("wrong") + " "
-    assert lines[-1] == "questions: 4 (3 answerable, 1 no-answer)"
-    # one row per metric, plus header, rule and the counts line
-    assert len(lines) == len(METRIC_KEYS) + 3
+    assert lines[-2] == "questions: 4 (3 answerable, 1 no-answer)"
+    assert lines[-1].startswith("95% CI: yes/no metrics exact McNemar (Clopper-Pearson")
+    assert "scores percentile bootstrap" in lines[-1]
+    # one row per metric, plus header, rule, the counts line and the line naming the intervals
+    assert len(lines) == len(METRIC_KEYS) + 4
 
 
 def test_format_table_without_significance_and_with_none() -> None:
     comparison = dataclasses.replace(compare([BASE[3], CAND[3]], "baseline", "candidate"), significance={})
     table = format_table(comparison)
     assert "n/a" in table  # accuracy on answerable: no answerable rows
-    assert table.splitlines()[-1] == "questions: 1 (0 answerable, 1 no-answer)"
+    assert table.splitlines()[-2] == "questions: 1 (0 answerable, 1 no-answer)"
 
 
 def test_aggregate_is_the_one_mean_and_count() -> None:
@@ -236,3 +238,50 @@ def test_aggregate_is_the_one_mean_and_count() -> None:
 def test_in_population() -> None:
     assert in_population(BASE[0], "answerable") and not in_population(BASE[0], "no_answer")
     assert in_population(BASE[3], "no_answer") and in_population(BASE[3], "all")
+
+
+def _ranked(config: str, qid: str, gold_rank: int | None) -> ResultRow:
+    """An answerable question answered from 4 passages (ranks 1-4), the gold article at ``gold_rank`` of them."""
+    from evalgate_lib.judging.rows import RetrievedChunk
+
+    passages = tuple(RetrievedChunk(k, f"a#{k}", "a", k, 0, 10, 0.9 - k / 10) for k in range(1, 5))
+    return make_row(config=config, question_id=qid, retrieved=passages, retrieval_metrics=make_retrieval(gold_rank),
+                    retrieval_hit=gold_rank is not None)  # fmt: skip
+
+
+def test_rank_metrics_at_the_depth_the_log_holds() -> None:
+    """Logs of 4 passages: recall@5 and recall@10 are not measurable, MRR is MRR@4; a run ranks 10 deep (why 1)."""
+    from evalgate_lib.statistics.metrics import metric_label, ranking_depths
+
+    rows = [_ranked("baseline", q, r) for q, r in (("q1", 1), ("q2", 3), ("q3", None))]
+    rows += [_ranked("candidate", q, r) for q, r in (("q1", 2), ("q2", 4), ("q3", 1))]
+    depths = ranking_depths(rows, ("baseline", "candidate"), None, logged=True)
+    assert depths == {"baseline": 4, "candidate": 4}
+    logged = compare(rows, "baseline", "candidate", depths=depths)
+    base, cand = logged.baseline_metrics, logged.candidate_metrics
+    # the rows say recall@5 (= recall@4 here: 2 of 3 found in 4 passages); the summary does not claim it
+    assert base["recall@5"] is None and base["recall@10"] is None and logged.delta["recall@10"] is None
+    assert logged.significance["recall@5"]["n"] == 0
+    assert base["recall@1"] == round(1 / 3, 6) and cand["recall@1"] == round(1 / 3, 6)  # ranks 1 | 2, 4, 1
+    assert base["recall@3"] == round(2 / 3, 6) and cand["recall@3"] == round(2 / 3, 6)
+    assert base["mrr"] == round((1 + 1 / 3 + 0) / 3, 6) == 0.444444  # MRR@4
+    assert cand["mrr"] == round((1 / 2 + 1 / 4 + 1) / 3, 6) == 0.583333
+    assert logged.depth == 4 and metric_label("mrr", logged.depth) == "MRR@4 (doc)"
+    table = format_table(logged)
+    assert "MRR@4 (doc)" in table and "recall@5, recall@10: not measurable" in table
+    assert [x for x in table.splitlines() if x.startswith("recall@10 (doc)")][0].split()[2:4] == ["not", "measurable"]
+    # the same answers as a run with top-k 4 (ranked 10 deep): the figures both can measure agree
+    run = compare(rows, "baseline", "candidate", depths=ranking_depths(rows, ("baseline", "candidate"), 4))
+    assert run.depth == 10 and metric_label("mrr", run.depth) == "MRR@10 (doc)"
+    for key in ("retrieval_recall", "recall@1", "recall@3", "mrr"):
+        assert run.baseline_metrics[key] == base[key] and run.candidate_metrics[key] == cand[key]
+    assert run.baseline_metrics["recall@5"] == round(2 / 3, 6)  # the run knows what lies at ranks 5-10
+
+
+def test_count_deltas_are_integers() -> None:
+    """A count's delta is c - b, an integer; its interval is in answers (why 5: no 16.000016)."""
+    summary = compare(BASE + CAND, "baseline", "candidate")
+    for key in ("wrong", "hallucination", "grounded_but_wrong", "review"):
+        assert isinstance(summary.delta[key], int) and isinstance(summary.significance[key]["delta"], int)
+    assert summary.delta["review"] == 1 and summary.significance["review"]["delta"] == 1
+    assert summary.bootstrap["method"] == "percentile"

@@ -133,3 +133,47 @@ def test_install_keeps_other_settings_and_install_script_runs_it(tmp_path):
     }
     script = (ROOT / "scripts" / "install.sh").read_text(encoding="utf-8")
     assert "from evalgate_lib.workbench.notebook_support import install_save_hook; install_save_hook()" in script
+
+
+# --------------------------------------------------------------------------- the committed notebooks round-trip
+
+
+def _clone_of_notebooks(tmp_path: Path) -> Path:
+    """The committed notebooks in a git repository of their own, laid out as a checkout (``evalgate_lib/`` beside)."""
+    import shutil
+    import subprocess
+
+    clone = tmp_path / "clone"
+    (clone / "evalgate_lib").mkdir(parents=True)
+    shutil.copytree(ROOT / "notebooks", clone / "notebooks")
+    commit = ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "committed notebooks"]
+    for args in (["init", "-q"], ["add", "notebooks"], commit):
+        subprocess.run(["git", *args], cwd=clone, check=True, capture_output=True)
+    return clone
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb")))
+def test_saving_a_committed_notebook_unchanged_leaves_git_diff_empty(tmp_path, monkeypatch, name):
+    """Open and save through the Jupyter contents API, as JupyterLab does (Ctrl+S), with a kernel attached.
+
+    JupyterLab GETs the notebook, fills in the kernel's ``language_info`` once a kernel starts, and
+    PUTs it back; the server writes it with nbformat's writer (sorted keys, indent 1) after the
+    pre-save hook. A committed notebook written any other way (a key out of order) dirties git.
+    """
+    import subprocess
+
+    from jupyter_server.services.contents.filemanager import FileContentsManager
+    from traitlets.config.loader import JSONFileConfigLoader
+
+    monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path / "jupyter-data"))  # the notary's database, not the user's
+    clone = _clone_of_notebooks(tmp_path)
+    config_file = install_save_hook(tmp_path / "venv")
+    config = JSONFileConfigLoader(config_file.name, str(config_file.parent)).load_config()
+    manager = FileContentsManager(config=config, root_dir=str(clone))
+    model = manager.get(f"notebooks/{name}", content=True, type="notebook")
+    model["content"]["metadata"]["language_info"] = {
+        "name": "python", "version": "3.11.2", "mimetype": "text/x-python", "file_extension": ".py",
+    }  # fmt: skip
+    manager.save({"type": "notebook", "format": "json", "content": model["content"]}, f"notebooks/{name}")
+    diff = subprocess.run(["git", "diff", "--stat"], cwd=clone, capture_output=True, text=True, check=True)
+    assert diff.stdout == "", diff.stdout

@@ -18,7 +18,8 @@ from evalgate_lib.workbench.report import NOTEBOOKS, REPORT_NOTEBOOK, execute_no
 
 ROOT = Path(__file__).resolve().parents[1]
 NB_DIR = ROOT / "notebooks"
-ALL = (*NOTEBOOKS, REPORT_NOTEBOOK)
+#: Every numbered notebook: the report's (01-05) and the labelling flow (06), which the report does not run.
+ALL = tuple(sorted(p.stem for p in NB_DIR.glob("[0-9][0-9]_*.ipynb")))
 
 
 @pytest.mark.parametrize("name", ALL)
@@ -48,6 +49,12 @@ def test_notebook_is_committed_clean(name):
         assert "\nrun = False " in "\n" + tagged[0].source, name
     assert "import evalgate_lib as eg" in "\n".join(c.source for c in code)
     assert "from evalgate_lib" not in "\n".join(c.source for c in code), "notebooks use only the public API"
+    # a chart is shown with its alt text (eg.show_chart), never by plt.show(), which gives the report's image none
+    assert "plt.show()" not in "\n".join(c.source for c in code), name
+
+
+def test_every_numbered_notebook_is_listed():
+    assert {*NOTEBOOKS, REPORT_NOTEBOOK} < set(ALL) and "06_label" in ALL
 
 
 @pytest.fixture(scope="module")

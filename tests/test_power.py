@@ -179,3 +179,24 @@ def test_the_first_screen_names_the_rules_that_cannot_fail(tmp_path):
     row = soup.select_one('tr[data-rule="refusal_accuracy"]')
     assert row["data-can-fail"] == "0" and row.select("td")[-1].get_text() == "cannot fail at this size"
     assert "this PASS says nothing" in soup.select_one(".eg-advice").get_text()
+
+
+def test_a_rate_at_its_bound_cannot_move_that_way() -> None:
+    """Why 9: the baseline's refusal accuracy is 0 of 20, so a drop rule on it cannot fail, and power says so."""
+    from evalgate_lib.statistics.power import power_sentence, smallest_detectable_change
+
+    rule = Rule("refusal_accuracy", max_drop=0.1)
+    free = smallest_detectable_change(rule, 20, "significant", 0.05)
+    assert free.smallest == 6  # 6 one-way moves (p = 0.03125), past the 2 a 10-point limit allows on 20
+    stuck = smallest_detectable_change(rule, 20, "significant", 0.05, room=0, baseline_count=0)
+    assert not stuck.can_fail and stuck.blocked and stuck.smallest_free == 6
+    assert power_sentence(stuck, 0.05, "significant") == (
+        "refusal accuracy on no-answer cannot fail: the baseline's is 0 of 20 no-answer questions, so it can drop "
+        "on at most 0 of them, and failing it takes 6"
+    )
+    # 5 of 20 right: 5 can drop, 6 are needed; 6 of 20: it can fail
+    assert not smallest_detectable_change(rule, 20, "significant", 0.05, room=5).can_fail
+    assert smallest_detectable_change(rule, 20, "significant", 0.05, room=6).smallest == 6
+    # a rise rule reads the other side: 97 of 101 flagged leaves 4 that can be newly flagged
+    rise = Rule("hallucination", max_increase=0)
+    assert not smallest_detectable_change(rise, 101, "significant", 0.05, room=4).can_fail

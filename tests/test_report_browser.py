@@ -173,7 +173,9 @@ def test_shipped_report_at_1280_by_800(small_screen, report_of_run, request):
     else:
         assert advice.startswith("Nothing")
     plain = driver.find_elements(By.CSS_SELECTOR, ".eg-plain li")
-    assert plain and all("plausibly anywhere from" in li.text for li in plain if "not measured" not in li.text)
+    measured = [li for li in plain if "not measured" not in li.text]
+    assert plain and all("plausibly anywhere from" in li.text or "no question moved" in li.text for li in measured)
+    assert all(li.find_elements(By.CSS_SELECTOR, ".eg-src") for li in plain)  # each figure names its source
     assert all(_rect(driver, li)["bottom"] <= HEIGHT for li in plain)  # on the first screen
     assert not driver.find_element(By.CSS_SELECTOR, "details.eg-how table.eg-gate-rules").is_displayed()
     driver.save_screenshot(str(shots / "first_screen.png"))

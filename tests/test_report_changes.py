@@ -27,7 +27,7 @@ from evalgate_lib.statistics.changes import (
     question_changes,
     select_changes,
 )
-from evalgate_lib.statistics.gate import GateConfig, Rule, judge
+from evalgate_lib.statistics.gate import GateConfig, Rule
 from evalgate_lib.statistics.metrics import compare
 from evalgate_lib.statistics.paired_tests import mcnemar_exact
 
@@ -164,50 +164,96 @@ GATE = GateConfig(
 )
 
 
+def _screen_rows():
+    """10 answerable questions. Accuracy: baseline right on q0-q5, candidate on q0-q4, q6, q7 (2 fixed, 1 broken);
+    hallucination: the candidate newly flagged on q8 and q9 (b = 0, c = 2)."""
+    from conftest import make_matching
+
+    rows = []
+    for i in range(10):
+        for config, correct, flagged in (("baseline", i < 6, False), ("candidate", i < 5 or i in (6, 7), i in (8, 9))):
+            rows.append(
+                make_row(
+                    config=config,
+                    question_id=f"q{i}",
+                    correct=correct,
+                    matching=make_matching(correct),
+                    retrieval_metrics=None,
+                    flags=make_flags(wrong=not correct, hallucination=flagged),
+                )  # fmt: skip
+            )
+    return rows
+
+
 def test_first_screen_pass_names_the_rules_and_what_changed():
-    summary = hand_summary()
-    # hand rows: accuracy on answerable 3/6 → 4/6 (+16.7 pts, no breach); hallucination 1 → 1 answer
-    summary.delta["hallucination"] = 2  # a breach (> 0) whose p = 0.053 is not significant
-    verdicts = judge(summary, GATE)
-    assert [(v.breached, v.failed) for v in verdicts] == [(False, False), (True, False)]
-    counts = count_changes(question_changes(paired_rows(), "baseline", "candidate"))
-    page = first_screen_html(summary, GATE, verdicts, counts, significant_metrics(summary), "configs/gate.toml")
-    soup = BeautifulSoup(page, "html.parser")
+    from evalgate_lib.statistics.decision import decide
+    from evalgate_lib.statistics.paired_tests import mcnemar_interval
+
+    rows = _screen_rows()
+    summary = compare(rows, "baseline", "candidate")
+    decision = decide(summary, GATE, "configs/gate.toml")
+    assert [(v.breached, v.failed) for v in decision.rules] == [(False, False), (True, False)]
+    counts = count_changes(question_changes(rows, "baseline", "candidate"))
+    soup = BeautifulSoup(first_screen_html(decision, counts), "html.parser")
     box = soup.select_one("#eg-verdict")
     assert box["data-verdict"] == "PASS" and box.select_one(".eg-verdict-word").text == "PASS"
     assert "1 of 2 numbers moved past their limit (hallucination flags)" in box.text
     assert "by no more than chance alone explains" in box.text and "read the broken questions" in box.text
-    assert "McNemar" not in box.text and "p =" not in box.text  # no statistician's words on the first screen
-    plain = [li.text for li in soup.select(".eg-plain li")]
-    assert plain[0].startswith("accuracy on answerable: 16.7 points higher (plausibly anywhere from")
-    assert plain[1] == "hallucination flags: 2 answers more (plausibly anywhere from 1 answer more to 25 answers more)"
+    assert "McNemar" not in box.text and "p =" not in box.text  # no statistician's words in the verdict box
+    plain = {li["data-rule"]: li for li in soup.select(".eg-plain li")}
+    # accuracy: 6 -> 7 of 10, b = 1, c = 2: the exact interval of (c - b) / 10 = +0.1 and McNemar p = 1
+    low, high = mcnemar_interval(1, 2, 10)
+    accuracy = plain["accuracy_answerable"].text
+    assert accuracy.startswith("accuracy on answerable: 6 → 7 of 10 answerable questions, 10.0 points higher")
+    assert f"[{low * 100:+.1f}, {high * 100:+.1f}] at 95%; McNemar p = 1.000 ≥ 0.05" in accuracy
+    assert plain["accuracy_answerable"]["data-source"] == "judge" and accuracy.rstrip().endswith("judge")
+    halluc = plain["hallucination"].text
+    assert halluc.startswith("hallucination flags: 0 → 2 of 10 answers, 2 answers more (plausibly anywhere from")
+    assert "McNemar p = 0.500 ≥ 0.05" in halluc  # 2 · 0.5² = 0.5
     how = soup.select_one("details.eg-how")  # the test, its p-values and the thresholds file one click away
     assert "configs/gate.toml" in how.text and "significant mode" in how.text
-    rules = {tr["data-rule"]: tr.text for tr in soup.select("tr[data-rule]")}
+    rules = {tr["data-rule"]: tr for tr in soup.select("tr[data-rule]")}
     assert set(rules) == {"accuracy_answerable", "hallucination"}
     assert (
-        "breached, not significant" in rules["hallucination"] and "McNemar p = 0.053 ≥ 0.05" in rules["hallucination"]
+        "breached, not significant" in rules["hallucination"].text and "p = 0.500 ≥ 0.05" in rules["hallucination"].text
     )
-    assert rules["accuracy_answerable"].endswith("ok")
+    assert rules["accuracy_answerable"].text.endswith("any breach") is False
+    for tr in rules.values():  # the interval shown excludes 0 exactly when the deciding p < alpha
+        assert tr["data-excludes-zero"] == str(int(float(tr["data-p"]) < float(tr["data-alpha"])))
     changed = soup.select_one(".eg-what-changed").text
-    assert "on 6 questions: 2 fixed (wrong before, right now) and 1 broken (right before, wrong now)" in changed
-    assert "2 changed a flag with the same verdict" in changed and "McNemar" not in changed
-    # the rule table calls the hallucination breach "not significant", so the sentence below it must too
-    assert "1 change is beyond noise: mean groundedness" in changed and "hallucination" not in changed
+    assert "on 10 questions: 2 fixed (wrong before, right now) and 1 broken (right before, wrong now)" in changed
+    assert "2 changed a flag with the same verdict" in changed
+    assert "no delta is beyond noise" in changed and "By the judge's figures" in changed
     assert soup.select_one(".eg-what-changed a")["href"] == "#eg-changes"
 
 
 def test_first_screen_fail_names_the_regressed_metric():
-    summary = hand_summary()
-    summary.delta["accuracy_answerable"] = -0.2
-    summary.significance["accuracy_answerable"].update(p_value=0.01, ci_low=-0.3, ci_high=-0.1)
-    verdicts = judge(summary, GATE)
-    counts = {"fixed": 0, "broken": 3, "flags": 0, "same": 3}
-    soup = BeautifulSoup(first_screen_html(summary, GATE, verdicts, counts, {}, "g.toml"), "html.parser")
+    from conftest import make_matching
+
+    from evalgate_lib.statistics.decision import decide
+
+    rows = [
+        make_row(
+            config=c,
+            question_id=f"q{i}",
+            correct=ok,
+            matching=make_matching(ok),
+            retrieval_metrics=None,
+            flags=make_flags(wrong=not ok),
+        )  # fmt: skip
+        for i in range(8)
+        for c, ok in (("baseline", True), ("candidate", i >= 7))
+    ]  # 7 broken, none fixed: -87.5 points, p = 2 / 2^7 = 0.0156
+    decision = decide(compare(rows, "baseline", "candidate"), GATE, "g.toml")
+    counts = count_changes(question_changes(rows, "baseline", "candidate"))
+    soup = BeautifulSoup(first_screen_html(decision, counts), "html.parser")
     assert soup.select_one("#eg-verdict")["data-verdict"] == "FAIL"
     assert "candidate regresses on accuracy on answerable" in soup.select_one("#eg-verdict").text
     assert soup.select_one('tr[data-rule="accuracy_answerable"]')["data-failed"] == "1"
-    assert "No delta is beyond noise" in soup.select_one(".eg-what-changed").text
+    assert soup.select_one('tr[data-rule="accuracy_answerable"]')["data-excludes-zero"] == "1"
+    assert "8 → 1 of 8 answerable questions" in soup.select_one('li[data-rule="accuracy_answerable"]').text
+    # hallucination flagged nowhere: both configs at 0, said so
+    assert "both 0 of 8 answers" in soup.select_one('li[data-rule="hallucination"]').text
 
 
 # --------------------------------------------------------------------------- what changed: view, text, CLI
@@ -304,16 +350,14 @@ def test_model_calls_are_said_in_words_not_as_a_dict():
 
 def test_a_rule_in_plain_words_by_hand():
     from evalgate_lib.reporting.first_screen import plain_words
-    from evalgate_lib.statistics.gate import RuleVerdict
+    from evalgate_lib.statistics.decision import decide
 
-    verdict = RuleVerdict(Rule("accuracy_answerable", max_drop=0.05), -0.074, True, False, False, "")
-    stat = {"ci_low": -0.16, "ci_high": 0.012, "p_value": 0.18}
-    assert plain_words(verdict, stat) == (
-        "accuracy on answerable: 7.4 points lower (plausibly anywhere from 16.0 points lower to 1.2 points higher)"
-    )
-    assert plain_words(verdict, {}) == "accuracy on answerable: 7.4 points lower"
-    unmeasured = RuleVerdict(Rule("accuracy_answerable", max_drop=0.05), None, False, None, False, "")
-    assert plain_words(unmeasured, {}) == "accuracy on answerable: not measured in this run"
+    decision = decide(compare(_screen_rows(), "baseline", "candidate"), GATE, "g.toml")
+    accuracy, halluc = decision.rules
+    words = BeautifulSoup(plain_words(accuracy, decision), "html.parser").text
+    assert words.startswith("accuracy on answerable: 6 → 7 of 10 answerable questions, 10.0 points higher (plausibly")
+    words = BeautifulSoup(plain_words(halluc, decision), "html.parser").text
+    assert words.startswith("hallucination flags: 0 → 2 of 10 answers, 2 answers more")
 
 
 def test_paths_in_a_shared_report_are_never_this_machines(tmp_path, monkeypatch):

@@ -152,3 +152,13 @@ def test_the_report_table_names_each_set_and_escapes_it(tmp_path: Path) -> None:
     page = sets_agreement_html([set_json(result)])
     assert "&lt;b&gt;tiny&lt;/b&gt;" in page and "<b>tiny</b>" not in page
     assert "1.00" in page and "0 of 0 errors" in page  # κ 1.00 on both verdicts; the judge made no error
+    assert "in one domain (one gold file each)" in page
+
+
+def test_the_report_counts_the_shipped_domains_from_the_sets_file() -> None:
+    """The shipped sets.toml: eight sets over four gold files (the page said "three domains" once a fourth came)."""
+    from evalgate_lib.reporting.report_html import domain_count
+
+    shipped = load_sets(Path(__file__).resolve().parents[1] / "labels" / "sets.toml")
+    items = [{"set": s.name, "gold": s.gold.name} for s in shipped]
+    assert len(items) == 8 and domain_count(items) == 4

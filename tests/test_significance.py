@@ -14,6 +14,7 @@ from evalgate_lib.statistics.paired_tests import (
     BootstrapResult,
     compare_metric,
     mcnemar_exact,
+    mcnemar_interval,
     paired_bootstrap_ci,
 )
 
@@ -159,7 +160,10 @@ def test_compare_metric_binary_row() -> None:
     assert row["ci_low"] <= row["delta"] <= row["ci_high"]
     assert row["confidence"] == 0.95
     assert (row["b"], row["c"], row["p_value"]) == (1, 9, round(22 / 1024, 6))
-    keys = {"metric", "baseline", "candidate", "delta", "ci_low", "ci_high", "confidence", "n"}
+    # the exact McNemar interval: 10 of 12 pairs discordant, Clopper-Pearson of 9/10 mapped by 10/12
+    assert row["interval"] == "exact McNemar (Clopper-Pearson)"
+    assert (row["ci_low"], row["ci_high"]) == mcnemar_interval(1, 9, 12)
+    keys = {"metric", "baseline", "candidate", "delta", "ci_low", "ci_high", "confidence", "n", "interval"}
     assert set(row) == keys | {"b", "c", "p_value"}
     json.dumps(row)  # JSON-friendly
 
@@ -183,3 +187,39 @@ def test_compare_metric_without_pairs_is_json_null() -> None:
 
 def test_result_type() -> None:
     assert isinstance(paired_bootstrap_ci([1.0], [1.0]), BootstrapResult)
+
+
+def test_mcnemar_interval_by_hand() -> None:
+    # 6 of 10 pairs moved, all up: Clopper-Pearson lower bound of 6/6 solves pi^6 = 0.025, pi = 0.025^(1/6) = 0.540742;
+    # mapped through the discordant share 6/10: 0.6 * (2 * 0.540742 - 1) = 0.048890; upper 0.6 * (2 * 1 - 1) = 0.6.
+    # McNemar p = 2 * 0.5^6 = 0.03125 < 0.05, and the interval excludes 0.
+    low, high = mcnemar_interval(0, 6, 10)
+    assert low == pytest.approx(0.6 * (2 * 0.025 ** (1 / 6) - 1), abs=1e-6) and low == pytest.approx(0.04889, abs=1e-5)
+    assert high == 0.6
+    # 5 of 10, all up: 0.025^(1/5) = 0.478176 -> 0.5 * (2 * 0.478176 - 1) = -0.021824; p = 0.0625, 0 inside.
+    low, high = mcnemar_interval(0, 5, 10)
+    assert low == pytest.approx(-0.021824, abs=1e-6) and high == 0.5
+    # one pair, one regression: the upper bound of 0/1 solves (1 - pi) = 0.025: [-1, 2 * 0.975 - 1] = [-1, 0.95]
+    assert mcnemar_interval(1, 0, 1) == (-1.0, pytest.approx(0.95))
+    assert mcnemar_interval(0, 0, 7) == (0.0, 0.0)  # nothing moved
+    with pytest.raises(ValueError, match="b \\+ c <= n"):
+        mcnemar_interval(3, 3, 5)
+
+
+@pytest.mark.parametrize("confidence", [0.95, 0.9])
+def test_mcnemar_interval_excludes_zero_exactly_when_mcnemar_p_is_below_alpha(confidence: float) -> None:
+    """Over every (b, c, n) with n up to 24: the interval excludes 0 iff McNemar's exact p < 1 - confidence,
+    holds the observed delta, and stays inside [-1, 1] (the p-value recomputed with SciPy, not taken from the code)."""
+    from scipy.stats import binomtest
+
+    alpha = round(1 - confidence, 12)
+    checked = 0
+    for n in range(1, 25):
+        for b in range(n + 1):
+            for c in range(n + 1 - b):
+                low, high = mcnemar_interval(b, c, n, confidence)
+                p = 1.0 if b + c == 0 else round(min(1.0, binomtest(c, b + c, 0.5).pvalue), 6)
+                assert (low > 0 or high < 0) == (p < alpha), (b, c, n, low, high, p)
+                assert -1.0 <= low <= (c - b) / n + 1e-6 and (c - b) / n - 1e-6 <= high <= 1.0
+                checked += 1
+    assert checked == sum((n + 1) * (n + 2) // 2 for n in range(1, 25))

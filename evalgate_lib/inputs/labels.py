@@ -10,14 +10,17 @@ A label file is JSON Lines, one object per line::
     {"config": "baseline", "question_id": "q001", "answer_sha256": "<sha256 of the answer, utf-8>",
      "correct": true, "unsupported_claim": false, "unsupported_sentences": [],
      "refusal": false, "reviewer": "ana", "pass": 1, "comment": "...", "verdicts_hidden": true,
-     "sentences": [{"text": "...", "supported": true}], "plan_sha256": "<sha256 of label-plan.json>"}
+     "mode": "blind", "sentences": [{"text": "...", "supported": true}], "plan_sha256": "<sha256 of label-plan.json>"}
 
 Required: ``config, question_id, answer_sha256, correct, unsupported_claim, reviewer``. ``pass``
 defaults to 1 and is always written back, so a file saved by :class:`LabelStore` is normalised.
 ``plan_sha256`` is the SHA-256 of the sampling plan (``evalgate sample``) the answer was drawn by;
 without it a label is part of a convenience sample, never used to correct a delta.
-``verdicts_hidden`` records whether EvalGate's verdicts were hidden from the reviewer (the labelling
-widget hides them and writes ``true``); a report says what it records and claims nothing when it is absent.
+``verdicts_hidden`` records whether EvalGate's verdicts of that answer had been shown to the reviewer
+before the label was saved (the labelling widget writes what it rendered); ``mode`` records the flow the
+label was made in: ``blind`` (the reviewer's own judgement, the verdicts appearing only after the label is
+saved) or ``audit`` (the reviewer saw EvalGate's verdicts and judged them, agreeing or not). A report and
+the corrected delta say what the labels record (:func:`label_kind`) and claim nothing a file does not say.
 
 Why the answer hash: a label judges one exact answer text. When the prompt, model or cache changes,
 the answer for the same (config, question) changes too and the old label no longer applies. A label
@@ -40,10 +43,18 @@ from evalgate_lib.inputs.jsonl import read_unique
 
 REQUIRED_KEYS = ("config", "question_id", "answer_sha256", "correct", "unsupported_claim", "reviewer")
 OPTIONAL_KEYS = (
-    "unsupported_sentences", "refusal", "pass", "comment", "sentences", "plan_sha256", "verdicts_hidden",
+    "unsupported_sentences", "refusal", "pass", "comment", "sentences", "plan_sha256", "verdicts_hidden", "mode",
 )
 KNOWN_KEYS = REQUIRED_KEYS + OPTIONAL_KEYS
 SENTENCE_KEYS = ("text", "supported")
+
+#: The two labelling flows a label can record in ``mode``: the reviewer's own judgement made before any
+#: EvalGate verdict of the answer is shown, and an audit of EvalGate's verdicts made while seeing them.
+BLIND, AUDIT = "blind", "audit"
+MODES = (BLIND, AUDIT)
+
+#: What a label says about how it was made (:func:`label_kind`), in the order reports list them.
+LABEL_KINDS = ("blind", "audit", "verdicts seen", "unrecorded")
 
 _SHA256_HEX = re.compile(r"[0-9a-f]{64}")
 
@@ -86,6 +97,8 @@ class Label:
     plan_sha256: str | None = None
     #: Whether EvalGate's verdicts were hidden from the reviewer (``None``: the file does not say).
     verdicts_hidden: bool | None = None
+    #: The labelling flow, :data:`BLIND` or :data:`AUDIT` (``None``: the file does not say).
+    mode: str | None = None
 
     @property
     def key(self) -> LabelKey:
@@ -119,6 +132,8 @@ class Label:
             obj["plan_sha256"] = self.plan_sha256
         if self.verdicts_hidden is not None:
             obj["verdicts_hidden"] = self.verdicts_hidden
+        if self.mode is not None:
+            obj["mode"] = self.mode
         return obj
 
 
@@ -203,6 +218,11 @@ def parse_label(obj: object, where: str) -> Label:
     if plan_sha256 is not None and (not isinstance(plan_sha256, str) or not _SHA256_HEX.fullmatch(plan_sha256)):
         raise InputError(f"{where}: 'plan_sha256' must be 64 lowercase hex characters, got {plan_sha256!r}")
     hidden = None if obj.get("verdicts_hidden") is None else _bool(obj, "verdicts_hidden", where)
+    mode = obj.get("mode")
+    if mode is not None and mode not in MODES:
+        raise InputError(f"{where}: 'mode' must be one of {', '.join(map(repr, MODES))}, got {mode!r}")
+    if mode == AUDIT and hidden is True:
+        raise InputError(f"{where}: 'mode' is 'audit' (the reviewer saw the verdicts) but 'verdicts_hidden' is true")
     return Label(
         config=config,
         question_id=question_id,
@@ -217,18 +237,52 @@ def parse_label(obj: object, where: str) -> Label:
         sentences=sentences,
         plan_sha256=plan_sha256,
         verdicts_hidden=hidden,
+        mode=mode,
     )
+
+
+def label_kind(label: Label) -> str:
+    """How a label was made, as its file records it: one of :data:`LABEL_KINDS`.
+
+    ``audit``: made in the audit flow (``mode``), seeing EvalGate's verdicts; ``blind``: the verdicts of
+    the answer were hidden until it was saved (``verdicts_hidden`` true); ``verdicts seen``: they had
+    been shown before it was saved, outside an audit (a blind label revised after the verdicts
+    appeared); ``unrecorded``: the file does not say. The corrected delta and the report count
+    labels by this, so neither calls a label blind that its file does not record as blind.
+    """
+    if label.mode == AUDIT:
+        return "audit"
+    if label.verdicts_hidden is True:
+        return "blind"
+    if label.verdicts_hidden is False:
+        return "verdicts seen"
+    return "unrecorded"
+
+
+def label_kinds(labels: Iterable[Label]) -> dict[str, int]:
+    """How many of ``labels`` are of each :func:`label_kind`, in :data:`LABEL_KINDS` order, kinds with none left out."""
+    counts = {kind: 0 for kind in LABEL_KINDS}
+    for label in labels:
+        counts[label_kind(label)] += 1
+    return {kind: n for kind, n in counts.items() if n}
+
+
+def describe_kinds(kinds: Mapping[str, int]) -> str:
+    """``{"blind": 40, "audit": 2}`` → ``"40 blind, 2 audit"`` (what the gate and the report print)."""
+    return ", ".join(f"{n} {kind}" for kind, n in kinds.items()) or "no labels"
 
 
 @dataclass(frozen=True)
 class LabelProvenance:
-    """Who made a set of labels and what they saw, as the label files record it (``verdicts_hidden``)."""
+    """Who made a set of labels and what they saw, as the label files record it (``verdicts_hidden``, ``mode``)."""
 
     labels: int
     reviewers: tuple[str, ...]
     hidden: int
     shown: int
     unrecorded: int
+    #: Of the ``shown``: labels made in the audit flow (``mode`` = ``audit``).
+    audit: int = 0
 
 
 def label_provenance(labels: Iterable[Label]) -> LabelProvenance:
@@ -244,6 +298,7 @@ def label_provenance(labels: Iterable[Label]) -> LabelProvenance:
         sum(label.verdicts_hidden is True for label in items),
         sum(label.verdicts_hidden is False for label in items),
         sum(label.verdicts_hidden is None for label in items),
+        sum(label.mode == AUDIT for label in items),
     )
 
 

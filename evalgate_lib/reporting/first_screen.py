@@ -1,12 +1,20 @@
-"""The report's first screen: the gate's verdict, the rules that decided it, and one sentence on what changed.
+"""The report's first screen: the gate's verdict, the rules that decided it, and what changed, with one set of numbers.
 
-A stakeholder opening the report asks "can we ship the candidate?" before anything else, so
-the answer comes first: PASS or FAIL as ``evalgate gate`` decides it with the same thresholds
-file (:func:`evalgate_lib.statistics.gate.judge`), each rule with its delta, interval, p-value and
-status, then how many questions the candidate fixed, broke or re-flagged
-(:mod:`evalgate_lib.statistics.changes`) and which deltas are beyond noise, marked
-*significant* (:mod:`evalgate_lib.statistics.beyond_noise`). Nothing here computes a number;
-it lays out what those functions decided.
+A stakeholder opening the report asks "can we ship the candidate?" before anything else, so the
+answer comes first: PASS or FAIL exactly as ``evalgate gate`` decides it. The page renders one
+:class:`~evalgate_lib.statistics.decision.GateDecision` (the object the command line, ``gate --json``,
+``--junit`` and ``--markdown`` render too) and computes no verdict of its own. Its rules:
+
+* every figure names its source: **judge** (EvalGate's rules on every answer) or **labels**
+  (reviewers' labels: a census, or a plan's exact bounds), in words and in a ``data-source`` attribute;
+* the figures that decided lead, everywhere: in each rule's line, in the rule table, and in "What
+  changed" (the labels' fixed and broken questions first when a census of labels decided);
+* the interval beside a decided delta is the one its test decides with (at the gate's α): it
+  excludes 0 exactly when the deciding p is below α, and the page prints that p beside it;
+* a count carries its base ("45 → 61 of 101 answers"), and a metric at 0 in both configs says so
+  ("both 0 of 20 no-answer questions").
+
+Everything from a run (names, lines) is escaped; nothing here runs script.
 """
 
 from __future__ import annotations
@@ -19,19 +27,14 @@ from evalgate_lib.judging.rows import ResultRow
 from evalgate_lib.reporting.candidates_view import leaderboard_html
 from evalgate_lib.reporting.paths import shareable_path
 from evalgate_lib.reporting.styles import BASE_CSS
-from evalgate_lib.statistics.beyond_noise import (
-    INTERVAL,
-    MCNEMAR,
-    SIGNIFICANCE_ALPHA,
-    significant_metrics,
-    with_adjusted_p,
-)
+from evalgate_lib.statistics.beyond_noise import INTERVAL, MCNEMAR
 from evalgate_lib.statistics.candidates import judge_candidates, rank_candidates
 from evalgate_lib.statistics.changes import BROKEN, FIXED, FLAGS, count_changes, question_changes
-from evalgate_lib.statistics.gate import LABELS, GateConfig, RuleVerdict, judge, load_gate
+from evalgate_lib.statistics.decision import GateDecision, decide
+from evalgate_lib.statistics.gate import LABELS, GateConfig, RuleVerdict, bound_text, load_gate
 from evalgate_lib.statistics.label_correction import LabelCorrection
-from evalgate_lib.statistics.metrics import METRICS, Summary, format_interval, format_value
-from evalgate_lib.statistics.power import RulePower, cannot_fail, power_sentence, smallest_change_text, summary_powers
+from evalgate_lib.statistics.metrics import METRICS, Summary, format_interval, format_value, signed
+from evalgate_lib.statistics.power import POPULATION_WORDS, RulePower, cannot_fail, power_sentence, smallest_change_text
 
 e = html.escape
 _METRICS = {m.key: m for m in METRICS}
@@ -53,37 +56,49 @@ _FIRST_CSS = """
 .eg-decided { font-size: 16px; font-weight: 600; margin-bottom: 2px; }
 .eg-advice { font-size: 14px; }
 .eg-plain { margin: 0.2em 0 0.4em; font-size: 14px; }
+.eg-plain .eg-other { color: #555; font-size: 13px; }
+.eg-src { display: inline-block; font-size: 11px; padding: 0 5px; border-radius: 8px; margin-left: 3px;
+  border: 1px solid #90a4ae; color: #37474f; background: #eceff1; white-space: nowrap; }
+.eg-src-labels { border-color: #6a1b9a; color: #4a148c; background: #f3e5f5; }
 .eg-how summary { cursor: pointer; color: #1565c0; font-size: 13px; }
 .eg-power { background: #fff8e1; border-left: 4px solid #f9a825; padding: 6px 10px; margin: 0.4em 0; font-size: 14px; }
 .eg-power ul { margin: 0.2em 0 0 1.2em; padding: 0; }
 """
 
+#: The source of a figure, as the page names it (the ``data-source`` attribute and the badge).
+JUDGE_SOURCE, CENSUS_SOURCE, BOUNDS_SOURCE, ESTIMATE_SOURCE = (
+    "judge",
+    "labels (census)",
+    "labels (exact)",
+    "labels (estimate)",
+)
+_SOURCE_WORDS = {
+    JUDGE_SOURCE: "the judge's: EvalGate's rules on every answer",
+    CENSUS_SOURCE: "corrected by labels: every answer labelled by reviewers",
+    BOUNDS_SOURCE: "corrected by labels: what every census the plan's labels allow says",
+    ESTIMATE_SOURCE: "corrected by labels: the plan's stratified estimate (not deciding)",
+}
 
-def _bound(verdict: RuleVerdict) -> str:
-    kind = _METRICS[verdict.rule.metric].kind
-    if verdict.rule.max_drop is not None:
-        return f"must not drop by more than {format_value(verdict.rule.max_drop, kind)}"
-    return f"must not rise by more than {format_value(verdict.rule.max_increase, kind)}"
+
+def _badge(source: str) -> str:
+    cls = "eg-src-labels" if source != JUDGE_SOURCE else "eg-src-judge"
+    return f'<span class="eg-src {cls}" title="{e(_SOURCE_WORDS[source])}">{e(source)}</span>'
 
 
-def _status(verdict: RuleVerdict, stat: Mapping[str, Any], gate: GateConfig) -> str:
-    if verdict.failed:
-        return '<span class="eg-rule-fail">FAIL</span>'
-    if verdict.breached:
-        p = verdict.p_value if verdict.adjusted else stat.get("p_value")
-        test = "Holm-adjusted" if verdict.adjusted else stat.get("test", "McNemar")
-        why = f"{test} p = {p:.3f} ≥ {gate.alpha:g}" if p is not None else "its interval is not wholly past the limit"
-        return f'<span class="eg-rule-breach">breached, not significant</span> <small>({e(why)})</small>'
-    return '<span class="eg-rule-ok">ok</span>'
+def _source_of(verdict: RuleVerdict) -> str:
+    """Where the deciding figure of a rule comes from."""
+    if verdict.basis != LABELS:
+        return JUDGE_SOURCE
+    return CENSUS_SOURCE if verdict.corrected is not None and verdict.corrected.census else BOUNDS_SOURCE
 
 
 def _amount(value: float | int, kind: str) -> str:
     """A delta's size in plain units, without its sign: "7.4 points", "9 answers", "0.012"."""
     size = abs(value)
     if kind == "rate":
-        return f"{size * 100:.1f} points"
+        return f"{signed(size * 100, 1)[1:]} points"
     if kind == "count":
-        return f"{size:g} answer" + ("" if size == 1 else "s")
+        return f"{signed(size, 1 if size != int(size) else 0)[1:]} answer" + ("" if size == 1 else "s")
     return f"{size:.3f}"
 
 
@@ -97,21 +112,114 @@ def _direction(value: float | int, kind: str) -> str:
     return f"{_amount(value, kind)} {'higher' if up else 'lower'}"
 
 
-def plain_words(verdict: RuleVerdict, stat: Mapping[str, Any]) -> str:
-    """One gate rule in words a product manager reads without a glossary.
+def _base(key: str, baseline: Any, candidate: Any, n: int | None) -> str:
+    """ "45 → 61 of 101 answers", "18 → 10 of 81 answerable questions", "both 0 of 20 no-answer questions".
 
-    "Accuracy on answerable questions: 7.4 points lower (plausibly anywhere from 16.0 points lower
-    to 1.2 points higher)". The interval is the 95% paired-bootstrap one; the test's name and p-value
-    stay in the rule table one click away.
+    ``baseline``/``candidate`` in the metric's unit: a count for a count, a share for a rate.
     """
-    metric = _METRICS[verdict.rule.metric]
-    if verdict.delta is None:
-        return f"{metric.label}: not measured in this run"
-    said = f"{metric.label}: {_direction(verdict.delta, metric.kind)}"
+    metric = _METRICS[key]
+    if not metric.binary or n is None or baseline is None or candidate is None:
+        if baseline is None or candidate is None:
+            return ""
+        return f"{format_value(baseline, metric.kind)} → {format_value(candidate, metric.kind)}"
+    words = "answers" if metric.kind == "count" else POPULATION_WORDS[metric.population]
+    before = baseline if metric.kind == "count" else baseline * n
+    after = candidate if metric.kind == "count" else candidate * n
+    slack = n * 1e-6 + 1e-9  # a share is held to 6 places: times n, up to n millionths off a whole count
+    exact = abs(before - round(before)) < slack and abs(after - round(after)) < slack
+    if not exact:  # an estimate: shares, not counts
+        return f"≈ {format_value(baseline, 'rate' if metric.kind == 'rate' else 'count')} → " + format_value(
+            candidate, "rate" if metric.kind == "rate" else "count"
+        )
+    before, after = round(before), round(after)
+    if before == after == 0:
+        return f"both 0 of {n} {words}"
+    return f"{before} → {after} of {n} {words}"
+
+
+def _judge_base(decision: GateDecision, key: str) -> str:
+    """The judge's base of a rule's metric: both configs' values from the summary, over the questions compared."""
+    summary = decision.summary
+    n = (summary.significance.get(key) or {}).get("n")
+    return _base(key, summary.baseline_metrics.get(key), summary.candidate_metrics.get(key), n)
+
+
+def _test_words(stat: Mapping[str, Any], alpha: float) -> str:
+    p = stat.get("p_value")
+    if p is None:
+        return ""
+    test = stat.get("test") or "McNemar"
+    name = "McNemar p" if test == "McNemar" else f"{test} p"
+    if stat.get("raw_p_value") is not None:
+        name = f"Holm-adjusted McNemar p (raw {stat['raw_p_value']:.3f})"
+    return f"; {e(name)} = {p:.3f} {'&lt;' if p < alpha else '≥'} {alpha:g}"
+
+
+def _figure_words(key: str, delta: Any, stat: Mapping[str, Any], base: str, alpha: float) -> str:
+    """ "45 → 61 of 101 answers, 16 answers more (plausibly from 2.4 to 27.2 more at 95%; McNemar p = 0.020 < 0.05)"."""
+    kind = _METRICS[key].kind
+    if delta is None:
+        return "not measured in this run"
+    said = (base + ", " if base else "") + _direction(delta, kind)
     low, high = stat.get("ci_low"), stat.get("ci_high")
+    if low == high == 0 and delta == 0:
+        p = stat.get("p_value")
+        return e(said) + " (no question moved" + ("" if p is None else f"; McNemar p = {p:.3f}") + ")"
     if low is not None and high is not None:
-        said += f" (plausibly anywhere from {_direction(low, metric.kind)} to {_direction(high, metric.kind)})"
+        level = float(stat.get("confidence") or 1 - alpha)
+        said = e(said) + (
+            f" (plausibly anywhere from {e(_direction(low, kind))} to {e(_direction(high, kind))}, "
+            f"{e(format_interval(stat, kind))} at {level * 100:.4g}%{_test_words(stat, alpha)})"
+        )
+    else:
+        said = e(said)
     return said
+
+
+def plain_words(verdict: RuleVerdict, decision: GateDecision) -> str:
+    """One gate rule in words a product manager reads: the deciding figure first, with its base, interval, p and source.
+
+    "hallucination flags: 45 → 61 of 101 answers, 16 answers more (plausibly anywhere from 2.4 answers more
+    to 27.2 answers more, [+2.4, +27.2] at 95%; McNemar p = 0.020 < 0.05) [judge]", then the judge's
+    figure when the labels decided, or the labels' when they could not (why, in words).
+    """
+    key = verdict.rule.metric
+    metric = _METRICS[key]
+    alpha = decision.gate.alpha
+    source = _source_of(verdict)
+    stat = verdict.stat or {}
+    if source == JUDGE_SOURCE:
+        base = _judge_base(decision, key)
+    elif source == CENSUS_SOURCE:
+        c = verdict.corrected
+        base = _base(key, c.baseline, c.candidate, c.questions)
+    else:
+        base = f"{verdict.labels.box.labelled} of {verdict.labels.box.n} questions labelled"
+    said = f"<b>{e(metric.label)}</b>: {_figure_words(key, verdict.delta, stat, base, alpha)} {_badge(source)}"
+    other = ""
+    if source != JUDGE_SOURCE:
+        jbase = _judge_base(decision, key)
+        other = (
+            f"judge alone: {_figure_words(key, verdict.judge_delta, verdict.judge_stat or {}, jbase, alpha)} "
+            f"{_badge(JUDGE_SOURCE)}"
+        )
+    elif verdict.corrected is not None and verdict.note is not None:
+        c = verdict.corrected
+        other = (
+            f"labels: {e(verdict.note)}; their estimate {e(format_value(c.delta, metric.kind, signed=True))} "
+            f"{e(format_interval(c.significance(), metric.kind))} {_badge(ESTIMATE_SOURCE)}"
+        )
+    return said + (f'<br><span class="eg-other">{other}</span>' if other else "")
+
+
+def _status(verdict: RuleVerdict, alpha: float) -> str:
+    if verdict.failed:
+        return '<span class="eg-rule-fail">FAIL</span>'
+    if verdict.breached:
+        p = (verdict.stat or {}).get("p_value")
+        why = f"p = {p:.3f} ≥ {alpha:g}" if p is not None else "its interval is not wholly past the limit"
+        return f'<span class="eg-rule-breach">breached, not significant</span> <small>({e(why)})</small>'
+    return '<span class="eg-rule-ok">ok</span>'
 
 
 def _advice(failed: Sequence[RuleVerdict], breached: Sequence[RuleVerdict], stuck: int = 0) -> str:
@@ -133,19 +241,42 @@ def _advice(failed: Sequence[RuleVerdict], breached: Sequence[RuleVerdict], stuc
     return "Nothing moved past its limit: as far as these checks go, the candidate can ship."
 
 
-def _rule_row(verdict: RuleVerdict, stat: Mapping[str, Any], gate: GateConfig, power: RulePower | None) -> str:
-    kind = _METRICS[verdict.rule.metric].kind
+def _p_cell(stat: Mapping[str, Any]) -> str:
     p = stat.get("p_value")
-    smallest = "" if power is None else e(smallest_change_text(power))
+    if p is None:
+        return ""
+    test = stat.get("test") or "McNemar"
+    raw = stat.get("raw_p_value")
+    holm = "" if raw is None else f" <small>(raw {raw:.3f})</small>"
+    return f"{p:.3f}{holm} <small>({e(test)})</small>"
+
+
+def _rule_row(verdict: RuleVerdict, decision: GateDecision) -> str:
+    key = verdict.rule.metric
+    kind = _METRICS[key].kind
+    stat = verdict.stat or {}
+    power = decision.power_of(verdict)
+    source = _source_of(verdict)
+    level = float(stat.get("confidence") or 1 - decision.gate.alpha)
+    low, high = stat.get("ci_low"), stat.get("ci_high")
+    excludes = "" if low is None else str(int(low > 0 or high < 0))
+    judge = verdict.judge_stat or {}
+    other = ""
+    if source != JUDGE_SOURCE:
+        jp = judge.get("p_value")
+        other = (
+            f"<br><small>judge alone: {e(format_value(verdict.judge_delta, kind, signed=True))} "
+            f"{e(format_interval(judge, kind))}{'' if jp is None else f', p {jp:.3f}'}</small>"
+        )
     return (
-        f'<tr data-rule="{e(verdict.rule.metric)}" data-failed="{int(verdict.failed)}" '
-        f'data-can-fail="{"" if power is None else int(power.can_fail)}">'
-        f"<td>{e(_METRICS[verdict.rule.metric].label)}</td><td>{e(_bound(verdict))}</td>"
-        f'<td class="num">{e(format_value(verdict.delta, kind, signed=True))}</td>'
-        f'<td class="num">{e(format_interval(stat, kind) if stat else "n/a")}</td>'
-        f'<td class="num">{"" if p is None else f"{p:.3f}"}{" (t test)" if stat.get("test") == "t" else ""}'
-        f"{_holm(verdict)}</td>"
-        f"<td>{_status(verdict, stat, gate)}</td><td>{smallest}</td></tr>"
+        f'<tr data-rule="{e(key)}" data-failed="{int(verdict.failed)}" data-can-fail="{int(power.can_fail)}" '
+        f'data-source="{e(source)}" data-p="{"" if stat.get("p_value") is None else stat["p_value"]}" '
+        f'data-alpha="{decision.gate.alpha:g}" data-excludes-zero="{excludes}">'
+        f"<td>{e(_METRICS[key].label)}</td><td>{e(bound_text(verdict.rule))}</td><td>{_badge(source)}</td>"
+        f'<td class="num">{e(format_value(verdict.delta, kind, signed=True))}{other}</td>'
+        f'<td class="num">{e(format_interval(stat, kind) if stat else "n/a")} <small>({level * 100:.4g}%)</small></td>'
+        f'<td class="num">{_p_cell(stat)}</td>'
+        f"<td>{_status(verdict, decision.gate.alpha)}</td><td>{e(smallest_change_text(power))}</td></tr>"
     )
 
 
@@ -169,11 +300,6 @@ def power_html(powers: Sequence[RulePower], gate: GateConfig) -> str:
     )
 
 
-def _holm(verdict: RuleVerdict) -> str:
-    """The rule's Holm-adjusted p beside McNemar's, when the candidate is one of several."""
-    return "" if not verdict.adjusted or verdict.p_value is None else f" <small>(Holm {verdict.p_value:.3f})</small>"
-
-
 def significant_mark(evidence: Sequence[str], stat: Mapping[str, Any], alpha: float, p_label: str = "McNemar p") -> str:
     """The visible *significant* mark, its tooltip naming the test(s) that say so (``p_label``: whose p it is)."""
     if not evidence:
@@ -186,155 +312,174 @@ def significant_mark(evidence: Sequence[str], stat: Mapping[str, Any], alpha: fl
     return f'<span class="eg-sig" title="{e("; ".join(said))}">significant</span>'
 
 
-def _significant_sentence(
-    summary: Summary,
-    significant: Mapping[str, Sequence[str]],
-    alpha: float,
-    adjusted_p: Mapping[str, float | None] | None = None,
-) -> str:
-    said = "McNemar p" if adjusted_p is None else "Holm-adjusted p"
-    if not significant:
+def _significant_sentence(decision: GateDecision) -> str:
+    """The deltas beyond noise by the judge's figures (named so), each with its interval and p."""
+    adjusted = decision.family > 1
+    said = "McNemar p" if not adjusted else "Holm-adjusted p"
+    if not decision.significant:
         return (
-            f"No delta is beyond noise: no yes/no metric's {said} is below {alpha:g} and every score's 95% "
-            "interval contains 0."
+            f"By the judge's figures {_badge(JUDGE_SOURCE)} no delta is beyond noise: no yes/no metric's {said} is "
+            "below 0.05 and every score's 95% interval contains 0."
         )
-    sig = summary.significance
     parts = []
-    for key, evidence in significant.items():
-        metric, stat = _METRICS[key], with_adjusted_p(sig.get(key) or {}, adjusted_p, key)
+    for key, evidence in decision.significant.items():
+        metric, stat = _METRICS[key], decision.summary.significance.get(key) or {}
+        p = stat.get("p_value")
         parts.append(
-            f"<b>{e(metric.label)} {e(format_value(summary.delta.get(key), metric.kind, signed=True))}</b> "
-            f"{e(format_interval(stat, metric.kind))} {significant_mark(evidence, stat, alpha, said)}"
+            f"<b>{e(metric.label)} {e(format_value(decision.summary.delta.get(key), metric.kind, signed=True))}</b> "
+            f"{e(format_interval(stat, metric.kind))}"
+            + ("" if p is None else f" (McNemar p = {p:.3f})")
+            + f" {significant_mark(evidence, stat, 0.05, said)}"
         )
     many = "changes are" if len(parts) > 1 else "change is"
-    return f"{len(parts)} {many} beyond noise: " + "; ".join(parts) + ". Every other delta is within noise."
-
-
-def first_screen_html(
-    summary: Summary,
-    gate: GateConfig,
-    verdicts: Sequence[RuleVerdict],
-    counts: Mapping[str, int],
-    significant: Mapping[str, Sequence[str]],
-    thresholds: str,
-    changes_anchor: str = "eg-changes",
-    alpha: float = SIGNIFICANCE_ALPHA,
-    labels_html: str = "",
-    adjusted_p: Mapping[str, float | None] | None = None,
-    family: int = 1,
-    powers: Sequence[RulePower] = (),
-) -> str:
-    """The verdict box, the gate's rules and the sentence on what changed (all escaped, no script).
-
-    For one candidate of ``family`` several, ``verdicts`` were judged on ``adjusted_p`` (each yes/no
-    metric's Holm-adjusted McNemar p) and ``significant`` computed from it; the text says so.
-
-    ``verdicts`` is :func:`~evalgate_lib.statistics.gate.judge` of ``summary`` under ``gate``
-    (loaded from ``thresholds``); ``counts`` is
-    :func:`~evalgate_lib.statistics.changes.count_changes`; ``significant`` is
-    :func:`~evalgate_lib.statistics.beyond_noise.significant_metrics` at ``alpha`` (the level of the
-    *significant* marks, which is not necessarily the gate's own ``alpha``); ``powers`` is
-    :func:`~evalgate_lib.statistics.power.summary_powers` (one per rule, in gate order), which names
-    the rules that cannot fail at this size.
-    """
-    base, cand = summary.baseline, summary.candidate
-    sig = summary.significance
-    failed = [v for v in verdicts if v.failed]
-    breached = [v for v in verdicts if v.breached and not v.failed]
-    word, cls = ("FAIL", "fail") if failed else ("PASS", "pass")
-    if failed:
-        decided = f"{e(cand)} regresses on " + ", ".join(e(_METRICS[v.rule.metric].label) for v in failed) + "."
-    elif breached:
-        names = ", ".join(e(_METRICS[v.rule.metric].label) for v in breached)
-        decided = (
-            f"No rule failed. {len(breached)} of {len(verdicts)} numbers moved past their limit ({names}), "
-            "but by no more than chance alone explains."
-        )
-    else:
-        decided = "No rule failed: every delta is within its threshold."
-    mode = (
-        f"a breach fails only when it is beyond noise: McNemar p &lt; {gate.alpha:g} for yes/no metrics, "
-        "the 95% interval wholly past the limit for scores"
-        if gate.mode == "significant"
-        else "any breach of a threshold fails"
-    )
-    if adjusted_p is not None:
-        mode += f"; McNemar p Holm-adjusted for the {family} candidates tried against {base}"
-    by_rule = dict(zip((p.rule for p in powers), powers, strict=True))
-    rules = "".join(_rule_row(v, _stat_of(v, sig), gate, by_rule.get(v.rule)) for v in verdicts)
-    p = (sig.get("accuracy_overall") or {}).get("p_value")
-    behind = (
-        ""
-        if p is None
-        else f" The fixed and broken questions are the discordant pairs behind accuracy's McNemar p = {p:.3f}."
-    )
-    questions = sum(counts.values())
-    changed = (
-        f"<b>What changed</b>, {e(cand)} against {e(base)} on {questions} questions: "
-        f"<b>{counts[FIXED]} fixed</b> (wrong before, right now) and <b>{counts[BROKEN]} broken</b> "
-        "(right before, wrong now), "
-        f"<b>{counts[FLAGS]}</b> changed a flag with the same verdict "
-        f'(<a href="#{e(changes_anchor)}">see them side by side</a>). '
-        + _significant_sentence(summary, significant, alpha, adjusted_p)
-    )
-    checked = "".join(
-        f'<li data-rule="{e(v.rule.metric)}" data-basis="{e(v.basis)}">{e(plain_words(v, _stat_of(v, sig)))}'
-        + (" <small>(corrected by reviewers' labels)</small>" if v.basis == LABELS else "")
-        + "</li>"
-        for v in verdicts
-    )
     return (
-        f'<div class="eg-report eg-first" id="eg-first-screen"><style>{BASE_CSS}{_FIRST_CSS}</style>'
-        f'<div class="eg-verdict eg-verdict-{cls}" id="eg-verdict" data-verdict="{word}">'
-        f'<span class="eg-verdict-word">{word}</span>'
-        f'<div><div class="eg-decided">{decided}</div>'
-        f'<div class="eg-advice">{e(_advice(failed, breached, len(cannot_fail(powers))))}</div></div></div>'
-        f'<ul class="eg-plain">{checked}</ul>{power_html(powers, gate)}'
-        "<details class='eg-how'><summary>How this was decided: the thresholds, the test and its p-values</summary>"
-        f"<p><small>Gate thresholds <code>{e(thresholds)}</code>, {e(gate.mode)} mode: {mode}.{behind}</small></p>"
-        '<table class="eg-gate-rules"><thead><tr><th>rule</th><th>threshold</th><th>delta</th>'
-        "<th>95% CI</th><th>McNemar p</th><th>status</th><th>smallest change that can fail it</th></tr></thead>"
-        f"<tbody>{rules}</tbody></table></details>"
-        f"{labels_html}"
-        f'<p class="eg-what-changed">{changed}</p></div>'
+        f"By the judge's figures {_badge(JUDGE_SOURCE)} {len(parts)} {many} beyond noise: "
+        + "; ".join(parts)
+        + ". Every other delta is within noise."
     )
 
 
-def _stat_of(verdict: RuleVerdict, sig: Mapping[str, Any]) -> Mapping[str, Any]:
-    """The interval and p-value the rule decided on: the labels' when they corrected it, else the run's."""
-    if verdict.basis == LABELS and verdict.stat is not None:
-        return verdict.stat
-    return sig.get(verdict.rule.metric) or {}
+def _what_changed(decision: GateDecision, counts: Mapping[str, int], anchor: str) -> str:
+    """What changed, question by question: the labels' fixed and broken first when a census of labels decided."""
+    base, cand = decision.summary.baseline, decision.summary.candidate
+    questions = sum(counts.values())
+    judged = decision.summary.significance.get("accuracy_overall") or {}
+    census = None if decision.correction is None else decision.correction.metrics.get("accuracy_overall")
+    lead = ""
+    if census is not None and census.census:
+        lead = (
+            f"By the reviewers' labels {_badge(CENSUS_SOURCE)}, {e(cand)} against {e(base)} on {census.questions} "
+            f"questions: <b>{census.c} fixed</b> and <b>{census.b} broken</b> (McNemar p = {census.p_value:.3f}). "
+        )
+    p = judged.get("p_value")
+    return (
+        f'<p class="eg-what-changed" id="eg-what-changed">{lead}<b>What changed</b> by the judge '
+        f"{_badge(JUDGE_SOURCE)}, {e(cand)} against {e(base)} on {questions} questions: "
+        f"<b>{counts[FIXED]} fixed</b> (wrong before, right now) and <b>{counts[BROKEN]} broken</b> "
+        "(right before, wrong now)"
+        + ("" if p is None else f", the discordant pairs behind accuracy's McNemar p = {p:.3f}")
+        + f"; <b>{counts[FLAGS]}</b> changed a flag with the same verdict "
+        f'(<a href="#{e(anchor)}">see them side by side</a>). ' + _significant_sentence(decision) + "</p>"
+    )
 
 
-def corrected_html(summary: Summary, correction: LabelCorrection | None, refused: str | None) -> str:
-    """The corrected deltas beside the judge's (a table), or the one line saying why labels did not correct them."""
+def corrected_html(decision: GateDecision) -> str:
+    """Every delta the labels correct beside the judge's (a table), or the one line saying why labels did not."""
+    correction = decision.correction
     if correction is None:
-        if refused is None:
+        if decision.labels_refused is None:
             return ""
         return (
             '<p class="eg-labels-refused" id="eg-corrected"><b>Reviewer labels not used to correct the deltas:</b> '
-            f"{e(refused)}</p>"
+            f"{e(decision.labels_refused)}</p>"
         )
     rows = []
+    summary = decision.summary
     for m in correction.metrics.values():
         judged = summary.significance.get(m.metric) or {}
+        source = CENSUS_SOURCE if m.census else ESTIMATE_SOURCE
+        p = "" if m.p_value is None else f", {e(m.significance()['test'])} p {m.p_value:.3f}"
         rows.append(
-            f'<tr data-metric="{e(m.metric)}"><td>{e(m.label)}</td>'
-            f'<td class="num">{e(format_value(m.judge_delta, m.kind, signed=True))} '
-            f"{e(format_interval(judged, m.kind) if judged else '')}</td>"
+            f'<tr data-metric="{e(m.metric)}" data-source="{e(source)}"><td>{e(m.label)}</td>'
             f'<td class="num"><b>{e(format_value(m.delta, m.kind, signed=True))}</b> '
-            f"{e(format_interval(m.significance(), m.kind))}</td>"
+            f"{e(format_interval(m.significance(), m.kind))}{p} {_badge(source)}</td>"
+            f'<td class="num">{e(format_value(m.judge_delta, m.kind, signed=True))} '
+            f"{e(format_interval(judged, m.kind) if judged else '')} {_badge(JUDGE_SOURCE)}</td>"
             f'<td class="num">{m.labelled} of {m.questions}</td></tr>'
         )
     notes = "".join(f"<li>{e(n)}</li>" for n in correction.notes)
     return (
         f'<div class="eg-corrected" id="eg-corrected" data-basis="{e(correction.basis)}">'
         f"<p><small>{e(correction.line())}</small></p>"
-        '<table class="eg-gate-rules"><thead><tr><th>delta</th><th>judge only [95% CI]</th>'
-        "<th>corrected by labels [95% CI]</th><th>questions labelled</th></tr></thead>"
+        '<table class="eg-gate-rules"><thead><tr><th>delta</th><th>corrected by labels [95% CI]</th>'
+        "<th>the judge's [95% CI]</th><th>questions labelled</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>" + (f"<ul>{notes}</ul>" if notes else "") + "</div>"
     )
+
+
+def first_screen_html(
+    decision: GateDecision, counts: Mapping[str, int], leaderboard: str = "", changes_anchor: str = "eg-changes"
+) -> str:
+    """The verdict box, each rule in words, the power box, the rule table, the labels' deltas, what changed.
+
+    ``decision`` is the gate's (:func:`~evalgate_lib.statistics.decision.decide`); ``counts`` the
+    fixed / broken / flag-changed questions (:func:`change_counts`); ``leaderboard`` the family's
+    verdicts when this candidate is one of several (:func:`family_html`). All escaped, no script.
+    """
+    summary, gate = decision.summary, decision.gate
+    failed = decision.failed
+    breached = [v for v in decision.rules if v.breached and not v.failed]
+    word, cls = ("FAIL", "fail") if failed else ("PASS", "pass")
+    if failed:
+        decided = (
+            f"{e(summary.candidate)} regresses on " + ", ".join(e(_METRICS[v.rule.metric].label) for v in failed) + "."
+        )
+    elif breached:
+        names = ", ".join(e(_METRICS[v.rule.metric].label) for v in breached)
+        decided = (
+            f"No rule failed. {len(breached)} of {len(decision.rules)} numbers moved past their limit ({names}), "
+            "but by no more than chance alone explains."
+        )
+    else:
+        decided = "No rule failed: every delta is within its threshold."
+    mode = (
+        f"a breach fails only when it is beyond noise: the deciding p &lt; {gate.alpha:g} for yes/no metrics "
+        f"(McNemar's exact test; its interval, at {(1 - gate.alpha) * 100:.4g}%, excludes 0 exactly then), the 95% "
+        "percentile-bootstrap interval wholly past the limit for scores"
+        if gate.mode == "significant"
+        else "any breach of a threshold fails"
+    )
+    if decision.family > 1:
+        mode += (
+            f"; McNemar p Holm-adjusted for the {decision.family} candidates tried against {e(summary.baseline)} "
+            "(each interval at the level that adjustment leaves)"
+        )
+    partial = (
+        ""
+        if decision.partial is None
+        else f"<p><b>A partial run:</b> {decision.partial.questions_run} of {decision.partial.questions_in_file} "
+        "gold questions (<code>--limit</code>).</p>"
+    )
+    rules = "".join(_rule_row(v, decision) for v in decision.rules)
+    checked = "".join(
+        f'<li data-rule="{e(v.rule.metric)}" data-basis="{e(v.basis)}" data-source="{e(_source_of(v))}">'
+        f"{plain_words(v, decision)}</li>"
+        for v in decision.rules
+    )
+    sources = (
+        '<p class="eg-sources"><small>Each figure names its source: '
+        f"{_badge(JUDGE_SOURCE)} EvalGate's rules on every answer; {_badge(CENSUS_SOURCE)} every answer labelled "
+        f"by reviewers; {_badge(BOUNDS_SOURCE)} what every census a plan's labels allow says (exact); "
+        f"{_badge(ESTIMATE_SOURCE)} a plan's stratified estimate, shown, not deciding. The interval beside a "
+        "decided delta comes from the test that decides it: it excludes 0 exactly when that p is below α.</small></p>"
+    )
+    return (
+        f'<div class="eg-report eg-first" id="eg-first-screen"><style>{BASE_CSS}{_FIRST_CSS}</style>{leaderboard}'
+        f'<div class="eg-verdict eg-verdict-{cls}" id="eg-verdict" data-verdict="{word}">'
+        f'<span class="eg-verdict-word">{word}</span>'
+        f'<div><div class="eg-decided">{decided}</div>'
+        f'<div class="eg-advice">{e(_advice(failed, breached, len(decision.cannot_fail)))}</div></div></div>'
+        f"{partial}{sources}"
+        f'<ul class="eg-plain">{checked}</ul>{power_html(decision.powers, gate)}'
+        "<details class='eg-how'><summary>How this was decided: the thresholds, the tests and their p-values</summary>"
+        f"<p><small>Gate thresholds <code>{e(decision.thresholds)}</code>, {e(gate.mode)} mode: {mode}. "
+        f"{e(decision.judged())}. {e(decision.signature or '')}</small></p>"
+        '<table class="eg-gate-rules"><thead><tr><th>rule</th><th>threshold</th><th>decided on</th><th>delta</th>'
+        "<th>interval</th><th>p (test)</th><th>status</th><th>smallest change that can fail it</th></tr></thead>"
+        f"<tbody>{rules}</tbody></table></details>"
+        f"{corrected_html(decision)}"
+        f"{_what_changed(decision, counts, changes_anchor)}</div>"
+    )
+
+
+def change_counts(rows: Sequence[ResultRow], summary: Summary) -> dict[str, int]:
+    """The fixed / broken / flag-changed question counts the first screen states (the judge's)."""
+    return count_changes(question_changes(rows, summary.baseline, summary.candidate))
+
+
+def family_html(summaries: Sequence[Summary], gate: GateConfig, shown: str) -> str:
+    """Every candidate's verdict, best first, when the shown candidate is one of several."""
+    return leaderboard_html(rank_candidates(judge_candidates(summaries, gate)), gate, shown)
 
 
 def first_screen(
@@ -345,42 +490,14 @@ def first_screen(
     refused: str | None = None,
     family: Sequence[Summary] = (),
 ) -> str:
-    """The first screen of a run: judge ``summary`` under the thresholds file, count the changes, lay them out.
-
-    ``thresholds`` is a gate file such as ``configs/gate.toml`` (what ``evalgate gate`` reads);
-    the verdict is the one ``evalgate gate --thresholds <file> --results <run>`` prints, with
-    ``--labels`` when ``correction`` is given (the deltas corrected by labels, shown beside the
-    judge's); ``refused`` is the line saying why given labels could not correct them. ``family``
-    holds every candidate's summary when ``summary`` is one of several candidates against one
-    baseline: the screen then opens on every candidate's verdict, and this one's rules on the
-    judge's delta are decided on Holm-adjusted p-values, as ``evalgate gate`` decides them.
-    """
+    """The first screen of a run from its parts: the decision (:func:`~evalgate_lib.statistics.decision.decide`)
+    under the thresholds file, rendered. ``Results.first_screen_html`` is the public door (it also states the
+    folder's signature and a partial run); this is it for a summary and rows alone."""
     gate = load_gate(thresholds)
-    counts = count_changes(question_changes(rows, summary.baseline, summary.candidate))
-    corrected = None if correction is None else correction.metrics
-    labels_html = corrected_html(summary, correction, refused)
-    if not family:
-        return first_screen_html(
-            summary,
-            gate,
-            judge(summary, gate, corrected),
-            counts,
-            significant_metrics(summary),
-            shareable_path(thresholds),
-            labels_html=labels_html,
-            powers=summary_powers(gate, summary),
-        )
-    judged = judge_candidates(family, gate)
-    this = next(c for c in judged if c.name == summary.candidate)
-    return leaderboard_html(rank_candidates(judged), gate, this.name) + first_screen_html(
-        summary,
-        gate,
-        judge(summary, gate, corrected, this.adjusted_p),
-        counts,
-        significant_metrics(summary, adjusted_p=this.adjusted_p),
-        shareable_path(thresholds),
-        labels_html=labels_html,
-        adjusted_p=this.adjusted_p,
-        family=len(judged),
-        powers=summary_powers(gate, summary, comparisons=len(judged)),
-    )
+    adjusted, size = None, 1
+    if family:
+        judged = judge_candidates(family, gate)
+        adjusted, size = next(c for c in judged if c.name == summary.candidate).adjusted_p, len(judged)
+    decision = decide(summary, gate, shareable_path(thresholds), correction, refused, adjusted, size)
+    board = family_html(family, gate, summary.candidate) if family else ""
+    return first_screen_html(decision, change_counts(rows, summary), board)

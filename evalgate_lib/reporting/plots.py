@@ -6,6 +6,10 @@ DataFrame, an HTML string, or draws on a matplotlib ``Axes``, so the notebooks
 stay thin and the tests can call the same code without a kernel.
 
 matplotlib is imported lazily: importing this module never picks a backend.
+
+Every chart a function here creates carries its text alternative as the figure's label (what the
+chart shows, with its figures: :func:`chart_alt` reads it), so a page that shows the chart as an
+image can give it alt text that says something (``workbench/charts.py``).
 """
 
 from __future__ import annotations
@@ -31,6 +35,34 @@ if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
 
 _HEADING = re.compile(r"^#{1,6}\s+\S", re.MULTILINE)
+
+
+def _describe(figure: Any, text: str, created: bool = True) -> None:
+    """Give a chart its text alternative (the figure's label, which :func:`chart_alt` reads).
+
+    Only a figure the drawing function ``created``: on axes the caller passed in, the figure is the
+    caller's, holding other charts, and its description is the caller's to give.
+    """
+    if created:
+        figure.set_label(" ".join(text.split()))
+
+
+def chart_alt(figure: Any) -> str:
+    """A chart's text alternative: the description its drawing function gave it, else its titles and axis labels.
+
+    ``figure`` is a matplotlib ``Figure``. Never empty: a chart with no text at all is "a chart
+    with no title or axis labels", which says so rather than leaving the image undescribed.
+    """
+    label = figure.get_label()
+    if label:
+        return label
+    parts = []
+    for ax in figure.axes:
+        x, y = ax.get_xlabel(), ax.get_ylabel()
+        said = ", ".join(b for b in (ax.get_title(), x and f"x: {x}", y and f"y: {y}") if b)
+        if said:
+            parts.append(said)
+    return "Chart: " + "; ".join(parts) if parts else "A chart with no title or axis labels."
 
 
 # --------------------------------------------------------------------------- corpus inspection
@@ -103,17 +135,23 @@ def chunk_length_histograms(
     """One histogram of chunk lengths (words) per chunking, side by side, sharing the x axis."""
     import matplotlib.pyplot as plt
 
+    made = axes is None
     if axes is None:
         fig, created = plt.subplots(1, len(chunkings), figsize=(5 * len(chunkings), 3.2), sharex=True, squeeze=False)
         axes = list(created[0])
     fig = axes[0].figure
+    said: list[str] = []
     for ax, (name, spec) in zip(axes, chunkings.items(), strict=True):
         lengths = chunk_lengths(articles, spec)
         ax.hist(lengths, bins=20, color="#4c72b0", edgecolor="white")
         ax.set_title(f"{name}: {spec.get('method')} ({len(lengths)} chunks)")
         ax.set_xlabel("chunk length (words)")
         ax.set_ylabel("chunks")
+        said.append(f"{name}, {spec.get('method')}: {len(lengths)} chunks" + (
+            f" of {min(lengths)} to {max(lengths)} words" if lengths else ""
+        ))  # fmt: skip
     fig.tight_layout()
+    _describe(fig, "Histograms of chunk lengths in words, one per chunking: " + "; ".join(said) + ".", made)
     return fig
 
 
@@ -165,6 +203,7 @@ def delta_bar_chart(summary: Summary, axes: Sequence[Axes] | None = None) -> Fig
     """
     import matplotlib.pyplot as plt
 
+    made = axes is None
     if axes is None:
         rates = sum(1 for m in METRICS if m.kind != "count")
         fig, created = plt.subplots(1, 2, figsize=(12, 0.3 * rates + 1.4), gridspec_kw={"width_ratios": [5, 4]})
@@ -208,6 +247,19 @@ def delta_bar_chart(summary: Summary, axes: Sequence[Axes] | None = None) -> Fig
     axes[0].set_title(f"{summary.candidate} − {summary.baseline}: rates")
     axes[1].set_title("flag counts (lower is better)")
     fig.tight_layout()
+    moves = Counter(
+        "unchanged" if not delta.get(m.key) else "better" if (delta[m.key] > 0) == (m.kind != "count") else "worse"
+        for m in METRICS
+        if delta.get(m.key) is not None
+    )
+    _describe(
+        fig,
+        f"Horizontal bar charts of each metric's change from {summary.baseline} to {summary.candidate}: rates in "
+        "percentage points on the left, flag counts on the right, green better, red worse. "
+        f"{moves['better']} metrics moved the better way, {moves['worse']} the worse way, {moves['unchanged']} not "
+        "at all; each value, and whether it is beyond noise, is in the headline table.",
+        made,
+    )
     return fig
 
 
@@ -258,6 +310,7 @@ def coverage_heatmap(row: ResultRow, ax: Axes | None = None, width: int = 60) ->
     import numpy as np
 
     sentences = row.sentences
+    created = ax is None
     if ax is None:
         _, ax = plt.subplots(figsize=(8, 0.45 * max(len(sentences), 1) + 1.1))
     values = np.array([[_verdict_value(s)] for s in sentences] or [[np.nan]])
@@ -273,6 +326,15 @@ def coverage_heatmap(row: ResultRow, ax: Axes | None = None, width: int = 60) ->
     ax.set_xticks([])
     _verdict_legend(ax, image, row.scorer)
     ax.set_title(f"{row.config} · {row.question_id}: {_short(row.question, 70)}", fontsize=9)
+    kinds = Counter("no claim" if s.supported is None else "supported" if s.supported else "unsupported"
+                    for s in sentences)  # fmt: skip
+    _describe(
+        ax.figure,
+        f"Heatmap of the {len(sentences)} sentence(s) of {row.config}'s answer to {row.question_id} "
+        f"({_short(row.question, 70)}), coloured by the verdict of {row.scorer or 'the scorer'}: "
+        f"{kinds['supported']} supported, {kinds['unsupported']} unsupported, {kinds['no claim']} claiming nothing.",
+        created,
+    )
     return ax
 
 
@@ -287,6 +349,7 @@ def coverage_matrix_heatmap(
     import matplotlib.pyplot as plt
     import numpy as np
 
+    created = ax is None
     if ax is None:
         _, ax = plt.subplots(figsize=(1.1 * max_sentences + 3, 0.35 * max(len(rows), 1) + 1.2))
     values = np.full((max(len(rows), 1), max_sentences), np.nan)
@@ -308,6 +371,15 @@ def coverage_matrix_heatmap(
     _verdict_legend(ax, image, _scorer_of(rows))
     if title:
         ax.set_title(title, fontsize=9)
+    cells = Counter(int(v) for v in values.flat if not np.isnan(v))
+    _describe(
+        ax.figure,
+        f"Heatmap of {len(rows)} answers, one line each, one cell per sentence (up to {max_sentences}), coloured by "
+        f"the verdict of {_scorer_of(rows) or 'the scorer'}: {cells[1]} supported, {cells[0]} unsupported"
+        + (f"; {title}" if title else "")
+        + ".",
+        created,
+    )
     return ax
 
 
@@ -337,15 +409,18 @@ def coverage_distribution(rows: Sequence[ResultRow], ax: Axes | None = None) -> 
     import matplotlib.pyplot as plt
     import numpy as np
 
+    created = ax is None
     if ax is None:
         _, ax = plt.subplots(figsize=(8, 3.4))
     frame = sentence_coverages(rows)
     configs = list(dict.fromkeys(r.config for r in rows))
     bins = np.linspace(0, 1, 21)
+    counted = []  # the legend's words, which the text alternative repeats
     for name in configs:
         picked = frame.loc[frame["config"] == name]
         values = picked["coverage"].to_numpy(dtype=float)
         unsupported = int((picked["supported"] == False).sum())  # noqa: E712 - a pandas mask, not a truth test
+        counted.append(f"{name}: {len(values)} sentences, {unsupported} unsupported")
         ax.hist(values, bins=bins, alpha=0.55, label=f"{name} ({len(values)} sentences, {unsupported} unsupported)")
     scorer = _scorer_of(rows)
     floor = scorer_floor(scorer) if scorer else None
@@ -355,6 +430,14 @@ def coverage_distribution(rows: Sequence[ResultRow], ax: Axes | None = None) -> 
     ax.set_xlabel(f"sentence support score of {scorer or 'the scorer'} (its verdicts are counted in the legend)")
     ax.set_ylabel("sentences")
     ax.legend(fontsize=8)
+    counts = "; ".join(counted)
+    floor_said = f", the {scorer} floor at {floor:.2f}" if floor is not None else ""
+    _describe(
+        ax.figure,
+        f"Histograms of sentence support scores from 0 to 1 of {scorer or 'the scorer'}, one per config{floor_said}: "
+        f"{counts}.",
+        created,
+    )
     return ax
 
 
@@ -459,21 +542,34 @@ def pick_examples(rows: Sequence[ResultRow], question_ids: Sequence[str] | None 
 
 
 def interval_narrowing_plot(
-    steps: Sequence[Any], ax: Axes | None = None, label: str = "accuracy on answerable"
+    steps: Sequence[Any], ax: Axes | None = None, label: str = "accuracy on answerable", progress: Any = None
 ) -> Axes:
     """The corrected delta and its 95% interval against the number of questions labelled under the plan.
 
     ``steps`` are :class:`~evalgate_lib.statistics.label_correction.NarrowingStep` (from
     ``narrowing``); the labels-only (classical) interval at each step and the judge-only delta are
-    drawn beside it, so a reviewer sees what each label buys. Nothing is computed here.
+    drawn beside it, so a reviewer sees what each label buys. ``progress``
+    (:class:`~evalgate_lib.statistics.label_correction.PlanProgress`) titles the chart with the plan
+    answers labelled so far, so a saved label is counted even before the delta can use it. Nothing is
+    computed here.
     """
     import matplotlib.pyplot as plt
 
+    created = ax is None
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 3.2))
+    counted = progress.line() if progress is not None else "no count of the plan's labels given"
     if not steps:
-        ax.text(0.5, 0.5, "no label under the plan yet", ha="center", va="center", transform=ax.transAxes)
+        labelled = progress is not None and progress.labelled > 0
+        why = (
+            f"{counted}; the corrected delta appears once, in the plan's order,\nevery answer of a question "
+            f"is labelled and each of the plan's {progress.strata} strata has one"
+            if labelled
+            else "no label under the plan yet"
+        )
+        ax.text(0.5, 0.5, why, ha="center", va="center", transform=ax.transAxes, fontsize=9)
         ax.set_axis_off()
+        _describe(ax.figure, f"The corrected delta of {label} under the plan: not drawn yet, {why}.", created)
         return ax
     x = [s.questions for s in steps]
     pts = [s.delta * 100 for s in steps]
@@ -492,5 +588,17 @@ def interval_narrowing_plot(
     ax.axhline(0, color="black", linewidth=0.6)
     ax.set_xlabel("questions labelled under the plan (every config's answer)")
     ax.set_ylabel(f"delta, {label} (points)")
+    if progress is not None:
+        ax.set_title(counted, fontsize=9)
     ax.legend(fontsize=8, loc="best")
+    last = steps[-1]
+    bounded = last.ci_low is not None and last.ci_high is not None
+    interval = f" [{last.ci_low * 100:+.1f}, {last.ci_high * 100:+.1f}]" if bounded else ""
+    _describe(
+        ax.figure,
+        f"Line chart of the corrected delta of {label} after each of the first {last.questions} questions "
+        f"labelled under the plan ({counted}): now {last.delta * 100:+.1f} points{interval}, "
+        f"the judge alone {last.judge_delta * 100:+.1f} points.",
+        created,
+    )
     return ax

@@ -30,7 +30,14 @@ from evalgate_lib.reporting.results_table import FILTER_LABELS, results_table_ht
 from evalgate_lib.reporting.styles import BASE_CSS
 from evalgate_lib.run.manifest import Manifest
 from evalgate_lib.statistics.beyond_noise import significance_evidence, with_adjusted_p
-from evalgate_lib.statistics.metrics import METRICS, Summary, format_interval, format_value
+from evalgate_lib.statistics.metrics import (
+    METRICS,
+    Summary,
+    format_interval,
+    format_value,
+    metric_label,
+    not_measurable,
+)
 
 __all__ = [
     "FILTER_LABELS",
@@ -66,7 +73,12 @@ def _delta_class(kind: str, value: float | None) -> str:
 
 
 def headline_html(summary: Summary, alpha: float = 0.05, adjusted_p: Mapping[str, float | None] | None = None) -> str:
-    """Per-config metrics side by side with the delta, its 95% paired-bootstrap interval and McNemar p.
+    """Per-config metrics side by side with the delta, its 95% interval and McNemar p: the judge's figures.
+
+    The interval is the one the deciding test gives (exact McNemar for a yes/no metric, the percentile
+    bootstrap for a score); rank metrics the rows are too shallow for read "not measurable" and MRR is
+    named with its depth. The caption says these are the judge's figures (every answer judged by
+    EvalGate's rules); the first screen shows the figures reviewers' labels correct.
 
     Each number cell carries its exact value in ``data-value`` (``data-metric``,
     ``data-config`` = a config name or ``delta``), so a test or a script can read
@@ -90,16 +102,24 @@ def headline_html(summary: Summary, alpha: float = 0.05, adjusted_p: Mapping[str
     lines = [
         f'<div class="eg-report"><style>{_CSS}</style><table class="eg-headline" id="eg-headline">'
         f"<thead><tr><th>metric</th><th>{e(base)}</th><th>{e(cand)}</th><th>delta ({e(cand)} − {e(base)})</th>"
-        "<th>95% CI of the delta (paired bootstrap)</th><th>McNemar p</th></tr></thead><tbody>"
+        "<th>95% CI of the delta</th><th>McNemar p</th></tr></thead><tbody>"
     ]
+    shallow = set(not_measurable(summary.depth))
     for m in METRICS:
         s = sig.get(m.key) or {}
+        if m.key in shallow:
+            lines.append(
+                f'<tr data-metric="{e(m.key)}" data-significant="0"><td>{e(m.label)}</td>'
+                '<td class="num" colspan="5">not measurable at the depth the answers hold</td></tr>'
+            )
+            continue
         p = s.get("p_value")
         judged = with_adjusted_p(s, adjusted_p, m.key)
         holm = "" if judged.get("p_value") == p else f" <small>(Holm {judged['p_value']:.3f})</small>"
         evidence = significance_evidence(judged, alpha)
         lines.append(
-            f'<tr data-metric="{e(m.key)}" data-significant="{int(bool(evidence))}"><td>{e(m.label)}</td>'
+            f'<tr data-metric="{e(m.key)}" data-significant="{int(bool(evidence))}">'
+            f"<td>{e(metric_label(m.key, summary.depth))}</td>"
             f"{cell(m.key, m.kind, base, b.get(m.key))}"
             f"{cell(m.key, m.kind, cand, c.get(m.key))}"
             f"{cell(m.key, m.kind, 'delta', d.get(m.key), signed=True, cls=_delta_class(m.kind, d.get(m.key)))}"
@@ -110,14 +130,18 @@ def headline_html(summary: Summary, alpha: float = 0.05, adjusted_p: Mapping[str
     lines.append("</tbody></table>")
     boot = summary.bootstrap
     lines.append(
-        f"<p>Questions per config: <b>{b['questions']}</b> ({b['answerable']} answerable, "
+        "<p><b>The judge's figures</b>: every answer judged by EvalGate's rules, no reviewer label (the first screen "
+        "shows the figures reviewers' labels correct, where they were given). "
+        f"Questions per config: <b>{b['questions']}</b> ({b['answerable']} answerable, "
         f"{b['no_answer']} no-answer). Rates are shares of the questions they name; flag counts are numbers of "
         "answers (lower is better). Green: the candidate is better, red: worse. An interval that contains 0 "
         "means the difference is within noise at this sample size; a delta beyond noise is marked "
         f'<span class="eg-sig eg-sig-legend">significant</span> (the gate\'s test: McNemar p &lt; {alpha:g} for a '
         "yes/no metric, an interval excluding 0 for a score)"
         + ("; McNemar p Holm-adjusted for the candidates tried against the baseline" if adjusted_p is not None else "")
-        + (f"; bootstrap seed {e(str(boot.get('seed')))}, paired by question id" if boot else "")
+        + ". Intervals: exact McNemar for a yes/no metric (it excludes 0 exactly when p &lt; 0.05), the paired "
+        "percentile bootstrap for a score"
+        + (f" (seed {e(str(boot.get('seed')))}, paired by question id)" if boot else "")
         + ".</p></div>"
     )
     return "".join(lines)
@@ -329,7 +353,7 @@ def models_used_html(manifest: Manifest) -> str:
 _MATCHING_TEXT = {
     "claim": "the answer states an accepted string on token boundaries outside any decline, and gives no "
     "competing value as its answer (values mentioned around the answer do not count against it); a fluent "
-    "decline (\"the context does not say\") is a refusal, and a decline that also states the value is an answer.",
+    'decline ("the context does not say") is a refusal, and a decline that also states the value is an answer.',
     "token": "an accepted string occurs in the answer (case-insensitive) on token boundaries, so '3 seats' is not "
     "inside '13 seats'; an answer that also gives another value of the accepted unit is wrong (conflicting values); "
     "a bare number whose accepted string carries a unit counts.",
@@ -342,8 +366,8 @@ _SCORER_TEXT = {
     "supported when one unit of one passage (a sentence, or two adjacent ones of one section, with its heading or "
     "API signature) holds every number, version, option, path and identifier of it exactly and, compared by word "
     f"stems in any order, at least {PROSE_FLOOR:.0%} of its other content words (decided from {CLEAR_SHARE:.0%}); "
-    "declines, courtesy, advice that names nothing, citation marks and source frames (\"According to the "
-    "documentation,\") claim nothing. A verdict the rules cannot decide is marked undecided, counts at its lean in "
+    'declines, courtesy, advice that names nothing, citation marks and source frames ("According to the '
+    'documentation,") claim nothing. A verdict the rules cannot decide is marked undecided, counts at its lean in '
     "the rates (unsupported, unless the rest of its answer vouches for it: two or more of its claims in its own "
     "words decided supported, none decided unsupported, no repeated sentence, not cut off), and sends the answer "
     "to the review queue, which reads no gold answer.",
@@ -512,7 +536,7 @@ def provenance_sentence(provenance: LabelProvenance) -> str:
     """Who labelled, and whether EvalGate's verdicts were hidden, as the label files record it (plain text).
 
     Nothing is claimed that the files do not say: labels that do not record ``verdicts_hidden``
-    are counted as such.
+    are counted as such; labels made in the audit flow (``mode``) are named among those shown.
     """
     who = ", ".join(provenance.reviewers) or "nobody named"
     said = f"Labelled by {who} ({len(provenance.reviewers)} reviewer{'s' if len(provenance.reviewers) != 1 else ''})"
@@ -520,7 +544,12 @@ def provenance_sentence(provenance: LabelProvenance) -> str:
     if provenance.hidden:
         parts.append(f"{provenance.hidden} with EvalGate's verdicts hidden")
     if provenance.shown:
-        parts.append(f"{provenance.shown} with EvalGate's verdicts shown to the reviewer")
+        audit = (
+            f" ({provenance.audit} of them audit labels: the reviewer judged EvalGate's verdicts)"
+            if provenance.audit
+            else ""
+        )
+        parts.append(f"{provenance.shown} with EvalGate's verdicts shown to the reviewer{audit}")
     if provenance.unrecorded:
         parts.append(f"{provenance.unrecorded} whose file does not record whether EvalGate's verdicts were hidden")
     return f"{said}; of {provenance.labels} labels, " + ", ".join(parts) + "."
@@ -541,13 +570,11 @@ def agreement_html(report: Mapping[str, Any], provenance: LabelProvenance | None
         "<th>precision</th><th>recall</th><th>Cohen's κ</th></tr>"
     )
     items = list(report["correctness"]) + [a for scorer in report["by_scorer"].values() for a in scorer]
-    ppi_rows = "".join(
+    census_rows = "".join(
         f"<tr><td>{e(group)}</td><td>{e(name)}</td><td class='num'>{est['naive_auto_rate'] * 100:.1f}%</td>"
-        f"<td class='num'>{est['human_only_rate'] * 100:.1f}% (n={est['n_labelled']})</td>"
-        f"<td class='num'>{est['estimate'] * 100:.1f}%"
-        + ("" if est["ci_low"] is None else f" [{est['ci_low'] * 100:.1f}, {est['ci_high'] * 100:.1f}]")
-        + "</td></tr>"
-        for group, estimates in report["ppi"].items()
+        f"<td class='num'>{est['estimate'] * 100:.1f}% [{est['ci_low'] * 100:.1f}, {est['ci_high'] * 100:.1f}]</td>"
+        f"<td class='num'>{est['n_total']}</td></tr>"
+        for group, estimates in report.get("census", {}).items()
         for name, est in estimates.items()
     )
     return (
@@ -558,11 +585,12 @@ def agreement_html(report: Mapping[str, Any], provenance: LabelProvenance | None
         f"<table class='eg-headline'><thead>{head}</thead><tbody>{_agreement_rows(items)}</tbody></table>"
         f"<p class='eg-label-sample'>{e(report.get('sample', ''))}</p>"
         + (
-            "<p>Headline rates over every answer of the run, corrected by the labels "
-            "(prediction-powered inference):</p>"
-            "<table class='eg-headline'><thead><tr><th></th><th>rate</th><th>automatic</th><th>labelled sample</th>"
-            f"<th>corrected [95% CI]</th></tr></thead><tbody>{ppi_rows}</tbody></table>"
-            if ppi_rows
+            "<p>Headline rates over every answer of the run by the reviewers' labels (a census: every answer "
+            "labelled, so no label-sampling error; 95% Clopper-Pearson interval over the answers), beside the "
+            "judge's:</p>"
+            "<table class='eg-headline'><thead><tr><th></th><th>rate</th><th>judge</th>"
+            f"<th>labels [95% CI]</th><th>answers</th></tr></thead><tbody>{census_rows}</tbody></table>"
+            if census_rows
             else ""
         )
         + "</div>"
@@ -595,6 +623,14 @@ def kappa_cell(stat: Mapping[str, Any]) -> str:
     return f"{k['value']:.2f}{interval}"
 
 
+_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def domain_count(sets: Sequence[Mapping[str, Any]]) -> int:
+    """How many domains the labelled sets cover: one per gold file (a set without one counts by its name)."""
+    return len({item.get("gold") or item["set"] for item in sets})
+
+
 def sets_agreement_html(sets: Sequence[Mapping[str, Any]]) -> str:
     """The judges' agreement with reviewers on every labelled set, one table per set, never pooled.
 
@@ -619,10 +655,13 @@ def sets_agreement_html(sets: Sequence[Mapping[str, Any]]) -> str:
             "<th>unsupported claim κ</th><th>hallucination κ</th><th>review queue</th></tr></thead>"
             f"<tbody>{rows}</tbody></table>"
         )
+    domains = domain_count(sets)
+    said = _NUMBER_WORDS[domains] if domains < len(_NUMBER_WORDS) else str(domains)
     return (
         f'<div class="eg-report eg-agreement"><style>{_CSS}</style>'
         "<p>How far each judge agrees with blind reviewers on every labelled set EvalGate ships "
         "(<code>labels/sets.toml</code>): the demo model's answers and fluent answers written in the style of "
-        "capable generators, in three domains. Figures are per set, never pooled: a judge can agree on one kind "
-        "of answer and not on another. κ with 95% bootstrap intervals.</p>" + "".join(blocks) + "</div>"
+        f"capable generators, in {said} domain{'' if domains == 1 else 's'} (one gold file each). Figures are "
+        "per set, never pooled: a judge can agree on one kind of answer and not on another. κ with 95% bootstrap "
+        "intervals.</p>" + "".join(blocks) + "</div>"
     )

@@ -5,7 +5,9 @@ What it fixes and why it is built this way:
 * **It fits the screen.** The table has a fixed layout at 100% of the page width and sits in a
   box at most one screen tall that scrolls on its own, header row kept in view; long words
   wrap. No column can push the table wider than the page, so there is no horizontal
-  scrollbar thousands of pixels below.
+  scrollbar thousands of pixels below. On a phone (below
+  :data:`~evalgate_lib.reporting.styles.NARROW_BREAKPOINT_PX`) each answer is a card instead, each
+  cell a full-width line led by its column's heading (:mod:`evalgate_lib.reporting.page_layout`).
 * **Details open as a full-width row under the answer**, not in a narrow last column: the
   retrieved chunks' text with the supporting spans marked, each sentence's verdict and
   reason, the flags' reasons and any reviewer's verdicts
@@ -33,6 +35,7 @@ from evalgate_lib.inputs.labels import Label, match_labels
 from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow
 from evalgate_lib.reporting.answer_details import DETAILS_CSS, details_html
 from evalgate_lib.reporting.explorer import FLAG_LABELS
+from evalgate_lib.reporting.page_layout import finish_page
 from evalgate_lib.reporting.styles import BASE_CSS, SCROLL_CSS
 
 e = html.escape
@@ -249,8 +252,11 @@ def table_page_html(
     bodies: Mapping[str, str] | None = None,
     labels: Sequence[Label] = (),
 ) -> str:
-    """A standalone HTML page holding only :func:`results_table_html` (no notebook, no kernel)."""
-    return (
-        f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">{OUTPUT_MARKER}<title>{e(title)}</title></head>'
+    """A standalone HTML page holding only :func:`results_table_html` (no notebook, no kernel), laid out as the
+    report is (:func:`~evalgate_lib.reporting.page_layout.finish_page`: cards on a phone)."""
+    return finish_page(
+        f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">{OUTPUT_MARKER}'
+        '<meta name="viewport" content="width=device-width, initial-scale=1.0">'
+        f"<title>{e(title)}</title></head>"
         f"<body><h1>{e(title)}</h1>{results_table_html(rows, bodies=bodies, labels=labels)}</body></html>"
     )

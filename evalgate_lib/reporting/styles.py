@@ -51,3 +51,44 @@ SCROLL_CSS = """
 .eg-fit td.answer, .eg-fit .answer { white-space: pre-wrap; }
 .eg-fit .eg-badge { white-space: normal; }
 """
+
+#: The width below which every table of a report page is laid out as stacked cards (a phone held upright).
+NARROW_BREAKPOINT_PX = 640
+
+#: Below :data:`NARROW_BREAKPOINT_PX`, every table stacks: each row a card, each cell a full-width block led
+#: by its column's heading (the ``data-label`` that ``reporting/page_layout.py`` writes), so no cell is a
+#: few pixels wide and nothing sticks out of the screen. Wider screens keep the tables as they are. The page
+#: puts these rules in its head, before the pieces' own style sheets: ``html body`` and ``!important`` let
+#: them win over a piece's rule of the same weight that comes later (``.eg-report td.num``). ``display``
+#: is never ``!important``: a row a filter hides (``style="display:none"``: a closed details row, an answer
+#: filtered out) must stay hidden.
+NARROW_CSS = f"""
+@media (max-width: {NARROW_BREAKPOINT_PX}px) {{
+  html body table, html body tbody, html body tfoot, html body tr, html body th, html body td {{ display: block;
+    width: auto !important; max-width: 100% !important; min-width: 0 !important; box-sizing: border-box; }}
+  table {{ width: 100% !important; margin-left: 0 !important; margin-right: 0 !important; }}
+  colgroup, col, thead {{ display: none !important; }}
+  tr {{ border: 1px solid #ccc; margin: 0 0 0.6em; }}
+  html body th, html body td, html body .eg-report td.num {{ border: none !important;
+    border-top: 1px solid #eee !important; text-align: left !important; overflow-wrap: anywhere;
+    white-space: normal !important; }}
+  td.answer, td .answer, pre {{ white-space: pre-wrap !important; }}
+  td[data-label]::before {{ content: attr(data-label); display: block; font-size: 11px; font-weight: 600;
+    color: #555; }}
+  .eg-scroll {{ max-height: calc(100vh - 60px); }}
+  .eg-controls input, .eg-controls select {{ max-width: 100%; }}
+  img {{ max-width: 100% !important; height: auto !important; }}
+  .jp-OutputArea-output pre, .eg-report pre {{ overflow-x: auto; max-width: 100%; }}
+}}
+"""
+
+#: The whole page's rules: its table of contents, and inline code that wraps where it must (a long pattern in
+#: the methodology ran thousands of pixels past the page's edge, cut off by the cell around it).
+PAGE_CSS = """
+.jp-RenderedHTMLCommon code, .eg-report code { overflow-wrap: anywhere; }
+nav.eg-contents { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; font-size: 14px;
+  margin: 1em 0; padding: 0.6em 1em; background: #f7f7f7; border: 1px solid #ddd; }
+nav.eg-contents h2 { font-size: 15px; margin: 0 0 0.3em; }
+nav.eg-contents ol { margin: 0; padding-left: 1.4em; columns: 2 16em; }
+nav.eg-contents a { color: #1565c0; }
+"""

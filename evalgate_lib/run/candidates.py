@@ -39,8 +39,15 @@ from evalgate_lib.run.external import ExternalRun, score_and_write, score_answer
 from evalgate_lib.run.folder import ResultsFolder, read_results_folder
 from evalgate_lib.run.outputs import check_output
 from evalgate_lib.run.pipeline import RunOptions, run_candidates
-from evalgate_lib.run.results import INDEX_FILE, PUBLISHED_FILES, SIGNATURE_FILE, json_text, write_results
-from evalgate_lib.statistics.metrics import Summary, compare
+from evalgate_lib.run.results import (
+    INDEX_FILE,
+    PUBLISHED_FILES,
+    SIGNATURE_FILE,
+    json_text,
+    summarise_comparison,
+    write_results,
+)
+from evalgate_lib.statistics.metrics import Summary
 
 #: The version of ``candidates.json``'s layout.
 INDEX_SCHEMA = 1
@@ -139,7 +146,7 @@ def run_and_write_candidates(
     out = Path(out_dir)
     clear_pair_files(out)
     for comparison, sub in zip(comparisons, folders, strict=True):
-        summary = compare(comparison.rows, comparison.inputs.baseline.name, comparison.inputs.candidate.name)
+        summary = summarise_comparison(comparison)
         write_results(comparison, summary, out / sub, options.limit)
     sources = [str(c.inputs.candidate.path) for c in comparisons]
     write_index(

@@ -54,7 +54,7 @@ from evalgate_lib.judging.scorers import get_scorer, judging_manifest
 from evalgate_lib.run.manifest import Manifest, corpus_section, gold_section, new_manifest
 from evalgate_lib.run.pipeline import checked_evidence
 from evalgate_lib.run.results import write_folder
-from evalgate_lib.statistics.metrics import Summary, compare
+from evalgate_lib.statistics.metrics import Summary, compare, ranking_depths
 from evalgate_lib.text.locate import MAX_JOIN, MIN_PIECE, Assembly, Piece, assemble, find_exact, find_loose
 
 #: What the manifest says about fairness when EvalGate did not run the pipelines.
@@ -332,5 +332,5 @@ def score_and_write(run: ExternalRun, out_dir: str | Path) -> tuple[Summary, Pat
 
     The folder is the one ``evalgate run`` writes, digests and all, so it is verified the same way.
     """
-    summary = compare(run.rows, run.names[0], run.names[1])
+    summary = compare(run.rows, *run.names, depths=ranking_depths(run.rows, run.names, None, logged=True))
     return summary, write_folder(run.rows, summary, external_manifest(run), run.stats, out_dir)

@@ -38,7 +38,7 @@ from evalgate_lib.run.manifest import Manifest, manifest_digest
 from evalgate_lib.run.results import INDEX_FILE, PUBLISHED_FILES, SIGNATURE_FILE, load_rows
 from evalgate_lib.signing import ALGORITHM, key_id, signing_key, verifies
 from evalgate_lib.statistics.gate import recompute_summary
-from evalgate_lib.statistics.metrics import Summary
+from evalgate_lib.statistics.metrics import Summary, ranking_depths
 
 #: The files whose SHA-256 the manifest records (the manifest itself holds the digests).
 DIGESTED_FILES = ("results.jsonl", "summary.json")
@@ -209,7 +209,8 @@ def read_results_folder(folder: str | Path) -> ResultsFolder:
         raise InputError(f"{exc}; {hint}") from None
     _check_rows(path, rows, manifest, hint)
     try:
-        summary = recompute_summary(rows, summary, str(path / "summary.json"))
+        depths = ranking_depths(rows, (manifest.baseline, manifest.candidate), manifest.top_k, manifest.is_external)
+        summary = recompute_summary(rows, summary, str(path / "summary.json"), depths)
     except InputError as exc:
         raise InputError(f"{exc}; {hint}") from None
     stats_file = path / "run_stats.json"

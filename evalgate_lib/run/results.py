@@ -36,7 +36,7 @@ from evalgate_lib.run.manifest import Manifest, corpus_section, gold_section, ma
 from evalgate_lib.run.outputs import check_output
 from evalgate_lib.run.pipeline import Comparison, RunOptions, run_configs
 from evalgate_lib.signing import ALGORITHM, key_id, sign, signing_key
-from evalgate_lib.statistics.metrics import Summary, compare
+from evalgate_lib.statistics.metrics import Summary, compare, ranking_depths
 
 #: The files a rerun with nothing changed reproduces byte for byte (``run_stats.json`` is not one).
 PUBLISHED_FILES = ("results.jsonl", "summary.json", "manifest.json")
@@ -171,8 +171,15 @@ def run_and_write(
     """
     check_output(out_dir, "the results folder", folder=True)  # writable before twenty minutes of generation
     comparison = run_configs(baseline, candidate, options)
-    summary = compare(comparison.rows, comparison.inputs.baseline.name, comparison.inputs.candidate.name)
+    summary = summarise_comparison(comparison)
     return comparison, summary, write_results(comparison, summary, out_dir, options.limit)
+
+
+def summarise_comparison(comparison: Comparison) -> Summary:
+    """The summary of a run's rows, rank metrics at the depth the run ranked (``max(top_k, 10)``)."""
+    names = (comparison.inputs.baseline.name, comparison.inputs.candidate.name)
+    depths = ranking_depths(comparison.rows, names, comparison.inputs.baseline.top_k)
+    return compare(comparison.rows, *names, depths=depths)
 
 
 def has_results(folder: str | Path) -> bool:

@@ -10,8 +10,9 @@ that a rerun is byte-identical.
 Convention: *positive* means ``True``; ``auto`` is the prediction and ``human`` the reference, so
 ``fp`` counts answers EvalGate flagged and the reviewer did not.
 
-:func:`ppi_mean` estimates a headline rate from many automatic verdicts and a few human labels with
-prediction-powered inference (Angelopoulos et al. 2023, as used by ARES).
+:func:`census_rate` gives a headline rate when every answer is labelled: the labels' own, with the
+exact interval of a census (the rates a plan's labels correct are
+:mod:`evalgate_lib.statistics.label_estimates`').
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Sequence
 
 import numpy as np
-from scipy.stats import norm
+from scipy.stats import binomtest
 
 from evalgate_lib.statistics.paired_tests import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED
 
@@ -308,85 +309,52 @@ def format_agreement_table(results: Sequence[JudgementAgreement]) -> str:
 
 
 @dataclass(frozen=True)
-class PPIEstimate:
-    """A prediction-powered estimate of a rate, with what it is built from.
+class CensusRate:
+    """A headline rate when every answer is labelled (a census): the labels' own rate, beside the judge's.
 
-    ``naive_auto_rate`` (the automatic verdicts alone, biased by the judge's errors) and
-    ``human_only_rate`` (the labelled subset alone, unbiased but noisy) are reported beside the estimate
-    so a reader sees what the correction did.
+    ``estimate`` is the labels' rate over the ``n_total`` answers; nothing was sampled, so it has no
+    label-sampling error, and its interval (``ci_low``/``ci_high``) is the exact Clopper-Pearson
+    interval of that share: the answers as a sample of the answers the system will give. It is not a
+    prediction-powered estimate (which would add a label-sampling term a census does not have).
+    ``naive_auto_rate`` is the judge's rate over the same answers.
     """
 
     estimate: float
-    ci_low: float | None
-    ci_high: float | None
+    ci_low: float
+    ci_high: float
     n_labelled: int
     n_total: int
     naive_auto_rate: float
     human_only_rate: float
     confidence: float = DEFAULT_CONFIDENCE
+    interval: str = "Clopper-Pearson (exact binomial) over the answers"
 
 
-def ppi_mean(
-    auto_all: Sequence[bool | int],
-    auto_labelled: Sequence[bool | int],
-    human_labelled: Sequence[bool | int],
-    confidence: float = DEFAULT_CONFIDENCE,
-) -> PPIEstimate:
-    """Prediction-powered estimate of a headline rate (Angelopoulos et al. 2023; ARES uses it).
+def census_rate(
+    auto: Sequence[bool | int], human: Sequence[bool | int], confidence: float = DEFAULT_CONFIDENCE
+) -> CensusRate:
+    """The labels' own rate of a census (every answer labelled), with its exact interval, beside the judge's.
 
-    With automatic verdicts ``f`` on all N items and human labels ``y`` on a labelled subset of n (with
-    ``f`` on that subset)::
-
-        θ̂ = mean_N(f) − mean_n(f − y)                      (the second term is the "rectifier")
-        se² = var_N(f) / N + var_n(f − y) / n
-        interval = θ̂ ± z_{(1+confidence)/2} · se          (normal / CLT interval)
-
-    The rectifier removes the judge's bias as measured on the labelled subset, so θ̂ is unbiased
-    whatever the judge's errors; when the judge is good, ``f − y`` is mostly 0 and the interval is much
-    narrower than the human-only one.
-
-    **Only for a uniform random sample.** The rectifier is the plain mean of ``f − y`` over the
-    labelled items, which is unbiased only when every item had the same chance to be labelled.
-    Labels made the way a reviewer naturally works (the review queue first, in the explorer) are a
-    convenience sample, and this estimate is then biased; a stratified plan's labels need weights.
-    EvalGate calls it only for a census of labels (every answer labelled, where it is the labels'
-    own rate); the deltas corrected by a plan's labels are
-    :func:`evalgate_lib.statistics.label_estimates.corrected_delta`.
-
-    Choices, documented because they change numbers:
-
-    * ``var`` is the sample variance (ddof = 1). ``ppi_py`` uses ddof = 0; ddof = 1 is slightly wider
-      and the safer choice with the small n that hand labelling gives.
-    * Here the labelled items are part of ``auto_all`` (the paper's unlabelled set is disjoint). The two
-      terms then share n of the N items; the formula treats them as independent, which is a good
-      approximation when n ≪ N.
-    * The interval is not clipped to [0, 1]: a bound outside it is a visible sign that n is too small.
-      The estimate itself can also leave [0, 1] for the same reason.
-
-    The interval is ``None`` when N < 2 or n < 2 (a variance needs two values). Floats are rounded to 6
-    places. Raises ``ValueError`` for an empty input, unequal labelled lengths or a bad confidence.
+    ``auto`` and ``human`` are the judge's and the reviewer's verdicts on the same answers, all of
+    them. Example: 8 of 10 labels true, the judge 7 of 10: estimate 0.8, the Clopper-Pearson 95 %
+    interval of 8/10 [0.443904, 0.974789]. Raises ``ValueError`` for no answers, unequal lengths or a
+    confidence outside (0, 1).
     """
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must be strictly between 0 and 1, got {confidence}")
-    f_all = np.array(_bools(auto_all, "auto_all"), dtype=float)
-    f_lab, y_lab = (np.array(v, dtype=float) for v in _check_pair(auto_labelled, human_labelled))
-    n_total, n_labelled = int(f_all.size), int(f_lab.size)
-    if n_total == 0 or n_labelled == 0:
-        raise ValueError(f"ppi_mean needs automatic verdicts and labels: N = {n_total}, n = {n_labelled}")
-    rectifier = f_lab - y_lab
-    estimate = float(f_all.mean() - rectifier.mean())
-    ci_low = ci_high = None
-    if n_total >= 2 and n_labelled >= 2:
-        se = math.sqrt(float(f_all.var(ddof=1)) / n_total + float(rectifier.var(ddof=1)) / n_labelled)
-        half = float(norm.ppf((1.0 + confidence) / 2.0)) * se
-        ci_low, ci_high = _round(estimate - half), _round(estimate + half)
-    return PPIEstimate(
-        estimate=_round(estimate),  # type: ignore[arg-type]
-        ci_low=ci_low,
-        ci_high=ci_high,
-        n_labelled=n_labelled,
-        n_total=n_total,
-        naive_auto_rate=_round(float(f_all.mean())),  # type: ignore[arg-type]
-        human_only_rate=_round(float(y_lab.mean())),  # type: ignore[arg-type]
+    f, y = _check_pair(auto, human)
+    n = len(y)
+    if n == 0:
+        raise ValueError("census_rate needs at least one labelled answer")
+    k = int(sum(y))
+    interval = binomtest(k, n).proportion_ci(confidence_level=confidence, method="exact")
+    return CensusRate(
+        estimate=_round(k / n),  # type: ignore[arg-type]
+        ci_low=_round(interval.low),  # type: ignore[arg-type]
+        ci_high=_round(interval.high),  # type: ignore[arg-type]
+        n_labelled=n,
+        n_total=n,
+        naive_auto_rate=_round(sum(f) / n),  # type: ignore[arg-type]
+        human_only_rate=_round(k / n),  # type: ignore[arg-type]
         confidence=confidence,
     )

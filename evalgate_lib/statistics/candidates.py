@@ -69,7 +69,7 @@ def judge_candidates(summaries: Sequence[Summary], gate: GateConfig) -> list[Can
     if len(set(names)) != len(names) or len({s.baseline for s in summaries}) > 1:
         raise ValueError(f"candidates must be distinct and share one baseline, got {names}")
     return [
-        CandidateVerdict(summary, tuple(judge(summary, gate, adjusted_p=adjusted)), adjusted)
+        CandidateVerdict(summary, tuple(judge(summary, gate, adjusted_p=adjusted, family=len(summaries))), adjusted)
         for summary, adjusted in zip(summaries, holm_p_values(summaries), strict=True)
     ]
 

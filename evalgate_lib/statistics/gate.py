@@ -44,8 +44,9 @@ from evalgate_lib.errors import InputError
 from evalgate_lib.files import read_input
 from evalgate_lib.inputs.config import check_keys
 from evalgate_lib.judging.rows import ResultRow
+from evalgate_lib.statistics.label_bounds import FAIL, IMPROVED, REGRESSED, CensusRule, decide_by_labels
 from evalgate_lib.statistics.metrics import METRICS, Summary, compare, format_interval, format_value
-from evalgate_lib.statistics.paired_tests import DEFAULT_SEED
+from evalgate_lib.statistics.paired_tests import DEFAULT_SEED, EXACT_MCNEMAR, mcnemar_interval
 
 EXIT_REGRESSION = 1
 _KINDS = {m.key: m for m in METRICS}
@@ -131,6 +132,18 @@ JUDGE, LABELS = "judge", "labels"
 
 @dataclass(frozen=True)
 class RuleVerdict:
+    """One rule, decided: the delta and interval it was decided on, and every other figure printed beside it.
+
+    ``delta``/``stat`` are the deciding figures (``stat``: ``ci_low``, ``ci_high``, ``p_value``,
+    ``test``, ``interval``, ``source``), and the interval comes from the procedure of the test that
+    decides, at the gate's level: it excludes 0 exactly when the deciding p < α. ``judge_stat`` is the
+    judge's own delta at that level (the same as ``stat`` when the judge decided); ``corrected`` the
+    labels' :class:`~evalgate_lib.statistics.label_correction.CorrectedDelta` when there is one, and
+    ``labels`` the exact :class:`~evalgate_lib.statistics.label_bounds.LabelDecision` of a plan's labels.
+    ``basis`` says which decided; ``note`` why labels that were given did not (they cannot tell yet, or
+    the rule's population has no label).
+    """
+
     rule: Rule
     delta: float | None
     breached: bool
@@ -142,6 +155,11 @@ class RuleVerdict:
     #: The p-value the rule was decided on: McNemar's, or its Holm adjustment when ``adjusted`` (``None``: a score).
     p_value: float | None = None
     adjusted: bool = False
+    judge_delta: float | None = None
+    judge_stat: Mapping[str, Any] | None = None
+    corrected: Any = None
+    labels: Any = None
+    note: str | None = None
 
 
 def _significant(rule: Rule, sig: Mapping[str, Any], alpha: float, limit: float) -> bool | None:
@@ -153,17 +171,20 @@ def _significant(rule: Rule, sig: Mapping[str, Any], alpha: float, limit: float)
     return sig["ci_high"] < limit if rule.max_drop is not None else sig["ci_low"] > limit
 
 
-def recompute_summary(rows: Sequence[ResultRow], recorded: Summary, source: str) -> Summary:
+def recompute_summary(
+    rows: Sequence[ResultRow], recorded: Summary, source: str, depths: Mapping[str, int] | None = None
+) -> Summary:
     """The summary ``rows`` give; a ``recorded`` one (``summary.json``) whose figures differ is refused.
 
     The gate, like every reader, decides from the rows, never from a summary it takes on trust: a
     folder whose rows were edited (and checksums recomputed) while its summary was not would
     otherwise PASS while ``evalgate diff`` lists the edited rows as broken. The first figure that
     differs is named. The bootstrap is redrawn with the recorded seed, so an intact folder matches
-    figure for figure.
+    figure for figure. ``depths`` is how deep each config's rank metrics look, from the manifest
+    (:func:`~evalgate_lib.statistics.metrics.ranking_depths`), never from the summary itself.
     """
     seed = recorded.bootstrap.get("seed")
-    fresh = compare(rows, recorded.baseline, recorded.candidate, seed if _is_seed(seed) else DEFAULT_SEED)
+    fresh = compare(rows, recorded.baseline, recorded.candidate, seed if _is_seed(seed) else DEFAULT_SEED, depths)
     difference = _first_difference(recorded.to_json(), fresh.to_json(), "")
     if difference is not None:
         where, was, now = difference
@@ -204,68 +225,205 @@ def _same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
+def level_of(alpha: float, p_raw: float | None = None, p_adjusted: float | None = None, family: int = 1) -> float:
+    """The confidence of the interval that agrees with a decision at ``alpha``: 1 − α for McNemar's own p.
+
+    With Holm's adjustment the rule is decided on the adjusted p, ``k`` times the raw one for this
+    candidate's step (``k`` = adjusted / raw): the raw p < α / k exactly when the adjusted one is below
+    α, so the interval at 1 − α / k excludes 0 exactly then. (``family``: the candidates, for a raw p of 0.)
+    """
+    if p_adjusted is None or p_raw is None:
+        return 1.0 - alpha
+    if p_raw <= 0 or p_adjusted <= 0:
+        return 1.0 - alpha / max(1, family)
+    return 1.0 - alpha * p_raw / p_adjusted
+
+
+def exact_stat(b: int, c: int, n: int, count: bool, confidence: float, p_value: float) -> dict[str, Any]:
+    """A yes/no delta's interval at ``confidence`` by the exact McNemar procedure, in the metric's unit."""
+    low, high = mcnemar_interval(b, c, n, confidence)
+    scale = n if count else 1
+    return {"ci_low": round(low * scale, 6), "ci_high": round(high * scale, 6), "p_value": p_value,
+            "test": "McNemar", "interval": EXACT_MCNEMAR, "confidence": confidence, "b": b, "c": c, "n": n}  # fmt: skip
+
+
+def _judge_stat(summary: Summary, metric: str, alpha: float, adjusted: float | None, family: int) -> dict[str, Any]:
+    """The judge's delta's interval and p, at the level the gate decides at (summary.json holds 95 %)."""
+    sig = dict(summary.significance.get(metric) or {})
+    kind = _KINDS[metric]
+    if not kind.binary or sig.get("b") is None or not sig.get("n"):
+        return {**sig, "test": None if not kind.binary else "McNemar", "interval": sig.get("interval")}
+    raw = sig["p_value"]
+    stat = exact_stat(sig["b"], sig["c"], sig["n"], kind.kind == "count", level_of(alpha, raw, adjusted, family), raw)
+    if adjusted is not None:
+        stat["p_value"] = adjusted
+        stat["raw_p_value"] = raw
+        stat["test"] = "Holm-adjusted McNemar"
+    return stat
+
+
+def _breach(rule: Rule, delta: float | None) -> tuple[bool, float]:
+    if rule.max_drop is not None:
+        limit = -float(rule.max_drop)
+        return delta is not None and delta < limit, limit
+    limit = float(rule.max_increase)  # type: ignore[arg-type]
+    return delta is not None and delta > limit, limit
+
+
+def _decide(
+    rule: Rule, delta: float | None, stat: Mapping[str, Any], gate: GateConfig
+) -> tuple[bool, bool | None, bool]:
+    breached, limit = _breach(rule, delta)
+    significant = _significant(rule, stat, gate.alpha, limit) if breached else None
+    return breached, significant, breached and (gate.mode == "point" or bool(significant))
+
+
 def judge(
     summary: Summary,
     gate: GateConfig,
     corrected: Mapping[str, Any] | None = None,
     adjusted_p: Mapping[str, float | None] | None = None,
+    family: int = 1,
+    not_corrected: Mapping[str, str] | None = None,
 ) -> list[RuleVerdict]:
     """One verdict per rule, from the summary of a run (recomputed from its rows: :func:`recompute_summary`);
-    with ``corrected``, on the labels' delta where there is one.
+    with ``corrected``, on the labels where they can decide.
 
     ``corrected`` maps a metric key to a
-    :class:`~evalgate_lib.statistics.label_correction.CorrectedDelta` (``delta``, ``significance()``).
-    ``adjusted_p`` (one candidate of several: each metric's Holm-adjusted McNemar p,
+    :class:`~evalgate_lib.statistics.label_correction.CorrectedDelta`. A census of labels decides on the
+    labels' delta with McNemar's exact test; a plan's labels decide a rule only when every census they
+    allow decides it alike (:func:`~evalgate_lib.statistics.label_bounds.decide_by_labels`, exact at
+    every budget), else the judge's delta decides and the verdict says the labels cannot tell yet.
+    ``adjusted_p`` (one candidate of ``family``: each metric's Holm-adjusted McNemar p,
     :func:`evalgate_lib.statistics.candidates.holm_p_values`) replaces McNemar's p in the decision
-    of a rule on the judge's delta; the message names both.
+    of a rule on the judge's delta; the message names both. Every printed interval is at the level
+    of the decision (:func:`level_of`), so it excludes 0 exactly when the deciding p is below α.
+    ``not_corrected`` maps a metric the labels could not correct (no labelled question of its
+    population) to why: its rule keeps the judge's delta and says so.
     """
     verdicts = []
     for rule in gate.rules:
         metric = _KINDS[rule.metric]
         fixed = (corrected or {}).get(rule.metric)
-        delta = summary.delta.get(rule.metric) if fixed is None else fixed.delta
-        sig = summary.significance.get(rule.metric, {}) if fixed is None else fixed.significance()
-        raw_p = sig.get("p_value")
-        adjusted = fixed is None and raw_p is not None and (adjusted_p or {}).get(rule.metric) is not None
-        if adjusted:
-            sig = {**sig, "p_value": (adjusted_p or {})[rule.metric]}
-        if rule.max_drop is not None:
-            limit, bound = (
-                -float(rule.max_drop),
-                f"must not drop by more than {format_value(rule.max_drop, metric.kind)}",
-            )
-            breached = delta is not None and delta < limit
-        else:
-            limit, bound = (
-                float(rule.max_increase),
-                f"must not rise by more than {format_value(rule.max_increase, metric.kind)}",
-            )
-            breached = delta is not None and delta > limit
-        significant = _significant(rule, sig, gate.alpha, limit) if breached else None
-        failed = breached and (gate.mode == "point" or bool(significant))
-        p = sig.get("p_value")
-        status = "FAIL" if failed else ("breach, not significant" if breached else "ok")
-        judged = summary.significance.get(rule.metric, {})
+        adjusted = None if fixed is not None else (adjusted_p or {}).get(rule.metric)
+        judge_stat = _judge_stat(summary, rule.metric, gate.alpha, adjusted, family)
         judge_delta = summary.delta.get(rule.metric)
-        if fixed is None:
-            said = (
-                f"delta {format_value(delta, metric.kind, signed=True)} "
-                f"95% CI {format_interval(sig, metric.kind) if sig else 'n/a'}"
-                + ("" if raw_p is None else f", McNemar p={raw_p:.3f}")
-                + (f", Holm p={p:.3f}" if adjusted else "")
-            )
+        basis, delta, stat, labels, note = JUDGE, judge_delta, judge_stat, None, None
+        if fixed is None and (not_corrected or {}).get(rule.metric):
+            note = f"{(not_corrected or {})[rule.metric]}: decided on the judge's delta"
+        if fixed is not None and fixed.census:
+            sig = fixed.significance()
+            basis, delta = LABELS, fixed.delta
+            stat = exact_stat(sig["b"], sig["c"], sig["n"], metric.kind == "count", 1.0 - gate.alpha, fixed.p_value)
+            stat["source"] = "labels (a census)"
+        elif fixed is not None:
+            labels = decide_by_labels(fixed.strata, census_rule(rule, gate))
+            if labels.decided:
+                basis, delta = LABELS, fixed.delta
+                stat = {"ci_low": labels.low, "ci_high": labels.high, "p_value": labels.p_value,
+                        "test": "McNemar, largest over the censuses the labels allow",
+                        "interval": "hull of the exact McNemar intervals of those censuses",
+                        "source": "labels (exact bounds)"}  # fmt: skip
+            else:
+                note = (
+                    f"the {labels.box.labelled} labelled question(s) cannot tell (every census they allow lies in "
+                    f"{format_interval({'ci_low': labels.low, 'ci_high': labels.high}, metric.kind)}, McNemar p up "
+                    f"to {labels.p_value:.3f}): decided on the judge's delta"
+                )
+        if basis == JUDGE:
+            stat = {**stat, "source": "judge"}
+        if basis == LABELS and labels is not None:
+            failed = labels.outcome == FAIL
+            breached = failed or _breach(rule, delta)[0]
+            significant = labels.p_value < gate.alpha
         else:
-            said = (
-                f"corrected delta {format_value(delta, metric.kind, signed=True)} "
-                f"95% CI {format_interval(sig, metric.kind)}"
-                + ("" if p is None else f", {sig.get('test', 'McNemar')} p={p:.3f}")
-                + f"; judge-only {format_value(judge_delta, metric.kind, signed=True)} "
-                f"{format_interval(judged, metric.kind) if judged else 'n/a'}"
-            )
-        message = f"{status:>4}  {metric.label}: {said} ({bound})"
-        basis = JUDGE if fixed is None else LABELS
-        verdicts.append(RuleVerdict(rule, delta, breached, significant, failed, message, basis, sig, p, adjusted))
+            breached, significant, failed = _decide(rule, delta, stat, gate)
+        message = _message(rule, metric.kind, basis, delta, stat, judge_delta, judge_stat, fixed, labels, note,
+                           adjusted is not None, breached, failed, gate)  # fmt: skip
+        verdicts.append(
+            RuleVerdict(
+                rule,
+                delta,
+                breached,
+                significant,
+                failed,
+                message,
+                basis,
+                stat,
+                stat.get("p_value"),
+                adjusted is not None,
+                judge_delta,
+                judge_stat,
+                fixed,
+                labels,
+                note,
+            )  # fmt: skip
+        )
     return verdicts
+
+
+def census_rule(rule: Rule, gate: GateConfig) -> CensusRule:
+    """``rule`` as a census of labels would apply it (:class:`~evalgate_lib.statistics.label_bounds.CensusRule`)."""
+    metric = _KINDS[rule.metric]
+    drop = rule.max_drop is not None
+    limit = float(rule.max_drop if drop else rule.max_increase)  # type: ignore[arg-type]
+    return CensusRule(REGRESSED if drop else IMPROVED, limit, metric.kind == "count", gate.mode, gate.alpha)
+
+
+def bound_text(rule: Rule) -> str:
+    """ "must not drop by more than 5.0%", in the metric's unit."""
+    kind = _KINDS[rule.metric].kind
+    if rule.max_drop is not None:
+        return f"must not drop by more than {format_value(rule.max_drop, kind)}"
+    return f"must not rise by more than {format_value(rule.max_increase, kind)}"
+
+
+def figure_text(delta: float | None, stat: Mapping[str, Any] | None, kind: str) -> str:
+    """ "-9.9 pts 95% CI [-19.4, +0.6], McNemar p=0.077": a delta with its interval at its level and its test's p."""
+    if stat is None:
+        return f"{format_value(delta, kind, signed=True)} (no interval)"
+    level = float(stat.get("confidence") or 0.95)
+    said = f"{format_value(delta, kind, signed=True)} {level * 100:.4g}% CI {format_interval(stat, kind)}"
+    p = stat.get("p_value")
+    if p is None:
+        return said + ("" if stat.get("interval") is None else f" ({stat['interval']})")
+    if stat.get("raw_p_value") is not None:
+        return said + f", McNemar p={stat['raw_p_value']:.3f}, Holm p={p:.3f}"
+    test = stat.get("test") or "McNemar"
+    return said + (f", McNemar p={p:.3f}" if test == "McNemar" else f", {test} p={p:.3f}")
+
+
+def _message(rule: Rule, kind: str, basis: str, delta: float | None, stat: Mapping[str, Any],
+             judge_delta: float | None, judge_stat: Mapping[str, Any], fixed: Any, labels: Any, note: str | None,
+             adjusted: bool, breached: bool, failed: bool, gate: GateConfig) -> str:  # fmt: skip
+    """The rule's line: its status, the deciding figure first, then the other figures, then its limit."""
+    status = "FAIL" if failed else ("breach, not significant" if breached else "ok")
+    label = _KINDS[rule.metric].label
+    if basis == JUDGE and fixed is None:
+        said = f"delta {figure_text(delta, stat, kind)}" + ("" if note is None else f" ({note})")
+    elif basis == LABELS and fixed.census:
+        said = (
+            f"corrected delta {figure_text(delta, {**stat, 'p_value': stat['p_value']}, kind)} (the labels' census); "
+            f"judge-only {figure_text(judge_delta, judge_stat, kind)}"
+        )
+    elif basis == LABELS:
+        said = (
+            f"decided by labels: every census the {labels.box.labelled} labelled question(s) allow lies in "
+            f"{format_interval(stat, kind)}, McNemar p up to {stat['p_value']:.3f}; corrected estimate "
+            f"{format_value(delta, kind, signed=True)} {format_interval(fixed.significance(), kind)} (t p="
+            f"{(fixed.p_value if fixed.p_value is not None else float('nan')):.3f}); judge-only "
+            f"{figure_text(judge_delta, judge_stat, kind)}"
+        )
+    else:
+        est = (
+            ""
+            if fixed is None
+            else f"; corrected estimate {format_value(fixed.delta, kind, signed=True)} "
+            f"{format_interval(fixed.significance(), kind)}"
+            + ("" if fixed.p_value is None else f" (t p={fixed.p_value:.3f})")
+        )
+        said = f"delta {figure_text(delta, stat, kind)} ({note}){est}"
+    return f"{status:>4}  {label}: {said} ({bound_text(rule)})"
 
 
 def judged_line(summary: Summary, questions_in_file: int | None = None) -> str:
@@ -283,14 +441,21 @@ def judged_line(summary: Summary, questions_in_file: int | None = None) -> str:
 
 
 def basis_line(verdicts: Sequence[RuleVerdict], labels_line: str | None = None) -> str:
-    """Which delta the verdict used: the judge's alone, or the labels' for the rules a label measures."""
+    """Which delta the verdict used: the judge's alone, the labels' where they decide, and why not elsewhere."""
     corrected = [v.rule.metric for v in verdicts if v.basis == LABELS]
-    if not corrected:
+    waiting = [v.rule.metric for v in verdicts if v.basis != LABELS and v.note is not None]
+    rest = [v.rule.metric for v in verdicts if v.basis != LABELS and v.note is None]
+    if not corrected and not waiting:
         return "decided on the judge's delta (no reviewer labels given)"
-    rest = [v.rule.metric for v in verdicts if v.basis != LABELS]
-    said = f"decided on the delta corrected by labels for {', '.join(corrected)}"
+    parts = []
+    if corrected:
+        parts.append(f"decided on the delta corrected by labels for {', '.join(corrected)}")
+    if waiting:
+        parts.append(f"on the judge's delta for {', '.join(waiting)} (the labels cannot decide them: see each rule)")
     if rest:
-        said += f"; on the run's delta for {', '.join(rest)} (no judgement to correct)"
+        parts.append(f"on the run's delta for {', '.join(rest)} (no judgement to correct)")
+    said = "; ".join(parts)
+    said = said if said.startswith("decided") else "decided " + said
     return said + ("" if labels_line is None else f"\n{labels_line}")
 
 

@@ -16,6 +16,11 @@ Which labels may correct a delta, and how (docs/methodology.md, "Deltas correcte
 The metrics a label measures (:data:`CORRECTED`): accuracy on answerable questions, refusal
 accuracy, overall accuracy, wrong and hallucination counts, and the unsupported-claim rate; every
 other metric (retrieval recall, MRR, ...) involves no judgement and keeps its own delta.
+
+Which kind of labels a correction rests on is part of it (:attr:`LabelCorrection.kinds`): blind
+labels (the reviewer's own judgement, EvalGate's verdicts hidden until saved), audit labels (made
+seeing the verdicts), labels revised after the verdicts appeared, or labels whose file does not
+say (:func:`~evalgate_lib.inputs.labels.label_kind`); :meth:`LabelCorrection.line` names them.
 """
 
 from __future__ import annotations
@@ -24,8 +29,9 @@ from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence
 
 from evalgate_lib.errors import InputError
-from evalgate_lib.inputs.labels import Label, match_labels
+from evalgate_lib.inputs.labels import Label, describe_kinds, label_kinds, match_labels
 from evalgate_lib.judging.rows import ResultRow
+from evalgate_lib.statistics.label_bounds import PairStratum
 from evalgate_lib.statistics.label_estimates import (
     CorrectedEstimate,
     StratumValues,
@@ -33,7 +39,8 @@ from evalgate_lib.statistics.label_estimates import (
     corrected_rate,
 )
 from evalgate_lib.statistics.metrics import in_population
-from evalgate_lib.statistics.paired_tests import compare_metric
+from evalgate_lib.statistics.paired_tests import EXACT_MCNEMAR, compare_metric
+from evalgate_lib.statistics.power import POPULATION_WORDS
 from evalgate_lib.statistics.run_agreement import convenience_line, human_judgements, split_passes
 from evalgate_lib.statistics.sampling_plan import LabelPlan
 
@@ -69,10 +76,13 @@ CORRECTED_KEYS = tuple(m.key for m in CORRECTED)
 
 @dataclass(frozen=True)
 class CorrectedDelta:
-    """One metric's delta corrected by labels, in the metric's unit (a count for counts), beside the judge's.
+    """One metric's delta corrected by labels, in the metric's unit (an integer for a count), beside the judge's.
 
-    ``p_value`` is McNemar's exact p on the labels (a census) or the normal p of the corrected
-    delta (a plan); ``label_low``/``label_high`` the interval from label sampling alone (a plan).
+    A census: ``delta`` is the labels' delta, ``ci_low``/``ci_high`` its exact McNemar interval and
+    ``p_value`` McNemar's exact p on the labels (``b``, ``c`` of ``questions``). A plan: ``delta`` the
+    stratified estimate (``estimate``: its t interval and p, ``label_low``/``label_high`` the label
+    sampling alone), and ``strata`` the judge's and the labels' verdict pairs per stratum, from which
+    :func:`~evalgate_lib.statistics.label_bounds.decide_by_labels` decides a rule exactly.
     """
 
     metric: str
@@ -90,12 +100,22 @@ class CorrectedDelta:
     label_low: float | None = None
     label_high: float | None = None
     estimate: CorrectedEstimate | None = None
+    b: int | None = None
+    c: int | None = None
+    strata: tuple[PairStratum, ...] = ()
+
+    @property
+    def census(self) -> bool:
+        return self.estimate is None
 
     def significance(self) -> dict[str, float | str | None]:
-        """The interval and p-value, keyed as ``summary.json``'s ``significance`` entries (what the gate reads),
-        and ``test``: the test behind the p-value (``McNemar`` on a census, ``t`` on a plan's estimate)."""
-        test = "t" if self.estimate is not None else "McNemar"
-        return {"ci_low": self.ci_low, "ci_high": self.ci_high, "p_value": self.p_value, "test": test}
+        """The interval and p-value, keyed as ``summary.json``'s ``significance`` entries, with ``test`` and
+        ``interval`` naming how each is made (exact McNemar on a census; the t test of the estimate on a plan)."""
+        if self.census:
+            return {"ci_low": self.ci_low, "ci_high": self.ci_high, "p_value": self.p_value, "test": "McNemar",
+                    "interval": EXACT_MCNEMAR, "b": self.b, "c": self.c, "n": self.questions}  # fmt: skip
+        return {"ci_low": self.ci_low, "ci_high": self.ci_high, "p_value": self.p_value, "test": "t",
+                "interval": "t (stratified PPI++ estimate)"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -108,18 +128,29 @@ class LabelCorrection:
     answers: int
     plan_sha256: str | None = None
     notes: tuple[str, ...] = field(default_factory=tuple)
+    #: Metric → why the labels do not correct it (its population has no labelled question): the gate says so.
+    not_corrected: Mapping[str, str] = field(default_factory=dict)
+    #: The labels used, counted by how each was made (:func:`~evalgate_lib.inputs.labels.label_kinds`:
+    #: ``blind``, ``audit``, ``verdicts seen``, ``unrecorded``): the gate names which kind it decided on.
+    kinds: Mapping[str, int] = field(default_factory=dict)
+
+    def kinds_line(self) -> str:
+        """Which kind of labels the correction used, e.g. "labels used: 40 blind, 2 audit"."""
+        return f"labels used: {describe_kinds(self.kinds)}"
 
     def line(self) -> str:
         """One line on what the correction rests on (the gate, ``diff`` and the report print it)."""
         if self.basis == CENSUS:
             return (
                 f"deltas corrected by labels: a census ({self.labelled_answers} of {self.answers} answers labelled): "
-                "the labels' delta, no label-sampling error, tested as the judge's (bootstrap interval, McNemar p)"
+                "the labels' delta, no label-sampling error, tested as the judge's (McNemar's exact p and the "
+                "interval that inverts it); " + self.kinds_line()
             )
         return (
             f"deltas corrected by labels: {self.labelled_answers} of {self.answers} answers labelled under plan "
-            f"{(self.plan_sha256 or '')[:12]}… (stratified prediction-powered estimate, 95% t interval "
-            "with label and question sampling)"
+            f"{(self.plan_sha256 or '')[:12]}… (the stratified PPI++ estimate with its 95% t interval; a rule is "
+            "decided by the labels only where every census they allow decides it alike, exactly, else by the "
+            "judge); " + self.kinds_line()
         )
 
 
@@ -132,28 +163,27 @@ def _scale(value: float | None, factor: int) -> float | None:
 
 def _census(rows: Mapping[tuple[str, str], ResultRow], reference: Mapping[tuple[str, str], Label],
             questions: Sequence[str], baseline: str, candidate: str) -> dict[str, CorrectedDelta]:  # fmt: skip
+    """The labels' own deltas: nothing was sampled, so each is tested exactly as the judge's (McNemar)."""
     out = {}
     for m in CORRECTED:
         ids = [q for q in questions if in_population(rows[(baseline, q)], m.population)]
-        human = {c: [m.human(reference[(c, q)]) for q in ids] for c in (baseline, candidate)}
-        judge = {c: [m.judge(rows[(c, q)]) for q in ids] for c in (baseline, candidate)}
         if not ids:
             continue
-        stat = compare_metric(m.key, human[baseline], human[candidate], binary=True)
-        factor = len(ids) if m.kind == "count" else 1
-        # rates as the summary rounds them; counts exact (sums of labels, not rounded rates times n)
+        human = {c: [m.human(reference[(c, q)]) for q in ids] for c in (baseline, candidate)}
+        judge = {c: [m.judge(rows[(c, q)]) for q in ids] for c in (baseline, candidate)}
+        count = m.kind == "count"
+        stat = compare_metric(m.key, human[baseline], human[candidate], binary=True, scale=len(ids) if count else None)
         sums = {c: sum(human[c]) for c in (baseline, candidate)}
         judged = sum(judge[candidate]) - sum(judge[baseline])
-        if m.kind == "count":
-            values = (float(sums[baseline]), float(sums[candidate]), float(sums[candidate] - sums[baseline]))
-            judge_delta = float(judged)
+        if count:  # integers: sums of labels, not rates times n
+            values: tuple[float | None, ...] = (sums[baseline], sums[candidate], sums[candidate] - sums[baseline])
+            judge_delta: float = judged
         else:
             values = (stat["baseline"], stat["candidate"], stat["delta"])
             judge_delta = round(judged / len(ids), 6)
         out[m.key] = CorrectedDelta(
-            m.key, m.label, m.kind, *values,
-            _scale(stat["ci_low"], factor), _scale(stat["ci_high"], factor), stat["p_value"],
-            judge_delta, len(ids), len(ids),
+            m.key, m.label, m.kind, *values, stat["ci_low"], stat["ci_high"], stat["p_value"],
+            judge_delta, len(ids), len(ids), b=stat["b"], c=stat["c"],
         )  # fmt: skip
     return out
 
@@ -191,24 +221,50 @@ def _plan_values(rows: Mapping[tuple[str, str], ResultRow], plan_labels: Mapping
     return strata
 
 
+def _pair_strata(rows: Mapping[tuple[str, str], ResultRow], plan_labels: Mapping[tuple[str, str], Label],
+                 plan: LabelPlan, prefix: Mapping[str, tuple[str, ...]], metric: LabelledMetric,
+                 baseline: str, candidate: str) -> tuple[PairStratum, ...]:  # fmt: skip
+    """Each stratum's population questions: the judge's (baseline, candidate) verdicts, the labels' where used."""
+    out = []
+    for s in plan.strata:
+        used = set(prefix[s.name])
+        ids = [q for q in s.questions if in_population(rows[(baseline, q)], metric.population)]
+        judge = tuple((metric.judge(rows[(baseline, q)]), metric.judge(rows[(candidate, q)])) for q in ids)
+        labels = tuple(
+            (metric.human(plan_labels[(baseline, q)]), metric.human(plan_labels[(candidate, q)])) if q in used else None
+            for q in ids
+        )
+        out.append(PairStratum(judge, labels))
+    return tuple(out)
+
+
 def _planned(rows: Mapping[tuple[str, str], ResultRow], plan_labels: Mapping[tuple[str, str], Label],
              plan: LabelPlan, prefix: Mapping[str, tuple[str, ...]], baseline: str,
-             candidate: str) -> dict[str, CorrectedDelta]:  # fmt: skip
-    out = {}
+             candidate: str) -> tuple[dict[str, CorrectedDelta], dict[str, str]]:  # fmt: skip
+    """The stratified estimate of every labelled metric, and why for each metric the labels cannot correct."""
+    out, notes = {}, {}
     for m in CORRECTED:
         base = _plan_values(rows, plan_labels, plan, prefix, m, baseline)
         cand = _plan_values(rows, plan_labels, plan, prefix, m, candidate)
-        if not any(f is not None for s in base for f in s.judge):
+        population = sum(f is not None for s in base for f in s.judge)
+        if not population:
             continue  # no question of this population in the run (e.g. no no-answer question)
+        labelled = sum(f is not None for s in base for f, _ in s.labelled)
+        if not labelled:
+            words = POPULATION_WORDS[m.population]
+            notes[m.key] = f"not corrected: none of the {population} {words} was labelled under the plan"
+            continue
         b, c, d = corrected_rate(base), corrected_rate(cand), corrected_delta(base, cand)
         factor = d.n_population if m.kind == "count" else 1
+        strata = _pair_strata(rows, plan_labels, plan, prefix, m, baseline, candidate)
         out[m.key] = CorrectedDelta(
             m.key, m.label, m.kind,
             _scale(b.estimate, factor), _scale(c.estimate, factor), _scale(d.estimate, factor),
             _scale(d.ci_low, factor), _scale(d.ci_high, factor), d.p_value, _scale(d.judge_only, factor),
             d.n_population, d.n_labelled, _scale(d.label_low, factor), _scale(d.label_high, factor), d,
+            strata=strata,
         )  # fmt: skip
-    return out
+    return out, notes
 
 
 def correct_with_labels(
@@ -235,8 +291,9 @@ def correct_with_labels(
     reference = {k: v for k, v in reference.items() if k[0] in (baseline, candidate)}
     stale = [f"{len(match.stale)} stale label(s) (answer changed since labelled) not used"] if match.stale else []
     if all((c, q) in reference for q in questions for c in (baseline, candidate)):
+        used = [reference[(c, q)] for q in questions for c in (baseline, candidate)]
         return LabelCorrection(CENSUS, _census(by_key, reference, questions, baseline, candidate), answers, answers,
-                               notes=tuple(stale))  # fmt: skip
+                               notes=tuple(stale), kinds=label_kinds(used))  # fmt: skip
     drawn_by = sorted({lb.plan_sha256 for lb in reference.values() if lb.plan_sha256})
     if plan is None or plan_sha256 is None:
         if drawn_by:
@@ -258,18 +315,19 @@ def correct_with_labels(
         if s.drawn and not prefix[s.name]:
             raise InputError(
                 f"{source}: no label yet at the start of the plan's stratum {s.name!r} (its first question: "
-                f"{s.drawn[0]}); label the plan's answers in its order (notebook 04 opens on the next one)"
+                f"{s.drawn[0]}); label the plan's answers in its order (notebook 06 opens on the next one)"
             )
     used = {(c, q) for qs in prefix.values() for q in qs for c in plan.configs}
-    notes = list(stale)
+    corrected, uncorrected = _planned(by_key, plan_labels, plan, prefix, baseline, candidate)
+    notes = list(stale) + [f"{key}: {why}; its rule keeps the judge's delta" for key, why in uncorrected.items()]
     waiting = len(set(plan_labels) - used)
     if waiting:
         notes.append(f"{waiting} plan label(s) past an unlabelled question of their stratum wait for it (not used yet)")
     outside = len(reference) - len(plan_labels)
     if outside:
         notes.append(f"{outside} label(s) made outside this plan: agreement figures only")
-    return LabelCorrection(PLAN, _planned(by_key, plan_labels, plan, prefix, baseline, candidate), len(used),
-                           answers, plan_sha256, tuple(notes))  # fmt: skip
+    kinds = label_kinds(plan_labels[k] for k in sorted(used))
+    return LabelCorrection(PLAN, corrected, len(used), answers, plan_sha256, tuple(notes), uncorrected, kinds)
 
 
 def format_correction(correction: LabelCorrection, header: bool = True) -> str:
@@ -284,12 +342,42 @@ def format_correction(correction: LabelCorrection, header: bool = True) -> str:
     for m in correction.metrics.values():
         interval = format_interval(m.significance(), m.kind)
         p = "" if m.p_value is None else f", {m.significance()['test']} p={m.p_value:.3f}"
+        what = "the labels' delta" if m.census else "corrected estimate"
         out.append(
-            f"  {m.label}: corrected delta {format_value(m.delta, m.kind, signed=True)} {interval}{p}; "
+            f"  {m.label}: {what} {format_value(m.delta, m.kind, signed=True)} {interval}{p}; "
             f"judge-only {format_value(m.judge_delta, m.kind, signed=True)} ({m.labelled} of {m.questions} "
             "questions labelled)"
         )
     return "\n".join(out)
+
+
+@dataclass(frozen=True)
+class PlanProgress:
+    """How far a plan's labelling has come: its answers with a current label made under it, of all it draws."""
+
+    labelled: int
+    answers: int
+    strata: int
+
+    def line(self) -> str:
+        """ "3 of 40 plan answers labelled" (what the narrowing plot says from the first saved label on)."""
+        return f"{self.labelled} of {self.answers} plan answers labelled"
+
+
+def plan_progress(
+    rows: Sequence[ResultRow], labels: Sequence[Label], plan: LabelPlan, plan_sha256: str
+) -> PlanProgress:
+    """The plan's answers (every config of each drawn question) that carry a current pass-1 label made under it.
+
+    Counted the moment a label is saved, whether or not the corrected delta can use it yet (it needs,
+    in the plan's order, every answer of a question and a labelled question in each stratum).
+    """
+    match = match_labels(labels, {(r.config, r.question_id): r.answer for r in rows})
+    reference, _ = split_passes(match.matched)
+    drawn = {q for s in plan.strata for q in s.drawn}
+    planned = {(c, q) for q in drawn for c in plan.configs}
+    labelled = sum(1 for key, lb in reference.items() if key in planned and lb.plan_sha256 == plan_sha256)
+    return PlanProgress(labelled, len(planned), sum(1 for s in plan.strata if s.drawn))
 
 
 @dataclass(frozen=True)
@@ -315,7 +403,7 @@ def narrowing(
     metric: str = "accuracy_answerable",
 ) -> list[NarrowingStep]:
     """The corrected delta of ``metric`` (a rate) and its interval over the first k labelled questions of the
-    plan's order, for every k at which each stratum drawn so far has a label (what notebook 04 plots)."""
+    plan's order, for every k at which each stratum drawn so far has a label (what notebook 06 plots)."""
     chosen = next((m for m in CORRECTED if m.key == metric), None)
     if chosen is None:
         raise InputError(f"no labelled metric {metric!r}; choose one of {', '.join(CORRECTED_KEYS)}")

@@ -1,44 +1,53 @@
 """Rates and paired deltas corrected by a reviewer's labels drawn by a stratified sampling plan.
 
-The judge gives a verdict ``f`` on every one of the N questions; a reviewer labels a few, drawn by a
-plan (:mod:`evalgate_lib.statistics.sampling_plan`) in strata with known inclusion probabilities,
-and gives the reference ``y`` on those. The estimate of the mean of ``y`` over the N questions is
-the prediction-powered (Angelopoulos et al. 2023) estimate with inverse-inclusion-probability
-(Horvitz–Thompson) weights, which survey sampling calls the *difference estimator*::
+The judge gives a verdict ``f`` on every one of the N questions of a population (the answerable
+questions, for accuracy on answerable questions); a reviewer labels a few, drawn by a plan
+(:mod:`evalgate_lib.statistics.sampling_plan`) in strata with known inclusion probabilities, and
+gives the reference ``y`` on those. The estimate of the mean of ``y`` over the N questions is the
+prediction-powered (Angelopoulos et al. 2023) estimate with inverse-inclusion-probability
+(Horvitz–Thompson) weights, which survey sampling calls the *difference estimator*; with PPI++'s
+judge weight λ (Angelopoulos, Duchi and Zrnic 2023)::
 
-    θ̂ = ( Σ_all f  +  Σ_h (N_h / m_h) Σ_{labelled in h} (y − f) ) / N
+    θ̂(λ) = ( λ Σ_pop f  +  Σ_h (N_h / m_h) Σ_{labelled in h} (y − λ f) ) / N
 
-(``h`` a stratum of ``N_h`` questions of which ``m_h`` are labelled, so each label stands for
-``N_h / m_h`` questions; the second term is PPI's *rectifier*). It is unbiased for the all-labels
-value whatever the judge's errors, because the labelled questions of each stratum are a simple
-random sample of it; the better the judge, the closer ``y − f`` is to 0 and the narrower the
-interval. Power tuning (PPI++'s λ) is not used: λ = 1 keeps the estimate exactly unbiased.
+``h`` is a stratum of the plan, ``N_h`` **every** question of the stratum and ``m_h`` **every**
+labelled question of it, whatever their type: the plan drew its questions from the whole stratum,
+so each label stands for ``N_h / m_h`` questions of it. A labelled question outside the population
+contributes 0 to the sums (``y − λ f`` is taken as 0 there); the total is divided by N, the size of
+the population. (Counting ``N_h`` and ``m_h`` over the population's questions alone is another
+estimator, which the plan's inclusion probabilities do not describe.)
+
+For any fixed λ the estimate is unbiased for the all-labels value, because the labelled questions
+of each stratum are a simple random sample of it. λ = 0 is the labels alone (the *classical*
+estimate), λ = 1 plain PPI. The weight used is the one that gives the **narrowest interval** among
+λ ∈ {0, 0.05, …, 1} and PPI++'s closed-form λ (:func:`power_tuning`); because λ = 0 is among them,
+the corrected interval is never wider than the labels-only interval of the same plan. Choosing λ
+on the labels costs coverage in principle; ``bench/label_budget.py`` measures it.
 
 Two variances, both estimated, add up in the interval:
 
 * **label sampling** (which questions were labelled; zero for a fully labelled stratum)::
 
-      V_label = Σ_h N_h² (1 − m_h / N_h) s_h² / m_h  /  N²     (s_h²: sample variance of y − f in h)
+      V_label(λ) = Σ_h N_h² (1 − m_h / N_h) s_h² / m_h  /  N²     (s_h²: sample variance of y − λ f in h)
 
-  the stratified-sampling variance without replacement; a census stratum (m_h = N_h, inclusion
-  probability 1) contributes nothing, and the labelled questions are part of the N (the imputed
-  term Σ f has no sampling error of its own: it is known for every question);
+  the stratified-sampling variance without replacement (a census stratum contributes nothing; the
+  imputed term λ Σ f has no sampling error: it is known for every question); ``s_h²`` is floored
+  for a stratum whose labels all agree with the judge (:func:`_spread`);
 * **question sampling** (the gold questions are a sample of the questions the system will meet),
-  ``V_question = S_y² / N``, with the variance of ``y`` over the N questions estimated the same way
-  (its second moment by the difference estimator): the noise the run's paired bootstrap and
-  McNemar's test measure for the judge's own delta.
+  ``V_question = S_y² / N``, with the variance of ``y`` over the N questions estimated by the
+  difference estimator (its mean and second moment, λ = 1): the noise McNemar's test measures
+  for the judge's own delta. It does not depend on λ.
 
-The 95 % interval is ``θ̂ ± z · sqrt(V_label + V_question)``; its two-sided normal p-value against 0
-is what the gate's ``significant`` mode reads, as it reads McNemar's p for the judge-only delta.
+The 95 % interval is ``θ̂ ± t · sqrt(V_label + V_question)``, Student's t with Satterthwaite's degrees
+of freedom (each stratum's term with ``m_h − 1``, the question term with ``N − 1``), kept inside the
+figure's range ([0, 1] for a rate, [−1, 1] for a delta of rates); its two-sided t p-value against 0
+is reported with it. This is the corrected *estimate*: whether a plan's labels decide a gate rule is
+:mod:`evalgate_lib.statistics.label_bounds`' exact test, which holds its level at any budget.
 
 A *paired* delta is the same estimate on per-question differences ``y = y_cand − y_base`` and
 ``f = f_cand − f_base``: the plan draws both configs' answers of a question together, so the
 question is the sampling unit and the pairing is kept (the variance of the difference, not the
 sum of two variances).
-
-A question outside an estimate's population (a no-answer question, for accuracy on answerable
-questions) is ``None``: it still counts in its stratum's ``N_h`` and ``m_h`` (the stratum was
-sampled as a whole) and contributes 0 to every sum; the estimate is divided by the population's size.
 """
 
 from __future__ import annotations
@@ -52,8 +61,8 @@ from scipy.stats import t as student_t
 
 from evalgate_lib.statistics.paired_tests import DEFAULT_CONFIDENCE
 
-#: Whether the judge's weight λ is tuned (PPI++) by default, or 1 (plain PPI).
-POWER_TUNED = False
+#: Whether the judge's weight λ is tuned by default (the narrowest interval of λ ∈ [0, 1]), or 1 (plain PPI).
+POWER_TUNED = True
 
 #: One labelled question: (judge's value, reviewer's value); both ``None`` outside the population.
 LabelledValue = tuple[float | None, float | None]
@@ -193,29 +202,33 @@ FLOOR_PSEUDO_COUNT = 0.5
 
 
 def _spread(z: Sequence[float]) -> float:
-    """A stratum's variance of ``z``: the sample variance, floored for the few labels of a rare error.
+    """A stratum's variance of ``z``: the sample variance, floored for a few labels that all agree.
 
-    When the judge is right on every labelled question of a stratum (``y − f`` all 0), the sample
-    variance is 0 although the stratum may hold errors it did not draw, and a zero-width interval
-    would miss. The floor is the variance a smoothed mean square gives,
-    ``(Σ z² + 0.5) / (m + 1) − mean²``: half a pseudo-observation (Jeffreys' prior on the rate of
-    non-zero values), negligible once errors are seen.
+    When every labelled question of a stratum gives the same value (the judge right on all of them,
+    ``y − f`` all 0; or, for the labels alone, every label 1), the sample variance is 0 although the
+    stratum may hold other values it did not draw, and a zero-width interval would miss. Two floors,
+    each half a pseudo-observation (Jeffreys' prior): the smoothed mean square
+    ``(Σ z² + 0.5) / (m + 1) − mean²`` (a rare non-zero value), and ``q (1 − q)`` with
+    ``q = 0.5 / (m + 1)``, the variance of a value one step away from the rest whatever the rest is
+    (the metrics here move in steps of 1). Both are negligible once the sample varies.
     """
     m = len(z)
     mean = sum(z) / m
     sample = sum((v - mean) ** 2 for v in z) / (m - 1)
     smoothed = (sum(v * v for v in z) + FLOOR_PSEUDO_COUNT) / (m + 1) - mean * mean
-    return max(sample, smoothed)
+    q = FLOOR_PSEUDO_COUNT / (m + 1)
+    return max(sample, smoothed, q * (1 - q))
 
 
 def _interval(
-    estimate: float, se: float | None, confidence: float, df: float
+    estimate: float, se: float | None, confidence: float, df: float, bounds: tuple[float, float] = (-math.inf, math.inf)
 ) -> tuple[float | None, float | None]:
-    """``estimate ± t · se``, Student's t with ``df`` degrees of freedom (the normal quantile for ``df`` = ∞)."""
+    """``estimate ± t · se``, Student's t with ``df`` degrees of freedom (the normal quantile for ``df`` = ∞), kept
+    inside ``bounds``, the range the figure can take (a rate never leaves [0, 1], a delta of rates [−1, 1])."""
     if se is None:
         return None, None
     half = _quantile(confidence, df) * se
-    return _round(estimate - half), _round(estimate + half)
+    return _round(max(bounds[0], estimate - half)), _round(min(bounds[1], estimate + half))
 
 
 def _quantile(confidence: float, df: float) -> float:
@@ -223,7 +236,32 @@ def _quantile(confidence: float, df: float) -> float:
     return float(norm.ppf(q)) if math.isinf(df) else float(student_t.ppf(q, df))
 
 
-def _estimate(strata: Sequence[StratumValues], confidence: float, tuned: bool) -> CorrectedEstimate:
+@dataclass(frozen=True)
+class _Fit:
+    """The estimate at one judge weight λ, with its variance parts and interval half-widths."""
+
+    power: float
+    estimate: float
+    label_var: float | None
+    label_df: float
+    total_se: float | None
+    total_df: float
+
+    def width(self, confidence: float, bounds: tuple[float, float]) -> float:
+        """The width of its interval as published (kept inside ``bounds``); infinite when undefined."""
+        if self.total_se is None:
+            return math.inf
+        low, high = _interval(self.estimate, self.total_se, confidence, self.total_df, bounds)
+        return high - low  # type: ignore[operator]  # as published: rounded, so "never wider" holds in print
+
+
+#: The judge weights tried by the width-minimising power tuning (with PPI++'s closed-form λ): 0 (labels alone) … 1.
+POWER_GRID = tuple(i / 20 for i in range(21))
+
+
+def _estimate(
+    strata: Sequence[StratumValues], confidence: float, tuned: bool, bounds: tuple[float, float]
+) -> CorrectedEstimate:
     """The difference estimator of the module docstring on already-paired values (the one implementation)."""
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must be strictly between 0 and 1, got {confidence}")
@@ -233,41 +271,51 @@ def _estimate(strata: Sequence[StratumValues], confidence: float, tuned: bool) -
     if n_pop == 0:
         raise ValueError("no question of the population in any stratum")
     judge_total = float(sum(judged))
-    lam = power_tuning(strata) if tuned else 1.0
-    rect = _weighted_total(strata, lambda f, y: y - lam * f)
-    estimate = (lam * judge_total + rect.total) / n_pop
+    scale = 1.0 / (n_pop * n_pop)
+    # question sampling, the same for every λ: the variance of y over the N questions, its mean and second
+    # moment each estimated by the difference estimator (λ = 1, unbiased whatever the judge)
+    mean = (judge_total + _weighted_total(strata, lambda f, y: y - f).total) / n_pop
     second = _weighted_total(strata, lambda f, y: y * y - f * f)
     square = (sum(f * f for f in judged) + second.total) / n_pop
-    spread = max(0.0, square - estimate * estimate) * n_pop / (n_pop - 1) if n_pop > 1 else None
+    spread = max(0.0, square - mean * mean) * n_pop / (n_pop - 1) if n_pop > 1 else None
     question_var = None if spread is None else spread / n_pop
-    # (variance, Σ a²/df) of each part, on the scale of the estimate: label sampling, question sampling
-    scale = 1.0 / (n_pop * n_pop)
-    label_part = None if rect.variance is None else (rect.variance * scale, rect.df_terms * scale * scale)
     question_part = None if question_var is None else (question_var, question_var**2 / (n_pop - 1))
-    label_df = math.inf if label_part is None else _degrees([label_part])
-    total_df = math.inf if label_part is None or question_part is None else _degrees([label_part, question_part])
-    total_se = None if label_part is None or question_part is None else math.sqrt(label_part[0] + question_part[0])
+
+    def fit(lam: float) -> _Fit:
+        rect = _weighted_total(strata, lambda f, y: y - lam * f)
+        label_part = None if rect.variance is None else (rect.variance * scale, rect.df_terms * scale * scale)
+        parts = None if label_part is None or question_part is None else [label_part, question_part]
+        return _Fit(
+            lam,
+            (lam * judge_total + rect.total) / n_pop,
+            None if label_part is None else label_part[0],
+            math.inf if label_part is None else _degrees([label_part]),
+            None if parts is None else math.sqrt(label_part[0] + question_part[0]),  # type: ignore[index]
+            math.inf if parts is None else _degrees(parts),
+        )
+
+    labels = fit(0.0)
+    chosen = fit(1.0)
+    if tuned:
+        tried = [fit(lam) for lam in sorted({*POWER_GRID, power_tuning(strata)})]
+        defined = [f for f in tried if f.total_se is not None]
+        if defined:  # the narrowest interval; λ = 0 (the labels alone) is among them, so never wider than it
+            chosen = min(defined, key=lambda f: (round(f.width(confidence, bounds), 9), -f.power))
     p_value = None
-    if total_se is not None:
-        if total_se == 0:
-            p_value = 1.0 if estimate == 0 else 0.0
+    if chosen.total_se is not None:
+        if chosen.total_se == 0:
+            p_value = 1.0 if chosen.estimate == 0 else 0.0
         else:
-            tail = norm.sf if math.isinf(total_df) else (lambda x: student_t.sf(x, total_df))
-            p_value = float(2.0 * tail(abs(estimate) / total_se))
-    labels = _weighted_total(strata, lambda f, y: y)
-    labels_only = labels.total / n_pop
-    labels_part = None if labels.variance is None else (labels.variance * scale, labels.df_terms * scale * scale)
-    labels_se = None if labels_part is None or question_part is None else math.sqrt(labels_part[0] + question_part[0])
-    labels_df = math.inf if labels_part is None or question_part is None else _degrees([labels_part, question_part])
-    ci_low, ci_high = _interval(estimate, total_se, confidence, total_df)
-    label_se = None if label_part is None else math.sqrt(label_part[0])
-    label_low, label_high = _interval(estimate, label_se, confidence, label_df)
-    lo_low, lo_high = _interval(labels_only, labels_se, confidence, labels_df)
-    labels_label_se = None if labels_part is None else math.sqrt(labels_part[0])
-    labels_label_df = math.inf if labels_part is None else _degrees([labels_part])
+            tail = norm.sf if math.isinf(chosen.total_df) else (lambda x: student_t.sf(x, chosen.total_df))
+            p_value = float(2.0 * tail(abs(chosen.estimate) / chosen.total_se))
+    ci_low, ci_high = _interval(chosen.estimate, chosen.total_se, confidence, chosen.total_df, bounds)
+    label_se = None if chosen.label_var is None else math.sqrt(chosen.label_var)
+    label_low, label_high = _interval(chosen.estimate, label_se, confidence, chosen.label_df, bounds)
+    lo_low, lo_high = _interval(labels.estimate, labels.total_se, confidence, labels.total_df, bounds)
+    labels_label_se = None if labels.label_var is None else math.sqrt(labels.label_var)
     n_labelled = sum(1 for s in strata for f, _ in s.labelled if f is not None)
     return CorrectedEstimate(
-        estimate=_round(estimate),  # type: ignore[arg-type]
+        estimate=_round(chosen.estimate),  # type: ignore[arg-type]
         ci_low=ci_low,
         ci_high=ci_high,
         p_value=_round(p_value),
@@ -276,17 +324,17 @@ def _estimate(strata: Sequence[StratumValues], confidence: float, tuned: bool) -
         label_low=label_low,
         label_high=label_high,
         judge_only=_round(judge_total / n_pop),  # type: ignore[arg-type]
-        labels_only=_round(labels_only),  # type: ignore[arg-type]
+        labels_only=_round(labels.estimate),  # type: ignore[arg-type]
         labels_only_low=lo_low,
         labels_only_high=lo_high,
         labels_only_label_se=_round(labels_label_se),
-        labels_only_label_half=None if labels_label_se is None else _round(
-            _quantile(confidence, labels_label_df) * labels_label_se
-        ),
+        labels_only_label_half=None
+        if labels_label_se is None
+        else _round(_quantile(confidence, labels.label_df) * labels_label_se),
         n_labelled=n_labelled,
         n_population=n_pop,
         census=n_labelled == n_pop,
-        power=_round(lam),  # type: ignore[arg-type]
+        power=_round(chosen.power),  # type: ignore[arg-type]
         confidence=confidence,
     )
 
@@ -296,10 +344,10 @@ def corrected_rate(
 ) -> CorrectedEstimate:
     """One config's rate over its population, corrected by the plan's labels (module docstring).
 
-    Each value is 0/1 (or any number: a score's mean is corrected the same way). Raises
-    ``ValueError`` for a stratum with no label, more labels than questions, or no question at all.
+    Each value is 0/1 (the interval is kept inside [0, 1]). Raises ``ValueError`` for a stratum with
+    no label, more labels than questions, or no question at all.
     """
-    return _estimate(strata, confidence, tuned)
+    return _estimate(strata, confidence, tuned, (0.0, 1.0))
 
 
 def _difference(base: float | None, cand: float | None) -> float | None:
@@ -333,4 +381,4 @@ def corrected_delta(
                 ),
             )
         )
-    return _estimate(paired, confidence, tuned)
+    return _estimate(paired, confidence, tuned, (-1.0, 1.0))

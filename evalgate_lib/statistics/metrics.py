@@ -2,20 +2,25 @@
 
 Every metric is defined once, in :data:`METRICS`, as a per-question value and
 the questions it is averaged over. The summary (a mean or a count), the delta
-(candidate − baseline) and the paired significance (a seeded bootstrap interval
-on the per-question differences; McNemar's exact test for yes/no metrics) all
-come from that one definition, so a reader can recompute any number from
-``results.jsonl`` with a one-line pandas expression.
+(candidate − baseline) and the paired significance (for yes/no metrics McNemar's exact
+test and the interval that inverts it; for scores a seeded percentile-bootstrap interval
+on the per-question differences) all come from that one definition, so a reader can
+recompute any number from ``results.jsonl`` with a one-line pandas expression.
+
+Rank metrics are measured at the depth the rows hold and no deeper (:func:`ranking_depths`):
+a run ranks 10 chunks deep (or top-k, if deeper), an answer log holds the passages it logged.
+recall@k beyond that depth is *not measurable* (``None``), and MRR is MRR@depth, named so.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from evalgate_lib.errors import InputError
 from evalgate_lib.judging.rows import RECALL_KS, ResultRow, RetrievalScores
-from evalgate_lib.statistics.paired_tests import DEFAULT_SEED, compare_metric
+from evalgate_lib.retrieval.metrics import hit_at_k, reciprocal_rank
+from evalgate_lib.statistics.paired_tests import DEFAULT_SEED, EXACT_MCNEMAR, PERCENTILE_BOOTSTRAP, compare_metric
 
 
 def _retrieval(pick: Callable[[RetrievalScores], Any]) -> Callable[[ResultRow], Any]:
@@ -36,6 +41,34 @@ def _normalised_correct(r: ResultRow) -> Any:
 
 def _recall(k: int) -> Callable[[ResultRow], Any]:
     return _retrieval(lambda m: m.recall[k])
+
+
+def _within(rank: int | None, depth: int | None) -> int | None:
+    """A rank as a ranking ``depth`` deep sees it: beyond the depth, not found."""
+    return rank if depth is None or rank is None or rank <= depth else None
+
+
+def _at_depth(metric: Metric, depth: int | None) -> Callable[[ResultRow], Any]:
+    """A rank metric's per-question value at ``depth`` (``None``: the value the row holds).
+
+    recall@k beyond the depth is not measurable (``None`` for every question); MRR and evidence MRR
+    are recomputed from the row's rank (:func:`~evalgate_lib.retrieval.metrics.reciprocal_rank`) with
+    ranks beyond the depth counted as not found, so both configs are measured equally deep.
+    """
+    if depth is None:
+        return metric.value
+    if metric.key.startswith("recall@"):
+        k = int(metric.key.split("@")[1])
+        if k > depth:
+            return lambda r: None
+        return _retrieval(lambda m: hit_at_k(_within(m.gold_rank, depth), k))
+    if metric.key == "mrr":
+        return _retrieval(lambda m: reciprocal_rank(_within(m.gold_rank, depth)))
+    if metric.key == "evidence_mrr":
+        return _retrieval(
+            lambda m: None if m.evidence_reciprocal_rank is None else reciprocal_rank(_within(m.evidence_rank, depth))
+        )
+    return metric.value
 
 
 @dataclass(frozen=True)
@@ -81,6 +114,7 @@ METRICS: tuple[Metric, ...] = (
     Metric("review", "review queue", "count", "all", _flag("review"), True),
 )
 METRIC_KEYS = tuple(m.key for m in METRICS)
+_BY_KEY = {m.key: m for m in METRICS}
 
 
 def in_population(row: ResultRow, population: str) -> bool:
@@ -102,45 +136,85 @@ def aggregate(kind: str, values: Sequence[Any]) -> float | int | None:
     return round(sum(kept) / len(kept), 6) if kept else None
 
 
-def _aggregate(metric: Metric, rows: Sequence[ResultRow]) -> float | int | None:
-    return aggregate(metric.kind, [metric.value(r) for r in rows if in_population(r, metric.population)])
+def _aggregate(metric: Metric, rows: Sequence[ResultRow], depth: int | None = None) -> float | int | None:
+    value = _at_depth(metric, depth)
+    return aggregate(metric.kind, [value(r) for r in rows if in_population(r, metric.population)])
 
 
-def summarise(rows: Sequence[ResultRow]) -> dict[str, Any]:
-    """Metrics of one configuration's rows."""
+def summarise(rows: Sequence[ResultRow], depth: int | None = None) -> dict[str, Any]:
+    """Metrics of one configuration's rows, rank metrics at ``depth`` (``None``: as the rows hold them)."""
     summary: dict[str, Any] = {
         "questions": len(rows),
         "answerable": sum(1 for r in rows if r.type == "answerable"),
         "no_answer": sum(1 for r in rows if r.type == "no_answer"),
     }
-    summary.update({m.key: _aggregate(m, rows) for m in METRICS})
+    summary.update({m.key: _aggregate(m, rows, depth) for m in METRICS})
     return summary
 
 
-def significance(rows: Sequence[ResultRow], baseline: str, candidate: str, seed: int = DEFAULT_SEED) -> dict[str, Any]:
-    """Paired bootstrap CI (and McNemar for yes/no metrics) of every delta, pairing rows by question id.
+#: How deep a run ranks chunks for its rank metrics whatever top-k the prompt uses (``run.pipeline`` ranks so).
+RUN_RANKING_DEPTH = 10
 
-    For count metrics the interval is scaled to a count (per-question mean
-    difference × number of questions), so it reads in the same unit as the delta.
+
+def ranking_depths(
+    rows: Sequence[ResultRow], configs: Sequence[str], top_k: int | None, logged: bool = False
+) -> dict[str, int] | None:
+    """How deep each config's rank metrics can look: what a run ranked, or what an answer log holds.
+
+    ``logged`` (answer logs, ``evalgate score``): the deepest rank of any passage the config's log
+    gives (its rows' ``retrieved``); a log of 4 passages per question cannot say whether the gold
+    article was 5th or 11th, so its recall@5 and recall@10 are not measurable. Otherwise ``top_k``
+    (a run): ``max(top_k, 10)``, the ranking ``run.pipeline`` computes whatever the prompt's top-k;
+    ``None`` when neither is known (rows as they are).
+    """
+    if logged:
+        # a log with no passage at all retrieved nothing at any depth: its rank metrics are misses, as the rows say
+        deepest = {c: max((p.rank for r in rows if r.config == c for p in r.retrieved), default=0) for c in configs}
+        return {c: d if d else RUN_RANKING_DEPTH for c, d in deepest.items()}
+    if top_k is not None:
+        return {c: max(top_k, RUN_RANKING_DEPTH) for c in configs}
+    return None
+
+
+def compared_depth(depths: Mapping[str, int] | None, baseline: str, candidate: str) -> int | None:
+    """The depth both configs are measured at: the shallower one's (``None``: no depths given, the rows' own)."""
+    if not depths:
+        return None
+    return min(int(depths[baseline]), int(depths[candidate]))
+
+
+def not_measurable(depth: int | None) -> list[str]:
+    """The rank metrics a ranking ``depth`` deep cannot measure (recall@k for k > depth)."""
+    return [] if depth is None else [f"recall@{k}" for k in RECALL_KS if k > depth]
+
+
+def significance(
+    rows: Sequence[ResultRow], baseline: str, candidate: str, seed: int = DEFAULT_SEED, depth: int | None = None
+) -> dict[str, Any]:
+    """Every delta's interval (and McNemar's p for yes/no metrics), pairing rows by question id.
+
+    The interval is the exact McNemar interval for a yes/no metric and the percentile bootstrap for a
+    score (:func:`~evalgate_lib.statistics.paired_tests.compare_metric`). A count metric's delta is
+    the integer ``c - b`` and its interval is in answers, the unit of the delta.
     """
     by_config = {name: {r.question_id: r for r in rows if r.config == name} for name in (baseline, candidate)}
     shared_ids = [q for q in by_config[baseline] if q in by_config[candidate]]
     out: dict[str, Any] = {}
     for metric in METRICS:
+        value = _at_depth(metric, depth)
         pairs = [
             (by_config[baseline][q], by_config[candidate][q])
             for q in shared_ids
             if in_population(by_config[baseline][q], metric.population)
         ]
-        result = compare_metric(
-            metric.key, [metric.value(b) for b, _ in pairs], [metric.value(c) for _, c in pairs], metric.binary, seed
+        out[metric.key] = compare_metric(
+            metric.key,
+            [value(b) for b, _ in pairs],
+            [value(c) for _, c in pairs],
+            metric.binary,
+            seed,
+            scale=len(pairs) if metric.kind == "count" else None,
         )
-        if metric.kind == "count":
-            scale = len(pairs)
-            for key in ("ci_low", "ci_high", "delta"):
-                if result[key] is not None:
-                    result[key] = round(result[key] * scale, 6)
-        out[metric.key] = result
     return out
 
 
@@ -165,6 +239,14 @@ class Summary:
     delta: dict[str, float | int | None]
     significance: dict[str, dict[str, Any]]
     bootstrap: dict[str, Any]
+    #: How deep each config's rank metrics look (:func:`ranking_depths`); both are measured at the shallower.
+    ranking_depth: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def depth(self) -> int:
+        """The depth both configs' rank metrics are measured at (MRR is MRR@depth); a run's 10 when not recorded."""
+        depths = [int(self.ranking_depth[c]) for c in (self.baseline, self.candidate) if c in self.ranking_depth]
+        return min(depths) if depths else RUN_RANKING_DEPTH
 
     @property
     def baseline_metrics(self) -> dict[str, Any]:
@@ -187,6 +269,7 @@ class Summary:
             "delta": self.delta,
             "significance": self.significance,
             "bootstrap": self.bootstrap,
+            "ranking_depth": self.ranking_depth,
         }
 
     @classmethod
@@ -197,6 +280,11 @@ class Summary:
         for key in ("baseline", "candidate", "configs", "delta", "significance", "bootstrap"):
             if key not in data:
                 raise InputError(f"{source}: missing key {key!r}")
+        if "ranking_depth" not in data or not isinstance(data["bootstrap"], dict) or "method" not in data["bootstrap"]:
+            raise InputError(
+                f"{source}: written by an earlier EvalGate (no ranking depth or interval methods recorded: its "
+                "intervals were made otherwise)"
+            )
         names = (data["baseline"], data["candidate"])
         for name in names:
             stats = data["configs"].get(name) if isinstance(data["configs"], dict) else None
@@ -212,6 +300,7 @@ class Summary:
             delta=dict(data["delta"]),
             significance={k: dict(v) for k, v in data["significance"].items()},
             bootstrap=dict(data["bootstrap"]),
+            ranking_depth={str(k): v for k, v in dict(data["ranking_depth"]).items()},
         )
 
 
@@ -223,25 +312,56 @@ def _require(section: Any, keys: Sequence[str], where: str, source: str) -> None
             raise InputError(f"{source}: missing key '{where}.{key}'")
 
 
-def compare(rows: Sequence[ResultRow], baseline: str, candidate: str, seed: int = DEFAULT_SEED) -> Summary:
+#: What ``summary.json`` says of its intervals (``bootstrap``): how each kind is made.
+INTERVALS = {
+    "method": "percentile",
+    "scores": PERCENTILE_BOOTSTRAP,
+    "yes/no metrics": EXACT_MCNEMAR + ": excludes 0 exactly when McNemar's exact p < 0.05",
+}
+
+
+def compare(
+    rows: Sequence[ResultRow],
+    baseline: str,
+    candidate: str,
+    seed: int = DEFAULT_SEED,
+    depths: Mapping[str, int] | None = None,
+) -> Summary:
     """Summaries of both configurations, ``delta = candidate - baseline`` and its significance.
 
-    The one place a :class:`Summary` is made.
+    The one place a :class:`Summary` is made. ``depths`` (:func:`ranking_depths`) is how deep each
+    config's rank metrics can look; both are measured at the shallower depth. Without it the rows'
+    own rank metrics are used as they are (a run's ten-deep ranking).
     """
-    base = summarise([r for r in rows if r.config == baseline])
-    cand = summarise([r for r in rows if r.config == candidate])
+    depth = compared_depth(depths, baseline, candidate)
+    base = summarise([r for r in rows if r.config == baseline], depth)
+    cand = summarise([r for r in rows if r.config == candidate], depth)
     delta = {
-        m.key: (None if base[m.key] is None or cand[m.key] is None else round(cand[m.key] - base[m.key], 6))
+        m.key: (
+            None
+            if base[m.key] is None or cand[m.key] is None
+            else (cand[m.key] - base[m.key] if m.kind == "count" else round(cand[m.key] - base[m.key], 6))
+        )
         for m in METRICS
     }
+    depth_of = dict(depths) if depths else {baseline: RUN_RANKING_DEPTH, candidate: RUN_RANKING_DEPTH}
     return Summary(
         baseline=baseline,
         candidate=candidate,
         configs={baseline: base, candidate: cand},
         delta=delta,
-        significance=significance(rows, baseline, candidate, seed),
-        bootstrap={"seed": seed, "confidence": 0.95, "pairing": "question_id"},
+        significance=significance(rows, baseline, candidate, seed, depth),
+        bootstrap={"seed": seed, "confidence": 0.95, "pairing": "question_id", **INTERVALS},
+        ranking_depth={c: int(depth_of[c]) for c in (baseline, candidate)},
     )
+
+
+def metric_label(key: str, depth: int | None = None) -> str:
+    """A metric's printed name, its depth named where it has one: "MRR@4 (doc)" on logs of four passages."""
+    label = _BY_KEY[key].label
+    if depth is not None and key in ("mrr", "evidence_mrr"):
+        return label.replace("MRR", f"MRR@{depth}", 1)
+    return label
 
 
 def format_value(value: float | int | None, kind: str, signed: bool = False) -> str:
@@ -255,30 +375,62 @@ def format_value(value: float | int | None, kind: str, signed: bool = False) -> 
     return f"{value:+.3f}" if signed else f"{value:.3f}"
 
 
+def signed(value: float, digits: int) -> str:
+    """``value`` with its sign and ``digits`` decimals, more where fewer would print a non-zero bound as ±0.
+
+    An interval's side of 0 is a verdict: a lower bound of +0.004 points must not read "+0.0".
+    """
+    text = f"{value:+.{digits}f}"
+    while value != 0 and float(text) == 0 and digits < 6:
+        digits += 1
+        text = f"{value:+.{digits}f}"
+    return text
+
+
 def format_interval(sig: Mapping[str, Any], kind: str) -> str:
-    """``[low, high]`` of the bootstrap interval in the metric's unit."""
+    """``[low, high]`` of a delta's interval in the metric's unit (points for a rate, answers for a count)."""
     if sig.get("ci_low") is None:
         return "n/a"
     if kind == "rate":
-        return f"[{sig['ci_low'] * 100:+.1f}, {sig['ci_high'] * 100:+.1f}]"
+        return f"[{signed(sig['ci_low'] * 100, 1)}, {signed(sig['ci_high'] * 100, 1)}]"
     if kind == "count":
-        return f"[{sig['ci_low']:+.1f}, {sig['ci_high']:+.1f}]"
-    return f"[{sig['ci_low']:+.3f}, {sig['ci_high']:+.3f}]"
+        return f"[{signed(sig['ci_low'], 1)}, {signed(sig['ci_high'], 1)}]"
+    return f"[{signed(sig['ci_low'], 3)}, {signed(sig['ci_high'], 3)}]"
+
+
+def depth_note(summary: Summary) -> str | None:
+    """The line that says which rank metrics the rows are too shallow for, or ``None`` when every one is measured."""
+    missing = not_measurable(summary.depth)
+    if not missing:
+        return None
+    return (
+        f"{', '.join(missing)}: not measurable (the ranking holds {summary.depth} passage(s) per question: "
+        f"whether the gold article came later is unknown); MRR is MRR@{summary.depth}"
+    )
 
 
 def format_table(summary: Summary) -> str:
-    """The summary table the command prints: both configs, the delta, its 95% CI and McNemar p."""
+    """The summary table the command prints: both configs, the delta, its 95% interval and McNemar's exact p.
+
+    The interval is the exact McNemar one for a yes/no metric (it excludes 0 exactly when p < 0.05)
+    and the percentile bootstrap for a score; a rank metric the rows are too shallow for reads
+    "not measurable", and a line under the table says why.
+    """
     base, cand = summary.baseline, summary.candidate
     b, c, d = summary.baseline_metrics, summary.candidate_metrics, summary.delta
     sig = summary.significance
-    header = ("metric", base, cand, "delta", "95% CI (paired bootstrap)", "McNemar p")
+    header = ("metric", base, cand, "delta", "95% CI", "McNemar p")
     lines = [header]
+    shallow = set(not_measurable(summary.depth))
     for m in METRICS:
         s = sig.get(m.key, {})
         p = s.get("p_value")
+        if m.key in shallow:
+            lines.append((m.label, "not measurable", "not measurable", "", "", ""))
+            continue
         lines.append(
             (
-                m.label,
+                metric_label(m.key, summary.depth),
                 format_value(b[m.key], m.kind),
                 format_value(c[m.key], m.kind),
                 format_value(d[m.key], m.kind, signed=True),
@@ -293,4 +445,9 @@ def format_table(summary: Summary) -> str:
     ]
     out.insert(1, "  ".join("-" * w for w in widths))
     counts = f"questions: {b['questions']} ({b['answerable']} answerable, {b['no_answer']} no-answer)"
-    return "\n".join(out + [counts])
+    how = (
+        "95% CI: yes/no metrics exact McNemar (Clopper-Pearson, excludes 0 exactly when McNemar p < 0.05); "
+        "scores percentile bootstrap (10,000 resamples)"
+    )
+    note = depth_note(summary)
+    return "\n".join(out + [counts, how] + ([note] if note else []))

@@ -9,7 +9,11 @@ work on the per-question differences instead:
   difference (any numeric metric: correctness, coverage, groundedness, ...);
 * :func:`mcnemar_exact` — exact McNemar test for a binary metric (only the
   discordant questions, where the two configs disagree, carry information);
-* :func:`compare_metric` — both, packed into a JSON-friendly dict for the report.
+* :func:`mcnemar_interval` — the interval of a binary metric's delta that inverts that very test, so
+  it excludes 0 exactly when McNemar's p is below its level;
+* :func:`compare_metric` — a metric's delta with its interval (the exact McNemar interval for a yes/no
+  metric, the percentile bootstrap for a score) and, for a yes/no metric, McNemar's p, packed into a
+  JSON-friendly dict for the report.
 
 Everything is a pure function of its inputs and a seed, so a rerun reproduces
 the same numbers byte for byte.
@@ -17,16 +21,21 @@ the same numbers byte for byte.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
-from scipy.stats import binomtest
+from scipy.stats import beta, binomtest
 
 DEFAULT_SEED = 20261202
 DEFAULT_RESAMPLES = 10000
 DEFAULT_CONFIDENCE = 0.95
+
+#: How each kind of interval is named in ``summary.json``, the outputs and the docs.
+PERCENTILE_BOOTSTRAP = "percentile bootstrap"
+EXACT_MCNEMAR = "exact McNemar (Clopper-Pearson)"
 
 # Upper bound on the number of index draws materialised at once. The batch size
 # depends only on the number of pairs, so the random stream (and the result) is a
@@ -180,6 +189,67 @@ def mcnemar_exact(baseline: Sequence[bool | None], candidate: Sequence[bool | No
     return McNemarResult(b, c, n_discordant, min(1.0, p_value))
 
 
+@functools.lru_cache(maxsize=65536)
+def mcnemar_p(b: int, c: int) -> float:
+    """McNemar's exact two-sided p of ``b`` regressions and ``c`` improvements, rounded as every output holds it.
+
+    ``binomtest(c, b + c, 0.5)``: under "no difference" a discordant question is a regression or an
+    improvement with probability 1/2 each. 1.0 when nothing moved. Rounded to 6 places, the figure
+    ``summary.json`` records and the gate compares with its ``alpha``.
+    """
+    if b < 0 or c < 0:
+        raise ValueError(f"discordant counts must be >= 0, got b={b}, c={c}")
+    if b + c == 0:
+        return 1.0
+    return round(min(1.0, float(binomtest(c, b + c, 0.5).pvalue)), 6)
+
+
+def _round_bound(x: float) -> float:
+    """Round a bound to 6 places without ever rounding a non-zero bound to 0 (its side of 0 is the verdict)."""
+    r = round(x, 6)
+    return math.copysign(1e-6, x) if r == 0 and x != 0 else r + 0.0
+
+
+def mcnemar_interval(b: int, c: int, n: int, confidence: float = DEFAULT_CONFIDENCE) -> tuple[float, float]:
+    """The interval of a paired yes/no delta ``(c - b) / n`` that inverts McNemar's exact test.
+
+    Derivation. Of ``n`` pairs, ``d = b + c`` are discordant; given ``d``, the improvements ``c`` are
+    Binomial(``d``, π) with π the share of improvements among discordant questions, and the delta of
+    the rates is ``Δ = (d / n)(2π − 1)``. McNemar's exact test is the binomial test of π = 1/2, and
+    its two-sided p (for a distribution symmetric about ``d/2``) is twice the smaller tail. The
+    Clopper-Pearson interval ``[π_L, π_U]`` at ``confidence`` = 1 − α is equal-tailed (each bound puts
+    α/2 in one tail), so it excludes 1/2 exactly when one tail at 1/2 is below α/2, that is exactly
+    when McNemar's p < α. Mapped through the observed discordant share,
+    ``[(d/n)(2π_L − 1), (d/n)(2π_U − 1)]`` excludes 0 exactly when McNemar's p < α, holds the
+    observed delta, and never leaves ``[−d/n, d/n]`` ⊆ [−1, 1]. No pair moved (``d = 0``): [0, 0].
+
+    The bounds are rounded to 6 places without crossing 0, and where the beta quantile's last bit
+    would contradict the (rounded) p-value the gate reads, the bound is set to that side of 0: the
+    equivalence holds as published, not only in exact arithmetic. Multiply by ``n`` for a count.
+    Raises ``ValueError`` for negative counts, ``b + c > n`` or a confidence outside (0, 1).
+    """
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be strictly between 0 and 1, got {confidence}")
+    if b < 0 or c < 0 or b + c > n:
+        raise ValueError(f"need 0 <= b, c and b + c <= n, got b={b}, c={c}, n={n}")
+    d = b + c
+    if d == 0:
+        return 0.0, 0.0
+    alpha = round(1.0 - confidence, 12)  # 1 - 0.95 is 0.05000000000000004 in floating point
+    pi_low = 0.0 if c == 0 else float(beta.ppf(alpha / 2.0, c, d - c + 1))
+    pi_high = 1.0 if c == d else float(beta.ppf(1.0 - alpha / 2.0, c + 1, d - c))
+    share = d / n
+    low, high = share * (2.0 * pi_low - 1.0), share * (2.0 * pi_high - 1.0)
+    if mcnemar_p(b, c) < alpha:  # the test rejects: the interval lies on the side the delta is on
+        if c > b and low <= 0:
+            low = math.ulp(0.0)
+        elif b > c and high >= 0:
+            high = -math.ulp(0.0)
+    else:  # the test does not reject: the interval holds 0
+        low, high = min(low, 0.0), max(high, 0.0)
+    return _round_bound(low), _round_bound(high)
+
+
 def _round(x: float) -> float | None:
     """Round to 6 places for byte-identical output; NaN becomes ``None`` (valid JSON)."""
     return None if math.isnan(x) else round(x, 6)
@@ -194,31 +264,49 @@ def compare_metric(
     *,
     n_resamples: int = DEFAULT_RESAMPLES,
     confidence: float = DEFAULT_CONFIDENCE,
+    scale: int | None = None,
 ) -> dict[str, Any]:
     """One report row comparing a metric between the two configs.
 
-    Keys: ``metric, baseline, candidate, delta, ci_low, ci_high, confidence, n``
-    and, when ``binary``, ``b, c, p_value``. ``baseline``/``candidate`` are the
-    means over the complete pairs (the same ``n`` questions as the interval), so
-    ``delta`` is ``candidate - baseline`` up to rounding. Floats are rounded to 6 places;
-    undefined values (no complete pair) are ``None``.
+    Keys: ``metric, baseline, candidate, delta, ci_low, ci_high, confidence, n, interval`` and, when
+    ``binary``, ``b, c, p_value``. ``baseline``/``candidate`` are the means over the complete pairs
+    (the same ``n`` questions as the interval), so ``delta`` is ``candidate - baseline`` up to rounding.
+
+    The interval comes from the procedure that decides the delta: for a yes/no metric the exact
+    McNemar interval (:func:`mcnemar_interval`: it excludes 0 exactly when ``p_value`` < 1 −
+    ``confidence``), for a score the percentile bootstrap (:func:`paired_bootstrap_ci`), whose
+    interval the gate reads itself; ``interval`` names which. ``scale`` (a count metric: its number of
+    questions) gives the delta as the integer ``c - b`` and the interval in answers. Floats are rounded
+    to 6 places; undefined values (no complete pair) are ``None``.
     """
     base, cand = _paired_arrays(
         [None if v is None else float(v) for v in baseline_values],
         [None if v is None else float(v) for v in candidate_values],
     )
-    boot = paired_bootstrap_ci(base, cand, n_resamples=n_resamples, confidence=confidence, seed=seed)
+    n = int(base.size)
     row: dict[str, Any] = {
         "metric": name,
-        "baseline": _round(float(base.mean())) if base.size else None,
-        "candidate": _round(float(cand.mean())) if cand.size else None,
-        "delta": _round(boot.delta),
-        "ci_low": _round(boot.low),
-        "ci_high": _round(boot.high),
+        "baseline": _round(float(base.mean())) if n else None,
+        "candidate": _round(float(cand.mean())) if n else None,
+        "delta": _round(float(cand.mean() - base.mean())) if n else None,
+        "ci_low": None,
+        "ci_high": None,
         "confidence": confidence,
-        "n": boot.n,
+        "n": n,
+        "interval": EXACT_MCNEMAR if binary else PERCENTILE_BOOTSTRAP,
     }
+    factor = 1 if scale is None else scale
     if binary:
         test = mcnemar_exact(baseline_values, candidate_values)  # type: ignore[arg-type]
-        row.update({"b": test.b, "c": test.c, "p_value": _round(test.p_value)})
+        row.update({"b": test.b, "c": test.c, "p_value": mcnemar_p(test.b, test.c)})
+        if n:
+            low, high = mcnemar_interval(test.b, test.c, n, confidence)
+            row["ci_low"], row["ci_high"] = _round_bound(low * factor), _round_bound(high * factor)
+            if scale is not None:
+                row["delta"] = test.c - test.b
+        return row
+    boot = paired_bootstrap_ci(base, cand, n_resamples=n_resamples, confidence=confidence, seed=seed)
+    row["ci_low"], row["ci_high"] = _round(boot.low * factor), _round(boot.high * factor)
+    if scale is not None and n:
+        row["delta"] = _round(boot.delta * factor)
     return row

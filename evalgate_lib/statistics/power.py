@@ -55,10 +55,23 @@ class RulePower:
     p_all: float | None
     questions_needed: int | None
     questions_for_limit: int | None
+    #: How many of the questions can move the rule's way at all (``None``: not known, all of them): a
+    #: baseline at 0 of 20 cannot drop, a count already on every question cannot rise.
+    room: int | None = None
+    #: The baseline's count on the rule's metric, when ``room`` came from it.
+    baseline_count: int | None = None
 
     @property
     def can_fail(self) -> bool:
         return self.smallest is not None
+
+    #: The smallest failing change were every question free to move (what ``smallest`` is without ``room``).
+    smallest_free: int | None = None
+
+    @property
+    def blocked(self) -> bool:
+        """No change can fail the rule because the baseline sits at (or near) the bound it would move past."""
+        return self.smallest is None and self.smallest_free is not None
 
 
 def _one_way_p(k: int, comparisons: int = 1) -> float:
@@ -85,7 +98,13 @@ def _significant_from(alpha: float, mode: str, comparisons: int = 1) -> int | No
 
 
 def smallest_detectable_change(
-    rule: Rule, questions: int, mode: str, alpha: float, comparisons: int = 1
+    rule: Rule,
+    questions: int,
+    mode: str,
+    alpha: float,
+    comparisons: int = 1,
+    room: int | None = None,
+    baseline_count: int | None = None,
 ) -> RulePower:
     """The smallest change that fails ``rule`` on ``questions`` questions of its metric's population.
 
@@ -98,7 +117,9 @@ def smallest_detectable_change(
     ``max_drop = 0.10`` cannot fail (5 of 5 broken: p = 0.0625); 6 can, at 6 of 6 (p = 0.03125); every
     breach of the 10-point limit can fail from 50 questions (6 of 50 = 12 points, the smallest breach).
     With ``comparisons`` candidates against one baseline the gate decides on Holm-adjusted p, at best
-    ``comparisons × p``: 3 candidates need 7 one-way moves (3 × 0.015625 = 0.047).
+    ``comparisons × p``: 3 candidates need 7 one-way moves (3 × 0.015625 = 0.047). ``room`` is how
+    many questions can move the rule's way at all (a rate's drop: the baseline's yes answers; a rise:
+    its no answers): a baseline at 0 of 20 cannot drop, so a drop rule on it cannot fail.
     """
     metric = _METRICS[rule.metric]
     limit = Fraction(str(rule.max_drop if rule.max_drop is not None else rule.max_increase))
@@ -122,15 +143,19 @@ def smallest_detectable_change(
         breach = math.floor(limit) + 1
         needed = None if from_k is None else max(from_k, breach)
         for_limit = None if needed is None or breach < from_k else needed
-    smallest = None if from_k is None else max(from_k, breach)
-    if smallest is not None and smallest > questions:
-        smallest = None
+    free = None if from_k is None else max(from_k, breach)
+    if free is not None and free > questions:
+        free = None
+    smallest = free if free is None or room is None or free <= room else None
     delta = None
     if smallest is not None:
         delta = smallest / questions if metric.kind == "rate" else float(smallest)
     p_value = None if smallest is None or mode == "point" else _one_way_p(smallest, comparisons)
     p_all = _one_way_p(questions, comparisons) if questions else None
-    return RulePower(rule, metric.population, questions, smallest, delta, p_value, p_all, needed, for_limit)
+    return RulePower(
+        rule, metric.population, questions, smallest, delta, p_value, p_all, needed, for_limit, room, baseline_count,
+        free,
+    )  # fmt: skip
 
 
 def rule_powers(gate: GateConfig, sizes: Mapping[str, int]) -> list[RulePower]:
@@ -155,20 +180,27 @@ def summary_powers(gate: GateConfig, summary: Summary, comparisons: int = 1) -> 
 
     That is ``summary.significance[metric]["n"]``: the questions where both configs have a value (a
     retrieval metric left empty for logs without document ids has none). ``comparisons``: the number of
-    candidates tried against the baseline (their p-values Holm-adjusted). A rule the gate decides on
-    reviewers' labels under a sampling plan is tested otherwise (a t test); its figure here is the
-    judge's test's.
+    candidates tried against the baseline (their p-values Holm-adjusted). The baseline's own count
+    bounds how far a yes/no metric can move the rule's way (``room``): refusal accuracy at 0 of 20
+    cannot drop. A rule the gate decides on reviewers' labels is tested otherwise; its figure here is
+    the judge's test's.
     """
-    return [
-        smallest_detectable_change(
-            rule,
-            int((summary.significance.get(rule.metric) or {}).get("n") or 0),
-            gate.mode,
-            gate.alpha,
-            comparisons,
-        )
-        for rule in gate.rules
-    ]
+    out = []
+    for rule in gate.rules:
+        n = int((summary.significance.get(rule.metric) or {}).get("n") or 0)
+        count = _baseline_count(summary, rule.metric, n)
+        room = None if count is None else (count if rule.max_drop is not None else n - count)
+        out.append(smallest_detectable_change(rule, n, gate.mode, gate.alpha, comparisons, room, count))
+    return out
+
+
+def _baseline_count(summary: Summary, key: str, n: int) -> int | None:
+    """How many of the ``n`` compared questions the baseline answers yes on a yes/no metric (``None``: a score)."""
+    metric = _METRICS[key]
+    value = (summary.significance.get(key) or {}).get("baseline")
+    if not metric.binary or value is None or not n:
+        return None
+    return round(value * n)
 
 
 #: How a one-way change reads, by (metric kind, rule direction): "5 of 5 broken", "6 answers newly flagged".
@@ -223,6 +255,12 @@ def power_sentence(power: RulePower, alpha: float, mode: str) -> str:
         return f"{metric.label} cannot fail: its limit is beyond the score's range"
     if power.questions_needed is None:
         return f"{metric.label} cannot fail on {power.questions} {words}, nor on any number: its limit is out of reach"
+    if power.blocked:
+        way = "drop" if power.rule.max_drop is not None else "rise"
+        return (
+            f"{metric.label} cannot fail: the baseline's is {power.baseline_count} of {power.questions} {words}, so it "
+            f"can {way} on at most {power.room} of them, and failing it takes {power.smallest_free}"
+        )
     every = (
         ""
         if power.questions_for_limit is None

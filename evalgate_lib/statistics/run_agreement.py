@@ -16,8 +16,10 @@ correct                the run's deciding verdict             ``correct``
 correct (<mode>)       each matching rule's verdict           ``correct``
 unsupported sentence   any sentence judged unsupported        ``unsupported_claim``
 hallucination          the flag                               wrong and ``unsupported_claim``
-grounded-but-wrong     the flag                               wrong, claims nothing unsupported, not a
-                                                              refusal
+grounded-but-wrong     the flag                               wrong, makes a claim (a sentence the
+                                                              reviewer judged supported or not; without
+                                                              per-sentence labels: not a refusal), and
+                                                              claims nothing unsupported
 review                 the flag                               "a reviewer should look": wrong or
                                                               ``unsupported_claim``
 =====================  ====================================  ==========================================
@@ -35,12 +37,12 @@ from evalgate_lib.judging.answer import judge_answer
 from evalgate_lib.judging.correctness import decide_correctness
 from evalgate_lib.judging.rows import Judgement, ResultRow
 from evalgate_lib.statistics.agreement_measures import (
+    CensusRate,
     JudgementAgreement,
-    PPIEstimate,
+    census_rate,
     format_agreement_table,
     interrater,
     judgement_agreement,
-    ppi_mean,
 )
 from evalgate_lib.statistics.paired_tests import DEFAULT_SEED
 
@@ -48,13 +50,25 @@ from evalgate_lib.statistics.paired_tests import DEFAULT_SEED
 REFERENCE_PASS = 1
 
 
+def makes_claim(label: Label) -> bool:
+    """Whether the reviewer read a claim in the answer: a sentence labelled supported or not (``None``: not a
+    claim); a label without per-sentence verdicts, an answer that is not a refusal."""
+    if label.sentences is not None:
+        return any(s.supported is not None for s in label.sentences)
+    return not bool(label.refusal)
+
+
 def human_judgements(label: Label) -> dict[str, bool]:
-    """The reviewer's verdicts, mapped onto every automatic judgement (see the module table)."""
+    """The reviewer's verdicts, mapped onto every automatic judgement (see the module table).
+
+    Grounded-but-wrong is "wrong, something claimed, nothing unsupported" on both sides: the flag never
+    fires on an answer that claims nothing, so neither does the reviewer's side.
+    """
     wrong = not label.correct
     return {
         "unsupported sentence": label.unsupported_claim,
         "hallucination": wrong and label.unsupported_claim,
-        "grounded-but-wrong": wrong and not label.unsupported_claim and not bool(label.refusal),
+        "grounded-but-wrong": wrong and not label.unsupported_claim and makes_claim(label),
         "review": wrong or label.unsupported_claim,
     }
 
@@ -98,10 +112,10 @@ class AgreementReport:
     unknown: int
     correctness: tuple[JudgementAgreement, ...]
     by_scorer: Mapping[str, tuple[JudgementAgreement, ...]]
-    ppi: Mapping[str, Mapping[str, PPIEstimate]]
+    census: Mapping[str, Mapping[str, CensusRate]]
     interrater: Mapping[str, dict] = field(default_factory=dict)
     double_labelled: int = 0
-    #: How the labels were drawn, said aloud (:func:`sample_line`); corrected rates (``ppi``) only for a census.
+    #: How the labels were drawn, said aloud (:func:`sample_line`); the labels' own rates (``census``): a census only.
     sample: str = ""
 
 
@@ -124,7 +138,7 @@ def usable_labels(
             parts.append(f"{other} of a later labelling pass only")
         raise InputError(
             f"{len(labels)} label(s) read from {source}, none of a current answer of the run: {'; '.join(parts)}; "
-            "label the run's current answers (notebook 04) or measure the results folder the labels were made on"
+            "label the run's current answers (notebook 06) or measure the results folder the labels were made on"
         )
     return reference, second
 
@@ -148,9 +162,9 @@ def measure(
 
     ``matching`` is the rule that decides ``correct`` (the run's own); ``matchings`` every
     rule to report beside it. When every answer is labelled (a census), the headline rates are
-    also given as :func:`ppi_mean` makes them (the labels' own); for any other labels the rates
-    are not corrected here: :func:`ppi_mean` assumes a uniform random sample, which neither a
-    convenience sample nor a stratified plan is (``sample`` says which; the gate corrects a plan's).
+    also given as the labels' own (:func:`census_rate`: no label-sampling error, the exact interval
+    of the share); for any other labels the rates are not corrected here (``sample`` says how they
+    were drawn; the gate corrects a plan's).
     """
     bodies = {a.id: a for a in articles}
     match = match_labels(labels, {(r.config, r.question_id): r.answer for r in rows})
@@ -169,7 +183,7 @@ def measure(
         correctness.append(agree(f"correct ({mode})", verdicts, human_correct))
 
     by_scorer: dict[str, tuple[JudgementAgreement, ...]] = {}
-    ppi: dict[str, dict[str, PPIEstimate]] = {}
+    census_rates: dict[str, dict[str, CensusRate]] = {}
     labelled_keys = {(r.config, r.question_id) for r, _ in pairs}
     census = len(labelled_keys) == len(rows)
     for scorer in scorers:
@@ -180,24 +194,18 @@ def measure(
             human = [human_judgements(label)[name] for _, label in pairs]
             results.append(agree(name, auto, human, scorer=scorer))
         by_scorer[scorer] = tuple(results)
-        if not census:  # ppi_mean assumes a uniform random sample: no label set here is known to be one
+        if not census:  # the labels' own rates are the rates only when every answer is labelled
             continue
-        ppi[scorer] = {
-            name: ppi_mean(
-                [judged[k][name] for k in judged],
-                [judged[k][name] for k in judged if k in labelled_keys],
-                [human_judgements(reference[k])[name] for k in judged if k in labelled_keys],
-            )
+        census_rates[scorer] = {
+            name: census_rate([judged[k][name] for k in judged], [human_judgements(reference[k])[name] for k in judged])
             for name in ("unsupported sentence", "hallucination", "review")
         }
     rows_by_key = {(r.config, r.question_id): r for r in rows}
     correct_keys = [k for k in rows_by_key if k in labelled_keys]
     if census:
-        ppi["correctness"] = {
-            "accuracy": ppi_mean(
-                [r.correct for r in rows],
-                [rows_by_key[k].correct for k in correct_keys],
-                [reference[k].correct for k in correct_keys],
+        census_rates["correctness"] = {
+            "accuracy": census_rate(
+                [rows_by_key[k].correct for k in correct_keys], [reference[k].correct for k in correct_keys]
             )
         }
     agreement_between_passes = passes_agreement(reference, second, seed, resamples)
@@ -207,7 +215,7 @@ def measure(
         unknown=len(match.unknown),
         correctness=tuple(correctness),
         by_scorer=by_scorer,
-        ppi=ppi,
+        census=census_rates,
         interrater=agreement_between_passes,
         double_labelled=len(second),
         sample=sample_line(len(pairs), len(rows), [label for _, label in pairs], source),
@@ -219,7 +227,7 @@ def convenience_line(labelled: int, answers: int, source: str) -> str:
     return (
         f"{source}: {labelled} of {answers} answers labelled outside a sampling plan: a convenience sample, used for "
         "agreement figures only, never for a corrected delta; draw a plan with 'evalgate sample --results DIR "
-        "--budget N' and label its answers in notebook 04, or label every answer"
+        "--budget N' and label its answers in notebook 06, or label every answer"
     )
 
 
@@ -267,20 +275,17 @@ def passes_agreement(
     if not keys:
         return {}
     return {
-        name: interrater([pick(reference[k]) for k in keys], [pick(second[k]) for k in keys], seed=seed,
-                         resamples=resamples)
+        name: interrater(
+            [pick(reference[k]) for k in keys], [pick(second[k]) for k in keys], seed=seed, resamples=resamples
+        )
         for name, pick in _PASS_FIELDS.items()
     }
 
 
-def _ppi_line(name: str, estimate: PPIEstimate) -> str:
-    interval = (
-        "n/a" if estimate.ci_low is None else f"[{estimate.ci_low * 100:.1f}, {(estimate.ci_high or 0) * 100:.1f}]"
-    )
+def _census_line(name: str, rate: CensusRate) -> str:
     return (
-        f"  {name:<22} automatic {estimate.naive_auto_rate * 100:5.1f}%  labelled sample "
-        f"{estimate.human_only_rate * 100:5.1f}% (n={estimate.n_labelled})  "
-        f"corrected {estimate.estimate * 100:5.1f}% {interval} (N={estimate.n_total})"
+        f"  {name:<22} judge {rate.naive_auto_rate * 100:5.1f}%  labels {rate.estimate * 100:5.1f}% "
+        f"[{rate.ci_low * 100:.1f}, {rate.ci_high * 100:.1f}] (all {rate.n_total} answers)"
     )
 
 
@@ -296,11 +301,14 @@ def format_report(report: AgreementReport) -> str:
     for scorer, results in report.by_scorer.items():
         out += [f"sentence support and flags, scorer {scorer}", format_agreement_table(results)]
     out.append(report.sample)
-    if report.ppi:
-        out.append("headline rates corrected by the labels (prediction-powered inference, 95% CLT interval)")
-    for scorer, estimates in report.ppi.items():
+    if report.census:
+        out.append(
+            "headline rates of the labels (a census: every answer labelled, so no label-sampling error; 95% "
+            "Clopper-Pearson interval over the answers), beside the judge's"
+        )
+    for scorer, rates in report.census.items():
         out.append(f" {scorer}:")
-        out += [_ppi_line(name, estimate) for name, estimate in estimates.items()]
+        out += [_census_line(name, rate) for name, rate in rates.items()]
     if report.interrater:
         out += ["", f"agreement between labelling passes ({report.double_labelled} answers labelled twice)"]
         for name, stats in report.interrater.items():
@@ -325,9 +333,8 @@ def report_json(report: AgreementReport) -> dict:
         "double_labelled": report.double_labelled,
         "correctness": [a.to_dict() for a in report.correctness],
         "by_scorer": {scorer: [a.to_dict() for a in results] for scorer, results in report.by_scorer.items()},
-        "ppi": {
-            group: {name: asdict(estimate) for name, estimate in estimates.items()}
-            for group, estimates in report.ppi.items()
+        "census": {
+            group: {name: asdict(rate) for name, rate in rates.items()} for group, rates in report.census.items()
         },
         "interrater": report.interrater,
         "sample": report.sample,

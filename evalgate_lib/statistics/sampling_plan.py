@@ -13,7 +13,8 @@ inclusion probability (:mod:`evalgate_lib.statistics.label_estimates`):
 * stratum ``rest``: a uniform random sample of the other questions with the rest of the budget
   (what the review stratum does not use goes to the rest, and the reverse);
 * each stratum with questions gets at least two (a variance needs two values); a budget too small
-  for that draws one uniform stratum ``all`` instead;
+  for that, or a stratum that would hold a single question (every plan would draw it, and it could
+  say nothing of the stratum's spread), draws one uniform stratum ``all`` instead;
 * the draw is ``numpy.random.default_rng(seed).permutation`` of each stratum's questions (gold
   order), the first ``n_h`` drawn; that order is the order to label them in, interleaved across
   strata in proportion to their sizes (:meth:`LabelPlan.order`), so labels made from the start of
@@ -193,8 +194,8 @@ def draw_strata(
     review = [q for q in ids if in_review[q]]
     rest = [q for q in ids if not in_review[q]]
     rng = np.random.default_rng(seed)
-    if questions < min(2, len(review)) + min(2, len(rest)):
-        # too few to give each stratum two: one uniform stratum (every question the same probability)
+    if questions < min(2, len(review)) + min(2, len(rest)) or 1 in (len(review), len(rest)):
+        # too few to give each stratum two, or a stratum of one question: one uniform stratum (merged)
         order = [ids[i] for i in rng.permutation(len(ids))]
         return (PlanStratum(ALL, tuple(ids), tuple(order[:questions])),)
     n_review, n_rest = _allocate(questions, len(review), len(rest), review_share)
@@ -231,7 +232,7 @@ def load_plan(path: str | Path) -> tuple[LabelPlan, str]:
         raise InputError(f"{file}: not a JSON plan ({exc})") from None
     where = str(file)
     if not isinstance(data, dict) or data.get("format") != PLAN_FORMAT:
-        raise InputError(f"{where}: not a label plan (expected \"format\": \"{PLAN_FORMAT}\")")
+        raise InputError(f'{where}: not a label plan (expected "format": "{PLAN_FORMAT}")')
     unknown = sorted(set(data) - set(_PLAN_KEYS))
     if unknown:
         raise InputError(f"{where}: unknown key(s) {', '.join(map(repr, unknown))}; allowed: {', '.join(_PLAN_KEYS)}")
@@ -287,11 +288,16 @@ def format_plan(plan: LabelPlan, path: str | Path, digest: str) -> str:
         f"{sum(len(s.questions) for s in plan.strata)}, budget {plan.budget} answers, seed {plan.seed}, "
         f"review share {plan.review_share:g}"
     ]
+    if len(plan.strata) == 1 and plan.strata[0].name == ALL:
+        lines.append(
+            "  one stratum for every question (the review queue and the rest merged: the budget is too small for "
+            "two questions of each, or one of them would hold a single question)"
+        )
     for s in plan.strata:
         kind = "a census" if s.questions and len(s.drawn) == len(s.questions) else "a uniform random sample"
         lines.append(
             f"  stratum {s.name}: {len(s.drawn)} of {len(s.questions)} questions, inclusion probability "
             f"{s.inclusion_probability:.3f} ({kind})"
         )
-    lines.append(f"written: {path} (SHA-256 {digest}); label its answers in this order in notebook 04")
+    lines.append(f"written: {path} (SHA-256 {digest}); label its answers in this order in notebook 06")
     return "\n".join(lines)

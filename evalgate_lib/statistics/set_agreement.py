@@ -414,6 +414,7 @@ def set_json(result: SetAgreement) -> dict[str, Any]:
     return {
         "set": s.name,
         "generator": s.generator,
+        "gold": s.gold.name,
         "labelled": result.labelled,
         "stale": result.stale,
         "unknown": result.unknown,

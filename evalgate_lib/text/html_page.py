@@ -11,11 +11,13 @@ reads a page the way a reader sees it:
   ``<article>``, else the whole body; inside it, page chrome is dropped: ``<nav>``,
   ``<aside>``, landmark roles other than ``main`` (navigation, banner, contentinfo, search,
   complementary, menus), ``<header>``/``<footer>``/``<address>`` outside an article or section, elements
-  whose class or id is one of :data:`CHROME_TOKENS` (``footer``, ``sidebar``, ``breadcrumb`` …),
-  hidden elements, permalink signs (``¶`` after a heading), and **link lists**: a block whose
-  text is two or more links joined only by short labels and punctuation (``Next: X, Previous:
-  Y, Up: Z [Index]``, a table of contents, ``Docutils | Overview | About``) is navigation
-  whatever the generator calls it;
+  whose class or id is one of :data:`CHROME_TOKENS` (``footer``, ``sidebar``, ``breadcrumb`` …) or
+  names navigation (:data:`NAV_TOKEN`: ``nav``, ``navbar``, DocBook's ``navheader`` and ``navfooter``
+  with their "Prev / Up / Home / Next" tables), hidden elements, permalink signs (``¶`` after a
+  heading), and **link lists**: a block whose text is two or more links joined only by short labels
+  and punctuation (``Next: X, Previous: Y, Up: Z [Index]``, a table of contents, ``Docutils |
+  Overview | About``) is navigation whatever the generator calls it, and so is its caption above
+  it (``Table of Contents``);
 * **the title**: ``<title>``, else the first ``<h1>``, else the first element of class
   ``title`` (Doxygen's, DocBook's), with a site part dropped by one rule: when the title
   starts (or ends) with the page's own first heading and the rest is set off by a separator
@@ -25,7 +27,8 @@ reads a page the way a reader sees it:
   headings are one ``#`` line each (``## 4.4 Rounding``); paragraphs are one line, ``<br>``
   their only line breaks; list items are ``- item`` / ``1. item`` lines; table rows are
   ``| cell | cell |`` lines (a header row is followed by ``| --- |``); ``<pre>`` is a fenced
-  code block; a definition list is each term on its line with its definition below;
+  code block; a definition list is each term on its line with its definition below (a ``<br>``
+  between two terms of one ``<dt>`` makes two terms, as two ``<dt>`` are);
   ``x<sup>2</sup>`` reads ``x^2`` and ``2<sup>n-1</sup>`` reads ``2^(n-1)`` (``<sub>`` the same
   with ``_``), a footnote mark (``<sup><a href="#fn1">1</a></sup>``, Docutils' and Sphinx's
   ``<a class="footnote-reference">1</a>``) reads ``[1]``; images,
@@ -55,7 +58,11 @@ DROPPED_TAGS = frozenset(
 #: Landmark roles of page chrome.
 CHROME_ROLES = frozenset("navigation banner contentinfo search complementary menu menubar toolbar tablist".split())
 #: Class or id values (whole tokens) that name page chrome in every generator that uses them.
-CHROME_TOKENS = frozenset("footer nav navbar navigation sidebar breadcrumb breadcrumbs skip-link".split())
+CHROME_TOKENS = frozenset("footer sidebar breadcrumb breadcrumbs skip-link".split())
+#: A class or id value (a whole token) that names navigation: ``nav`` or ``navigation`` alone or joined to what it is
+#: or where it sits (``navbar``, DocBook's ``navheader`` and ``navfooter``, ``nav-links``). A whole token only:
+#: ``wy-nav-content`` (the Read the Docs theme's main content) or ``nav-item`` names no navigation block.
+NAV_TOKEN = re.compile(r"nav(?:igation)?(?:[-_]?(?:bar|header|footer|menu|links))?")
 #: Block elements a link list (navigation) is looked for in.
 _LINK_LIST_TAGS = frozenset("div ul ol dl table center blockquote".split())
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
@@ -63,6 +70,7 @@ _PERMALINK = frozenset({"¶", "#", "§", "🔗", "\u2693"})
 _SPACE = re.compile(r"[ \t\r\n\f\v\u00a0\u2002-\u200a\u202f\u205f\u3000]+")
 _INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
 _GLUE_WORDS = 2
+_CAPTION_WORDS = 3
 _REFRESH = re.compile(r"\s*0*(?:\.0*)?\s*[;,]\s*(?:url\s*=\s*)?['\"]?([^'\"]+)", re.I)
 _BLOCKS_IN_CELL = ["p", "pre", "ul", "ol", "dl", "table", *_HEADINGS]
 _BREAK = "\x00"  # a <br> while inline text is collected (text nodes never hold NUL: the corpus refuses it)
@@ -143,7 +151,8 @@ def _is_chrome(tag: Any) -> bool:
     style = re.sub(r"\s+", "", str(tag.get("style") or "")).lower()
     if "display:none" in style or "visibility:hidden" in style:
         return True
-    if _tokens(tag) & CHROME_TOKENS:
+    tokens = _tokens(tag)
+    if tokens & CHROME_TOKENS or any(NAV_TOKEN.fullmatch(token) for token in tokens):
         return True
     return name == "a" and _clean(tag.get_text()) in _PERMALINK and str(tag.get("href") or "").startswith("#")
 
@@ -231,19 +240,39 @@ def _is_link_list(tag: Any) -> bool:
 
 
 def _drop_link_lists(root: Any) -> None:
-    """Drop every link list, innermost first, with the label left beside it (``Contents`` above a table of
-    contents: a block left with no link and at most two words once its lists are gone)."""
+    """Drop every link list, innermost first, with the caption above it (``Contents``, DocBook's ``Table of
+    Contents``): a block that holds nothing else but at most three words before the list goes with it."""
     for tag in reversed(root.find_all(list(_LINK_LIST_TAGS))):
         if tag.decomposed or tag.parent is None or not _is_link_list(tag):
             continue
-        parent = tag.parent
-        tag.decompose()
-        while parent is not None and parent is not root and parent.name in _LINK_LIST_TAGS:
-            if parent.find(["a", "pre", "code", *_HEADINGS]) is not None or len(_clean(parent.get_text()).split()) > 2:
-                break
-            above = parent.parent
-            parent.decompose()
-            parent = above
+        dropped = tag
+        while dropped.parent is not root and dropped.parent.name in _LINK_LIST_TAGS and _is_caption_of(dropped):
+            dropped = dropped.parent
+        dropped.decompose()
+
+
+def _is_caption_of(block: Any) -> bool:
+    """Whether all that ``block``'s parent holds beside it is a caption above it: at most three words before it, no
+    link, code or heading among them, nothing after it. Text after a list is not its caption (Doxygen's page title
+    follows its member-list links in one ``div.header``)."""
+    if any(_clean(_plain(node)) for node in block.next_siblings):
+        return False
+    before = list(block.previous_siblings)
+    if any(_is_tag(node) and _holds_more_than_words(node) for node in before):
+        return False
+    return len(" ".join(_plain(node) for node in before).split()) <= _CAPTION_WORDS
+
+
+def _holds_more_than_words(tag: Any) -> bool:
+    """A link, code or a heading is, or is inside, ``tag``: more than a caption's words."""
+    kinds = ["pre", "code", *_HEADINGS]
+    if tag.name in kinds or (tag.name == "a" and tag.has_attr("href")):
+        return True
+    return tag.find(kinds) is not None or tag.find("a", href=True) is not None
+
+
+def _plain(node: Any) -> str:
+    return node.get_text() if _is_tag(node) else str(node)
 
 
 # --------------------------------------------------------------------------------------------- title
@@ -469,9 +498,11 @@ class _Writer:
     def definitions(self, tag: Any) -> None:
         for child in tag.find_all(["dt", "dd"], recursive=False) or tag.find_all(["dt", "dd"]):
             if child.name == "dt":
-                self.add(_inline_text(child).replace("\n", " ") if not _has_block(child) else "")
                 if _has_block(child):
                     self.container(child)
+                else:  # a <br> between terms (DocBook's several terms of one entry) reads as two <dt>: a term each
+                    for term in _inline_text(child).split("\n"):
+                        self.add(term)
             else:
                 self.container(child)
 

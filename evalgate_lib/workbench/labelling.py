@@ -1,29 +1,38 @@
-"""Labelling answers in the explorer: a reviewer marks correct / wrong and each sentence supported or not.
+"""Labelling answers (notebook 06): a reviewer marks correct / wrong and each sentence supported or not.
 
 Labels are measurements: a mark the reviewer did not choose must never reach the file.
 So no toggle has a default, and an answer is saved only once its verdict and every
 sentence have been set (see :class:`Draft`).
 
-The labelling view shows what the labelling guide lets a reviewer see (question, reference,
-the passages the model was shown, the answer) and never EvalGate's verdicts, so the labels
-stay independent of the judge they measure. :class:`LabellingSession` holds the logic
-(testable without a kernel): a fully marked answer is saved at once, atomically, through
-:class:`~evalgate_lib.inputs.labels.LabelStore`, and a new session starts at the first answer
-this reviewer has not labelled yet. Given a sampling plan's rows (in the plan's order) and its
-SHA-256, a session opens on the plan's next unlabelled answer and every label records the plan, so
-the labels can correct the before/after delta (:mod:`evalgate_lib.statistics.label_correction`).
-:func:`labelling_widget` only wires it to ipywidgets.
+**Blind by construction.** The labelling view shows what the labelling guide lets a reviewer see
+(question, reference, the passages the model was shown, the answer). EvalGate's verdicts, flags,
+support figures and highlights of an answer are rendered only through
+:meth:`LabellingSession.render_verdicts`, which in the blind flow returns nothing until that answer's
+label is saved, and records every answer whose verdicts it did render. Each label's
+``verdicts_hidden`` is written from that record, not assumed: a blind label saved, then changed after
+its verdicts appeared, is saved again with ``verdicts_hidden: false``. The *audit* flow
+(:data:`~evalgate_lib.inputs.labels.AUDIT`) shows the verdicts from the start, for a reviewer who judges
+them, and every label it saves says so (``mode``). Notebook 06 holds nothing else that shows a verdict;
+the explorer (notebook 04) shows every verdict and has no labelling view.
+
+:class:`LabellingSession` holds the logic (testable without a kernel): a fully marked answer is
+saved at once, atomically, through :class:`~evalgate_lib.inputs.labels.LabelStore`, and a new
+session starts at the first answer this reviewer has not labelled yet. Given a sampling plan's rows
+(in the plan's order) and its SHA-256, a session opens on the plan's next unlabelled answer and
+every label records the plan, so the labels can correct the before/after delta
+(:mod:`evalgate_lib.statistics.label_correction`). :func:`labelling_widget` only wires it to ipywidgets.
 """
 
 from __future__ import annotations
 
 import html
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from evalgate_lib.inputs.corpus import Article
-from evalgate_lib.inputs.labels import Label, LabelStore, SentenceLabel, answer_sha256
+from evalgate_lib.inputs.labels import AUDIT, BLIND, MODES, Label, LabelStore, SentenceLabel, answer_sha256
 from evalgate_lib.judging.rows import ResultRow
+from evalgate_lib.reporting.explorer import describe_row
 from evalgate_lib.text.tokens import sentences_of
 
 #: The three marks a sentence can get (``None``: it claims nothing).
@@ -85,9 +94,16 @@ class LabellingSession:
         reviewer: str,
         pass_number: int = 1,
         plan_sha256: str | None = None,
+        mode: str = BLIND,
     ) -> None:
         if not reviewer.strip():
             raise ValueError("a reviewer name is needed: labels say who made them")
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(map(repr, MODES))}, got {mode!r}")
+        #: :data:`~evalgate_lib.inputs.labels.BLIND` (verdicts only after the label is saved) or ``AUDIT``.
+        self.mode = mode
+        #: The answers whose EvalGate verdicts this session has rendered (what ``verdicts_hidden`` is written from).
+        self._rendered: set[tuple[str, str, str, str, int]] = set()
         self.rows = list(rows)
         self.store = store
         self.reviewer = reviewer
@@ -152,10 +168,33 @@ class LabellingSession:
                 self._drafts[key] = Draft(sentences, saved.correct, [marks.get(t, UNSET) for t in sentences])
         return self._drafts[key]
 
+    def verdicts_due(self) -> bool:
+        """Whether the current answer's verdicts may be shown: in an audit always; blind, once its label is saved."""
+        return self.mode == AUDIT or self.label() is not None
+
+    def verdicts_rendered(self) -> bool:
+        """Whether this session has rendered the current answer's verdicts (through :meth:`render_verdicts`)."""
+        return self._key(self.current) in self._rendered
+
+    def render_verdicts(self, bodies: Mapping[str, str] | None = None) -> str:
+        """EvalGate's verdicts, flags, reasons and support figures of the current answer as HTML, when due; else "".
+
+        The one way this session shows a verdict: call it only to display what it returns. It
+        records the answer as seen, so a label saved (or changed) afterwards records
+        ``verdicts_hidden: false``.
+        """
+        if not self.verdicts_due():
+            return ""
+        self._rendered.add(self._key(self.current))
+        return describe_row(self.current, bodies)
+
     def _save_if_complete(self, draft: Draft) -> Label | None:
         if not draft.complete:
             return None
         row = self.current
+        hidden = not self.verdicts_rendered()
+        if self.mode == AUDIT and hidden:
+            raise ValueError("an audit label is made seeing EvalGate's verdicts: render them first (render_verdicts)")
         sentences = tuple(SentenceLabel(t, m) for t, m in zip(draft.sentences, draft.marks, strict=True))
         unsupported = tuple(s.text for s in sentences if s.supported is False)
         label = Label(
@@ -169,13 +208,21 @@ class LabellingSession:
             unsupported_sentences=unsupported,
             sentences=sentences,
             plan_sha256=self.plan_sha256,
-            verdicts_hidden=True,  # this view shows no EvalGate verdict (review_html)
+            verdicts_hidden=hidden,  # what this session rendered before the save, not what the view intends
+            mode=self.mode,
         )
         saved = self.label()
         if saved is not None:  # keep what the widget does not edit (refusal, comment)
-            label = replace(saved, correct=label.correct, unsupported_claim=label.unsupported_claim,
-                            unsupported_sentences=unsupported, sentences=sentences,
-                            plan_sha256=saved.plan_sha256, verdicts_hidden=True)
+            label = replace(
+                saved,
+                correct=label.correct,
+                unsupported_claim=label.unsupported_claim,
+                unsupported_sentences=unsupported,
+                sentences=sentences,
+                plan_sha256=saved.plan_sha256,
+                verdicts_hidden=hidden,
+                mode=self.mode,
+            )
         self.store.put(label)
         return label
 
@@ -226,26 +273,65 @@ def review_html(row: ResultRow, articles: Mapping[str, Article]) -> str:
     return "".join(parts)
 
 
-def labelling_widget(session: LabellingSession, articles: Sequence[Article]) -> Any:
+#: What the verdicts panel says in the blind flow while the current answer's label is not saved yet.
+VERDICTS_LATER = (
+    "<p class='eg-verdicts-later'><i>EvalGate's verdicts of this answer appear here once your label is saved.</i></p>"
+)
+
+
+def _verdicts_panel(session: LabellingSession, bodies: Mapping[str, str]) -> str:
+    shown = session.render_verdicts(bodies)
+    if not shown:
+        return VERDICTS_LATER
+    why = (
+        "audit: judge them as you label"
+        if session.mode == AUDIT
+        else "shown because your label of this answer is saved"
+    )
+    return f"<hr><p><b>EvalGate's verdicts</b> ({why}):</p>{shown}"
+
+
+def labelling_widget(
+    session: LabellingSession, articles: Sequence[Article], progress: Callable[[], Any] | None = None
+) -> Any:
     """ipywidgets front of a :class:`LabellingSession`. Every toggle starts unselected; nothing is preselected.
 
     The status line says what is still unmarked on the current answer; the label is saved
-    as soon as the verdict and every sentence are set.
+    as soon as the verdict and every sentence are set. Below the marks, EvalGate's verdicts of the
+    answer: in the blind flow only once its label is saved (:meth:`LabellingSession.render_verdicts`).
+    ``progress`` (a function drawing a chart, e.g. the corrected delta's interval under a plan) is
+    redrawn below everything after every save, so it counts each label as soon as it is saved.
     """
     import ipywidgets as widgets
 
+    from evalgate_lib.workbench.charts import show_chart
+
     by_id = {a.id: a for a in articles}
+    bodies = {a.id: a.body for a in articles}
     view = widgets.HTML()
     status = widgets.HTML()
     verdict = widgets.ToggleButtons(options=["correct", "wrong"], value=None, description="Answer is")
     sentence_box = widgets.VBox()
+    verdicts = widgets.HTML()
+    chart = widgets.Output()
     back, forward = widgets.Button(description="◀ previous"), widgets.Button(description="next ▶")
     loading = {"on": False}
 
+    def redraw() -> None:
+        if progress is not None:
+            with chart:
+                chart.clear_output(wait=True)
+                show_chart(progress())
+
+    def saved(label: Label | None) -> None:
+        show_status()
+        verdicts.value = _verdicts_panel(session, bodies)
+        if label is not None:
+            redraw()
+
     def on_verdict(change: Any) -> None:
         if not loading["on"] and change["new"] in ("correct", "wrong"):
-            session.mark_correct(change["new"] == "correct")
-            show_status()
+            saved(session.mark_correct(change["new"] == "correct"))
 
     def sentence_toggle(index: int, text: str, mark: bool | None | Any) -> Any:
         current = None if mark is UNSET else next(name for name, value in SENTENCE_MARKS.items() if value is mark)
@@ -253,8 +339,7 @@ def labelling_widget(session: LabellingSession, articles: Sequence[Article]) -> 
 
         def on_change(change: Any) -> None:
             if not loading["on"] and change["new"] is not None:
-                session.mark_sentence(index, SENTENCE_MARKS[change["new"]])
-                show_status()
+                saved(session.mark_sentence(index, SENTENCE_MARKS[change["new"]]))
 
         toggle.observe(on_change, names="value")
         return widgets.VBox([widgets.HTML(f"<code>{html.escape(text)}</code>"), toggle])
@@ -264,8 +349,10 @@ def labelling_widget(session: LabellingSession, articles: Sequence[Article]) -> 
         where = html.escape(str(session.store.path))
         missing = session.draft().missing
         state = "saved" if not missing else "not saved yet; still to mark: " + html.escape(", ".join(missing))
+        flow = "audit (EvalGate's verdicts shown)" if session.mode == AUDIT else "blind"
         status.value = (
-            f"<p>answer {session.position + 1} of {total} · labelled {done} · this answer: {state} · file {where}</p>"
+            f"<p>answer {session.position + 1} of {total} · labelled {done} · this answer: {state} · {flow} · "
+            f"file {where}</p>"
         )
 
     def render() -> None:
@@ -280,9 +367,11 @@ def labelling_widget(session: LabellingSession, articles: Sequence[Article]) -> 
         ]
         loading["on"] = False
         show_status()
+        verdicts.value = _verdicts_panel(session, bodies)
 
     verdict.observe(on_verdict, names="value")
     back.on_click(lambda _: (session.go(-1), render()))
     forward.on_click(lambda _: (session.go(1), render()))
     render()
-    return widgets.VBox([widgets.HBox([back, forward]), status, view, verdict, sentence_box])
+    redraw()
+    return widgets.VBox([widgets.HBox([back, forward]), status, view, verdict, sentence_box, verdicts, chart])

@@ -18,14 +18,12 @@ from __future__ import annotations
 
 import errno
 import json
-import logging
 import time
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from evalgate_lib.errors import EvalGateError, InputError, OutputError
 from evalgate_lib.files import atomic_write
-from evalgate_lib.inputs.corpus import OUTPUT_MARKER
 from evalgate_lib.reporting.report_html import report_title
 from evalgate_lib.run.folder import read_results_folder
 from evalgate_lib.workbench.notebook_support import COMMITTED_NOTEBOOKS
@@ -51,13 +49,6 @@ def default_notebook_dir() -> Path:
 
 
 # --------------------------------------------------------------------------- notebooks → HTML
-
-_OFFLINE_TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
-{%- block html_head_js -%}{%- endblock html_head_js -%}
-{% block jupyter_widgets %}{% endblock jupyter_widgets %}
-{%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
-{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
-"""
 
 
 def kernel_config() -> Any:
@@ -178,44 +169,46 @@ def _say_kernel_log(executed: Path, log: Callable[[str], Any]) -> None:
         log(f"kernel of {executed.name} wrote {len(lines)} line(s) to its own log: {path}")
 
 
-def _strip_noise(nb: Any) -> Any:
-    """Drop stderr streams (model-loading progress bars, warnings) and papermill's parameter-injection cells."""
-    for cell in nb.cells:
-        if cell.get("cell_type") == "code":
-            cell["outputs"] = [
-                o
-                for o in cell.get("outputs", [])
-                if not (o.get("output_type") == "stream" and o.get("name") == "stderr")
-            ]
-    return nb
-
-
 def render_html(notebook: str | Path, dest: str | Path, title: str | None = None) -> Path:
-    """Render an executed notebook to one self-contained HTML file, code hidden, images embedded, no CDN."""
-    import nbformat
-    from jinja2 import DictLoader
-    from nbconvert import HTMLExporter
+    """Render an executed notebook to one self-contained, offline HTML file: :class:`ReportExporter`'s page.
 
-    nb = _strip_noise(nbformat.read(str(notebook), as_version=4))
+    The same page ``jupyter nbconvert --to evalgate`` writes, with ``title`` in its ``<title>``.
+    """
+    import nbformat
+
+    from evalgate_lib.workbench.html_export import ReportExporter
+
+    nb = nbformat.read(str(notebook), as_version=4)
     if title:
         nb.metadata["title"] = title
-    exporter = HTMLExporter(
-        template_name="lab",
-        extra_loaders=[DictLoader({"evalgate_offline.html.j2": _OFFLINE_TEMPLATE})],
-        template_file="evalgate_offline.html.j2",
-        exclude_input=True,
-        exclude_input_prompt=True,
-        exclude_output_prompt=True,
-        embed_images=True,
-    )
-    # nbconvert warns that matplotlib's PNG outputs carry no alt text; every chart in the
-    # report sits under a section heading that says what it shows, so the warning is noise here.
-    exporter.log.setLevel(logging.ERROR)
-    body, _ = exporter.from_notebook_node(nb)
+    body, _ = ReportExporter().from_notebook_node(nb)
     out = Path(dest)
-    # marked as EvalGate's own page: a corpus that ends up holding it skips it (it holds the gold answers)
-    atomic_write(out, body.replace("<head>", f"<head>\n{OUTPUT_MARKER}", 1))
+    atomic_write(out, body)
     return out
+
+
+def machine_roots(*folders: str | Path) -> list[str]:
+    """The absolute folders a shared report must not name, longest first (the checkout, the report, the notebooks')."""
+    roots = {str(Path(f).resolve()) for f in folders}
+    return sorted((r for r in roots if len(Path(r).parts) > 1), key=len, reverse=True)
+
+
+def without_machine_paths(file: str | Path, roots: list[str]) -> None:
+    """Rewrite ``file`` (an executed notebook, a rendered page) so no path names this machine's folders.
+
+    papermill records the parameters it injected (absolute config, cache and results paths) in the
+    executed notebook's parameters cell and metadata, and outputs may print paths: each ``root/`` is
+    cut to a path relative to it (``configs/baseline.toml``, relative to the folder the report was
+    built in), and a root on its own becomes ``.``. The figures and verdicts are untouched.
+    """
+    path = Path(file)
+    text = path.read_text(encoding="utf-8")
+    new = text
+    for root in roots:
+        for form in (root, json.dumps(root)[1:-1]):
+            new = new.replace(form + "/", "").replace(f'"{form}"', '"."').replace(f"'{form}'", "'.'")
+    if new != text:
+        atomic_write(path, new)
 
 
 def notebook_parameters(
@@ -291,6 +284,7 @@ def build_report(
     """
     out = Path(out).resolve()
     nb_dir = Path(notebooks).resolve() if notebooks else default_notebook_dir()
+    roots = machine_roots(Path.cwd(), out, nb_dir.parent)
     if not (nb_dir / f"{REPORT_NOTEBOOK}.ipynb").is_file():
         raise InputError(f"notebook folder {nb_dir} has no {REPORT_NOTEBOOK}.ipynb (use --notebooks)")
     executed = out / "notebooks"
@@ -311,6 +305,7 @@ def build_report(
         source = nb_dir / f"{name}.ipynb"
         execute_notebook(source, executed / f"{name}.ipynb", declared(source, nb_params), cwd=nb_dir)
         _say_kernel_log(executed / f"{name}.ipynb", log)
+        without_machine_paths(executed / f"{name}.ipynb", roots)
         render_html(executed / f"{name}.ipynb", executed / f"{name}.html", title=name)
         timings[name] = round(time.perf_counter() - started, 1)
     started = time.perf_counter()
@@ -327,6 +322,7 @@ def build_report(
         cwd=nb_dir,
     )
     _say_kernel_log(executed / f"{REPORT_NOTEBOOK}.ipynb", log)
+    without_machine_paths(executed / f"{REPORT_NOTEBOOK}.ipynb", roots)
     title = report_title(read_results_folder(results_dir).summary)
     index = render_html(executed / f"{REPORT_NOTEBOOK}.ipynb", out / "index.html", title=title)
     timings[REPORT_NOTEBOOK] = round(time.perf_counter() - started, 1)

@@ -1,0 +1,130 @@
+"""The gate's decision in the two formats CI systems read natively: JUnit XML and a Markdown job summary.
+
+Both render one :class:`~evalgate_lib.statistics.decision.GateDecision` (as ``evalgate gate``'s text,
+``--json`` and the report's first screen do) and compute nothing: each rule's line is the line the
+verdict prints.
+
+* **JUnit XML** (``gate --junit FILE``): one test suite, one test case per gate rule. A rule that
+  failed is a failing case whose message and text are its line; a rule no change could fail at this
+  gold set's size is a *skipped* case saying so (its pass is no evidence); the others pass. The
+  suite's properties carry the verdict, the mode, α, the questions judged and the signature line,
+  and its ``system-out`` the whole verdict as ``evalgate gate`` prints it. Written with the
+  standard library's ``xml.etree.ElementTree``, which escapes every name and line.
+* **Markdown** (``gate --markdown FILE``, for ``$GITHUB_STEP_SUMMARY`` and the like): the verdict,
+  what it rests on, one table row per rule (which figure decided, its interval and p, the limit, the
+  status), the power lines and the full text in a collapsed block. Every string from a run (config
+  names, lines) is HTML-escaped and its table pipes escaped, so a name cannot inject markup.
+"""
+
+from __future__ import annotations
+
+import html
+import xml.etree.ElementTree as ET
+from typing import Sequence
+
+from evalgate_lib.statistics.decision import GateDecision
+from evalgate_lib.statistics.gate import LABELS, RuleVerdict, bound_text
+from evalgate_lib.statistics.metrics import METRICS, format_interval, format_value
+from evalgate_lib.statistics.power import power_sentence
+
+_METRICS = {m.key: m for m in METRICS}
+
+
+def _case_name(verdict: RuleVerdict) -> str:
+    return f"{verdict.rule.metric}: {_METRICS[verdict.rule.metric].label} ({bound_text(verdict.rule)})"
+
+
+def decision_junit(decisions: Sequence[GateDecision]) -> str:
+    """The decisions as a JUnit XML document (module docstring): one test suite per candidate, one case per rule."""
+    failures = sum(len(d.failed) for d in decisions)
+    tests = sum(len(d.rules) for d in decisions)
+    suites = ET.Element("testsuites", name="evalgate gate", tests=str(tests), failures=str(failures), errors="0")
+    for decision in decisions:
+        _suite(suites, decision)
+    ET.indent(suites)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+
+
+def _suite(parent: ET.Element, decision: GateDecision) -> None:
+    skipped = {p.rule for p in decision.powers if not p.can_fail}
+    suite = ET.SubElement(
+        parent,
+        "testsuite",
+        name=f"evalgate gate: {decision.summary.candidate} vs {decision.summary.baseline}",
+        tests=str(len(decision.rules)),
+        failures=str(len(decision.failed)),
+        errors="0",
+        skipped=str(sum(1 for v in decision.rules if not v.failed and v.rule in skipped)),
+    )
+    properties = ET.SubElement(suite, "properties")
+    for name, value in (
+        ("verdict", decision.verdict),
+        ("mode", decision.gate.mode),
+        ("alpha", f"{decision.gate.alpha:g}"),
+        ("thresholds", decision.thresholds),
+        ("judged", decision.judged()),
+        ("signature", decision.signature or ""),
+        ("basis", decision.basis() or "decided on the judge's delta (no reviewer labels given)"),
+    ):
+        ET.SubElement(properties, "property", name=name, value=value)
+    for verdict in decision.rules:
+        case = ET.SubElement(suite, "testcase", classname="evalgate.gate", name=_case_name(verdict))
+        line = verdict.message.strip()
+        if verdict.failed:
+            failure = ET.SubElement(case, "failure", message=line, type="regression")
+            failure.text = line
+        elif verdict.rule in skipped:
+            power = decision.power_of(verdict)
+            ET.SubElement(case, "skipped", message=power_sentence(power, decision.gate.alpha, decision.gate.mode))
+        ET.SubElement(case, "system-out").text = line
+    ET.SubElement(suite, "system-out").text = decision.text()
+
+
+def _md(text: str) -> str:
+    """A run's string inside Markdown: HTML-escaped (job summaries render HTML) and pipes escaped for tables."""
+    return html.escape(text, quote=False).replace("|", "\\|").replace("\n", " ")
+
+
+def _source(verdict: RuleVerdict) -> str:
+    if verdict.basis == LABELS:
+        return "labels (a census)" if verdict.corrected is not None and verdict.corrected.census else "labels (exact)"
+    return "judge" if verdict.corrected is None else "judge (labels cannot tell)"
+
+
+def decision_markdown(decision: GateDecision) -> str:
+    """The decision as a Markdown job summary (module docstring)."""
+    word = "✅ PASS" if not decision.failed else "❌ FAIL"
+    lines = [
+        f"### EvalGate gate: {word} — {_md(decision.summary.candidate)} vs {_md(decision.summary.baseline)}",
+        "",
+        f"{_md(decision.tail())}",
+        "",
+        f"- {_md(decision.judged())}",
+        f"- {decision.gate.mode} mode, α = {decision.gate.alpha:g}; thresholds `{_md(decision.thresholds)}`",
+    ]
+    if decision.signature:
+        lines.append(f"- {_md(decision.signature)}")
+    if decision.basis():
+        lines.append(f"- {_md(decision.basis() or '')}")
+    lines += [
+        "",
+        "| rule | limit | decided on | delta | interval | p | status |",
+        "|---|---|---|---:|---|---:|---|",
+    ]
+    for v in decision.rules:
+        kind = _METRICS[v.rule.metric].kind
+        stat = v.stat or {}
+        level = float(stat.get("confidence") or 0.95)
+        p = stat.get("p_value")
+        status = "**FAIL**" if v.failed else ("breach, not significant" if v.breached else "ok")
+        if not v.failed and not decision.power_of(v).can_fail:
+            status += " (cannot fail at this size)"
+        lines.append(
+            f"| {_md(_METRICS[v.rule.metric].label)} | {_md(bound_text(v.rule))} | {_md(_source(v))} | "
+            f"{_md(format_value(v.delta, kind, signed=True))} | "
+            f"{_md(format_interval(stat, kind))} ({level * 100:.4g}%) | {'' if p is None else f'{p:.3f}'} | {status} |"
+        )
+    lines += ["", *[f"- {_md(line.strip())}" for line in decision.power_lines()]]
+    lines += ["", "<details><summary>The verdict as <code>evalgate gate</code> prints it</summary>", ""]
+    lines += [f"<pre>{html.escape(decision.text(), quote=False)}</pre>", "", "</details>", ""]
+    return "\n".join(lines)
