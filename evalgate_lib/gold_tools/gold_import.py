@@ -29,6 +29,7 @@ from evalgate_lib.gold_tools.tables import Row, Table, parse_list_cell
 from evalgate_lib.inputs.corpus import Article
 from evalgate_lib.inputs.gold import ANSWERABLE, NO_ANSWER, GoldQuestion
 from evalgate_lib.text.locate import find_exact, find_loose
+from evalgate_lib.text.matching import canonical
 from evalgate_lib.text.tokens import tokenize
 
 #: Role → accepted column names, in priority order: the first one present fills the role.
@@ -233,6 +234,7 @@ class _Mapper:
 
     def _article_and_evidence(self, row: Row, qid: str, contexts: list[str]) -> tuple[str | None, list[str]]:
         named = _text(row, self.columns.get("article"))
+        named = None if named is None else canonical(named)  # ids compare in one Unicode spelling
         if self.articles is None:
             if named is None:
                 why = "no gold article: give --corpus to find it from the contexts, or an 'article' column"

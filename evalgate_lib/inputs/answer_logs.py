@@ -35,6 +35,7 @@ from typing import Any, Collection, Mapping, Sequence
 from evalgate_lib.errors import InputError
 from evalgate_lib.inputs.config import check_keys
 from evalgate_lib.inputs.jsonl import read_jsonl
+from evalgate_lib.text.matching import canonical
 
 LINE_KEYS = ("question_id", "question", "answer", "passages", "meta")
 PASSAGE_KEYS = ("text", "doc_id", "title", "score", "spans")
@@ -144,7 +145,8 @@ def parse_passage(value: Any, where: str) -> LoggedPassage:
                 "(it enters confidence = min(top similarity, groundedness)); put a score on another scale in 'meta'"
             )
         score = float(score)
-    return LoggedPassage(text, value.get("doc_id"), value.get("title"), score, spans)
+    doc_id = None if value.get("doc_id") is None else canonical(value["doc_id"])  # one spelling of an id
+    return LoggedPassage(text, doc_id, value.get("title"), score, spans)
 
 
 def parse_spans(value: Any, doc_id: str | None, where: str) -> tuple[LoggedSpan, ...]:
@@ -171,7 +173,7 @@ def parse_spans(value: Any, doc_id: str | None, where: str) -> tuple[LoggedSpan,
             raise InputError(f"{at}: 'doc_id' must be a non-empty string, got {span_doc!r}")
         if span_doc is None and doc_id is None:
             raise InputError(f"{at}: no 'doc_id' on the span or its passage: say which article it is of")
-        spans.append(LoggedSpan(start, end, span_doc))
+        spans.append(LoggedSpan(start, end, None if span_doc is None else canonical(span_doc)))
     return tuple(spans)
 
 
@@ -199,7 +201,7 @@ def parse_line(obj: Any, where: str) -> LoggedAnswer:
     if not isinstance(passages, list):
         raise InputError(f"{where}: 'passages' must be a list (in rank order), got {type(passages).__name__}")
     parsed = tuple(parse_passage(p, f"{where}: passage {i}") for i, p in enumerate(passages, 1))
-    return LoggedAnswer(question_id, answer, parsed, where, obj.get("question"))
+    return LoggedAnswer(canonical(question_id), answer, parsed, where, obj.get("question"))
 
 
 def load_answer_log(

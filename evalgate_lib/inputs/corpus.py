@@ -31,6 +31,7 @@ from pathlib import Path
 import yaml
 
 from evalgate_lib.errors import InputError
+from evalgate_lib.text.matching import canonical
 
 log = logging.getLogger(__name__)
 
@@ -163,7 +164,7 @@ def parse_article(text: str, source: str, default_id: str | None = None) -> Arti
     meta, body = _front_matter(text, source)
     if not body.strip():
         raise InputError(f"{source}: the article body is empty")
-    article_id = str(meta.get("id") or default_id or Path(source).name)
+    article_id = canonical(str(meta.get("id") or default_id or Path(source).name))
     title = str(meta.get("title") or first_heading(body) or Path(path_id(Path(source).name)).name)
     return Article(id=article_id, title=title, body=body, path=source)
 
@@ -280,9 +281,7 @@ def _check_folder(folder: Path) -> None:
     if folder.is_symlink() and not folder.exists():
         raise InputError(f"corpus folder {folder} is a symbolic link to {os.readlink(folder)}, which does not exist")
     if folder.exists():
-        raise InputError(
-            f"corpus folder {folder} is a file, not a folder: name the folder that holds the documents"
-        )
+        raise InputError(f"corpus folder {folder} is a file, not a folder: name the folder that holds the documents")
     raise InputError(f"corpus folder {folder} does not exist")
 
 

@@ -37,10 +37,17 @@ from typing import Any, Iterable, Mapping
 from evalgate_lib.errors import InputError
 from evalgate_lib.files import atomic_write
 from evalgate_lib.inputs.jsonl import read_unique
+from evalgate_lib.text.matching import canonical
 
 REQUIRED_KEYS = ("config", "question_id", "answer_sha256", "correct", "unsupported_claim", "reviewer")
 OPTIONAL_KEYS = (
-    "unsupported_sentences", "refusal", "pass", "comment", "sentences", "plan_sha256", "verdicts_hidden",
+    "unsupported_sentences",
+    "refusal",
+    "pass",
+    "comment",
+    "sentences",
+    "plan_sha256",
+    "verdicts_hidden",
 )
 KNOWN_KEYS = REQUIRED_KEYS + OPTIONAL_KEYS
 SENTENCE_KEYS = ("text", "supported")
@@ -174,7 +181,7 @@ def parse_label(obj: object, where: str) -> Label:
     if missing:
         raise InputError(f"{where}: missing required key(s) {', '.join(repr(k) for k in missing)}")
     config = _string(obj, "config", where)
-    question_id = _string(obj, "question_id", where)
+    question_id = canonical(_string(obj, "question_id", where))  # one spelling of an id
     reviewer = _string(obj, "reviewer", where)
     digest = obj["answer_sha256"]
     if not isinstance(digest, str) or not _SHA256_HEX.fullmatch(digest):
