@@ -19,6 +19,7 @@ from evalgate_lib.errors import InputError
 from evalgate_lib.inputs.config import RunConfig, check_fairness, load_config
 from evalgate_lib.inputs.corpus import Article, load_corpus
 from evalgate_lib.inputs.gold import GoldQuestion, load_gold
+from evalgate_lib.inputs.structured import parse_json
 from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow
 from evalgate_lib.reporting import changes_view, explorer, first_screen, plots, report_html
 from evalgate_lib.run.candidates import (
@@ -751,7 +752,7 @@ def question_id_list(value: Sequence[str] | str | None) -> list[str] | None:
         text = value.strip()
         if text.startswith("["):
             try:
-                parsed = json.loads(text)
+                parsed = parse_json(text, "question_ids")
             except json.JSONDecodeError as exc:
                 raise InputError(f"question_ids: {value!r} is not a JSON list of ids ({exc.msg})") from None
             if not isinstance(parsed, list) or not all(isinstance(q, str) for q in parsed):

@@ -161,14 +161,14 @@ def check_outputs(args: argparse.Namespace, corpora: Sequence[Path | None], *des
 
 def results_corpus(folder: Path | None) -> list[Path | None]:
     """The corpus folder a results folder's manifest names (none when unreadable: its reader then says why)."""
-    import json
+    from evalgate_lib.inputs.structured import read_json
 
     manifest = None if folder is None else Path(folder) / "manifest.json"
     if manifest is None or not manifest.is_file():
         return []
     try:
-        path = json.loads(manifest.read_text(encoding="utf-8")).get("corpus", {}).get("path")
-    except (ValueError, AttributeError, OSError):
+        path = read_json(manifest, "manifest").get("corpus", {}).get("path")
+    except (InputError, AttributeError):
         return []
     return [Path(path)] if isinstance(path, str) else []
 

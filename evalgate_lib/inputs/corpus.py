@@ -31,6 +31,7 @@ from pathlib import Path
 import yaml
 
 from evalgate_lib.errors import InputError
+from evalgate_lib.inputs.structured import parse_yaml
 from evalgate_lib.text.matching import canonical
 
 log = logging.getLogger(__name__)
@@ -145,7 +146,7 @@ def _front_matter(text: str, source: str) -> tuple[dict[str, object], str]:
     if end < 0:
         raise InputError(f"{source}: the front-matter block is not closed by a '---' line")
     try:
-        meta = yaml.safe_load(text[4:end]) or {}
+        meta = parse_yaml(text[4:end], f"{source}: front matter") or {}
     except yaml.YAMLError as exc:
         raise InputError(f"{source}: front matter is not valid YAML: {exc}") from None
     if not isinstance(meta, dict):

@@ -24,7 +24,6 @@ Internal: the public way to load a folder is :func:`evalgate_lib.load_results`, 
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +32,7 @@ from typing import Any
 from evalgate_lib.errors import InputError
 from evalgate_lib.files import sha256_file
 from evalgate_lib.inputs.config import DEFAULT_ANSWER_MATCHING, DEFAULT_SENTENCE_SCORER
+from evalgate_lib.inputs.structured import read_json
 from evalgate_lib.judging.rows import ResultRow
 from evalgate_lib.run.manifest import Manifest, manifest_digest
 from evalgate_lib.run.results import INDEX_FILE, PUBLISHED_FILES, SIGNATURE_FILE, load_rows
@@ -77,10 +77,10 @@ def rerun_hint(folder: Path, manifest: Manifest | None) -> str:
 def several_candidates_message(folder: Path) -> str:
     """Why a folder of several candidates is not one pair, and the pair folders to name instead."""
     try:
-        entries = json.loads((folder / INDEX_FILE).read_text(encoding="utf-8")).get("candidates") or []
+        entries = read_json(folder / INDEX_FILE, "index").get("candidates") or []
         pairs = [str(folder / str(entry["folder"])) for entry in entries]
-    except (ValueError, AttributeError, KeyError, TypeError):
-        pairs = []
+    except (InputError, AttributeError, KeyError, TypeError):
+        pairs = []  # the index's own reader says what is wrong with it
     listed = f"name one pair's folder ({', '.join(pairs)})" if pairs else "name one pair's folder inside it"
     return (
         f"{folder} holds several candidates against one baseline ({INDEX_FILE}), not one pair: {listed}; "
@@ -89,13 +89,13 @@ def several_candidates_message(folder: Path) -> str:
 
 
 def _parse(path: Path, hint: str) -> dict[str, Any]:
-    """A JSON object file, or one line saying why it is not one."""
+    """A JSON object file, or one line saying why it is not one (bounded: :mod:`evalgate_lib.inputs.structured`)."""
+    if path.is_dir():
+        raise InputError(f"{path} is a folder, not the {path.name} file of a results folder; {hint}")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}: not valid JSON ({exc.msg}, line {exc.lineno} column {exc.colno}); {hint}") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not UTF-8 text; {hint}") from None
+        data = read_json(path, "results file")
+    except InputError as exc:
+        raise InputError(f"{exc}; {hint}") from None
     if not isinstance(data, dict):
         raise InputError(f"{path}: not a JSON object (got {type(data).__name__}); {hint}")
     return data
@@ -132,6 +132,11 @@ def _check_signature(folder: Path, hint: str) -> None:
     if key is None:
         return
     path = folder / SIGNATURE_FILE
+    if not path.is_file() and (path.exists() or path.is_symlink()):
+        raise InputError(
+            f"{path} is {_kind_of(path)}, not the signature file: a folder written with the key holds its signature "
+            f"there as a file; {hint} with the key set"
+        )
     if not path.is_file():
         raise InputError(
             f"{folder}: not signed (no {SIGNATURE_FILE}), but a signing key is set: a folder written without the "
@@ -149,6 +154,13 @@ def _check_signature(folder: Path, hint: str) -> None:
         raise InputError(
             f"{path}: the signature does not match manifest.json: the folder was changed after it was signed; {hint}"
         )
+
+
+def _kind_of(path: Path) -> str:
+    """What a path that is not a regular file is, in words ("a folder", "a dangling symbolic link")."""
+    if path.is_symlink() and not path.exists():
+        return "a dangling symbolic link"
+    return "a folder" if path.is_dir() else "not a regular file"
 
 
 def signature_line(folder: str | Path) -> str:

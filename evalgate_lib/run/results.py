@@ -30,6 +30,7 @@ from evalgate_lib.errors import InputError
 from evalgate_lib.files import atomic_write, sha256_file
 from evalgate_lib.inputs.config import shared_settings
 from evalgate_lib.inputs.corpus import corpus_digest
+from evalgate_lib.inputs.structured import jsonl_lines, read_text
 from evalgate_lib.judging.rows import SCHEMA_VERSION, ResultRow
 from evalgate_lib.judging.scorers import judging_manifest
 from evalgate_lib.run.manifest import Manifest, corpus_section, gold_section, manifest_digest, new_manifest
@@ -188,12 +189,10 @@ def load_rows(folder: str | Path) -> list[ResultRow]:
     """
     path = Path(folder) / "results.jsonl"
     rows = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
+    for number, _, _, obj in jsonl_lines(read_text(path, "results file", "JSONL file"), path):
         try:
-            rows.append(ResultRow.from_json(json.loads(line)))
-        except (ValueError, KeyError, TypeError) as exc:
+            rows.append(ResultRow.from_json(obj))
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
             detail = f"missing key {exc}" if isinstance(exc, KeyError) else str(exc)
             raise InputError(f"{path}:{number}: not a result row of this EvalGate version ({detail})") from None
     return rows

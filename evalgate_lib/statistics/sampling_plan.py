@@ -39,6 +39,7 @@ import numpy as np
 
 from evalgate_lib.errors import InputError
 from evalgate_lib.files import atomic_write
+from evalgate_lib.inputs.structured import parse_json, read_bytes
 from evalgate_lib.judging.rows import ResultRow
 from evalgate_lib.statistics.paired_tests import DEFAULT_SEED
 
@@ -222,16 +223,16 @@ def _field(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], whe
 def load_plan(path: str | Path) -> tuple[LabelPlan, str]:
     """Read a plan file back, checked; returns the plan and the SHA-256 of the file's bytes."""
     file = Path(path)
-    if not file.is_file():
+    if not file.exists() and not file.is_symlink():
         raise InputError(f"{file}: no such plan file; draw one with 'evalgate sample --results DIR --budget N'")
-    raw = file.read_bytes()
+    raw = read_bytes(file, "plan file", "JSON file")
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = parse_json(raw.decode("utf-8"), str(file))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise InputError(f"{file}: not a JSON plan ({exc})") from None
     where = str(file)
     if not isinstance(data, dict) or data.get("format") != PLAN_FORMAT:
-        raise InputError(f"{where}: not a label plan (expected \"format\": \"{PLAN_FORMAT}\")")
+        raise InputError(f'{where}: not a label plan (expected "format": "{PLAN_FORMAT}")')
     unknown = sorted(set(data) - set(_PLAN_KEYS))
     if unknown:
         raise InputError(f"{where}: unknown key(s) {', '.join(map(repr, unknown))}; allowed: {', '.join(_PLAN_KEYS)}")
