@@ -231,75 +231,119 @@ class Results:
         return labelling_widget(session, self.articles())
 
     def label_plan(self, path: str | Path | None = None) -> tuple[LabelPlan, str]:
-        """The sampling plan at ``path`` (default ``<folder>/label-plan.json``) and its SHA-256, checked against this
-        folder: a plan drawn before the folder changed is refused with the command to redraw it."""
+        """The sampling plan at ``path`` (default: the last one drawn into this folder) and its SHA-256, checked
+        against this folder: a plan drawn from another folder, before this one changed, or that does not hold
+        the run's questions (edited) is refused with the command to draw one that does."""
         from evalgate_lib.statistics.sampling_plan import PLAN_FILE, check_plan, load_plan
 
-        file = Path(path) if path is not None else self.folder / PLAN_FILE
+        drawn = self.plan_files()
+        file = Path(path) if path is not None else drawn[-1] if drawn else self.folder / PLAN_FILE
         plan, digest = load_plan(file)
-        check_plan(plan, file, self._digests(), (self.baseline, self.candidate))
+        check_plan(plan, file, self._digests(), (self.baseline, self.candidate), self.rows, self.folder)
         return plan, digest
 
     def _digests(self) -> dict[str, str]:
         return {name: str(entry.get("sha256")) for name, entry in (self.manifest.files or {}).items()}
 
-    def label_correction(self, labels: Sequence[str | Path], plan: str | Path | None = None) -> LabelCorrection:
+    def label_correction(
+        self, labels: Sequence[str | Path], plan: str | Path | None = None, reviewer: str | None = None
+    ) -> LabelCorrection:
         """Every labelled metric's delta corrected by the labels in ``labels`` (a census, or a plan's labels).
 
-        ``plan`` defaults to ``<folder>/label-plan.json`` when the labels name a plan. A convenience
-        sample (labels made outside a plan, not every answer) is refused with one line
-        (:class:`InputError`); so is a plan drawn before the folder changed.
+        ``plan`` defaults to the plan in this folder whose SHA-256 the labels record (``label-plan.json``,
+        or a later draw beside it). A convenience sample (labels made outside a plan, not every answer) is
+        refused with one line (:class:`InputError`); so is a plan drawn before the folder changed, and
+        two labels of one answer in one pass unless ``reviewer`` says whose count.
         """
-        from evalgate_lib.inputs.labels import load_labels
+        from evalgate_lib.inputs.labels import load_label_files
         from evalgate_lib.statistics.label_correction import correct_with_labels
-        from evalgate_lib.statistics.sampling_plan import PLAN_FILE
 
-        loaded = [label for path in labels for label in load_labels(path)]
+        selection = load_label_files(labels, reviewer)
+        loaded = list(selection.labels)
         source = ", ".join(map(str, labels))
         if not loaded:
             raise InputError(f"no labels in {source}")
         if plan is not None:
             drawn, digest = self.label_plan(plan)
-            return correct_with_labels(self.rows, self.baseline, self.candidate, loaded, source, drawn, digest)
+            return correct_with_labels(
+                self.rows, self.baseline, self.candidate, loaded, source, drawn, digest,
+                plan_path=str(plan), policy=selection.policy_line(),
+            )  # fmt: skip
         found: tuple[LabelPlan | None, str | None] = (None, None)
+        path: Path | None = None
         stale: InputError | None = None
-        if any(lb.plan_sha256 for lb in loaded) and (self.folder / PLAN_FILE).is_file():
+        wanted = sorted({lb.plan_sha256 for lb in loaded if lb.plan_sha256})
+        if wanted:
             try:
-                found = self.label_plan()
+                path = self.plan_for(wanted)
+                found = self.label_plan(path) if path is not None else found
             except InputError as exc:  # a census needs no plan: say this only if the labels need one
                 stale = exc
         try:
-            return correct_with_labels(self.rows, self.baseline, self.candidate, loaded, source, *found)
+            return correct_with_labels(
+                self.rows, self.baseline, self.candidate, loaded, source, *found,
+                plan_path=None if path is None else str(path), policy=selection.policy_line(),
+            )  # fmt: skip
         except InputError:
             if stale is not None:
                 raise stale from None
             raise
 
-    def interval_narrowing(self, labels: Sequence[str | Path], plan: str | Path | None = None) -> Axes:
+    def plan_files(self) -> list[Path]:
+        """The sampling plans ``evalgate sample`` wrote into this folder, in the order they were drawn."""
+        from evalgate_lib.statistics.sampling_plan import plan_files
+
+        return plan_files(self.folder)
+
+    def plan_for(self, digests: Sequence[str]) -> Path | None:
+        """The plan of this folder whose SHA-256 is one of ``digests`` (what labels record), else the first drawn.
+
+        The first drawn plan stands in when none matches, so the message that refuses it (drawn before the
+        folder changed, or for other answers) is about the plan the folder holds, not about a missing file.
+        """
+        from evalgate_lib.statistics.sampling_plan import plan_digest
+
+        files = self.plan_files()
+        for file in files:
+            if plan_digest(file) in digests:
+                return file
+        return files[0] if files else None
+
+    def interval_narrowing(
+        self, labels: Sequence[str | Path], plan: str | Path | None = None, reviewer: str | None = None
+    ) -> Axes:
         """How the corrected delta's interval narrows as the plan's labels come in (a matplotlib plot).
 
         One point per question labelled in the plan's order: the corrected accuracy delta and its
         95% interval over the first k labelled questions, beside the judge-only delta. A label file
         that does not exist yet (the labelling widget creates it on the first save) holds no label.
         """
-        from evalgate_lib.inputs.labels import load_labels
+        from evalgate_lib.inputs.labels import load_label_files
         from evalgate_lib.statistics.label_correction import narrowing
 
         drawn, digest = self.label_plan(plan)
         # a label file not written yet (nothing labelled so far) is an empty start, drawn as such
-        loaded = [label for path in labels if Path(path).exists() for label in load_labels(path)]
+        loaded = list(load_label_files([path for path in labels if Path(path).exists()], reviewer).labels)
         steps = narrowing(self.rows, self.baseline, self.candidate, loaded, drawn, digest)
         return plots.interval_narrowing_plot(steps)
 
     def agreement_report(
-        self, labels: Sequence[str | Path], scorers: Sequence[str] = ("lexical", "span"), resamples: int = 10000
+        self,
+        labels: Sequence[str | Path],
+        scorers: Sequence[str] = ("lexical", "span"),
+        resamples: int = 10000,
+        reviewer: str | None = None,
     ) -> AgreementReport:
-        """Every judgement of this run against reviewers' labels, for the run's scorer and each of ``scorers``."""
+        """Every judgement of this run against reviewers' labels, for the run's scorer and each of ``scorers``.
+
+        ``reviewer``: only that reviewer's labels count (else two labels of one answer in one pass are refused).
+        """
         from evalgate_lib.inputs.config import ANSWER_MATCHING
-        from evalgate_lib.inputs.labels import load_labels
+        from evalgate_lib.inputs.labels import load_label_files
         from evalgate_lib.statistics.run_agreement import measure
 
-        loaded = [label for path in labels for label in load_labels(path)]
+        selection = load_label_files(labels, reviewer)
+        loaded = list(selection.labels)
         if not loaded:
             raise InputError(f"no labels in {', '.join(map(str, labels))}")
 
@@ -313,22 +357,25 @@ class Results:
             matching=self.manifest.answer_matching,
             resamples=resamples,
             source=", ".join(map(str, labels)),
+            policy=selection.policy_line(),
         )
 
-    def agreement(self, labels: Sequence[str | Path], scorers: Sequence[str] = ("lexical", "span")) -> dict[str, Any]:
+    def agreement(
+        self, labels: Sequence[str | Path], scorers: Sequence[str] = ("lexical", "span"), reviewer: str | None = None
+    ) -> dict[str, Any]:
         """:meth:`agreement_report` as plain JSON (what ``evalgate agreement --json`` writes)."""
         from evalgate_lib.statistics.run_agreement import report_json
 
-        return report_json(self.agreement_report(labels, scorers))
+        return report_json(self.agreement_report(labels, scorers, reviewer=reviewer))
 
-    def agreement_html(self, labels: Sequence[str | Path]) -> str:
+    def agreement_html(self, labels: Sequence[str | Path], reviewer: str | None = None) -> str:
         """:meth:`agreement` as the report's table, with who labelled and what they saw as the label files record it."""
-        from evalgate_lib.inputs.labels import label_provenance, load_labels, match_labels
+        from evalgate_lib.inputs.labels import label_provenance, load_label_files, match_labels
 
         answers = {(r.config, r.question_id): r.answer for r in self.rows}
-        loaded = [label for path in labels for label in load_labels(path)]
+        loaded = load_label_files(labels, reviewer).labels
         used = [label for group in match_labels(loaded, answers).matched.values() for label in group]
-        return report_html.agreement_html(self.agreement(labels), label_provenance(used))
+        return report_html.agreement_html(self.agreement(labels, reviewer=reviewer), label_provenance(used))
 
     def examples(self, question_ids: Sequence[str] | str | None = None, n: int = 4) -> list[ResultRow]:
         """Answers worth a closer look: the given ids, else flagged answers alternating between configs.
@@ -386,20 +433,20 @@ class Results:
     def sentence_frame(self) -> pd.DataFrame:
         return plots.sentence_coverages(self.rows)
 
-    def results_table_html(self, labels: Sequence[str | Path] = ()) -> str:
+    def results_table_html(self, labels: Sequence[str | Path] = (), reviewer: str | None = None) -> str:
         """Every answer of both configs as one filterable HTML table (the report's table).
 
         Each answer's details show the retrieved chunks' text (from the run's corpus; when that
         folder is gone, only their ids) and, with ``labels`` (reviewer label files), the
         reviewers' verdicts of that exact answer beside EvalGate's.
         """
-        from evalgate_lib.inputs.labels import load_labels
+        from evalgate_lib.inputs.labels import load_label_files
 
         try:
             bodies = explorer.chunk_texts(self.articles())
         except InputError:
             bodies = None
-        loaded = [label for path in labels for label in load_labels(path)]
+        loaded = list(load_label_files(labels, reviewer).labels)
         return report_html.results_table_html(self.rows, bodies=bodies, labels=loaded)
 
     def changes(self) -> list[QuestionChange]:
@@ -412,7 +459,7 @@ class Results:
 
     def first_screen_html(
         self, thresholds: str | Path = "configs/gate.toml", labels: Sequence[str | Path] = (),
-        plan: str | Path | None = None,
+        plan: str | Path | None = None, reviewer: str | None = None,
     ) -> str:  # fmt: skip
         """The gate's PASS / FAIL under ``thresholds`` with the rules that decided it, and what changed.
 
@@ -424,7 +471,7 @@ class Results:
         correction, refused = None, None
         if labels:
             try:
-                correction = self.label_correction(labels, plan)
+                correction = self.label_correction(labels, plan, reviewer)
             except InputError as exc:
                 refused = str(exc)
         family = () if self.family is None else self.family.summaries()
@@ -562,12 +609,14 @@ def draw_label_plan(
 
     The review queue's questions first, up to ``review_share`` of the budget, then a seeded
     uniform random sample of the rest (:mod:`evalgate_lib.statistics.sampling_plan`); written to
-    ``out`` (default ``<results>/label-plan.json``). Label its answers with
+    ``out`` (default ``<results>/label-plan.json``, or beside the plans already drawn there:
+    ``label-plan-2.json`` …). A plan is never written over anything: labels made under an earlier
+    plan name it, and a file at ``out`` may be anything (rows, labels). Label its answers with
     ``results.labelling(..., plan=path)``; ``evalgate gate --labels FILE`` then decides on the
     corrected delta.
     """
     from evalgate_lib.statistics.paired_tests import DEFAULT_SEED
-    from evalgate_lib.statistics.sampling_plan import DEFAULT_REVIEW_SHARE, PLAN_FILE, draw_plan, write_plan
+    from evalgate_lib.statistics.sampling_plan import DEFAULT_REVIEW_SHARE, draw_plan, next_plan_path, write_plan
 
     loaded = results if isinstance(results, Results) else load_results(results)
     plan = draw_plan(
@@ -579,7 +628,13 @@ def draw_label_plan(
         DEFAULT_SEED if seed is None else seed,
         DEFAULT_REVIEW_SHARE if review_share is None else review_share,
     )
-    path = Path(out) if out is not None else loaded.folder / PLAN_FILE
+    path = Path(out) if out is not None else next_plan_path(loaded.folder)
+    if path.exists() or path.is_symlink():
+        raise InputError(
+            f"--out {path} exists: a plan is never written over a file (it may hold the run's rows, a reviewer's "
+            f"labels, or a plan whose labels name it); name a new file, or drop --out to write it beside the "
+            f"folder's plans ({next_plan_path(loaded.folder)})"
+        )
     return DrawnPlan(plan, path, write_plan(plan, path))
 
 

@@ -143,20 +143,46 @@ def config_corpus(config: str | Path) -> Path:
     return load_config(config).corpus
 
 
-def check_outputs(args: argparse.Namespace, corpora: Sequence[Path | None], *dests: str) -> None:
+def config_gold(config: str | Path) -> Path:
+    """The gold file a config names."""
+    from evalgate_lib.inputs.config import load_config
+
+    return load_config(config).gold
+
+
+def check_outputs(
+    args: argparse.Namespace,
+    corpora: Sequence[Path | None],
+    *dests: str,
+    inputs: Sequence[tuple[str, str | Path | None]] = (),
+) -> None:
     """Check every output option ``dests`` of ``args`` that is set, with the one rule for where EvalGate writes.
 
     :func:`evalgate_lib.run.outputs.check_output`: not a file where a folder goes (or the other way
-    round), not a dangling link, not inside a corpus folder, writable now; so a run never computes
-    for twenty minutes and then fails to write. ``--json`` and ``gold import --out`` name files.
+    round), not a dangling link, not inside a corpus folder, not over a file the command reads
+    (``inputs``), writable now; so a run never computes for twenty minutes and then fails to write.
+    ``--json`` and ``gold import --out`` name files.
     """
     from evalgate_lib.run.outputs import check_output
+    from evalgate_lib.run.results import WRITTEN_FILES
 
     for dest in dests:
         value = getattr(args, dest, None)
         if value is not None:
             folder = dest != "json" and dest not in getattr(args, "file_outputs", ())
-            check_output(value, "--" + dest.replace("_", "-"), folder=folder, corpora=corpora)
+            check_output(
+                value, "--" + dest.replace("_", "-"), folder=folder, corpora=corpora, inputs=inputs,
+                writes=WRITTEN_FILES if dest == "out" else (),
+            )  # fmt: skip
+
+
+def results_and_labels(args: argparse.Namespace) -> list[tuple[str, Path | None]]:
+    """The results folder's files, the label files and the plan a command reads, as :func:`check_outputs` takes them."""
+    from evalgate_lib.run.outputs import results_inputs
+
+    found: list[tuple[str, Path | None]] = [*results_inputs(getattr(args, "results", None))]
+    found += [("label file", Path(p)) for p in getattr(args, "labels", None) or []]
+    return found + [("sampling plan", getattr(args, "plan", None))]
 
 
 def results_corpus(folder: Path | None) -> list[Path | None]:
@@ -211,7 +237,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     options = run_options(args)
     candidates = candidate_configs(args)
     corpora = [config_corpus(args.baseline), *map(config_corpus, candidates)]
-    check_outputs(args, corpora, "out", "cache_dir")
+    configs = [("config", Path(c)) for c in (args.baseline, *candidates)]
+    check_outputs(args, corpora, "out", "cache_dir", inputs=[*configs, ("gold file", config_gold(args.baseline))])
     if len(candidates) == 1:
         results = run_comparison(args.baseline, candidates[0], options, args.out)
         _say_run(args, results.manifest, [f"differs: {', '.join(sorted(results.manifest.fairness['differs']))}"])
@@ -266,6 +293,8 @@ def cmd_gate(args: argparse.Namespace) -> int:
     gate = load_gate(args.thresholds)
     if args.plan is not None and not args.labels:
         raise InputError("--plan goes with --labels FILE: the labels made under the plan")
+    if args.reviewer is not None and not args.labels:
+        raise InputError("--reviewer goes with --labels FILE: it says whose labels count")
     if args.results is None:
         status = cmd_run(args)  # checks --limit and --out
         if status:
@@ -283,12 +312,13 @@ def cmd_gate(args: argparse.Namespace) -> int:
         # every candidate answers the same questions: one power per rule, at Holm's best for the family's size
         powers = summary_powers(gate, family.pairs[0].summary, len(family.pairs))
         power = format_powers(powers, gate.alpha, gate.mode)
+        print(signature_line(folder))
         print(format_candidates_verdict(judged, gate, questions_in_file=partial_of, power=power))
         return EXIT_REGRESSION if any(c.failed for c in judged) else 0
     results = load_results(folder)
     summary = results.summary
     partial_of = _partial_of(folder, results.manifest, args.allow_partial)
-    correction = results.label_correction(args.labels, args.plan) if args.labels else None
+    correction = results.label_correction(args.labels, args.plan, args.reviewer) if args.labels else None
     # the summary is the one recomputed from the rows (load_results refuses a summary.json that differs)
     verdicts = judge(summary, gate, None if correction is None else correction.metrics, results.adjusted_p())
     powers = summary_powers(gate, summary, 1 if results.family is None else len(results.family.pairs))
@@ -335,10 +365,13 @@ def cmd_sample(args: argparse.Namespace) -> int:
     """Draw which answers to label: the review queue up to a share of the budget, a seeded random sample of the rest."""
     from evalgate_lib.api import draw_label_plan
 
-    if args.plan_out is not None:  # the default goes into the results folder, which the reader checks
-        from evalgate_lib.run.outputs import check_output
+    if args.plan_out is not None:  # the default goes into the results folder, beside its plans, never over one
+        from evalgate_lib.run.outputs import check_output, results_inputs
 
-        check_output(args.plan_out, "--out", folder=False, corpora=results_corpus(args.results))
+        check_output(
+            args.plan_out, "--out", folder=False, corpora=results_corpus(args.results),
+            inputs=results_inputs(args.results),
+        )  # fmt: skip
     drawn = draw_label_plan(args.results, args.budget, args.seed, args.review_share, args.plan_out)
     print(drawn.describe())
     return 0
@@ -365,12 +398,15 @@ def cmd_report(args: argparse.Namespace) -> int:
         results = run_candidates(args.baseline, candidate_configs(args), run_options(args), args.out / "results").folder
     if results is not None:
         results, candidate = _lead_pair(results, args.thresholds, candidate)
+    if args.reviewer is not None and not args.labels:
+        raise InputError("--reviewer goes with --labels FILE: it says whose labels count")
     if args.labels and results is not None:
-        _check_labels_usable(args.labels, results)  # all-stale labels fail here, not inside a notebook
+        _check_labels_usable(args.labels, results, args.reviewer)  # all-stale labels fail here, not in a notebook
     parameters = notebook_parameters(
         args.baseline, candidate, args.backend, args.hosts, args.cache_dir, args.limit, args.jobs, args.thresholds
     )
     parameters["labels"] = [str(Path(p).resolve()) for p in args.labels or []]
+    parameters["label_reviewer"] = args.reviewer
     if args.sets is not None:
         from evalgate_lib.inputs.labelled_sets import load_sets
 
@@ -426,13 +462,14 @@ def _report_corpora(args: argparse.Namespace) -> list[Path | None]:
     return corpora
 
 
-def _check_labels_usable(labels: Sequence[Path], results: Path) -> None:
-    """Refuse label files none of whose labels describes an answer of ``results`` (all stale or unknown)."""
-    from evalgate_lib.inputs.labels import load_labels
+def _check_labels_usable(labels: Sequence[Path], results: Path, reviewer: str | None = None) -> None:
+    """Refuse label files none of whose labels describes an answer of ``results`` (all stale or unknown), or
+    whose labels disagree silently (one answer labelled twice in one pass, without ``--reviewer``)."""
+    from evalgate_lib.inputs.labels import load_label_files
     from evalgate_lib.run.results import load_rows
     from evalgate_lib.statistics.run_agreement import usable_labels
 
-    loaded = [label for path in labels for label in load_labels(path)]
+    loaded = list(load_label_files(labels, reviewer).labels)
     source = ", ".join(map(str, labels))
     if not loaded:
         raise InputError(f"no labels in {source}")
@@ -452,9 +489,9 @@ def cmd_agreement(args: argparse.Namespace) -> int:
         return _agreement_by_set(args)
     if not args.labels:
         raise InputError("evalgate agreement needs --labels FILE (with --results) or --sets FILE")
-    check_outputs(args, results_corpus(args.results), "json")
+    check_outputs(args, results_corpus(args.results), "json", inputs=results_and_labels(args))
     report = load_results(args.results).agreement_report(
-        args.labels, scorers=args.scorer or ("lexical", "span"), resamples=args.resamples
+        args.labels, scorers=args.scorer or ("lexical", "span"), resamples=args.resamples, reviewer=args.reviewer
     )
     print(format_report(report), end="")
     if args.json is not None:
@@ -515,7 +552,8 @@ def cmd_score(args: argparse.Namespace) -> int:
         if len(parts) != logs or not all(parts):
             raise InputError(f"--names takes {logs} names separated by commas (one per log), got {args.names!r}")
         names = tuple(parts)
-    check_outputs(args, [args.corpus], "out")
+    read = [("answer log", Path(log)) for log in (args.baseline_log, *args.candidate_log)] + [("gold file", args.gold)]
+    check_outputs(args, [args.corpus], "out", inputs=read)
     if logs > 2:
         return _score_candidates(args, names)
     candidate_log = args.candidate_log[0]
@@ -586,8 +624,13 @@ def _score_candidates(args: argparse.Namespace, names: Sequence[str] | None) -> 
 def cmd_retrieve(args: argparse.Namespace) -> int:
     """Write an answer-log skeleton: EvalGate's chunker and retriever for one config over a gold file."""
     from evalgate_lib.api import retrieve
+    from evalgate_lib.run.outputs import check_output
 
     options = run_options(args)
+    config_file = Path(args.config)
+    read = [("config", config_file), ("gold file", args.gold if args.gold is not None else config_gold(config_file))]
+    # the skeleton is an answer log: inside the corpus, the next run would index it as an article
+    check_output(args.out, "--out", folder=False, corpora=[config_corpus(config_file)], inputs=read)
     skeleton = retrieve(args.config, options, gold=args.gold, top_k=args.top_k, out=args.out, force=args.force)
     stats = skeleton.stats
     for path, reason in skeleton.skipped:
@@ -666,6 +709,7 @@ def _configure_agreement(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--resamples", type=int, default=10000, help="bootstrap resamples for the intervals")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures to this JSON file")
+    _add_reviewer_argument(parser)
 
 
 def _configure_run(parser: argparse.ArgumentParser) -> None:
@@ -711,6 +755,7 @@ def _configure_report(parser: argparse.ArgumentParser) -> None:
         action="append",
         help="reviewer labels (JSONL): the report then shows every judgement's agreement with them; repeatable",
     )
+    _add_reviewer_argument(parser)
     parser.add_argument(
         "--sets",
         default=None,
@@ -745,7 +790,7 @@ def _cmd_gold_check(args: argparse.Namespace) -> int:
     else:
         baseline, candidate = args.baseline or "configs/baseline.toml", args.candidate or "configs/candidate.toml"
         corpus, gold, matching = gold_sources(baseline, candidate)
-    check_outputs(args, [corpus], "json")
+    check_outputs(args, [corpus], "json", inputs=[("gold file", Path(gold))])
     check, scan = check_gold_files(corpus, gold)
     for path, reason in scan.skipped:
         print(f"skipped corpus file {path}: {reason}")
@@ -811,7 +856,7 @@ def _cmd_gold_import(args: argparse.Namespace) -> int:
     from evalgate_lib.gold_tools.gold_files import import_gold_file
     from evalgate_lib.gold_tools.gold_import_format import format_import
 
-    check_outputs(args, [args.corpus], "out")
+    check_outputs(args, [args.corpus], "out", inputs=[("input file", args.input)])
     result = import_gold_file(args.input, args.out, args.corpus, args.force)
     print(format_import(result, str(args.out), None if args.corpus is None else str(args.corpus)), end="")
     return 1 if result.skipped else 0
@@ -853,12 +898,12 @@ def cmd_diff(args: argparse.Namespace) -> int:
     from evalgate_lib.files import atomic_write
     from evalgate_lib.reporting.diff_text import changes_json, format_changes
 
-    check_outputs(args, results_corpus(args.results), "json")
+    check_outputs(args, results_corpus(args.results), "json", inputs=results_and_labels(args))
     results = load_results(args.results)
     if args.labels:
         from evalgate_lib.statistics.label_correction import format_correction
 
-        print(format_correction(results.label_correction(args.labels, args.plan)))
+        print(format_correction(results.label_correction(args.labels, args.plan, args.reviewer)))
         print("evalgate gate --labels decides on the corrected deltas above; the changes below are the judge's")
         print()
     changes = results.changes()
@@ -894,7 +939,18 @@ def _add_label_arguments(parser: argparse.ArgumentParser) -> None:
         "--plan",
         type=Path,
         default=None,
-        help="the sampling plan the labels were drawn by (default: label-plan.json in the results folder)",
+        help="the sampling plan the labels were drawn by (default: the plan in the results folder the labels name)",
+    )
+    _add_reviewer_argument(parser)
+
+
+def _add_reviewer_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--reviewer",
+        default=None,
+        metavar="NAME",
+        help="with --labels: only this reviewer's labels count (else two labels of one answer in one pass are an "
+        "error naming both)",
     )
 
 
@@ -915,6 +971,37 @@ def _configure_sample(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--out", dest="plan_out", type=Path, default=None, help="plan file (default: <results>/label-plan.json)"
+    )
+
+
+def cmd_sign(args: argparse.Namespace) -> int:
+    """Sign reviewers' label files or sampling plans made without the key: whoever holds the key vouches for them."""
+    from evalgate_lib.inputs.labels import sign_label_file
+    from evalgate_lib.inputs.structured import parse_json, read_text
+    from evalgate_lib.signing import key_id, signing_key
+    from evalgate_lib.statistics.sampling_plan import PLAN_FORMAT, sign_plan_file
+
+    key = signing_key()
+    if key is None:
+        raise InputError("evalgate sign needs the team's signing key: --key-file FILE or EVALGATE_SIGNING_KEY")
+    for path in args.files:
+        text = read_text(path, "file to sign", "label file or plan")
+        try:
+            whole = parse_json(text, str(path))
+        except ValueError:  # JSON Lines: several objects, not one
+            whole = None
+        if isinstance(whole, dict) and whole.get("format") == PLAN_FORMAT:
+            digest = sign_plan_file(path)
+            print(f"signed plan {path} (key id {key_id(key)}); its SHA-256 stays {digest}")
+        else:
+            count = sign_label_file(path)
+            print(f"signed {count} label(s) in {path} (key id {key_id(key)})")
+    return 0
+
+
+def _configure_sign(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "files", type=Path, nargs="+", help="label files (JSONL) or sampling plans to sign, each rewritten in place"
     )
 
 
@@ -941,6 +1028,11 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callab
         "draw which answers to label (a sampling plan), so labels can correct the before/after delta",
         _configure_sample,
         cmd_sample,
+    ),
+    "sign": (
+        "sign label files or sampling plans made without the team's key, so the gate trusts them with it set",
+        _configure_sign,
+        cmd_sign,
     ),
 }
 
@@ -1078,7 +1170,7 @@ def _key_file_in_environment(key_file: Path | None) -> Iterator[None]:
         yield
         return
     saved = {name: os.environ.pop(name, None) for name in (KEY_ENV, KEY_FILE_ENV)}
-    os.environ[KEY_FILE_ENV] = str(Path(key_file).resolve())
+    os.environ[KEY_FILE_ENV] = os.path.abspath(key_file)  # not resolved: a pipe (/dev/fd/63) is named as given
     try:
         yield
     finally:

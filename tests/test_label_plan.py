@@ -266,7 +266,11 @@ def test_gate_on_the_small_real_run_with_the_shipped_labels(small_run, capsys) -
     assert "deltas corrected by labels: a census (8 of 8 answers labelled)" in out
     assert "decided on the delta corrected by labels for accuracy_answerable, refusal_accuracy, hallucination" in out
     assert "accuracy on answerable: corrected delta" in out and "; judge-only" in out
-    assert out.splitlines()[-7] == "every delta the labels correct:"
+    assert out.splitlines()[-8] == "every delta the labels correct:"
+    # which labels counted, and why (issue 45): every reviewer's, one label per answer and pass
+    assert out.splitlines()[-7] == (
+        f"  labels: 220 read from {shipped}; every reviewer's labels count (one label per answer and pass)"
+    )
 
 
 def test_diff_prints_the_corrected_deltas_above_the_changes(folder: Path, tmp_path: Path, capsys) -> None:

@@ -40,6 +40,7 @@ from evalgate_lib.run.folder import ResultsFolder, read_results_folder
 from evalgate_lib.run.outputs import check_output
 from evalgate_lib.run.pipeline import RunOptions, run_candidates
 from evalgate_lib.run.results import INDEX_FILE, PUBLISHED_FILES, SIGNATURE_FILE, json_text, write_results
+from evalgate_lib.signing import SIGNATURE_KEY, check_signed_json, sign_json
 from evalgate_lib.statistics.metrics import Summary, compare
 
 #: The version of ``candidates.json``'s layout.
@@ -105,8 +106,8 @@ def write_index(
         "adjustment": "holm: each yes/no metric's McNemar p across the candidates",
         "command": command,
     }
-    atomic_write(folder / "run_stats.json", json_text(stats))
-    atomic_write(folder / INDEX_FILE, json_text(index))
+    atomic_write(folder / "run_stats.json", json_text(sign_json(stats)))
+    atomic_write(folder / INDEX_FILE, json_text(sign_json(index)))  # with a key: the index signs the family
     return folder
 
 
@@ -204,6 +205,7 @@ def _index(folder: Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise InputError(f"{path}: not a JSON object; rerun the command that wrote {folder}")
     hint = f"rerun '{data.get('command') or 'the command that wrote ' + str(folder)}'"
+    check_signed_json(data, str(path), hint)  # with a key: which pairs make the family is the signer's word
     if data.get("schema") != INDEX_SCHEMA:
         raise InputError(f"{path}: index schema {data.get('schema')!r}, this EvalGate reads {INDEX_SCHEMA}; {hint}")
     entries = data.get("candidates")
@@ -287,4 +289,8 @@ def read_candidates_folder(folder: str | Path) -> CandidatesFolder:
         stats = read_json(stats_file, "run stats file") if stats_file.is_file() else {}
     except InputError:
         stats = {}  # timings only, never a number a verdict rests on
-    return CandidatesFolder(path, index["baseline"], tuple(pairs), stats if isinstance(stats, dict) else {})
+    stats = stats if isinstance(stats, dict) else {}
+    if stats:  # what the report shows of the run: signed like the rest when a key is set
+        check_signed_json(stats, str(stats_file), hint)
+    stats.pop(SIGNATURE_KEY, None)
+    return CandidatesFolder(path, index["baseline"], tuple(pairs), stats)

@@ -36,7 +36,7 @@ from evalgate_lib.inputs.structured import read_json
 from evalgate_lib.judging.rows import ResultRow
 from evalgate_lib.run.manifest import Manifest, manifest_digest
 from evalgate_lib.run.results import INDEX_FILE, PUBLISHED_FILES, SIGNATURE_FILE, load_rows
-from evalgate_lib.signing import ALGORITHM, key_id, signing_key, verifies
+from evalgate_lib.signing import ALGORITHM, SIGNATURE_KEY, check_signed_json, key_id, signing_key, verifies
 from evalgate_lib.statistics.gate import recompute_summary
 from evalgate_lib.statistics.metrics import Summary
 
@@ -164,11 +164,19 @@ def _kind_of(path: Path) -> str:
 
 
 def signature_line(folder: str | Path) -> str:
-    """What the signature of a folder that passed :func:`read_results_folder` says, for the gate's output."""
+    """What the signature of a folder that passed its reader says, for the gate's output (a pair, or several
+    candidates: their index ``candidates.json`` signs the family)."""
     key = signing_key()
     if key is not None:
         return f"signature: verified ({ALGORITHM}, key id {key_id(key)})"
-    if (Path(folder) / SIGNATURE_FILE).is_file():
+    path = Path(folder)
+    signed = (path / SIGNATURE_FILE).is_file()
+    if not signed and (path / INDEX_FILE).is_file():
+        try:
+            signed = SIGNATURE_KEY in read_json(path / INDEX_FILE, "index")
+        except (InputError, TypeError):
+            signed = False
+    if signed:
         return "signature: present, not checked (no signing key set: EVALGATE_SIGNING_KEY or --key-file)"
     return "signature: none (checksums only: they find accidents, not forgery)"
 
@@ -223,5 +231,8 @@ def read_results_folder(folder: str | Path) -> ResultsFolder:
     except InputError as exc:
         raise InputError(f"{exc}; {hint}") from None
     stats_file = path / "run_stats.json"
-    stats = _parse(stats_file, hint) if stats_file.is_file() else {}
+    stats = _parse(stats_file, hint) if stats_file.exists() else {}
+    if stats:  # timings and model calls the report shows: with a key, signed like the rest
+        check_signed_json(stats, str(stats_file), hint)
+    stats.pop(SIGNATURE_KEY, None)
     return ResultsFolder(path, tuple(rows), summary, manifest, stats)

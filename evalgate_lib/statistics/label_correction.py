@@ -108,6 +108,10 @@ class LabelCorrection:
     answers: int
     plan_sha256: str | None = None
     notes: tuple[str, ...] = field(default_factory=tuple)
+    #: The plan file the labels were drawn by, as given or found in the results folder (a plan's basis only).
+    plan_path: str | None = None
+    #: Which labels count and why (:meth:`~evalgate_lib.inputs.labels.LabelSelection.policy_line`).
+    policy: str = ""
 
     def line(self) -> str:
         """One line on what the correction rests on (the gate, ``diff`` and the report print it)."""
@@ -116,10 +120,12 @@ class LabelCorrection:
                 f"deltas corrected by labels: a census ({self.labelled_answers} of {self.answers} answers labelled): "
                 "the labels' delta, no label-sampling error, tested as the judge's (bootstrap interval, McNemar p)"
             )
+        named = f"{self.plan_path} (SHA-256 {(self.plan_sha256 or '')[:12]}…)" if self.plan_path else (
+            f"{(self.plan_sha256 or '')[:12]}…"
+        )  # fmt: skip
         return (
             f"deltas corrected by labels: {self.labelled_answers} of {self.answers} answers labelled under plan "
-            f"{(self.plan_sha256 or '')[:12]}… (stratified prediction-powered estimate, 95% t interval "
-            "with label and question sampling)"
+            f"{named} (stratified prediction-powered estimate, 95% t interval with label and question sampling)"
         )
 
 
@@ -219,6 +225,9 @@ def correct_with_labels(
     source: str,
     plan: LabelPlan | None = None,
     plan_sha256: str | None = None,
+    *,
+    plan_path: str | None = None,
+    policy: str = "",
 ) -> LabelCorrection:
     """The corrected deltas of every labelled metric (module docstring), or one :class:`InputError` line.
 
@@ -236,7 +245,7 @@ def correct_with_labels(
     stale = [f"{len(match.stale)} stale label(s) (answer changed since labelled) not used"] if match.stale else []
     if all((c, q) in reference for q in questions for c in (baseline, candidate)):
         return LabelCorrection(CENSUS, _census(by_key, reference, questions, baseline, candidate), answers, answers,
-                               notes=tuple(stale))  # fmt: skip
+                               notes=tuple(stale), policy=policy)  # fmt: skip
     drawn_by = sorted({lb.plan_sha256 for lb in reference.values() if lb.plan_sha256})
     if plan is None or plan_sha256 is None:
         if drawn_by:
@@ -262,14 +271,23 @@ def correct_with_labels(
             )
     used = {(c, q) for qs in prefix.values() for q in qs for c in plan.configs}
     notes = list(stale)
-    waiting = len(set(plan_labels) - used)
+    drawn = {q for s in plan.strata for q in s.drawn}
+    undrawn = sorted({q for (_, q) in plan_labels if q not in drawn})
+    if undrawn:
+        count = sum(1 for (_, q) in plan_labels if q not in drawn)
+        notes.append(
+            f"{count} label(s) name this plan but are of question(s) it never drew ({', '.join(undrawn[:5])}"
+            f"{' …' if len(undrawn) > 5 else ''}): never used for the corrected delta (labelled outside the plan's "
+            "draw); agreement figures only"
+        )
+    waiting = len({k for k in plan_labels if k[1] in drawn} - used)
     if waiting:
         notes.append(f"{waiting} plan label(s) past an unlabelled question of their stratum wait for it (not used yet)")
     outside = len(reference) - len(plan_labels)
     if outside:
         notes.append(f"{outside} label(s) made outside this plan: agreement figures only")
     return LabelCorrection(PLAN, _planned(by_key, plan_labels, plan, prefix, baseline, candidate), len(used),
-                           answers, plan_sha256, tuple(notes))  # fmt: skip
+                           answers, plan_sha256, tuple(notes), plan_path, policy)  # fmt: skip
 
 
 def format_correction(correction: LabelCorrection, header: bool = True) -> str:
@@ -280,6 +298,7 @@ def format_correction(correction: LabelCorrection, header: bool = True) -> str:
     from evalgate_lib.statistics.metrics import format_interval, format_value
 
     out = [correction.line()] if header else ["every delta the labels correct:"]
+    out += [f"  {correction.policy}"] if correction.policy else []
     out += [f"  note: {n}" for n in correction.notes]
     for m in correction.metrics.values():
         interval = format_interval(m.significance(), m.kind)
