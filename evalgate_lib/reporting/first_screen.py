@@ -259,7 +259,7 @@ def first_screen_html(
         else "any breach of a threshold fails"
     )
     if adjusted_p is not None:
-        mode += f"; McNemar p Holm-adjusted for the {family} candidates tried against {base}"
+        mode += f"; McNemar p Holm-adjusted for the {family} candidates tried against {e(base)}"
     by_rule = dict(zip((p.rule for p in powers), powers, strict=True))
     rules = "".join(_rule_row(v, _stat_of(v, sig), gate, by_rule.get(v.rule)) for v in verdicts)
     p = (sig.get("accuracy_overall") or {}).get("p_value")

@@ -286,10 +286,11 @@ def read_candidates_folder(folder: str | Path) -> CandidatesFolder:
             )
     stats_file = path / "run_stats.json"
     try:
-        stats = read_json(stats_file, "run stats file") if stats_file.is_file() else {}
-    except InputError:
-        stats = {}  # timings only, never a number a verdict rests on
-    stats = stats if isinstance(stats, dict) else {}
+        stats = read_json(stats_file, "run stats file") if stats_file.exists() else {}
+    except InputError as exc:  # timings only, but the report shows them: damaged is said, never dropped silently
+        raise InputError(f"{exc}; {hint}") from None
+    if not isinstance(stats, dict):
+        raise InputError(f"{stats_file}: not a JSON object (got {type(stats).__name__}); {hint}")
     if stats:  # what the report shows of the run: signed like the rest when a key is set
         check_signed_json(stats, str(stats_file), hint)
     stats.pop(SIGNATURE_KEY, None)

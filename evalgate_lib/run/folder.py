@@ -208,7 +208,10 @@ def read_results_folder(folder: str | Path) -> ResultsFolder:
                 f"{path / name} does not exist, so {path} is not a results folder; {rerun_hint(path, None)}"
             )
     raw = _parse(path / "manifest.json", rerun_hint(path, None))
-    manifest = Manifest.from_json(raw)
+    try:
+        manifest = Manifest.from_json(raw)
+    except InputError as exc:
+        raise InputError(f"{path / 'manifest.json'}: {exc}; {rerun_hint(path, None)}") from None
     hint = rerun_hint(path, manifest)
     summary_data = _parse(path / "summary.json", hint)
     _check_digests(path, raw, manifest, hint)

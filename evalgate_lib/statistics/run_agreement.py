@@ -118,8 +118,8 @@ class AgreementReport:
         """How many labels were used and why the rest were not, in one line."""
         return (
             f"labels used: {self.labelled} answers (pass {REFERENCE_PASS}) and {self.double_labelled} second-pass "
-            f"labels (agreement between passes), of {self.read} read; not used: {self.stale} stale (answer changed "
-            f"since it was labelled), {self.unknown} unknown (no such answer in the run), {self.unused_passes} of a "
+            f"labels (agreement between passes), of {self.read} labels considered; not used: {self.stale} stale (answer "
+            f"changed since it was labelled), {self.unknown} unknown (no such answer in the run), {self.unused_passes} of a "
             "later pass only (no pass-1 label of the answer, or a third pass)"
         )
 
@@ -314,8 +314,9 @@ def passes_agreement(
     if not keys:
         return {}
     return {
-        name: interrater([pick(reference[k]) for k in keys], [pick(second[k]) for k in keys], seed=seed,
-                         resamples=resamples)
+        name: interrater(
+            [pick(reference[k]) for k in keys], [pick(second[k]) for k in keys], seed=seed, resamples=resamples
+        )
         for name, pick in _PASS_FIELDS.items()
     }
 
