@@ -173,6 +173,13 @@ def index_cut_to_the_passing_one(ws: Workspace) -> list[str]:
     return gate(folder, "--thresholds", gate_file(ws), "--key-file", keys)
 
 
+def unsigned_labels_with_key(ws: Workspace) -> list[str]:
+    keys = key_file(ws)
+    folder = score(ws, "b", "c", front=("--key-file", str(keys)))
+    labels = labels_file(ws, "A.jsonl", census(folder, flip=True))  # written by hand, without the key
+    return gate(folder, "--thresholds", gate_file(ws), "--labels", labels, "--key-file", keys)
+
+
 def forged_with_empty_key_file_variable(ws: Workspace) -> list[str]:
     from test_campaign_two import forge_refusals
 
@@ -602,6 +609,15 @@ CASES: tuple[Case, ...] = (
         2,
         ERR + r"{ws}/R/candidates\.json: its signature does not match it: it was changed after it was signed; "
         r"rerun 'evalgate score .*'",
+    ),
+    Case(
+        "labels-unsigned-with-key",
+        "labels written without the key, gated with it (they decide the corrected delta)",
+        unsigned_labels_with_key,
+        2,
+        ERR + r"{ws}/A\.jsonl:1: label not signed, but a signing key is set \(written without the key, or its "
+        r"signature was removed\); a label decides the corrected delta, so with a key set only signed labels count: "
+        r"label it again with the key set, or vouch for the file with 'evalgate --key-file KEY sign {ws}/A\.jsonl'",
     ),
     Case(
         "key-file-variable-empty",

@@ -242,3 +242,33 @@ def test_a_family_index_and_run_stats_are_signed_and_an_edit_is_refused(
         read_candidates_folder(folder)
     monkeypatch.delenv(KEY_ENV)
     assert signature_line(folder).startswith("signature: present, not checked")
+
+
+def test_evalgate_sign_vouches_for_labels_and_a_plan(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The command line: without a key it refuses; with one it signs a label file and a plan in place."""
+    from evalgate_lib.cli import main
+    from evalgate_lib.inputs.labels import Label, dumps_labels, load_label_files
+    from evalgate_lib.statistics.sampling_plan import load_plan
+
+    folder = _folder(tmp_path)
+    assert main(["sample", "--results", str(folder), "--budget", "2", "--seed", "1"]) == 0
+    plan = folder / "label-plan.json"
+    _, digest = load_plan(plan)
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text(dumps_labels([Label("candidate", "q1", "a" * 64, True, False, "ann")]))
+    capsys.readouterr()
+    assert main(["sign", str(labels)]) == 2
+    assert capsys.readouterr().err == (
+        "evalgate: error: evalgate sign needs the team's signing key: --key-file FILE or EVALGATE_SIGNING_KEY\n"
+    )
+    keys = tmp_path / "team.key"
+    keys.write_bytes(KEY + b"\n")
+    assert main(["--key-file", str(keys), "sign", str(labels), str(plan)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"signed 1 label(s) in {labels} (key id {key_id(KEY)})",
+        f"signed plan {plan} (key id {key_id(KEY)}); its SHA-256 stays {digest}",
+    ]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(KEY_ENV, KEY.decode())
+        assert [lb.reviewer for lb in load_label_files([labels]).labels] == ["ann"]
+        assert load_plan(plan)[1] == digest
