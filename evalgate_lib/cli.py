@@ -510,8 +510,11 @@ def _agreement_by_set(args: argparse.Namespace) -> int:
     from evalgate_lib.judging.scorers import get_scorer
     from evalgate_lib.statistics.set_agreement import DEFAULT_JUDGES, Judge, format_set, measure_set, set_json
 
-    check_outputs(args, [], "json")
     sets = load_sets(args.sets)
+    read = [("set file", Path(args.sets))]
+    for s in sets:
+        read += [("gold file", s.gold), ("label file", s.labels), *(("answer log", path) for _, path in s.answers)]
+    check_outputs(args, [], "json", inputs=read)
     if args.set:
         known = {s.name for s in sets}
         for name in args.set:
@@ -785,12 +788,14 @@ def _cmd_gold_check(args: argparse.Namespace) -> int:
     if args.corpus is not None and (args.baseline or args.candidate):
         raise InputError("give either --corpus/--gold or --baseline/--candidate, not both")
     matching = "token"
+    read: list[tuple[str, str | Path | None]] = []
     if args.corpus is not None:
         corpus, gold = args.corpus, args.gold
     else:
         baseline, candidate = args.baseline or "configs/baseline.toml", args.candidate or "configs/candidate.toml"
         corpus, gold, matching = gold_sources(baseline, candidate)
-    check_outputs(args, [corpus], "json", inputs=[("gold file", Path(gold))])
+        read = [("config", Path(baseline)), ("config", Path(candidate))]
+    check_outputs(args, [corpus], "json", inputs=[*read, ("gold file", Path(gold))])
     check, scan = check_gold_files(corpus, gold)
     for path, reason in scan.skipped:
         print(f"skipped corpus file {path}: {reason}")

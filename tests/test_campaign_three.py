@@ -352,6 +352,17 @@ def retrieve_into(target: str) -> Callable[[Workspace], list[str]]:
     return setup
 
 
+def sets_json_over_the_set_file(ws: Workspace) -> list[str]:
+    folder = score(ws, "b", "c")
+    labels_file(ws, "labels.jsonl", census(folder))
+    sets = ws.root / "sets.toml"
+    sets.write_text(
+        '[[set]]\nname = "mine"\ngenerator = "fluent"\ngold = "gold.jsonl"\nlabels = "labels.jsonl"\n'
+        'answers = { b = "b.jsonl", c = "c.jsonl" }\n'
+    )
+    return ["agreement", "--sets", str(sets), "--json", str(sets)]
+
+
 def gold_import_over_itself(ws: Workspace) -> list[str]:
     source = ws.root / "ragas.jsonl"
     source.write_text(json.dumps({"question": "How many seats?", "ground_truth": "3 seats"}) + "\n")
@@ -792,6 +803,29 @@ CASES: tuple[Case, ...] = (
         retrieve_into("gold"),
         2,
         ERR + r"--out {ws}/gold\.jsonl is the gold file this command reads \({ws}/gold\.jsonl\)" + OVERWRITE,
+    ),
+    Case(
+        "agreement-sets-json-over-the-set-file",
+        "agreement --sets S --json S",
+        sets_json_over_the_set_file,
+        2,
+        ERR + r"--json {ws}/sets\.toml is the set file this command reads \({ws}/sets\.toml\)" + OVERWRITE,
+    ),
+    Case(
+        "gold-check-json-over-a-config",
+        "gold check --json <the baseline config>",
+        lambda ws: [
+            "gold",
+            "check",
+            "--baseline",
+            str(ws.config("baseline")),
+            "--candidate",
+            str(ws.config("candidate")),
+            "--json",
+            str(ws.root / "baseline.toml"),
+        ],
+        2,
+        ERR + r"--json {ws}/baseline\.toml is the config this command reads \({ws}/baseline\.toml\)" + OVERWRITE,
     ),
     Case(
         "gold-import-over-its-input",
