@@ -551,7 +551,9 @@ def cmd_score(args: argparse.Namespace) -> int:
     names = None
     logs = 1 + len(args.candidate_log)
     if args.names is not None:
-        parts = [p.strip() for p in args.names.split(",")]
+        from evalgate_lib.text.matching import canonical
+
+        parts = [canonical(p.strip()) for p in args.names.split(",")]  # names are ids: one Unicode spelling
         if len(parts) != logs or not all(parts):
             raise InputError(f"--names takes {logs} names separated by commas (one per log), got {args.names!r}")
         names = tuple(parts)

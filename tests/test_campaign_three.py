@@ -477,6 +477,26 @@ def deep_cache_entry(ws: Workspace) -> list[str]:
     return ws.run()
 
 
+def gzip_bomb(ws: Workspace) -> list[str]:
+    import gzip
+
+    (ws.corpus / "bomb.md.gz").write_bytes(gzip.compress(b"# Bomb\n\n" + b"a " * (40 * 1024 * 1024)))  # 80 KB, 80 MB
+    return ws.run()
+
+
+def answer_over_1_mib(ws: Workspace) -> list[str]:
+    twelve(ws)
+    base = log(ws, "b", answer=lambda n: "x " * 600_000)
+    return ["score", str(base), str(log(ws, "c")), "--gold", str(ws.gold), "--out", str(ws.root / "R")]
+
+
+def rows_a_pipe(ws: Workspace) -> list[str]:
+    folder = score(ws, "b", "c")
+    (folder / "results.jsonl").unlink()
+    os.mkfifo(folder / "results.jsonl")  # reading it would wait forever
+    return gate(folder)
+
+
 def long_label_line(ws: Workspace) -> list[str]:
     folder = score(ws, "b", "c")
     (ws.root / "labels.jsonl").write_text('"' + "x" * (17 * 1024 * 1024) + '"\n')
@@ -998,6 +1018,33 @@ CASES: tuple[Case, ...] = (
         2,
         ERR + r"{ws}/labels\.jsonl:1: a line of 17,825,794 characters; EvalGate reads lines of at most 16,777,216 "
         r"characters \(16 MiB\): one record is never that long, so the file is damaged or not the file meant",
+    ),
+    Case(
+        "corpus-gzip-bomb",
+        "a corpus .md.gz of 80 KB that decompresses to 80 MB",
+        gzip_bomb,
+        2,
+        ERR + r"{ws}/corpus/bomb\.md\.gz: more than 67,108,864 bytes once decompressed \(from [\d,]+ bytes of gzip\); "
+        r"EvalGate reads documents of at most 67,108,864 bytes \(64 MiB\): split it, or move it out of the corpus",
+        check=nothing_written,
+    ),
+    Case(
+        "answer-over-1-mib",
+        "an answer of 1.2 million characters",
+        answer_over_1_mib,
+        2,
+        ERR + r"{ws}/b\.jsonl:1: an answer of 1,200,000 characters; EvalGate judges answers of at most 1,048,576 "
+        r"\(1 MiB\): no generator's answer is that long, so the log is damaged or holds something else where the "
+        r"answer goes",
+    ),
+    Case(
+        "rows-a-pipe",
+        "results.jsonl is a FIFO ('does not exist')",
+        rows_a_pipe,
+        2,
+        ERR
+        + r"{ws}/R/results\.jsonl is a pipe \(a FIFO, or what <\(cat FILE\) passes\), not the file a results folder "
+        r"holds; rerun 'evalgate run --out {ws}/R' \(or 'evalgate score'\)",
     ),
     # ---------------------------------------------------------------- other tracebacks
     Case(

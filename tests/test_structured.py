@@ -131,6 +131,7 @@ def test_csv_field_past_the_limit_names_the_record_and_the_module_limit_is_put_b
 def test_every_limit_is_named_once() -> None:
     """One place: the limits are module constants, and the readers named in the issue import them from here."""
     assert (MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_DEPTH) == (512 * 2**20, 16 * 2**20, 64)
+    assert (structured.MAX_DOCUMENT_BYTES, structured.MAX_ANSWER_CHARS) == (64 * 2**20, 2**20)
     root = Path(structured.__file__).parents[1]
     for module in root.rglob("*.py"):
         if module.name == "structured.py":

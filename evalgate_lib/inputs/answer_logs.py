@@ -35,6 +35,7 @@ from typing import Any, Collection, Mapping, Sequence
 from evalgate_lib.errors import InputError
 from evalgate_lib.inputs.config import check_keys
 from evalgate_lib.inputs.jsonl import read_jsonl
+from evalgate_lib.inputs.structured import MAX_ANSWER_CHARS
 from evalgate_lib.text.matching import canonical
 
 LINE_KEYS = ("question_id", "question", "answer", "passages", "meta")
@@ -192,6 +193,12 @@ def parse_line(obj: Any, where: str) -> LoggedAnswer:
         raise InputError(f"{where}: 'question' must be a string (the gold question's text), got {obj['question']!r}")
     if not isinstance(answer, str):
         raise InputError(f"{where}: 'answer' must be a string, got {type(answer).__name__}")
+    if len(answer) > MAX_ANSWER_CHARS:
+        raise InputError(
+            f"{where}: an answer of {len(answer):,} characters; EvalGate judges answers of at most "
+            f"{MAX_ANSWER_CHARS:,} (1 MiB): no generator's answer is that long, so the log is damaged or holds "
+            "something else where the answer goes"
+        )
     if not answer.strip():
         raise InputError(
             f"{where}: empty answer for question {question_id!r}; log what the pipeline returned "

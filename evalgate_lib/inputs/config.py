@@ -20,6 +20,7 @@ from evalgate_lib.errors import FairnessError, InputError
 from evalgate_lib.inputs.options import DEFAULT_STOP, GenerationOptions
 from evalgate_lib.inputs.prompts import validate_template
 from evalgate_lib.inputs.structured import parse_toml, read_bytes
+from evalgate_lib.text.matching import canonical
 
 #: Top-level keys (and tables) that may differ between the two configurations.
 VARIABLE_KEYS = ("name", "description", "chunking", "prompt")
@@ -228,7 +229,7 @@ def load_config(path: str | Path) -> RunConfig:
     if not isinstance(scorer, str) or not scorer:
         raise InputError(f"{file}: [shared] sentence_scorer must be a scorer name, got {scorer!r}")
     return RunConfig(
-        name=str(raw.get("name") or file.stem),
+        name=canonical(str(raw.get("name") or file.stem)),  # a name is an id: one Unicode spelling
         description=str(raw.get("description", "")),
         path=file,
         sha256=hashlib.sha256(data).hexdigest(),

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import io
 import logging
 import os
 import re
@@ -31,7 +32,7 @@ from pathlib import Path
 import yaml
 
 from evalgate_lib.errors import InputError
-from evalgate_lib.inputs.structured import parse_yaml
+from evalgate_lib.inputs.structured import MAX_DOCUMENT_BYTES, parse_yaml
 from evalgate_lib.text.matching import canonical
 
 log = logging.getLogger(__name__)
@@ -195,6 +196,9 @@ def read_document(path: Path) -> str:
 def _decoded(path: Path) -> str:
     """The file's text as stored (decompressed, UTF-8, ``\\r\\n`` normalised), before any HTML conversion."""
     try:
+        size = path.stat().st_size
+        if size > MAX_DOCUMENT_BYTES:
+            raise InputError(_too_big(path, f"{size:,} bytes"))
         raw = path.read_bytes()
     except OSError as exc:
         raise InputError(
@@ -202,15 +206,26 @@ def _decoded(path: Path) -> str:
         ) from None
     if path.name.lower().endswith(".gz"):
         try:
-            raw = gzip.decompress(raw)
+            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as handle:  # read no further than the limit: a gzip bomb
+                raw = handle.read(MAX_DOCUMENT_BYTES + 1)
         except (OSError, EOFError) as exc:
             raise InputError(f"{path}: not a valid gzip file ({exc})") from None
+        if len(raw) > MAX_DOCUMENT_BYTES:
+            found = f"more than {MAX_DOCUMENT_BYTES:,} bytes once decompressed (from {size:,} bytes of gzip)"
+            raise InputError(_too_big(path, found))
     if b"\x00" in raw:
         raise InputError(f"{path}: looks like a binary file (NUL bytes), not a text document")
     try:
         return raw.decode("utf-8").replace("\r\n", "\n")
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: not UTF-8 text ({exc})") from None
+
+
+def _too_big(path: Path, found: str) -> str:
+    return (
+        f"{path}: {found}; EvalGate reads documents of at most {MAX_DOCUMENT_BYTES:,} bytes (64 MiB): split it, or "
+        "move it out of the corpus"
+    )
 
 
 def _skip_reason(path: Path, folder: Path) -> str | None:

@@ -194,7 +194,7 @@ def parse_label(obj: object, where: str) -> Label:
     missing = [k for k in REQUIRED_KEYS if k not in obj]
     if missing:
         raise InputError(f"{where}: missing required key(s) {', '.join(repr(k) for k in missing)}")
-    config = _string(obj, "config", where)
+    config = canonical(_string(obj, "config", where))
     question_id = canonical(_string(obj, "question_id", where))  # one spelling of an id
     reviewer = _string(obj, "reviewer", where)
     digest = obj["answer_sha256"]

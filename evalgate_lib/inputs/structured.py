@@ -16,7 +16,10 @@ and each of three limits is refused with one line naming the file (and line) and
 
 The limits are far above anything EvalGate writes or a team's data needs (EvalGate's own files
 nest at most six levels) and far below what exhausts the interpreter: a value at the limit can
-still be walked, copied and hashed by the recursive code that reads it next.
+still be walked, copied and hashed by the recursive code that reads it next. The two other input
+limits live here too, so every bound on input is in one place: a corpus document of at most
+:data:`MAX_DOCUMENT_BYTES` (read and decompressed, :mod:`evalgate_lib.inputs.corpus`) and an
+answer of at most :data:`MAX_ANSWER_CHARS` (:mod:`evalgate_lib.inputs.answer_logs`).
 """
 
 from __future__ import annotations
@@ -37,6 +40,10 @@ MAX_FILE_BYTES = 512 * 1024 * 1024
 MAX_LINE_CHARS = 16 * 1024 * 1024
 #: The deepest nesting of arrays and objects read (EvalGate's own files nest at most 6 levels).
 MAX_DEPTH = 64
+#: The largest corpus document read, decompressed (64 MiB): a ``.gz`` of a megabyte can hold gigabytes.
+MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
+#: The longest answer an answer log may hold (1 MiB characters): judging is linear in it, a few seconds a MiB.
+MAX_ANSWER_CHARS = 1024 * 1024
 
 #: A JSON string (escapes included): set aside before brackets are counted.
 _JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from evalgate_lib.errors import InputError
-from evalgate_lib.files import sha256_file
+from evalgate_lib.files import sha256_file, special_file_kind
 from evalgate_lib.inputs.config import DEFAULT_ANSWER_MATCHING, DEFAULT_SENTENCE_SCORER
 from evalgate_lib.inputs.structured import read_json
 from evalgate_lib.judging.rows import ResultRow
@@ -157,10 +157,10 @@ def _check_signature(folder: Path, hint: str) -> None:
 
 
 def _kind_of(path: Path) -> str:
-    """What a path that is not a regular file is, in words ("a folder", "a dangling symbolic link")."""
+    """What a path that is not a regular file is, in words ("a folder", "a dangling symbolic link", "a pipe …")."""
     if path.is_symlink() and not path.exists():
         return "a dangling symbolic link"
-    return "a folder" if path.is_dir() else "not a regular file"
+    return "a folder" if path.is_dir() else special_file_kind(path) or "not a regular file"
 
 
 def signature_line(folder: str | Path) -> str:
@@ -203,6 +203,11 @@ def read_results_folder(folder: str | Path) -> ResultsFolder:
     if (path / INDEX_FILE).is_file() and not (path / "results.jsonl").exists():
         raise InputError(several_candidates_message(path))
     for name in PUBLISHED_FILES:
+        if not (path / name).is_file() and ((path / name).exists() or (path / name).is_symlink()):
+            raise InputError(
+                f"{path / name} is {_kind_of(path / name)}, not the file a results folder holds; "
+                f"{rerun_hint(path, None)}"
+            )
         if not (path / name).is_file():
             raise InputError(
                 f"{path / name} does not exist, so {path} is not a results folder; {rerun_hint(path, None)}"

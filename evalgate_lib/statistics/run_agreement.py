@@ -118,9 +118,9 @@ class AgreementReport:
         """How many labels were used and why the rest were not, in one line."""
         return (
             f"labels used: {self.labelled} answers (pass {REFERENCE_PASS}) and {self.double_labelled} second-pass "
-            f"labels (agreement between passes), of {self.read} labels considered; not used: {self.stale} stale (answer "
-            f"changed since it was labelled), {self.unknown} unknown (no such answer in the run), {self.unused_passes} of a "
-            "later pass only (no pass-1 label of the answer, or a third pass)"
+            f"labels (agreement between passes), of {self.read} labels considered; not used: {self.stale} stale "
+            f"(answer changed since it was labelled), {self.unknown} unknown (no such answer in the run), "
+            f"{self.unused_passes} of a later pass only (no pass-1 label of the answer, or a third pass)"
         )
 
 
