@@ -28,7 +28,7 @@ from evalgate_lib.run.candidates import (
     read_candidates_folder,
     run_and_write_candidates,
 )
-from evalgate_lib.run.folder import read_results_folder
+from evalgate_lib.run.folder import read_results_folder, rerun_hint
 from evalgate_lib.run.manifest import Manifest
 from evalgate_lib.run.pipeline import RunOptions, select_questions
 from evalgate_lib.run.results import has_results, run_and_write
@@ -482,12 +482,28 @@ class Results:
         return report_html.appendix_links_html(links, skipped)
 
     def articles(self) -> list[Article]:
-        """The knowledge base the run used (from the manifest's corpus path).
+        """The knowledge base the run used (from the manifest's corpus path), as it was when the run read it.
 
-        Empty for answers scored from logs without ``--corpus``: no knowledge base was given.
+        Empty for answers scored from logs without ``--corpus``: no knowledge base was given. A corpus
+        changed since the run (its SHA-256 is not the manifest's) is refused with one line: the passages
+        rebuilt from it by their spans would not be the text the answers were written and judged from
+        (``agreement`` judges them again; the report shows them), and nothing would say so.
         """
+        from evalgate_lib.inputs.corpus import corpus_digest
+
         path = self.manifest.corpus.get("path")
-        return [] if path is None else load_corpus(path)
+        if path is None:
+            return []
+        articles = load_corpus(path)
+        recorded = self.manifest.corpus.get("sha256")
+        now = corpus_digest(articles)
+        if recorded is not None and now != recorded:
+            raise InputError(
+                f"corpus {path} has changed since the run of {self.folder} (its SHA-256 is {now[:12]}…, the manifest "
+                f"records {str(recorded)[:12]}…): the passages rebuilt from it would not be the text the answers were "
+                f"judged on; {rerun_hint(self.folder, self.manifest)}"
+            )
+        return articles
 
 
 def load_results(folder: str | Path = DEFAULT_RESULTS) -> Results:

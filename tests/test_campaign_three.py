@@ -477,6 +477,14 @@ def deep_cache_entry(ws: Workspace) -> list[str]:
     return ws.run()
 
 
+def corpus_edited_after_the_run(ws: Workspace) -> list[str]:
+    folder = score(ws, "b", "c", extra=("--corpus", str(ws.corpus)))
+    labels = labels_file(ws, "labels.jsonl", census(folder))
+    path = ws.corpus / "refunds.md"
+    path.write_text(path.read_text().replace("14 days", "40 days"))  # the passages agreement would rebuild
+    return ["agreement", "--results", str(folder), "--labels", str(labels), "--resamples", "200"]
+
+
 def gzip_bomb(ws: Workspace) -> list[str]:
     import gzip
 
@@ -1018,6 +1026,15 @@ CASES: tuple[Case, ...] = (
         2,
         ERR + r"{ws}/labels\.jsonl:1: a line of 17,825,794 characters; EvalGate reads lines of at most 16,777,216 "
         r"characters \(16 MiB\): one record is never that long, so the file is damaged or not the file meant",
+    ),
+    Case(
+        "corpus-edited-after-the-run",
+        "agreement after an article changed (its passages would be rebuilt from the new text)",
+        corpus_edited_after_the_run,
+        2,
+        ERR + r"corpus {ws}/corpus has changed since the run of {ws}/R \(its SHA-256 is [0-9a-f]{12}…, the manifest "
+        r"records [0-9a-f]{12}…\): the passages rebuilt from it would not be the text the answers were judged on; "
+        r"rerun 'evalgate score .*'",
     ),
     Case(
         "corpus-gzip-bomb",
