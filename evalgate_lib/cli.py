@@ -400,6 +400,10 @@ def cmd_report(args: argparse.Namespace) -> int:
         results, candidate = _lead_pair(results, args.thresholds, candidate)
     if args.reviewer is not None and not args.labels:
         raise InputError("--reviewer goes with --labels FILE: it says whose labels count")
+    if results is not None:
+        from evalgate_lib.api import load_results
+
+        load_results(results).articles()  # a corpus changed since the run fails here, not inside a notebook
     if args.labels and results is not None:
         _check_labels_usable(args.labels, results, args.reviewer)  # all-stale labels fail here, not in a notebook
     parameters = notebook_parameters(

@@ -485,6 +485,11 @@ def corpus_edited_after_the_run(ws: Workspace) -> list[str]:
     return ["agreement", "--results", str(folder), "--labels", str(labels), "--resamples", "200"]
 
 
+def report_after_corpus_edit(ws: Workspace) -> list[str]:
+    argv = corpus_edited_after_the_run(ws)
+    return ["report", "--results", argv[2], "--out", str(ws.root / "report"), "--cache-dir", str(ws.root / "cache")]
+
+
 def gzip_bomb(ws: Workspace) -> list[str]:
     import gzip
 
@@ -1035,6 +1040,13 @@ CASES: tuple[Case, ...] = (
         ERR + r"corpus {ws}/corpus has changed since the run of {ws}/R \(its SHA-256 is [0-9a-f]{12}…, the manifest "
         r"records [0-9a-f]{12}…\): the passages rebuilt from it would not be the text the answers were judged on; "
         r"rerun 'evalgate score .*'",
+    ),
+    Case(
+        "report-after-corpus-edit",
+        "report after an article changed: refused before any notebook runs",
+        report_after_corpus_edit,
+        2,
+        ERR + r"corpus {ws}/corpus has changed since the run of {ws}/R .*",
     ),
     Case(
         "corpus-gzip-bomb",
