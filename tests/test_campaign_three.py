@@ -693,6 +693,13 @@ CASES: tuple[Case, ...] = (
         r"second copy would count twice or let the file order decide; keep one",
     ),
     Case(
+        "labels-same-file-twice",
+        "gate --labels A --labels A",
+        lambda ws: [*two_label_files(ws)[:-2], "--labels", str(ws.root / "A.jsonl")],
+        2,
+        ERR + r"label file {ws}/A\.jsonl is given twice: each label would count twice; name it once",
+    ),
+    Case(
         "labels-two-reviewers",
         "two reviewers' pass-1 labels of every answer in one file (ann and bob)",
         gate_two_reviewers,

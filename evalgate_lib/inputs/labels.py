@@ -352,6 +352,9 @@ def load_label_files(paths: Iterable[str | Path], reviewer: str | None = None) -
     labels are kept (one who labelled nothing in the files is an error, naming who did).
     """
     files = [Path(p) for p in paths]
+    for number, file in enumerate(files):
+        if any(file.resolve() == earlier.resolve() for earlier in files[:number]):
+            raise InputError(f"label file {file} is given twice: each label would count twice; name it once")
     loaded = _read_labels(files, verify=True)
     sources = tuple(str(p) for p in files)
     if reviewer is None:
