@@ -627,12 +627,21 @@ def draw_label_plan(
     uniform random sample of the rest (:mod:`evalgate_lib.statistics.sampling_plan`); written to
     ``out`` (default ``<results>/label-plan.json``, or beside the plans already drawn there:
     ``label-plan-2.json`` …). A plan is never written over anything: labels made under an earlier
-    plan name it, and a file at ``out`` may be anything (rows, labels). Label its answers with
+    plan name it, and a file at ``out`` may be anything (rows, labels). The same plan drawn again
+    (the same folder, budget, seed and share: notebook 04 run twice) is the one already there. Label its answers with
     ``results.labelling(..., plan=path)``; ``evalgate gate --labels FILE`` then decides on the
     corrected delta.
     """
     from evalgate_lib.statistics.paired_tests import DEFAULT_SEED
-    from evalgate_lib.statistics.sampling_plan import DEFAULT_REVIEW_SHARE, draw_plan, next_plan_path, write_plan
+    from evalgate_lib.statistics.sampling_plan import (
+        DEFAULT_REVIEW_SHARE,
+        draw_plan,
+        next_plan_path,
+        plan_digest,
+        plan_digest_of,
+        plan_files,
+        write_plan,
+    )
 
     loaded = results if isinstance(results, Results) else load_results(results)
     plan = draw_plan(
@@ -644,6 +653,10 @@ def draw_label_plan(
         DEFAULT_SEED if seed is None else seed,
         DEFAULT_REVIEW_SHARE if review_share is None else review_share,
     )
+    same = plan_digest_of(plan)
+    for drawn in [Path(out)] if out is not None else plan_files(loaded.folder):
+        if drawn.is_file() and plan_digest(drawn) == same:  # drawn before, identical: the same plan, not a second
+            return DrawnPlan(plan, drawn, same)
     path = Path(out) if out is not None else next_plan_path(loaded.folder)
     if path.exists() or path.is_symlink():
         raise InputError(

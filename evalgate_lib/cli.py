@@ -387,6 +387,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.jobs is not None:
         check_count("--jobs", args.jobs, MAX_JOBS)
     check_limit(args.limit)
+    if args.reviewer is not None and not args.labels:
+        raise InputError("--reviewer goes with --labels FILE: it says whose labels count")
     load_gate(args.thresholds)  # a missing or malformed thresholds file fails here, not inside a notebook
     check_outputs(args, _report_corpora(args), "out", *(("cache_dir",) if args.results is None else ()))
     started = time.perf_counter()
@@ -398,8 +400,6 @@ def cmd_report(args: argparse.Namespace) -> int:
         results = run_candidates(args.baseline, candidate_configs(args), run_options(args), args.out / "results").folder
     if results is not None:
         results, candidate = _lead_pair(results, args.thresholds, candidate)
-    if args.reviewer is not None and not args.labels:
-        raise InputError("--reviewer goes with --labels FILE: it says whose labels count")
     if results is not None:
         from evalgate_lib.api import load_results
 

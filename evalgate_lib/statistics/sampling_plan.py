@@ -225,8 +225,12 @@ def draw_strata(
 
 def write_plan(plan: LabelPlan, path: str | Path) -> str:
     """Write the plan atomically; returns its SHA-256 (what labels made under it record: :func:`plan_digest`)."""
-    text = plan_text(plan)
-    atomic_write(Path(path), text)
+    atomic_write(Path(path), plan_text(plan))
+    return plan_digest_of(plan)
+
+
+def plan_digest_of(plan: LabelPlan) -> str:
+    """The SHA-256 labels made under ``plan`` record (:func:`_digest` of its JSON), written or not."""
     return _digest(plan.to_json())
 
 
