@@ -159,7 +159,9 @@ def pathological(folder: Path) -> dict[str, Callable[[], str]]:
         "JSON Lines line of 5 MB (answer log, labels, gold)": check(
             lambda: list(read_jsonl(folder / "jsonl-5mb.jsonl", "answer log"))
         ),
-        "JSON file of one 5 MB line (results files, plans)": check(lambda: read_json(folder / "json-5mb.json", "results file")),
+        "JSON file of one 5 MB line (results files, plans)": check(
+            lambda: read_json(folder / "json-5mb.json", "results file")
+        ),
         "TOML config with a 5 MB value": check(lambda: load_config(folder / "toml-5mb.toml")),
         "CSV row of 5 MB (gold import)": check(lambda: import_gold_file(folder / "csv-5mb.csv", out, None, True)),
         "JSON Lines line nested 100,000 deep": check(lambda: load_labels(folder / "deep.jsonl")),
