@@ -696,7 +696,7 @@ def draw_label_plan(
     ``out`` (default ``<results>/label-plan.json``, or beside the plans already drawn there:
     ``label-plan-2.json`` …). A plan is never written over anything: labels made under an earlier
     plan name it, and a file at ``out`` may be anything (rows, labels). The same plan drawn again
-    (the same folder, budget, seed and share: notebook 04 run twice) is the one already there. Label its answers with
+    (the same folder, budget, seed and share: notebook 06 run twice) is the one already there. Label its answers with
     ``results.labelling(..., plan=path)``; ``evalgate gate --labels FILE`` then decides on the
     corrected delta.
     """

@@ -756,7 +756,9 @@ CASES: tuple[Case, ...] = (
         plan_labels_gated,
         1,
         r"deltas corrected by labels: 8 of 24 answers labelled under plan {ws}/R/label-plan\.json \(SHA-256 "
-        r"[0-9a-f]{12}…\) \(stratified prediction-powered estimate, 95% t interval with label and question sampling\)",
+        r"[0-9a-f]{12}…\) \(the stratified PPI\+\+ estimate with its 95% t interval; a rule is decided by the "
+        r"labels only where every census they allow decides it alike, exactly, else by the judge\); labels used: "
+        r"8 unrecorded",
         stdout=True,
     ),
     Case(
@@ -764,7 +766,7 @@ CASES: tuple[Case, ...] = (
         "a second sample: written beside the first plan, never over it",
         sampled_twice,
         0,
-        r"written: {ws}/R/label-plan-2\.json \(SHA-256 [0-9a-f]{64}\); label its answers in this order in notebook 04",
+        r"written: {ws}/R/label-plan-2\.json \(SHA-256 [0-9a-f]{64}\); label its answers in this order in notebook 06",
         stdout=True,
         check=first_plan_kept,
     ),

@@ -404,7 +404,7 @@ def test_a_second_plan_goes_beside_the_first_and_an_existing_file_is_never_writt
     ]  # fmt: skip
     assert next_plan_path(folder).name == "label-plan-11.json"
     assert load_plan(first.path)[1] == first.sha256  # the first is as it was
-    again = eg.draw_label_plan(folder, budget=8, seed=3)  # the same draw again (notebook 04 run twice)
+    again = eg.draw_label_plan(folder, budget=8, seed=3)  # the same draw again (notebook 06 run twice)
     assert (again.path, again.sha256) == (first.path, first.sha256)
     assert next_plan_path(folder).name == "label-plan-11.json"  # nothing new written
     labels = folder / "labels.jsonl"
