@@ -1,4 +1,5 @@
-"""How reading and chunking a corpus scales with one very long line (issue 31): linear, or not.
+"""How reading and chunking a corpus scales with one very long line (issue 31), and how every reader and the judge
+take pathological input (issue 45): linear, bounded, or not.
 
 A document with one long line and no front-matter title made ``evalgate run`` spin: the
 title regex backtracked over the line (50 KB: 11.4 s, 1 MB: over ten minutes). This script
@@ -15,6 +16,15 @@ Run from the repository root (not part of the test suite; timings depend on the 
 
 Each timing is the best of ``--repeats`` runs, the shapes interleaved, so a busy machine
 slows every shape alike.
+
+The second table (issue 45; ``--only pathological`` prints it alone) times what each reader and
+the judge do with the inputs the third campaign found: an answer ending in 100,000 dots (the
+judge's sentence-end search was quadratic: 40,000 dots took 41 s), a line of 5 MB in every
+structured input (read, or refused past its limit), input nested 100,000 levels deep (it crashed
+sixteen readers), a TOML key of 100,000 dotted parts, a line and a file past their limits. Each
+must take under 1 s (the ``goal`` column). The earlier sentence-end search is timed beside it at
+10,000 and 20,000 dots, and the judge on a line of numbers, whose quadratic search is inside
+``judging/`` (left for the judge's rebuild, issue 44), at 2,000 and 4,000 numbers.
 """
 
 from __future__ import annotations
@@ -31,6 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from evalgate_lib.chunks.chunking import chunk_corpus  # noqa: E402
+from evalgate_lib.errors import InputError  # noqa: E402
 from evalgate_lib.inputs.corpus import scan_corpus  # noqa: E402
 
 #: One-line document bodies of about ``n`` characters, each a shape a regex could backtrack on.
@@ -72,11 +83,142 @@ def steps(folder: Path) -> dict[str, Callable[[], object]]:
     return out
 
 
+#: The sentence-end search of the judge before issue 45 (it retried every start inside a run of dots).
+_OLD_SENTENCE_END = re.compile(
+    r"(?<!\be\.g)(?<!\bi\.e)[.!?]+[\"')\]\u201d\u2019*_]*(?=\s+(?:[A-Z0-9\"'(\[*\u201c\u2018]|`[^`\s]))"
+)
+#: The limit every pathological input must be read (or refused) within.
+GOAL_SECONDS = 1.0
+DEEP = "[" * 100_000 + "]" * 100_000
+FIVE_MB = 5 * 1024 * 1024
+
+
+_CALLS = iter(range(1_000_000))
+
+
+def _judge(answer: str) -> None:
+    """The judge on ``answer`` (a new one each call: the judge's memos must not answer a repeat)."""
+    from evalgate_lib.judging.answer import judge_answer
+
+    answer = f"Take {next(_CALLS)}. {answer}"
+
+    judge_answer(question="How many seats does Starter include?", answer=answer,
+                 passages=[("Plans", "The Starter plan includes 3 seats.")], accept=["3 seats"], answerable=True,
+                 top_similarity=0.7)  # fmt: skip
+
+
+def _refused(work: Callable[[], object], folder: Path) -> Callable[[], str]:
+    """``work`` made to say how it ended: "read", or the start of the one line that refused it."""
+
+    def run() -> str:
+        try:
+            work()
+        except InputError as exc:
+            return "refused: " + str(exc).replace(str(folder), "<tmp>")[:56]
+        return "read"
+
+    return run
+
+
+def pathological(folder: Path) -> dict[str, Callable[[], str]]:
+    """Each pathological input of issue 45 with the step that reads it (files written into ``folder`` first)."""
+    from evalgate_lib.gold_tools.gold_files import import_gold_file
+    from evalgate_lib.inputs.config import load_config
+    from evalgate_lib.inputs.corpus import parse_article
+    from evalgate_lib.inputs.jsonl import read_jsonl
+    from evalgate_lib.inputs.labels import load_labels
+    from evalgate_lib.inputs.structured import read_json
+    from evalgate_lib.statistics.gate import load_gate
+
+    shipped = (ROOT / "configs" / "baseline.toml").read_text(encoding="utf-8")
+    files = {
+        "jsonl-5mb.jsonl": '{"question_id": "q1", "answer": "' + "x" * FIVE_MB + '", "passages": []}\n',
+        "json-5mb.json": '{"note": "' + "x" * FIVE_MB + '"}',
+        "toml-5mb.toml": shipped.replace('description = "', 'description = "' + "x" * FIVE_MB, 1),
+        "csv-5mb.csv": "question,ground_truth\nHow many seats?," + "x" * FIVE_MB + "\n",
+        "deep.jsonl": DEEP + "\n",
+        "deep.json": DEEP,
+        "deep-gate.toml": "alpha = " + DEEP + "\n",
+        "dotted.toml": "a" + ".a" * 100_000 + " = 1\n",
+        "deep.csv": 'question,ground_truth,contexts\nHow many seats?,3 seats,"' + DEEP + '"\n',
+        "line-17mib.jsonl": '"' + "x" * (17 * 1024 * 1024) + '"\n',
+    }
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    with open(folder / "huge.json", "wb") as handle:  # sparse: past the size limit, no disk used
+        handle.truncate(513 * 1024 * 1024)
+    front = "---\nid: " + DEEP + "\n---\n# Deep\n\nText.\n"
+    out = folder / "imported.jsonl"
+
+    def check(work: Callable[[], object]) -> Callable[[], str]:
+        return _refused(work, folder)
+
+    return {
+        "judge: answer ending in 100,000 dots": check(lambda: _judge("Starter includes 3 seats" + "." * 100_000)),
+        "judge: answer of 100,000 '!?'": check(lambda: _judge("Starter includes 3 seats" + "!?" * 50_000)),
+        "JSON Lines line of 5 MB (answer log, labels, gold)": check(
+            lambda: list(read_jsonl(folder / "jsonl-5mb.jsonl", "answer log"))
+        ),
+        "JSON file of one 5 MB line (results files, plans)": check(
+            lambda: read_json(folder / "json-5mb.json", "results file")
+        ),
+        "TOML config with a 5 MB value": check(lambda: load_config(folder / "toml-5mb.toml")),
+        "CSV row of 5 MB (gold import)": check(lambda: import_gold_file(folder / "csv-5mb.csv", out, None, True)),
+        "JSON Lines line nested 100,000 deep": check(lambda: load_labels(folder / "deep.jsonl")),
+        "JSON file nested 100,000 deep": check(lambda: read_json(folder / "deep.json", "results file")),
+        "TOML value nested 100,000 deep": check(lambda: load_gate(folder / "deep-gate.toml")),
+        "TOML key of 100,001 dotted parts": check(lambda: load_gate(folder / "dotted.toml")),
+        "YAML front matter nested 100,000 deep": check(lambda: parse_article(front, "deep.md")),
+        "CSV list cell nested 100,000 deep": check(lambda: import_gold_file(folder / "deep.csv", out, None, True)),
+        "JSON Lines line of 17 MiB (past the line limit)": check(lambda: load_labels(folder / "line-17mib.jsonl")),
+        "JSON file of 513 MiB (past the size limit)": check(lambda: read_json(folder / "huge.json", "results file")),
+    }
+
+
+def pathological_table(repeats: int) -> list[str]:
+    """The second table: each pathological input, how it ended, the best of ``repeats`` seconds, against the goal."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        steps = pathological(Path(tmp))
+        _judge("warm up: load the judge's modules once")
+        for name, work in steps.items():
+            times, ended = [], ""
+            for _ in range(repeats):
+                started = time.perf_counter()
+                ended = work()
+                times.append(time.perf_counter() - started)
+            best = min(times)
+            rows.append([name, ended, f"{best:.4f}", "PASS" if best < GOAL_SECONDS else "FAIL"])
+    head = ["input (issue 45)", "how it ended", "seconds", f"goal < {GOAL_SECONDS:g} s"]
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+    lines = ["  ".join(cell.ljust(widths[i]) for i, cell in enumerate(r)) for r in [head, *rows]]
+    old = {n: best_of(1, lambda n=n: list(_OLD_SENTENCE_END.finditer("a" + "." * n))) for n in (10_000, 20_000)}
+    lines.append(
+        f"\nthe judge's earlier sentence-end search on a run of dots: 10,000 {old[10_000]:.3f} s, 20,000 "
+        f"{old[20_000]:.3f} s (ratio {old[20_000] / old[10_000]:.1f} for twice the length: quadratic)"
+    )
+    numbers = {n: best_of(1, lambda n=n: _judge("1, " * n)) for n in (2_000, 4_000)}
+    lines.append(
+        f"left in judging/ (issue 44): the judge on a line of numbers: 2,000 {numbers[2_000]:.3f} s, 4,000 "
+        f"{numbers[4_000]:.3f} s (ratio {numbers[4_000] / numbers[2_000]:.1f}: quadratic, "
+        "judging.quantities._unit_after)"
+    )
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="50000,1000000", help="line lengths in characters, comma-separated")
     parser.add_argument("--repeats", type=int, default=3, help="timings per figure (the best is kept)")
+    parser.add_argument(
+        "--only", choices=("long-lines", "pathological"), default=None, help="print one of the two tables only"
+    )
     args = parser.parse_args(argv)
+    if args.only != "long-lines":
+        print("\n".join(pathological_table(args.repeats)))
+        if args.only == "pathological":
+            return 0
+        print()
     sizes = [int(s) for s in args.sizes.split(",")]
     rows: list[tuple[str, str, list[float]]] = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -20,6 +20,7 @@ from evalgate_lib.errors import InputError
 from evalgate_lib.inputs.config import RunConfig, check_fairness, load_config
 from evalgate_lib.inputs.corpus import Article, load_corpus
 from evalgate_lib.inputs.gold import GoldQuestion, load_gold
+from evalgate_lib.inputs.structured import parse_json
 from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow
 from evalgate_lib.judging.trace import Explanation, explain
 from evalgate_lib.reporting import changes_view, explorer, first_screen, plots, report_html
@@ -29,7 +30,7 @@ from evalgate_lib.run.candidates import (
     read_candidates_folder,
     run_and_write_candidates,
 )
-from evalgate_lib.run.folder import read_results_folder
+from evalgate_lib.run.folder import read_results_folder, rerun_hint
 from evalgate_lib.run.manifest import Manifest
 from evalgate_lib.run.pipeline import RunOptions, select_questions
 from evalgate_lib.run.results import has_results, run_and_write
@@ -271,53 +272,90 @@ class Results:
         return labelling_widget(session, self.articles(), progress)
 
     def label_plan(self, path: str | Path | None = None) -> tuple[LabelPlan, str]:
-        """The sampling plan at ``path`` (default ``<folder>/label-plan.json``) and its SHA-256, checked against this
-        folder: a plan drawn before the folder changed is refused with the command to redraw it."""
+        """The sampling plan at ``path`` (default: the last one drawn into this folder) and its SHA-256, checked
+        against this folder: a plan drawn from another folder, before this one changed, or that does not hold
+        the run's questions (edited) is refused with the command to draw one that does."""
         from evalgate_lib.statistics.sampling_plan import PLAN_FILE, check_plan, load_plan
 
-        file = Path(path) if path is not None else self.folder / PLAN_FILE
+        drawn = self.plan_files()
+        file = Path(path) if path is not None else drawn[-1] if drawn else self.folder / PLAN_FILE
         plan, digest = load_plan(file)
-        check_plan(plan, file, self._digests(), (self.baseline, self.candidate))
+        check_plan(plan, file, self._digests(), (self.baseline, self.candidate), self.rows, self.folder)
         return plan, digest
 
     def _digests(self) -> dict[str, str]:
         return {name: str(entry.get("sha256")) for name, entry in (self.manifest.files or {}).items()}
 
-    def label_correction(self, labels: LabelFiles, plan: str | Path | None = None) -> LabelCorrection:
+    def label_correction(
+        self, labels: LabelFiles, plan: str | Path | None = None, reviewer: str | None = None
+    ) -> LabelCorrection:
         """Every labelled metric's delta corrected by the labels in ``labels`` (a census, or a plan's labels).
 
-        ``labels``: one label file's path, or a list of them (:func:`label_files`). ``plan`` defaults
-        to ``<folder>/label-plan.json`` when the labels name a plan. A convenience sample (labels made
-        outside a plan, not every answer) is refused with one line (:class:`InputError`); so is a plan
-        drawn before the folder changed. :attr:`LabelCorrection.kinds` says which kind of labels it used.
+        ``labels``: one label file's path, or a list of them (:func:`label_files`). ``plan`` defaults to
+        the plan in this folder whose SHA-256 the labels record (``label-plan.json``, or a later draw beside
+        it). A convenience sample (labels made outside a plan, not every answer) is refused with one line
+        (:class:`InputError`); so is a plan drawn before the folder changed, and two labels of one answer in
+        one pass unless ``reviewer`` says whose count. :attr:`LabelCorrection.kinds` says which kind of
+        labels it used.
         """
-        from evalgate_lib.inputs.labels import load_labels
+        from evalgate_lib.inputs.labels import load_label_files
         from evalgate_lib.statistics.label_correction import correct_with_labels
-        from evalgate_lib.statistics.sampling_plan import PLAN_FILE
 
         labels = label_files(labels)
-        loaded = [label for path in labels for label in load_labels(path)]
+        selection = load_label_files(labels, reviewer)
+        loaded = list(selection.labels)
         source = ", ".join(map(str, labels))
         if not loaded:
             raise InputError(f"no labels in {source}")
         if plan is not None:
             drawn, digest = self.label_plan(plan)
-            return correct_with_labels(self.rows, self.baseline, self.candidate, loaded, source, drawn, digest)
+            return correct_with_labels(
+                self.rows, self.baseline, self.candidate, loaded, source, drawn, digest,
+                plan_path=str(plan), policy=selection.policy_line(),
+            )  # fmt: skip
         found: tuple[LabelPlan | None, str | None] = (None, None)
+        path: Path | None = None
         stale: InputError | None = None
-        if any(lb.plan_sha256 for lb in loaded) and (self.folder / PLAN_FILE).is_file():
+        wanted = sorted({lb.plan_sha256 for lb in loaded if lb.plan_sha256})
+        if wanted:
             try:
-                found = self.label_plan()
+                path = self.plan_for(wanted)
+                found = self.label_plan(path) if path is not None else found
             except InputError as exc:  # a census needs no plan: say this only if the labels need one
                 stale = exc
         try:
-            return correct_with_labels(self.rows, self.baseline, self.candidate, loaded, source, *found)
+            return correct_with_labels(
+                self.rows, self.baseline, self.candidate, loaded, source, *found,
+                plan_path=None if path is None else str(path), policy=selection.policy_line(),
+            )  # fmt: skip
         except InputError:
             if stale is not None:
                 raise stale from None
             raise
 
-    def interval_narrowing(self, labels: LabelFiles, plan: str | Path | None = None) -> Axes:
+    def plan_files(self) -> list[Path]:
+        """The sampling plans ``evalgate sample`` wrote into this folder, in the order they were drawn."""
+        from evalgate_lib.statistics.sampling_plan import plan_files
+
+        return plan_files(self.folder)
+
+    def plan_for(self, digests: Sequence[str]) -> Path | None:
+        """The plan of this folder whose SHA-256 is one of ``digests`` (what labels record), else the first drawn.
+
+        The first drawn plan stands in when none matches, so the message that refuses it (drawn before the
+        folder changed, or for other answers) is about the plan the folder holds, not about a missing file.
+        """
+        from evalgate_lib.statistics.sampling_plan import plan_digest
+
+        files = self.plan_files()
+        for file in files:
+            if plan_digest(file) in digests:
+                return file
+        return files[0] if files else None
+
+    def interval_narrowing(
+        self, labels: LabelFiles, plan: str | Path | None = None, reviewer: str | None = None
+    ) -> Axes:
         """How the corrected delta's interval narrows as the plan's labels come in (a matplotlib plot).
 
         One point per question labelled in the plan's order: the corrected accuracy delta and its
@@ -325,25 +363,33 @@ class Results:
         the plan's answers labelled so far, each from the moment it is saved. A label file that does not
         exist yet (the labelling widget creates it on the first save) holds no label.
         """
-        from evalgate_lib.inputs.labels import load_labels
+        from evalgate_lib.inputs.labels import load_label_files
         from evalgate_lib.statistics.label_correction import narrowing, plan_progress
 
         drawn, digest = self.label_plan(plan)
         # a label file not written yet (nothing labelled so far) is an empty start, drawn as such
-        loaded = [label for path in label_files(labels) if path.exists() for label in load_labels(path)]
+        loaded = list(load_label_files([path for path in label_files(labels) if path.exists()], reviewer).labels)
         steps = narrowing(self.rows, self.baseline, self.candidate, loaded, drawn, digest)
         return plots.interval_narrowing_plot(steps, progress=plan_progress(self.rows, loaded, drawn, digest))
 
     def agreement_report(
-        self, labels: LabelFiles, scorers: Sequence[str] = ("lexical", "span"), resamples: int = 10000
+        self,
+        labels: LabelFiles,
+        scorers: Sequence[str] = ("lexical",),
+        resamples: int = 10000,
+        reviewer: str | None = None,
     ) -> AgreementReport:
-        """Every judgement of this run against reviewers' labels, for the run's scorer and each of ``scorers``."""
+        """Every judgement of this run against reviewers' labels, for the run's scorer and each of ``scorers``.
+
+        ``reviewer``: only that reviewer's labels count (else two labels of one answer in one pass are refused).
+        """
         from evalgate_lib.inputs.config import ANSWER_MATCHING
-        from evalgate_lib.inputs.labels import load_labels
+        from evalgate_lib.inputs.labels import load_label_files
         from evalgate_lib.statistics.run_agreement import measure
 
         labels = label_files(labels)
-        loaded = [label for path in labels for label in load_labels(path)]
+        selection = load_label_files(labels, reviewer)
+        loaded = list(selection.labels)
         if not loaded:
             raise InputError(f"no labels in {', '.join(map(str, labels))}")
 
@@ -357,23 +403,26 @@ class Results:
             matching=self.manifest.answer_matching,
             resamples=resamples,
             source=", ".join(map(str, labels)),
+            policy=selection.policy_line(),
         )
 
-    def agreement(self, labels: LabelFiles, scorers: Sequence[str] = ("lexical",)) -> dict[str, Any]:
+    def agreement(
+        self, labels: LabelFiles, scorers: Sequence[str] = ("lexical",), reviewer: str | None = None
+    ) -> dict[str, Any]:
         """:meth:`agreement_report` as plain JSON (what ``evalgate agreement --json`` writes)."""
         from evalgate_lib.statistics.run_agreement import report_json
 
-        return report_json(self.agreement_report(labels, scorers))
+        return report_json(self.agreement_report(labels, scorers, reviewer=reviewer))
 
-    def agreement_html(self, labels: LabelFiles) -> str:
+    def agreement_html(self, labels: LabelFiles, reviewer: str | None = None) -> str:
         """:meth:`agreement` as the report's table, with who labelled and what they saw as the label files record it."""
-        from evalgate_lib.inputs.labels import label_provenance, load_labels, match_labels
+        from evalgate_lib.inputs.labels import label_provenance, load_label_files, match_labels
 
         labels = label_files(labels)
         answers = {(r.config, r.question_id): r.answer for r in self.rows}
-        loaded = [label for path in labels for label in load_labels(path)]
+        loaded = load_label_files(labels, reviewer).labels
         used = [label for group in match_labels(loaded, answers).matched.values() for label in group]
-        return report_html.agreement_html(self.agreement(labels), label_provenance(used))
+        return report_html.agreement_html(self.agreement(labels, reviewer=reviewer), label_provenance(used))
 
     def examples(self, question_ids: Sequence[str] | str | None = None, n: int = 4) -> list[ResultRow]:
         """Answers worth a closer look: the given ids, else flagged answers alternating between configs.
@@ -431,20 +480,20 @@ class Results:
     def sentence_frame(self) -> pd.DataFrame:
         return plots.sentence_coverages(self.rows)
 
-    def results_table_html(self, labels: LabelFiles = ()) -> str:
+    def results_table_html(self, labels: LabelFiles = (), reviewer: str | None = None) -> str:
         """Every answer of both configs as one filterable HTML table (the report's table).
 
         Each answer's details show the retrieved chunks' text (from the run's corpus; when that
         folder is gone, only their ids) and, with ``labels`` (reviewer label files), the
         reviewers' verdicts of that exact answer beside EvalGate's.
         """
-        from evalgate_lib.inputs.labels import load_labels
+        from evalgate_lib.inputs.labels import load_label_files
 
         try:
             bodies = explorer.chunk_texts(self.articles())
         except InputError:
             bodies = None
-        loaded = [label for path in label_files(labels) for label in load_labels(path)]
+        loaded = list(load_label_files(label_files(labels), reviewer).labels)
         return report_html.results_table_html(self.rows, bodies=bodies, labels=loaded)
 
     def changes(self) -> list[QuestionChange]:
@@ -457,7 +506,7 @@ class Results:
 
     def gate_decision(
         self, thresholds: str | Path = "configs/gate.toml", labels: Sequence[str | Path] = (),
-        plan: str | Path | None = None, strict_labels: bool = False,
+        plan: str | Path | None = None, strict_labels: bool = False, reviewer: str | None = None,
     ) -> GateDecision:  # fmt: skip
         """The gate's decision on this run under ``thresholds``: what ``evalgate gate`` prints and the report opens on.
 
@@ -476,7 +525,7 @@ class Results:
         correction, refused = None, None
         if labels:
             try:
-                correction = self.label_correction(labels, plan)
+                correction = self.label_correction(labels, plan, reviewer)
             except InputError as exc:
                 if strict_labels:
                     raise
@@ -501,16 +550,17 @@ class Results:
 
     def first_screen_html(
         self, thresholds: str | Path = "configs/gate.toml", labels: LabelFiles = (),
-        plan: str | Path | None = None,
+        plan: str | Path | None = None, reviewer: str | None = None,
     ) -> str:  # fmt: skip
         """The gate's PASS / FAIL under ``thresholds`` with the rules that decided it, and what changed.
 
         The page renders :meth:`gate_decision` (the verdict ``evalgate gate --labels`` prints): decided on
         the labels where they can decide, each figure named as the judge's or the labels'; labels that
         cannot correct leave the judge's verdict, and the screen says why in one line. For one candidate
-        of several, it opens on every candidate's verdict (:attr:`family`).
+        of several, it opens on every candidate's verdict (:attr:`family`). ``reviewer``: only that
+        reviewer's labels count (else two labels of one answer in one pass are refused).
         """
-        decision = self.gate_decision(thresholds, labels, plan)
+        decision = self.gate_decision(thresholds, labels, plan, reviewer=reviewer)
         leaderboard = ""
         if self.family is not None:
             leaderboard = first_screen.family_html(self.family.summaries(), decision.gate, self.candidate)
@@ -523,12 +573,28 @@ class Results:
         return report_html.appendix_links_html(links, skipped)
 
     def articles(self) -> list[Article]:
-        """The knowledge base the run used (from the manifest's corpus path).
+        """The knowledge base the run used (from the manifest's corpus path), as it was when the run read it.
 
-        Empty for answers scored from logs without ``--corpus``: no knowledge base was given.
+        Empty for answers scored from logs without ``--corpus``: no knowledge base was given. A corpus
+        changed since the run (its SHA-256 is not the manifest's) is refused with one line: the passages
+        rebuilt from it by their spans would not be the text the answers were written and judged from
+        (``agreement`` judges them again; the report shows them), and nothing would say so.
         """
+        from evalgate_lib.inputs.corpus import corpus_digest
+
         path = self.manifest.corpus.get("path")
-        return [] if path is None else load_corpus(path)
+        if path is None:
+            return []
+        articles = load_corpus(path)
+        recorded = self.manifest.corpus.get("sha256")
+        now = corpus_digest(articles)
+        if recorded is not None and now != recorded:
+            raise InputError(
+                f"corpus {path} has changed since the run of {self.folder} (its SHA-256 is {now[:12]}…, the manifest "
+                f"records {str(recorded)[:12]}…): the passages rebuilt from it would not be the text the answers were "
+                f"judged on; {rerun_hint(self.folder, self.manifest)}"
+            )
+        return articles
 
 
 def load_results(folder: str | Path = DEFAULT_RESULTS) -> Results:
@@ -650,12 +716,23 @@ def draw_label_plan(
 
     The review queue's questions first, up to ``review_share`` of the budget, then a seeded
     uniform random sample of the rest (:mod:`evalgate_lib.statistics.sampling_plan`); written to
-    ``out`` (default ``<results>/label-plan.json``). Label its answers with
+    ``out`` (default ``<results>/label-plan.json``, or beside the plans already drawn there:
+    ``label-plan-2.json`` …). A plan is never written over anything: labels made under an earlier
+    plan name it, and a file at ``out`` may be anything (rows, labels). The same plan drawn again
+    (the same folder, budget, seed and share: notebook 06 run twice) is the one already there. Label its answers with
     ``results.labelling(..., plan=path)``; ``evalgate gate --labels FILE`` then decides on the
     corrected delta.
     """
     from evalgate_lib.statistics.paired_tests import DEFAULT_SEED
-    from evalgate_lib.statistics.sampling_plan import DEFAULT_REVIEW_SHARE, PLAN_FILE, draw_plan, write_plan
+    from evalgate_lib.statistics.sampling_plan import (
+        DEFAULT_REVIEW_SHARE,
+        draw_plan,
+        next_plan_path,
+        plan_digest,
+        plan_digest_of,
+        plan_files,
+        write_plan,
+    )
 
     loaded = results if isinstance(results, Results) else load_results(results)
     plan = draw_plan(
@@ -667,7 +744,17 @@ def draw_label_plan(
         DEFAULT_SEED if seed is None else seed,
         DEFAULT_REVIEW_SHARE if review_share is None else review_share,
     )
-    path = Path(out) if out is not None else loaded.folder / PLAN_FILE
+    same = plan_digest_of(plan)
+    for drawn in [Path(out)] if out is not None else plan_files(loaded.folder):
+        if drawn.is_file() and plan_digest(drawn) == same:  # drawn before, identical: the same plan, not a second
+            return DrawnPlan(plan, drawn, same)
+    path = Path(out) if out is not None else next_plan_path(loaded.folder)
+    if path.exists() or path.is_symlink():
+        raise InputError(
+            f"--out {path} exists: a plan is never written over a file (it may hold the run's rows, a reviewer's "
+            f"labels, or a plan whose labels name it); name a new file, or drop --out to write it beside the "
+            f"folder's plans ({next_plan_path(loaded.folder)})"
+        )
     return DrawnPlan(plan, path, write_plan(plan, path))
 
 
@@ -861,7 +948,7 @@ def question_id_list(value: Sequence[str] | str | None) -> list[str] | None:
         text = value.strip()
         if text.startswith("["):
             try:
-                parsed = json.loads(text)
+                parsed = parse_json(text, "question_ids")
             except json.JSONDecodeError as exc:
                 raise InputError(f"question_ids: {value!r} is not a JSON list of ids ({exc.msg})") from None
             if not isinstance(parsed, list) or not all(isinstance(q, str) for q in parsed):

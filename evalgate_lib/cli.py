@@ -146,32 +146,58 @@ def config_corpus(config: str | Path) -> Path:
     return load_config(config).corpus
 
 
-def check_outputs(args: argparse.Namespace, corpora: Sequence[Path | None], *dests: str) -> None:
+def config_gold(config: str | Path) -> Path:
+    """The gold file a config names."""
+    from evalgate_lib.inputs.config import load_config
+
+    return load_config(config).gold
+
+
+def check_outputs(
+    args: argparse.Namespace,
+    corpora: Sequence[Path | None],
+    *dests: str,
+    inputs: Sequence[tuple[str, str | Path | None]] = (),
+) -> None:
     """Check every output option ``dests`` of ``args`` that is set, with the one rule for where EvalGate writes.
 
     :func:`evalgate_lib.run.outputs.check_output`: not a file where a folder goes (or the other way
-    round), not a dangling link, not inside a corpus folder, writable now; so a run never computes
-    for twenty minutes and then fails to write. ``--json`` and ``gold import --out`` name files.
+    round), not a dangling link, not inside a corpus folder, not over a file the command reads
+    (``inputs``), writable now; so a run never computes for twenty minutes and then fails to write.
+    ``--json`` and ``gold import --out`` name files.
     """
     from evalgate_lib.run.outputs import check_output
+    from evalgate_lib.run.results import WRITTEN_FILES
 
     for dest in dests:
         value = getattr(args, dest, None)
         if value is not None:
             folder = dest != "json" and dest not in getattr(args, "file_outputs", ())
-            check_output(value, "--" + dest.replace("_", "-"), folder=folder, corpora=corpora)
+            check_output(
+                value, "--" + dest.replace("_", "-"), folder=folder, corpora=corpora, inputs=inputs,
+                writes=WRITTEN_FILES if dest == "out" else (),
+            )  # fmt: skip
+
+
+def results_and_labels(args: argparse.Namespace) -> list[tuple[str, Path | None]]:
+    """The results folder's files, the label files and the plan a command reads, as :func:`check_outputs` takes them."""
+    from evalgate_lib.run.outputs import results_inputs
+
+    found: list[tuple[str, Path | None]] = [*results_inputs(getattr(args, "results", None))]
+    found += [("label file", Path(p)) for p in getattr(args, "labels", None) or []]
+    return found + [("sampling plan", getattr(args, "plan", None))]
 
 
 def results_corpus(folder: Path | None) -> list[Path | None]:
     """The corpus folder a results folder's manifest names (none when unreadable: its reader then says why)."""
-    import json
+    from evalgate_lib.inputs.structured import read_json
 
     manifest = None if folder is None else Path(folder) / "manifest.json"
     if manifest is None or not manifest.is_file():
         return []
     try:
-        path = json.loads(manifest.read_text(encoding="utf-8")).get("corpus", {}).get("path")
-    except (ValueError, AttributeError, OSError):
+        path = read_json(manifest, "manifest").get("corpus", {}).get("path")
+    except (InputError, AttributeError):
         return []
     return [Path(path)] if isinstance(path, str) else []
 
@@ -214,7 +240,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     options = run_options(args)
     candidates = candidate_configs(args)
     corpora = [config_corpus(args.baseline), *map(config_corpus, candidates)]
-    check_outputs(args, corpora, "out", "cache_dir")
+    configs = [("config", Path(c)) for c in (args.baseline, *candidates)]
+    check_outputs(args, corpora, "out", "cache_dir", inputs=[*configs, ("gold file", config_gold(args.baseline))])
     if len(candidates) == 1:
         results = run_comparison(args.baseline, candidates[0], options, args.out)
         _say_run(args, results.manifest, [f"differs: {', '.join(sorted(results.manifest.fairness['differs']))}"])
@@ -262,6 +289,7 @@ def cmd_gate(args: argparse.Namespace) -> int:
     """
     from evalgate_lib.api import load_candidates, load_results
     from evalgate_lib.run.candidates import is_candidates_folder
+    from evalgate_lib.run.folder import signature_line
     from evalgate_lib.statistics.candidates import HOLM_FAMILY, format_candidates_verdict
     from evalgate_lib.statistics.gate import EXIT_REGRESSION, load_gate
     from evalgate_lib.statistics.power import format_powers, summary_powers
@@ -269,7 +297,9 @@ def cmd_gate(args: argparse.Namespace) -> int:
     gate = load_gate(args.thresholds)
     if args.plan is not None and not args.labels:
         raise InputError("--plan goes with --labels FILE: the labels made under the plan")
-    check_outputs(args, results_corpus(args.results), "json", "junit", "markdown")
+    if args.reviewer is not None and not args.labels:
+        raise InputError("--reviewer goes with --labels FILE: it says whose labels count")
+    check_outputs(args, results_corpus(args.results), "json", "junit", "markdown", inputs=results_and_labels(args))
     if args.results is None:
         status = cmd_run(args)  # checks --limit and --out
         if status:
@@ -287,13 +317,16 @@ def cmd_gate(args: argparse.Namespace) -> int:
         # every candidate answers the same questions: one power per rule, at Holm's best for the family's size
         powers = summary_powers(gate, family.pairs[0].summary, len(family.pairs))
         power = format_powers(powers, gate.alpha, gate.mode)
+        print(signature_line(folder))
         print(format_candidates_verdict(judged, gate, questions_in_file=partial_of, power=power))
         _write_decisions(args, [pair.gate_decision(args.thresholds) for pair in family.pairs])
         return EXIT_REGRESSION if any(c.failed for c in judged) else 0
     results = load_results(folder)
     _partial_of(folder, results.manifest, args.allow_partial)
     # the summary is the one recomputed from the rows (load_results refuses a summary.json that differs)
-    decision = results.gate_decision(args.thresholds, args.labels or (), args.plan, strict_labels=True)
+    decision = results.gate_decision(
+        args.thresholds, args.labels or (), args.plan, strict_labels=True, reviewer=args.reviewer
+    )
     if results.family is not None:  # one pair of several: judged as the family judges it
         n = len(results.family.pairs)
         print(f"{results.candidate} is one of {n} candidates in {results.family.folder}: " + HOLM_FAMILY.format(n=n))
@@ -346,10 +379,13 @@ def cmd_sample(args: argparse.Namespace) -> int:
     """Draw which answers to label: the review queue up to a share of the budget, a seeded random sample of the rest."""
     from evalgate_lib.api import draw_label_plan
 
-    if args.plan_out is not None:  # the default goes into the results folder, which the reader checks
-        from evalgate_lib.run.outputs import check_output
+    if args.plan_out is not None:  # the default goes into the results folder, beside its plans, never over one
+        from evalgate_lib.run.outputs import check_output, results_inputs
 
-        check_output(args.plan_out, "--out", folder=False, corpora=results_corpus(args.results))
+        check_output(
+            args.plan_out, "--out", folder=False, corpora=results_corpus(args.results),
+            inputs=results_inputs(args.results),
+        )  # fmt: skip
     drawn = draw_label_plan(args.results, args.budget, args.seed, args.review_share, args.plan_out)
     print(drawn.describe())
     return 0
@@ -365,6 +401,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.jobs is not None:
         check_count("--jobs", args.jobs, MAX_JOBS)
     check_limit(args.limit)
+    if args.reviewer is not None and not args.labels:
+        raise InputError("--reviewer goes with --labels FILE: it says whose labels count")
     load_gate(args.thresholds)  # a missing or malformed thresholds file fails here, not inside a notebook
     check_outputs(args, _report_corpora(args), "out", *(("cache_dir",) if args.results is None else ()))
     started = time.perf_counter()
@@ -376,12 +414,17 @@ def cmd_report(args: argparse.Namespace) -> int:
         results = run_candidates(args.baseline, candidate_configs(args), run_options(args), args.out / "results").folder
     if results is not None:
         results, candidate = _lead_pair(results, args.thresholds, candidate)
+    if results is not None:
+        from evalgate_lib.api import load_results
+
+        load_results(results).articles()  # a corpus changed since the run fails here, not inside a notebook
     if args.labels and results is not None:
-        _check_labels_usable(args.labels, results)  # all-stale labels fail here, not inside a notebook
+        _check_labels_usable(args.labels, results, args.reviewer)  # all-stale labels fail here, not in a notebook
     parameters = notebook_parameters(
         args.baseline, candidate, args.backend, args.hosts, args.cache_dir, args.limit, args.jobs, args.thresholds
     )
     parameters["labels"] = [str(Path(p).resolve()) for p in args.labels or []]
+    parameters["label_reviewer"] = args.reviewer
     if args.sets is not None:
         from evalgate_lib.inputs.labelled_sets import load_sets
 
@@ -437,13 +480,14 @@ def _report_corpora(args: argparse.Namespace) -> list[Path | None]:
     return corpora
 
 
-def _check_labels_usable(labels: Sequence[Path], results: Path) -> None:
-    """Refuse label files none of whose labels describes an answer of ``results`` (all stale or unknown)."""
-    from evalgate_lib.inputs.labels import load_labels
+def _check_labels_usable(labels: Sequence[Path], results: Path, reviewer: str | None = None) -> None:
+    """Refuse label files none of whose labels describes an answer of ``results`` (all stale or unknown), or
+    whose labels disagree silently (one answer labelled twice in one pass, without ``--reviewer``)."""
+    from evalgate_lib.inputs.labels import load_label_files
     from evalgate_lib.run.results import load_rows
     from evalgate_lib.statistics.run_agreement import usable_labels
 
-    loaded = [label for path in labels for label in load_labels(path)]
+    loaded = list(load_label_files(labels, reviewer).labels)
     source = ", ".join(map(str, labels))
     if not loaded:
         raise InputError(f"no labels in {source}")
@@ -463,9 +507,9 @@ def cmd_agreement(args: argparse.Namespace) -> int:
         return _agreement_by_set(args)
     if not args.labels:
         raise InputError("evalgate agreement needs --labels FILE (with --results) or --sets FILE")
-    check_outputs(args, results_corpus(args.results), "json")
+    check_outputs(args, results_corpus(args.results), "json", inputs=results_and_labels(args))
     report = load_results(args.results).agreement_report(
-        args.labels, scorers=args.scorer or ("lexical", "span"), resamples=args.resamples
+        args.labels, scorers=args.scorer or ("lexical",), resamples=args.resamples, reviewer=args.reviewer
     )
     print(format_report(report), end="")
     if args.json is not None:
@@ -484,8 +528,11 @@ def _agreement_by_set(args: argparse.Namespace) -> int:
     from evalgate_lib.judging.scorers import get_scorer
     from evalgate_lib.statistics.set_agreement import DEFAULT_JUDGES, Judge, format_set, measure_set, set_json
 
-    check_outputs(args, [], "json")
     sets = load_sets(args.sets)
+    read = [("set file", Path(args.sets))]
+    for s in sets:
+        read += [("gold file", s.gold), ("label file", s.labels), *(("answer log", path) for _, path in s.answers)]
+    check_outputs(args, [], "json", inputs=read)
     if args.set:
         known = {s.name for s in sets}
         for name in args.set:
@@ -522,11 +569,14 @@ def cmd_score(args: argparse.Namespace) -> int:
     names = None
     logs = 1 + len(args.candidate_log)
     if args.names is not None:
-        parts = [p.strip() for p in args.names.split(",")]
+        from evalgate_lib.text.matching import canonical
+
+        parts = [canonical(p.strip()) for p in args.names.split(",")]  # names are ids: one Unicode spelling
         if len(parts) != logs or not all(parts):
             raise InputError(f"--names takes {logs} names separated by commas (one per log), got {args.names!r}")
         names = tuple(parts)
-    check_outputs(args, [args.corpus], "out")
+    read = [("answer log", Path(log)) for log in (args.baseline_log, *args.candidate_log)] + [("gold file", args.gold)]
+    check_outputs(args, [args.corpus], "out", inputs=read)
     if logs > 2:
         return _score_candidates(args, names)
     candidate_log = args.candidate_log[0]
@@ -631,8 +681,13 @@ def _score_candidates(args: argparse.Namespace, names: Sequence[str] | None) -> 
 def cmd_retrieve(args: argparse.Namespace) -> int:
     """Write an answer-log skeleton: EvalGate's chunker and retriever for one config over a gold file."""
     from evalgate_lib.api import retrieve
+    from evalgate_lib.run.outputs import check_output
 
     options = run_options(args)
+    config_file = Path(args.config)
+    read = [("config", config_file), ("gold file", args.gold if args.gold is not None else config_gold(config_file))]
+    # the skeleton is an answer log: inside the corpus, the next run would index it as an article
+    check_output(args.out, "--out", folder=False, corpora=[config_corpus(config_file)], inputs=read)
     skeleton = retrieve(args.config, options, gold=args.gold, top_k=args.top_k, out=args.out, force=args.force)
     stats = skeleton.stats
     for path, reason in skeleton.skipped:
@@ -721,6 +776,7 @@ def _configure_agreement(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--resamples", type=int, default=10000, help="bootstrap resamples for the intervals")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures to this JSON file")
+    _add_reviewer_argument(parser)
 
 
 def _configure_run(parser: argparse.ArgumentParser) -> None:
@@ -777,6 +833,7 @@ def _configure_report(parser: argparse.ArgumentParser) -> None:
         action="append",
         help="reviewer labels (JSONL): the report then shows every judgement's agreement with them; repeatable",
     )
+    _add_reviewer_argument(parser)
     parser.add_argument(
         "--sets",
         default=None,
@@ -806,12 +863,14 @@ def _cmd_gold_check(args: argparse.Namespace) -> int:
     if args.corpus is not None and (args.baseline or args.candidate):
         raise InputError("give either --corpus/--gold or --baseline/--candidate, not both")
     matching = "token"
+    read: list[tuple[str, str | Path | None]] = []
     if args.corpus is not None:
         corpus, gold = args.corpus, args.gold
     else:
         baseline, candidate = args.baseline or "configs/baseline.toml", args.candidate or "configs/candidate.toml"
         corpus, gold, matching = gold_sources(baseline, candidate)
-    check_outputs(args, [corpus], "json")
+        read = [("config", Path(baseline)), ("config", Path(candidate))]
+    check_outputs(args, [corpus], "json", inputs=[*read, ("gold file", Path(gold))])
     check, scan = check_gold_files(corpus, gold)
     for path, reason in scan.skipped:
         print(f"skipped corpus file {path}: {reason}")
@@ -877,7 +936,7 @@ def _cmd_gold_import(args: argparse.Namespace) -> int:
     from evalgate_lib.gold_tools.gold_files import import_gold_file
     from evalgate_lib.gold_tools.gold_import_format import format_import
 
-    check_outputs(args, [args.corpus], "out")
+    check_outputs(args, [args.corpus], "out", inputs=[("input file", args.input)])
     result = import_gold_file(args.input, args.out, args.corpus, args.force)
     print(format_import(result, str(args.out), None if args.corpus is None else str(args.corpus)), end="")
     return 1 if result.skipped else 0
@@ -919,12 +978,12 @@ def cmd_diff(args: argparse.Namespace) -> int:
     from evalgate_lib.files import atomic_write
     from evalgate_lib.reporting.diff_text import changes_json, format_changes
 
-    check_outputs(args, results_corpus(args.results), "json")
+    check_outputs(args, results_corpus(args.results), "json", inputs=results_and_labels(args))
     results = load_results(args.results)
     if args.labels:
         from evalgate_lib.statistics.label_correction import format_correction
 
-        print(format_correction(results.label_correction(args.labels, args.plan)))
+        print(format_correction(results.label_correction(args.labels, args.plan, args.reviewer)))
         print("evalgate gate --labels decides on the corrected deltas above; the changes below are the judge's")
         print()
     changes = results.changes()
@@ -976,7 +1035,18 @@ def _add_label_arguments(parser: argparse.ArgumentParser) -> None:
         "--plan",
         type=Path,
         default=None,
-        help="the sampling plan the labels were drawn by (default: label-plan.json in the results folder)",
+        help="the sampling plan the labels were drawn by (default: the plan in the results folder the labels name)",
+    )
+    _add_reviewer_argument(parser)
+
+
+def _add_reviewer_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--reviewer",
+        default=None,
+        metavar="NAME",
+        help="with --labels: only this reviewer's labels count (else two labels of one answer in one pass are an "
+        "error naming both)",
     )
 
 
@@ -997,6 +1067,37 @@ def _configure_sample(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--out", dest="plan_out", type=Path, default=None, help="plan file (default: <results>/label-plan.json)"
+    )
+
+
+def cmd_sign(args: argparse.Namespace) -> int:
+    """Sign reviewers' label files or sampling plans made without the key: whoever holds the key vouches for them."""
+    from evalgate_lib.inputs.labels import sign_label_file
+    from evalgate_lib.inputs.structured import parse_json, read_text
+    from evalgate_lib.signing import key_id, signing_key
+    from evalgate_lib.statistics.sampling_plan import PLAN_FORMAT, sign_plan_file
+
+    key = signing_key()
+    if key is None:
+        raise InputError("evalgate sign needs the team's signing key: --key-file FILE or EVALGATE_SIGNING_KEY")
+    for path in args.files:
+        text = read_text(path, "file to sign", "label file or plan")
+        try:
+            whole = parse_json(text, str(path))
+        except ValueError:  # JSON Lines: several objects, not one
+            whole = None
+        if isinstance(whole, dict) and whole.get("format") == PLAN_FORMAT:
+            digest = sign_plan_file(path)
+            print(f"signed plan {path} (key id {key_id(key)}); its SHA-256 stays {digest}")
+        else:
+            count = sign_label_file(path)
+            print(f"signed {count} label(s) in {path} (key id {key_id(key)})")
+    return 0
+
+
+def _configure_sign(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "files", type=Path, nargs="+", help="label files (JSONL) or sampling plans to sign, each rewritten in place"
     )
 
 
@@ -1028,6 +1129,11 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callab
         "draw which answers to label (a sampling plan), so labels can correct the before/after delta",
         _configure_sample,
         cmd_sample,
+    ),
+    "sign": (
+        "sign label files or sampling plans made without the team's key, so the gate trusts them with it set",
+        _configure_sign,
+        cmd_sign,
     ),
 }
 
@@ -1165,7 +1271,7 @@ def _key_file_in_environment(key_file: Path | None) -> Iterator[None]:
         yield
         return
     saved = {name: os.environ.pop(name, None) for name in (KEY_ENV, KEY_FILE_ENV)}
-    os.environ[KEY_FILE_ENV] = str(Path(key_file).resolve())
+    os.environ[KEY_FILE_ENV] = os.path.abspath(key_file)  # not resolved: a pipe (/dev/fd/63) is named as given
     try:
         yield
     finally:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -71,8 +72,30 @@ def read_input(path: str | Path, what: str, kind: str) -> bytes:
     if file.is_dir():
         raise InputError(f"{what} {file} is a directory, not a {kind}")
     if not file.is_file():
+        if file.is_symlink() and not file.exists():
+            raise InputError(f"{what} {file} is a symbolic link to {os.readlink(file)}, which does not exist")
+        special = special_file_kind(file)
+        if special is not None:
+            raise InputError(f"{what} {file} is {special}, not a {kind}")
         raise InputError(f"{what} {file} does not exist")
     try:
         return file.read_bytes()
     except OSError as exc:
         raise InputError(f"{what} {file} cannot be read ({exc.strerror})") from None
+
+
+def special_file_kind(path: Path) -> str | None:
+    """What ``path`` is when it exists but is neither a regular file nor a folder ("a character device", "a pipe")."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    for test, name in (
+        (stat.S_ISCHR, "a character device (as /dev/null is)"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISFIFO, "a pipe (a FIFO, or what <(cat FILE) passes)"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return name
+    return None

@@ -17,32 +17,54 @@ The key is read from, in this order:
 * ``EVALGATE_SIGNING_KEY``, the key itself (a CI secret).
 
 Either is used as its text, surrounding whitespace stripped (so ``openssl rand -hex 32 > key``
-works), and must be at least :data:`MIN_KEY_BYTES` bytes: a short key could be guessed.
+works), and must be at least :data:`MIN_KEY_BYTES` bytes: a short key could be guessed. A
+variable that is set but empty is an error, never "no key": ``EVALGATE_SIGNING_KEY_FILE=`` left
+by a CI template that failed to fill it in would otherwise turn every check off without a word.
+The key file must be a regular file: the key is read again for every folder signed or checked
+and by every notebook kernel a report starts, which a pipe (``<(cat key)``) cannot give twice.
+
+Besides the results folder's ``signature.json`` (the HMAC of ``manifest.json``), a JSON file the
+gate or the report reads that the manifest does not cover carries its signature inside itself
+(:func:`sign_json`, :func:`check_signed_json`): the several-candidates index ``candidates.json``,
+each ``run_stats.json``, a sampling plan, and each reviewer's label.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import os
 from pathlib import Path
+from typing import Any, Mapping
 
 from evalgate_lib.errors import InputError
-from evalgate_lib.files import read_input
+from evalgate_lib.files import read_input, special_file_kind
 
 KEY_ENV = "EVALGATE_SIGNING_KEY"
 KEY_FILE_ENV = "EVALGATE_SIGNING_KEY_FILE"
 #: A key shorter than this is refused: 16 bytes of hex is 64 bits, already at the edge of guessable.
 MIN_KEY_BYTES = 16
+#: A key file larger than this is not a key file (a key is 32 to 128 characters).
+MAX_KEY_FILE_BYTES = 64 * 1024
 ALGORITHM = "HMAC-SHA256"
+#: The key under which a JSON file carries its own signature (:func:`sign_json`).
+SIGNATURE_KEY = "signature"
 
 
 def signing_key() -> bytes | None:
     """The team's signing key from the environment (see the module docstring), or ``None`` when none is set."""
     path, text = os.environ.get(KEY_FILE_ENV), os.environ.get(KEY_ENV)
-    if path and text:
+    for name, value in ((KEY_FILE_ENV, path), (KEY_ENV, text)):
+        if value is not None and not value.strip():
+            raise InputError(
+                f"{name} is set but empty: a signing variable that is set must hold the key"
+                + (" file's path" if name == KEY_FILE_ENV else "")
+                + "; unset it to run without a key (then nothing is signed or checked), or give it a value"
+            )
+    if path is not None and text is not None:
         raise InputError(f"both {KEY_FILE_ENV} and {KEY_ENV} are set: set one, so it is clear which key signs")
-    if path:
+    if path is not None:
         return _key_from_file(Path(path))
     if text is None:
         return None
@@ -50,6 +72,23 @@ def signing_key() -> bytes | None:
 
 
 def _key_from_file(file: Path) -> bytes:
+    special = special_file_kind(file)
+    if special is not None:
+        why = (
+            ": EvalGate reads the key again for every folder it signs or checks and in each notebook a report runs, "
+            "which a pipe cannot give twice"
+            if special.startswith("a pipe")
+            else ""
+        )
+        raise InputError(
+            f"signing key file {file} is {special}, not a regular file holding the key{why}; write the key into a "
+            f"file (chmod 600) and name that, or set {KEY_ENV}"
+        )
+    if file.is_file() and file.stat().st_size > MAX_KEY_FILE_BYTES:
+        raise InputError(
+            f"signing key file {file} holds {file.stat().st_size:,} bytes, not a key (one is 32 to 128 characters, "
+            "e.g. 'openssl rand -hex 32'): name the key's own file"
+        )
     return _checked(read_input(file, "signing key file", "file").strip(), f"signing key file {file}")
 
 
@@ -75,3 +114,51 @@ def verifies(key: bytes, data: bytes, signature: object) -> bool:
 def key_id(key: bytes) -> str:
     """A short public name of ``key`` (an HMAC of a fixed text): tells "another key" from "forged", reveals nothing."""
     return sign(key, b"evalgate signing key id")[:16]
+
+
+def _canonical(value: Mapping[str, Any]) -> bytes:
+    """What a JSON object's own signature covers: the object without it, as canonical JSON (sorted, compact)."""
+    rest = {k: v for k, v in value.items() if k != SIGNATURE_KEY}
+    return json.dumps(rest, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")
+
+
+def sign_json(value: Mapping[str, Any], key: bytes | None = None) -> dict[str, Any]:
+    """``value`` with its own signature under ``key`` (default: the environment's), or as it is when no key is set.
+
+    The signature covers the object's canonical JSON, so re-indenting the file keeps it valid while any
+    change of a value breaks it.
+    """
+    key = signing_key() if key is None else key
+    out = {k: v for k, v in value.items() if k != SIGNATURE_KEY}
+    if key is None:
+        return out
+    out[SIGNATURE_KEY] = {"algorithm": ALGORITHM, "key_id": key_id(key), "hmac": sign(key, _canonical(out))}
+    return out
+
+
+def signature_problem(value: Mapping[str, Any], key: bytes) -> str | None:
+    """Why ``value``'s own signature does not verify under ``key`` (in words), or ``None`` when it does."""
+    found = value.get(SIGNATURE_KEY)
+    if found is None:
+        return "not signed, but a signing key is set (written without the key, or its signature was removed)"
+    if not isinstance(found, dict) or found.get("algorithm") != ALGORITHM:
+        return f"its signature is not an {ALGORITHM} signature"
+    if found.get("key_id") != key_id(key):
+        return f"signed with another key (key id {found.get('key_id')!r}; the key set here has {key_id(key)!r})"
+    if not verifies(key, _canonical(value), found.get("hmac")):
+        return "its signature does not match it: it was changed after it was signed"
+    return None
+
+
+def check_signed_json(value: Any, where: str, hint: str = "") -> None:
+    """With a signing key set, refuse ``value`` (a JSON object read from ``where``) unless its own signature verifies.
+
+    Without a key nothing is checked (a signature, if any, is left as it is). ``hint`` ends the line
+    (the command that writes the file again).
+    """
+    key = signing_key()
+    if key is None or not isinstance(value, Mapping):
+        return
+    problem = signature_problem(value, key)
+    if problem is not None:
+        raise InputError(f"{where}: {problem}" + (f"; {hint}" if hint else ""))

@@ -62,7 +62,13 @@ def packets(config_path: Path, out: Path, cache_dir: Path) -> None:
 
 
 def assemble(packet_path: Path, answers_path: Path, out: Path, meta: dict[str, str]) -> None:
-    """The answer log: each written answer with the passages its writer was shown, in packet order."""
+    """The answer log: each written answer with the passages its writer was shown, in packet order.
+
+    A writer's answers file may cover several gold sets; the first letter of a question id says which
+    set it belongs to, and only the packet's letters are kept: ``q`` Nimbus (``gold/questions.jsonl``),
+    ``p`` pip-topics, ``r`` requests-docs, ``s`` python-docs, ``d`` postgresql-docs. A new gold set
+    takes a letter not in this list.
+    """
     packet = {item["question_id"]: item for item in json.loads(packet_path.read_text(encoding="utf-8"))}
     prefix = {qid[0] for qid in packet}
     answers: dict[str, str] = {}

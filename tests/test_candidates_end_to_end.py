@@ -63,10 +63,13 @@ def test_three_candidates_three_verdicts_the_baseline_once(small_run, small_regr
     assert [b.splitlines()[0] for b in blocks[1:4]] == [f"gate (point mode): {n} vs baseline" for n in family.names]
     # evidence in context, 3 answerable questions: baseline 2 of 3; candidate (and its twin) 3 of 3, one discordant
     # pair, McNemar p = 1.0; starved-context 0 of 3, two discordant pairs, p = 2 x 1/4 = 0.5; Holm 3 x 0.5, capped
+    # at 1. The interval inverts McNemar's exact test on b = 2, c = 0 of n = 3: the lower end is the observed
+    # -2/3 (no improvement among the discordant pairs), the upper (2/3)(2 pi_U - 1) at the level the family's
+    # Holm step gives this rule, and named so (97.5 %: pi_U = 1 - 0.0125^(1/2) = 0.888, so +51.8)
     assert (
-        "FAIL  evidence chunk in context: delta -66.7 pts 95% CI [-100.0, +0.0], McNemar p=0.500, Holm p=1.000"
+        "FAIL  evidence chunk in context: delta -66.7 pts 97.5% CI [-66.7, +51.8], McNemar p=0.500, Holm p=1.000"
         in (blocks[2])
-    )
+    ), blocks[2]
     assert blocks[1].count("McNemar p=1.000, Holm p=1.000") == blocks[3].count("McNemar p=1.000, Holm p=1.000") == 1
     assert blocks[-1].strip() == (
         "FAIL: 1 of 3 candidates regress (starved-context); passing: candidate, sections-200; "

@@ -433,3 +433,66 @@ def test_comments_are_removed_as_the_regex_did(text: str, kept: str) -> None:
     from evalgate_lib.chunks.chunking import _without_comments
 
     assert _without_comments(text) == kept
+
+
+def _make_as_specified(body: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The merge rule of ``_make`` as first written (each merged span read whole): the reference it must equal."""
+    from evalgate_lib.chunks.chunking import carries_text
+
+    merged: list[tuple[int, int]] = []
+    pending: int | None = None
+    end = 0
+    for start, end in spans:
+        if pending is not None:
+            start, pending = min(start, pending), None
+        if not body[start:end].strip():
+            continue
+        if not carries_text(body[start:end]):
+            pending = start
+            continue
+        merged.append((start, end))
+    if pending is not None:
+        if merged:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((pending, end))
+    return merged
+
+
+def test_a_run_of_markup_spans_merges_as_specified() -> None:
+    """Read once instead of once per span (issue 45: a 1 MB line of '# # #' took 5 s), the merges are the same.
+
+    Hand-made: a heading-only section and a MyST label merge into the text after them; a comment left
+    open across a line break is read again when it closes; then 3,000 seeded random documents of
+    markup pieces, cut into windows, partitions and arbitrary spans (a team's own chunker).
+    """
+    import random
+
+    from evalgate_lib.chunks.chunking import _make
+
+    def merged(body: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        return [(c.start, c.end) for c in _make(Article("a", "t", body, "p"), spans)]
+
+    body = "# One\n(label)=\n## Two\nText here.\n"
+    assert merged(body, [(0, 6), (6, 15), (15, 22), (22, 33)]) == [(0, 33)]
+    body = "# a <!-- x\n# b\n--> c\n"
+    assert merged(body, [(0, 11), (11, 15), (15, 21)]) == _make_as_specified(body, [(0, 11), (11, 15), (15, 21)])
+    pieces = ["# ", "## ", "####### ", "```", "~~~", ":::", "<!--", "-->", "(", ")=", ".. _x:", "\n", "\n", " ",
+              "word", "x.", "#", "<!-- c -->"]  # fmt: skip
+    draw = random.Random(45)
+    for _ in range(3_000):
+        body = "".join(draw.choice(pieces) for _ in range(draw.randint(1, 60)))
+        size = len(body)
+        shape = draw.random()
+        if shape < 0.4:  # windows that overlap, as the fixed and sentence chunkers cut
+            spans, at = [], 0
+            while at < size:
+                stop = min(size, at + draw.randint(1, 8))
+                spans.append((at, stop))
+                at = stop - draw.randint(0, max(0, min(2, stop - at - 1))) if stop < size else size
+        elif shape < 0.7:  # a partition, as the markdown chunker cuts
+            cuts = sorted(set(draw.sample(range(1, size + 1), min(size, draw.randint(1, 6)))) | {size})
+            spans = list(zip([0, *cuts[:-1]], cuts, strict=True))
+        else:  # anything: a team's own chunker
+            spans = [(a, draw.randint(a + 1, size)) for a in (draw.randrange(size) for _ in range(draw.randint(1, 6)))]
+        assert merged(body, spans) == _make_as_specified(body, spans), (body, spans)

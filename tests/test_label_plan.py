@@ -321,7 +321,11 @@ def test_gate_on_the_small_real_run_with_the_shipped_labels(small_run, capsys) -
     assert "deltas corrected by labels: a census (8 of 8 answers labelled)" in out
     assert "decided on the delta corrected by labels for accuracy_answerable, refusal_accuracy, hallucination" in out
     assert "accuracy on answerable: corrected delta" in out and "; judge-only" in out
-    assert out.splitlines()[-7] == "every delta the labels correct:"
+    assert out.splitlines()[-8] == "every delta the labels correct:"
+    # which labels counted, and why (issue 45): every reviewer's, one label per answer and pass
+    assert out.splitlines()[-7] == (
+        f"  labels: 220 read from {shipped}; every reviewer's labels count (one label per answer and pass)"
+    )
 
 
 def test_diff_prints_the_corrected_deltas_above_the_changes(folder: Path, tmp_path: Path, capsys) -> None:
@@ -382,3 +386,82 @@ def test_a_population_with_no_label_is_not_corrected_and_the_gate_says_so(tmp_pa
     assert refusal.basis == "judge" and "not corrected: none of the 2 no-answer questions" in refusal.message
     said = "decided on the judge's delta for accuracy_answerable, refusal_accuracy (the labels cannot decide"
     assert decision.basis().startswith(said)
+# ------------------------------------------------------------------ plans never over, edited plans refused (issue 45)
+
+
+def test_a_second_plan_goes_beside_the_first_and_an_existing_file_is_never_written_over(folder: Path) -> None:
+    from evalgate_lib.statistics.sampling_plan import next_plan_path, plan_files
+
+    first = eg.draw_label_plan(folder, budget=8, seed=3)
+    second = eg.draw_label_plan(folder, budget=10, seed=4)
+    third = eg.draw_label_plan(folder, budget=12, seed=5)
+    assert [first.path.name, second.path.name, third.path.name] == [
+        "label-plan.json", "label-plan-2.json", "label-plan-3.json"
+    ]  # fmt: skip
+    (folder / "label-plan-10.json").write_text((folder / "label-plan.json").read_text())  # drawn by hand, say
+    assert [p.name for p in plan_files(folder)] == [
+        "label-plan.json", "label-plan-2.json", "label-plan-3.json", "label-plan-10.json"
+    ]  # fmt: skip
+    assert next_plan_path(folder).name == "label-plan-11.json"
+    assert load_plan(first.path)[1] == first.sha256  # the first is as it was
+    again = eg.draw_label_plan(folder, budget=8, seed=3)  # the same draw again (notebook 06 run twice)
+    assert (again.path, again.sha256) == (first.path, first.sha256)
+    assert next_plan_path(folder).name == "label-plan-11.json"  # nothing new written
+    labels = folder / "labels.jsonl"
+    labels.write_text("a reviewer's labels\n")
+    with pytest.raises(InputError, match=rf"^--out {labels} exists: a plan is never written over a file"):
+        eg.draw_label_plan(folder, budget=8, out=labels)
+    assert labels.read_text() == "a reviewer's labels\n"
+
+
+def test_signing_a_plan_keeps_its_identity(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The SHA-256 labels record is of the plan's text without its signature: a plan signed later is the same plan."""
+    import hashlib
+
+    from evalgate_lib.statistics.sampling_plan import sign_plan_file
+
+    drawn = eg.draw_label_plan(folder, budget=8, seed=3)
+    assert drawn.sha256 == hashlib.sha256(drawn.path.read_bytes()).hexdigest()  # no key: the file's own SHA-256
+    monkeypatch.setenv("EVALGATE_SIGNING_KEY", "0123456789abcdef0123456789abcdef")
+    with pytest.raises(InputError, match=r"label-plan\.json: not signed, but a signing key is set"):
+        load_plan(drawn.path)
+    assert sign_plan_file(drawn.path) == drawn.sha256
+    assert '"signature"' in drawn.path.read_text() and load_plan(drawn.path)[1] == drawn.sha256
+
+
+def _edited(folder: Path, edit) -> Path:
+    drawn = eg.draw_label_plan(folder, budget=8, seed=3)
+    data = json.loads(drawn.path.read_text())
+    edit(data)
+    for s in data["strata"]:
+        s["inclusion_probability"] = round(len(s["drawn"]) / len(s["questions"]), 6)
+    data["inclusion_probabilities"] = {q: s["inclusion_probability"] for s in data["strata"] for q in s["questions"]}
+    drawn.path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    return drawn.path
+
+
+@pytest.mark.parametrize(
+    ("edit", "why"),
+    [
+        (lambda d: [s.update(questions=list(s["drawn"])) for s in d["strata"]],
+         r"its strata hold 4 of the run's 20 questions \(missing q"),
+        (lambda d: d["strata"][1]["questions"].append("q999"),
+         r"it names question\(s\) the run does not have \(q999\)"),
+        (lambda d: d["strata"][1]["questions"].append(d["strata"][0]["questions"][0]),
+         r"question\(s\) in more than one stratum \(q0\d\)"),
+        (lambda d: (d["strata"][0]["questions"].append("q19"), d["strata"][1]["questions"].remove("q19")),
+         r"stratum 'review' holds q19, not in the review queue"),
+        (lambda d: d.update(budget=2), r"it draws 8 answers, over its budget of 2"),
+    ],
+)  # fmt: skip
+def test_a_plan_edited_by_hand_is_refused_with_the_cause(folder: Path, edit, why: str) -> None:
+    path = _edited(folder, edit)
+    with pytest.raises(
+        InputError, match=rf"^{path}: not the plan EvalGate drew for this run \(edited by hand\?\): {why}"
+    ):
+        eg.load_results(folder).label_plan(path)
+
+
+def test_a_negative_seed_is_one_line(folder: Path) -> None:
+    with pytest.raises(InputError, match=r"^--seed must be a whole number >= 0 \(the draw's random seed\), got -1$"):
+        eg.draw_label_plan(folder, budget=8, seed=-1)

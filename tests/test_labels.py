@@ -264,3 +264,64 @@ def test_store_refuses_a_corrupt_file(tmp_path: Path) -> None:
     path = _write(tmp_path / "labels.jsonl", _obj(), "{oops")
     with pytest.raises(InputError, match=r"labels\.jsonl:2: not valid JSON"):
         LabelStore(path)
+
+
+# ------------------------------------------------------------------ labels that cannot disagree silently (issue 45)
+
+
+def _two(reviewer: str, correct: bool, **extra: object) -> Label:
+    return Label("candidate", "q1", "a" * 64, correct, False, reviewer, **extra)
+
+
+def test_one_label_in_two_files_is_refused_naming_both(tmp_path: Path) -> None:
+    from evalgate_lib.inputs.labels import dumps_labels, load_label_files
+
+    first, second = tmp_path / "A.jsonl", tmp_path / "B.jsonl"
+    first.write_text(dumps_labels([_two("ann", True)]))
+    second.write_text(dumps_labels([_two("ann", False)]))  # the same key flipped: the file order decided before
+    with pytest.raises(
+        InputError, match=rf"^{second}:1: duplicate label .* reviewer='ann' pass=1 \(also at {first}:1\)"
+    ):
+        load_label_files([first, second])
+
+
+def test_two_reviewers_of_one_answer_in_one_pass_are_refused_or_one_is_chosen(tmp_path: Path) -> None:
+    from evalgate_lib.inputs.labels import dumps_labels, load_label_files
+    from evalgate_lib.statistics.run_agreement import split_passes
+
+    path = tmp_path / "two.jsonl"
+    path.write_text(dumps_labels([_two("ann", True), _two("bob", False), _two("cy", True, pass_number=2)]))
+    selection = load_label_files([path])
+    matched = {("candidate", "q1"): list(selection.labels)}  # all three label the one answer
+    expected = rf"^two pass-1 labels of one answer \(config 'candidate', question 'q1'\): reviewer 'ann' at {path}:1 "
+    with pytest.raises(InputError, match=expected + r"\(correct\) and reviewer 'bob' at .*:2 \(wrong\); "):
+        split_passes(matched)
+    chosen = load_label_files([path], reviewer="bob")
+    assert [lb.reviewer for lb in chosen.labels] == ["bob"]
+    assert chosen.policy_line() == (
+        f"labels: 3 read from {path}; reviewer 'bob' only (--reviewer): 1 kept, set aside: 1 of 'ann', 1 of 'cy'"
+    )
+    assert load_label_files([path]).policy_line() == (
+        f"labels: 3 read from {path}; every reviewer's labels count (one label per answer and pass)"
+    )
+    with pytest.raises(InputError, match=r"^--reviewer 'dan': no label of that reviewer in .* \(reviewers: 'ann', "):
+        load_label_files([path], reviewer="dan")
+
+
+def test_with_a_key_only_signed_labels_count(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from evalgate_lib.inputs.labels import dumps_labels, load_label_files, sign_label_file
+
+    path = tmp_path / "l.jsonl"
+    path.write_text(dumps_labels([_two("ann", True)]))  # made without the key
+    monkeypatch.setenv("EVALGATE_SIGNING_KEY", "0123456789abcdef0123456789abcdef")
+    with pytest.raises(InputError, match=rf"^{path}:1: label not signed, but a signing key is set .* 'evalgate "
+                       rf"--key-file KEY sign {path}'$"):  # fmt: skip
+        load_label_files([path])
+    assert sign_label_file(path) == 1  # whoever holds the key vouches for it
+    assert [lb.reviewer for lb in load_label_files([path]).labels] == ["ann"]
+    edited = path.read_text().replace('"correct": true', '"correct": false')
+    path.write_text(edited)
+    with pytest.raises(InputError, match=r"label its signature does not match it: it was changed after it was signed"):
+        load_label_files([path])
+    with pytest.raises(InputError, match="label its signature does not match it"):  # nor would the widget sign it
+        LabelStore(path)

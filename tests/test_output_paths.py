@@ -120,3 +120,27 @@ def test_guarded_stdout_turns_a_refused_write_into_one_error() -> None:
     assert str(error.value) == (
         "cannot write to standard output (No space left on device): what the command prints was cut short"
     )
+
+
+# ------------------------------------------------------------------ an output never overwrites an input (issue 45)
+
+
+def test_a_file_output_that_is_an_input_is_refused(tmp_path: Path) -> None:
+    rows = tmp_path / "results.jsonl"
+    rows.write_text("rows\n")
+    os.link(rows, tmp_path / "same.jsonl")  # another name of the same file: it would be overwritten all the same
+    for given in (rows, tmp_path / "same.jsonl", tmp_path / "sub" / ".." / "results.jsonl"):
+        with pytest.raises(InputError, match=rf"^--json {given} is the results file this command reads \({rows}\): an "
+                           r"output never overwrites an input; name another file$"):  # fmt: skip
+            check_output(given, "--json", folder=False, inputs=[("results file", rows)])
+    check_output(tmp_path / "other.json", "--json", folder=False, inputs=[("results file", rows), ("plan", None)])
+    assert rows.read_text() == "rows\n"
+
+
+def test_a_folder_output_never_writes_its_files_over_an_input(tmp_path: Path) -> None:
+    log = tmp_path / "results.jsonl"  # an answer log that happens to be called what a results folder writes
+    log.write_text("{}\n")
+    with pytest.raises(InputError, match=rf"^--out {tmp_path} would write its results\.jsonl over the answer log this "
+                       rf"command reads \({log}\)"):  # fmt: skip
+        check_output(tmp_path, "--out", folder=True, inputs=[("answer log", log)], writes=("results.jsonl",))
+    check_output(tmp_path / "out", "--out", folder=True, inputs=[("answer log", log)], writes=("results.jsonl",))

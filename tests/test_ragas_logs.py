@@ -12,6 +12,7 @@ both, though grounded (one grounded-but-wrong each), and the command says why.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -64,7 +65,8 @@ def test_a_ragas_jsonl_pair_to_verdicts_gate_and_report(tmp_path: Path) -> None:
     assert "'reference' checked against the gold; kept under meta" in printed
     assert f"gold: from {DATA / 'v1.jsonl'} (6 questions: 5 answerable, 1 no-answer;" in printed
     assert "gold: 1 reference(s) longer than 8 tokens (q005)" in printed
-    assert "accuracy on answerable          40.0%  80.0%   +40.0 pts" in printed
+    # the columns fit their widest cell ("not measurable" beside recall@5), so the spacing is not pinned
+    assert re.search(r"\naccuracy on answerable +40\.0% +80\.0% +\+40\.0 pts ", printed), printed
 
     assert _verdicts(out) == {c: (CORRECT[c], HALLUCINATION[c]) for c in ("v1", "v2")}
     results = load_results(out)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -325,3 +326,21 @@ def test_the_gate_judges_what_the_rows_say(capsys, tmp_path, thresholds):
     code, out, _ = _gate(capsys, folder, thresholds)  # accuracy on answerable 0/2 against 2/2: -100 pts
     assert code == 1 and out.splitlines()[-1] == "FAIL: candidate regresses on accuracy_answerable"
     assert out.splitlines()[2] == "signature: none (checksums only: they find accidents, not forgery)"
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "words"),
+    [
+        ("files", "x", "an object of one object per file (sha256, rows)"),
+        ("files", {"results.jsonl": "abc"}, "an object of one object per file (sha256, rows)"),
+        ("questions_per_config", {"baseline": "2"}, "an object of whole numbers per config"),
+        ("limit", True, "a whole number"),
+        ("configs", [], "an object of one object per config"),
+    ],
+)
+def test_a_manifest_field_of_the_wrong_kind_is_named(field: str, value: object, words: str) -> None:
+    """A manifest edited with its own checksum recomputed ("files": "x") crashed the reader (issue 45)."""
+    from evalgate_lib.errors import InputError
+
+    with pytest.raises(InputError, match=rf"^'{field}' must be {re.escape(words)}, got "):
+        Manifest.from_json({field: value})

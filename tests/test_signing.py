@@ -166,3 +166,109 @@ def test_an_unsigned_entry_is_refused_when_a_key_is_set(tmp_path: Path) -> None:
     EntryStore(tmp_path).write_text(key, INPUTS, "Three seats.")
     with pytest.raises(CorruptEntry, match=r"not signed, and a signing key is set"):
         EntryStore(tmp_path, KEY).read_text(key, INPUTS)
+
+
+# ------------------------------------------------------------------ files that carry their own signature (issue 45)
+
+
+def test_a_json_object_signs_its_canonical_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The HMAC covers the object, less its signature, as compact sorted JSON: re-indenting keeps it, edits break it."""
+    import hashlib
+    import hmac
+
+    from evalgate_lib.signing import check_signed_json, sign_json, signature_problem
+
+    value = {"b": [1, 2], "a": "é"}
+    signed = sign_json(value, KEY)
+    canonical = '{"a":"é","b":[1,2]}'.encode()  # written out by hand
+    assert signed["signature"] == {
+        "algorithm": "HMAC-SHA256",
+        "key_id": key_id(KEY),
+        "hmac": hmac.new(KEY, canonical, hashlib.sha256).hexdigest(),
+    }
+    assert signature_problem(json.loads(json.dumps(signed, indent=3)), KEY) is None
+    assert signature_problem({**signed, "b": [1, 3]}, KEY) == (
+        "its signature does not match it: it was changed after it was signed"
+    )
+    assert signature_problem(value, KEY) == (
+        "not signed, but a signing key is set (written without the key, or its signature was removed)"
+    )
+    assert signature_problem(sign_json(value, KEY[::-1]), KEY).startswith("signed with another key (key id ")
+    assert sign_json(value) == value  # no key set: nothing is added
+    check_signed_json(value, "x.json")  # ... and nothing is checked
+    monkeypatch.setenv(KEY_ENV, KEY.decode())
+    with pytest.raises(InputError, match=r"^x\.json: not signed, but a signing key is set .*; rerun it$"):
+        check_signed_json(value, "x.json", "rerun it")
+
+
+@pytest.mark.parametrize("name", [KEY_FILE_ENV, KEY_ENV])
+def test_a_signing_variable_set_but_empty_is_an_error(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """EVALGATE_SIGNING_KEY_FILE= used to mean "no key": every check off, without a word (issue 45)."""
+    monkeypatch.setenv(name, " ")
+    with pytest.raises(InputError, match=rf"^{name} is set but empty: a signing variable that is set must hold the"):
+        signing_key()
+
+
+def test_a_key_file_that_is_a_device_or_a_pipe_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    monkeypatch.setenv(KEY_FILE_ENV, "/dev/null")
+    with pytest.raises(InputError, match=r"^signing key file /dev/null is a character device \(as /dev/null is\), not"):
+        signing_key()
+    os.mkfifo(tmp_path / "key")
+    monkeypatch.setenv(KEY_FILE_ENV, str(tmp_path / "key"))
+    with pytest.raises(InputError, match=r"is a pipe \(a FIFO, or what <\(cat FILE\) passes\), not a regular file .*"
+                       r"which a pipe cannot give twice"):  # fmt: skip
+        signing_key()
+
+
+def test_a_family_index_and_run_stats_are_signed_and_an_edit_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from evalgate_lib.run.candidates import read_candidates_folder, write_index
+
+    monkeypatch.setenv(KEY_ENV, KEY.decode())
+    folder = tmp_path / "family"
+    for name in ("one", "two"):
+        rows = [make_row(config=c, question_id=q) for c in ("baseline", name) for q in ("q1", "q2")]
+        write_results_folder(folder / name, rows, baseline="baseline", candidate=name)
+    write_index(folder, "baseline", [("one", "one", "one.toml"), ("two", "two", "two.toml")], {"wall": 1}, "cmd")
+    assert read_candidates_folder(folder).run_stats == {"wall": 1}  # verified, its signature not handed on
+    assert signature_line(folder) == f"signature: verified (HMAC-SHA256, key id {key_id(KEY)})"
+    index = json.loads((folder / "candidates.json").read_text())
+    index["candidates"] = index["candidates"][1:]  # keep only "two"
+    (folder / "candidates.json").write_text(json.dumps(index))
+    with pytest.raises(InputError, match=r"candidates\.json: its signature does not match it: it was changed after"):
+        read_candidates_folder(folder)
+    monkeypatch.delenv(KEY_ENV)
+    assert signature_line(folder).startswith("signature: present, not checked")
+
+
+def test_evalgate_sign_vouches_for_labels_and_a_plan(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The command line: without a key it refuses; with one it signs a label file and a plan in place."""
+    from evalgate_lib.cli import main
+    from evalgate_lib.inputs.labels import Label, dumps_labels, load_label_files
+    from evalgate_lib.statistics.sampling_plan import load_plan
+
+    folder = _folder(tmp_path)
+    assert main(["sample", "--results", str(folder), "--budget", "2", "--seed", "1"]) == 0
+    plan = folder / "label-plan.json"
+    _, digest = load_plan(plan)
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text(dumps_labels([Label("candidate", "q1", "a" * 64, True, False, "ann")]))
+    capsys.readouterr()
+    assert main(["sign", str(labels)]) == 2
+    assert capsys.readouterr().err == (
+        "evalgate: error: evalgate sign needs the team's signing key: --key-file FILE or EVALGATE_SIGNING_KEY\n"
+    )
+    keys = tmp_path / "team.key"
+    keys.write_bytes(KEY + b"\n")
+    assert main(["--key-file", str(keys), "sign", str(labels), str(plan)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"signed 1 label(s) in {labels} (key id {key_id(KEY)})",
+        f"signed plan {plan} (key id {key_id(KEY)}); its SHA-256 stays {digest}",
+    ]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(KEY_ENV, KEY.decode())
+        assert [lb.reviewer for lb in load_label_files([labels]).labels] == ["ann"]
+        assert load_plan(plan)[1] == digest

@@ -231,3 +231,37 @@ def test_a_long_run_of_dots_is_one_sentence_and_splits_in_linear_time() -> None:
     assert sentence_spans(leaders) == [(0, 200_008), (200_009, 200_011)]  # the run ends a sentence before "14"
     assert sentence_spans("." * 200_000 + "x") == [(0, 200_001)]  # no space after the run: no end
     assert split_sentences("Wait... Then go.") == ["Wait...", "Then go."]  # a run still ends a sentence
+
+
+# ------------------------------------------------------------------ issue 45: one Unicode spelling, linear search
+
+
+def test_accents_compare_in_one_spelling() -> None:
+    """An accented letter typed composed (NFC) or decomposed (NFD, as macOS writes it) is one letter."""
+    import unicodedata
+
+    from evalgate_lib.text.matching import bounded_pattern, canonical
+    from evalgate_lib.text.tokens import fold, tokenize
+
+    nfc, nfd = "Café Plus", unicodedata.normalize("NFD", "Café Plus")
+    assert (len(nfc), len(nfd)) == (9, 10)
+    assert fold(nfd) == fold(nfc) == "café plus"
+    assert tokenize(nfd) == tokenize(nfc) == ["caf", "plus"]  # a token is [a-z]+: the accent ends it, either way
+    pattern = bounded_pattern("café plus")
+    assert pattern.search(fold(nfc)) and pattern.search(nfd.casefold())  # the text keeps its own spelling
+    assert bounded_pattern(unicodedata.normalize("NFD", "café")).search("un café.")
+    assert bounded_pattern("cafe").search("un " + unicodedata.normalize("NFD", "café")) is None  # the accent glues
+    right = r"(?![0-9a-z_" + "\u0300-\u036f" + r"])(?![.,]\d)"  # a combining accent (U+0300-U+036F) glues too
+    assert bounded_pattern("3 seats").pattern == r"(?<![0-9a-z_])(?<!\d[.,])3\ seats" + right
+    assert canonical(unicodedata.normalize("NFD", "café-refunds")) == "café-refunds" and canonical("q1") == "q1"
+
+
+def test_a_run_of_dots_ends_sentences_where_it_did_and_is_searched_once() -> None:
+    """The answer's sentence ends are the ones the earlier patterns found (e.g.. included); 100,000 dots is one step."""
+    from evalgate_lib.text.tokens import _ANSWER_SENTENCE_END, _PLAIN_SENTENCE_END, answer_sentences
+
+    assert answer_sentences("It is 3. Then 4... Done e.g.. Next") == ("It is 3.", "Then 4...", "Done e.g..", "Next")
+    assert [m.span() for m in _ANSWER_SENTENCE_END.finditer("a e.g.. B")] == [(6, 7)]  # after the abbreviation's dot
+    assert [m.span() for m in _PLAIN_SENTENCE_END.finditer("etc.. X vs. Y")] == [(4, 6)]
+    answer = "Starter includes 3 seats" + "." * 100_000
+    assert answer_sentences(answer) == (answer,)

@@ -45,8 +45,9 @@ from typing import Any
 
 import numpy as np
 
-from evalgate_lib.errors import CacheError, OutputError
+from evalgate_lib.errors import CacheError, InputError, OutputError
 from evalgate_lib.files import atomic_write
+from evalgate_lib.inputs.structured import parse_json
 from evalgate_lib.signing import key_id, sign, verifies
 
 #: Subfolder of the cache folder holding this layout; a future format gets a new one.
@@ -195,9 +196,11 @@ class EntryStore:
         except OSError as exc:
             raise CorruptEntry(f"cannot be read ({exc.strerror or exc})") from None
         try:
-            record = json.loads(data.decode("utf-8", "surrogatepass"))
+            record = parse_json(data.decode("utf-8", "surrogatepass"), str(path))
         except (ValueError, RecursionError):  # includes UnicodeDecodeError and JSONDecodeError
             raise CorruptEntry("not valid JSON") from None
+        except InputError as exc:  # nested past the limit: what the line says, after "corrupt ... entry <path>:"
+            raise CorruptEntry(str(exc).removeprefix(f"{path}: ")) from None
         if not isinstance(record, dict) or record.get("format") != FORMAT:
             raise CorruptEntry(f"not a {FORMAT} record")
         if record.get("key") != key or canonical_json(record.get("inputs")) != canonical_json(inputs):

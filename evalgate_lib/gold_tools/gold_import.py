@@ -39,6 +39,7 @@ from evalgate_lib.inputs.foreign_rows import (
 from evalgate_lib.inputs.gold import ANSWERABLE, NO_ANSWER, GoldQuestion
 from evalgate_lib.inputs.tables import Row, Table
 from evalgate_lib.text.locate import find_exact, find_loose
+from evalgate_lib.text.matching import canonical
 
 #: Role → accepted column names, in priority order: the first one present fills the role. The names are the
 #: ones :data:`~evalgate_lib.inputs.foreign_rows.FOREIGN_KEYS` gives each meaning (``evalgate score`` reads
@@ -187,6 +188,7 @@ class _Mapper:
 
     def _article_and_evidence(self, row: Row, qid: str, contexts: list[str]) -> tuple[str | None, list[str]]:
         named = cell_text(row, self.columns.get("article"))
+        named = None if named is None else canonical(named)  # ids compare in one Unicode spelling
         if self.articles is None:
             if named is None:
                 why = "no gold article: give --corpus to find it from the contexts, or an 'article' column"

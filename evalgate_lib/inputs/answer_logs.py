@@ -50,7 +50,9 @@ from evalgate_lib.inputs.foreign_logs import (
 )
 from evalgate_lib.inputs.gold import GoldQuestion
 from evalgate_lib.inputs.jsonl import read_jsonl
+from evalgate_lib.inputs.structured import MAX_ANSWER_CHARS
 from evalgate_lib.inputs.tables import CSV_SUFFIXES, read_table, source_sha256, table_of_records
+from evalgate_lib.text.matching import canonical
 
 LINE_KEYS = ("question_id", "question", "answer", "passages", "meta")
 PASSAGE_KEYS = ("text", "doc_id", "title", "score", "spans")
@@ -176,7 +178,8 @@ def parse_passage(value: Any, where: str) -> LoggedPassage:
                 "(it enters confidence = min(top similarity, groundedness)); put a score on another scale in 'meta'"
             )
         score = float(score)
-    return LoggedPassage(text, value.get("doc_id"), value.get("title"), score, spans)
+    doc_id = None if value.get("doc_id") is None else canonical(value["doc_id"])  # one spelling of an id
+    return LoggedPassage(text, doc_id, value.get("title"), score, spans)
 
 
 def parse_spans(value: Any, doc_id: str | None, where: str) -> tuple[LoggedSpan, ...]:
@@ -203,7 +206,7 @@ def parse_spans(value: Any, doc_id: str | None, where: str) -> tuple[LoggedSpan,
             raise InputError(f"{at}: 'doc_id' must be a non-empty string, got {span_doc!r}")
         if span_doc is None and doc_id is None:
             raise InputError(f"{at}: no 'doc_id' on the span or its passage: say which article it is of")
-        spans.append(LoggedSpan(start, end, span_doc))
+        spans.append(LoggedSpan(start, end, None if span_doc is None else canonical(span_doc)))
     return tuple(spans)
 
 
@@ -222,6 +225,12 @@ def parse_line(obj: Any, where: str) -> LoggedAnswer:
         raise InputError(f"{where}: 'question' must be a string (the gold question's text), got {obj['question']!r}")
     if not isinstance(answer, str):
         raise InputError(f"{where}: 'answer' must be a string, got {type(answer).__name__}")
+    if len(answer) > MAX_ANSWER_CHARS:
+        raise InputError(
+            f"{where}: an answer of {len(answer):,} characters; EvalGate judges answers of at most "
+            f"{MAX_ANSWER_CHARS:,} (1 MiB): no generator's answer is that long, so the log is damaged or holds "
+            "something else where the answer goes"
+        )
     if not answer.strip():
         raise InputError(
             f"{where}: empty answer for question {question_id!r}; log what the pipeline returned "
@@ -231,7 +240,7 @@ def parse_line(obj: Any, where: str) -> LoggedAnswer:
     if not isinstance(passages, list):
         raise InputError(f"{where}: 'passages' must be a list (in rank order), got {type(passages).__name__}")
     parsed = tuple(parse_passage(p, f"{where}: passage {i}") for i, p in enumerate(passages, 1))
-    return LoggedAnswer(question_id, answer, parsed, where, obj.get("question"), obj.get("meta"))
+    return LoggedAnswer(canonical(question_id), answer, parsed, where, obj.get("question"), obj.get("meta"))
 
 
 def read_answer_log(path: str | Path) -> LogFile:

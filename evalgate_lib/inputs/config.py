@@ -12,15 +12,15 @@ from __future__ import annotations
 import difflib
 import hashlib
 import math
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from evalgate_lib.errors import FairnessError, InputError
-from evalgate_lib.files import read_input
 from evalgate_lib.inputs.options import DEFAULT_STOP, GenerationOptions
 from evalgate_lib.inputs.prompts import validate_template
+from evalgate_lib.inputs.structured import parse_toml, read_bytes
+from evalgate_lib.text.matching import canonical
 
 #: Top-level keys (and tables) that may differ between the two configurations.
 VARIABLE_KEYS = ("name", "description", "chunking", "prompt")
@@ -181,11 +181,8 @@ def flatten(table: dict[str, Any], prefix: str = "") -> dict[str, Any]:
 def load_config(path: str | Path) -> RunConfig:
     """Parse a TOML configuration; paths in ``[shared]`` are relative to the file's folder."""
     file = Path(path)
-    data = read_input(file, "config file", "TOML file")
-    try:
-        raw = tomllib.loads(data.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"{file}: not valid TOML ({exc})") from None
+    data = read_bytes(file, "config file", "TOML file")
+    raw = parse_toml(data, str(file))
     check_keys(raw, TOP_LEVEL_KEYS, file, "the top level")
     for table in ("shared", "chunking", "prompt"):
         if not isinstance(raw.get(table), dict):
@@ -232,7 +229,7 @@ def load_config(path: str | Path) -> RunConfig:
     if not isinstance(scorer, str) or not scorer:
         raise InputError(f"{file}: [shared] sentence_scorer must be a scorer name, got {scorer!r}")
     return RunConfig(
-        name=str(raw.get("name") or file.stem),
+        name=canonical(str(raw.get("name") or file.stem)),  # a name is an id: one Unicode spelling
         description=str(raw.get("description", "")),
         path=file,
         sha256=hashlib.sha256(data).hexdigest(),

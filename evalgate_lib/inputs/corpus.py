@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import gzip
 import hashlib
+import io
 import logging
 import os
 from dataclasses import dataclass
@@ -35,7 +36,9 @@ from pathlib import Path
 import yaml
 
 from evalgate_lib.errors import InputError
+from evalgate_lib.inputs.structured import MAX_DOCUMENT_BYTES, parse_yaml
 from evalgate_lib.text.html_page import HtmlPage, read_html_page, without_site_part
+from evalgate_lib.text.matching import canonical
 
 log = logging.getLogger(__name__)
 
@@ -155,7 +158,7 @@ def _front_matter(text: str, source: str) -> tuple[dict[str, object], str]:
     if end < 0:
         raise InputError(f"{source}: the front-matter block is not closed by a '---' line")
     try:
-        meta = yaml.safe_load(text[4:end]) or {}
+        meta = parse_yaml(text[4:end], f"{source}: front matter") or {}
     except yaml.YAMLError as exc:
         raise InputError(f"{source}: front matter is not valid YAML: {exc}") from None
     if not isinstance(meta, dict):
@@ -174,7 +177,7 @@ def parse_article(text: str, source: str, default_id: str | None = None) -> Arti
     meta, body = _front_matter(text, source)
     if not body.strip():
         raise InputError(f"{source}: the article body is empty")
-    article_id = str(meta.get("id") or default_id or Path(source).name)
+    article_id = canonical(str(meta.get("id") or default_id or Path(source).name))
     title = str(meta.get("title") or first_heading(body) or Path(path_id(Path(source).name)).name)
     return Article(id=article_id, title=title, body=body, path=source)
 
@@ -204,6 +207,9 @@ def read_document(path: Path) -> str:
 def _decoded(path: Path) -> str:
     """The file's text as stored (decompressed, UTF-8, ``\\r\\n`` normalised), before any HTML conversion."""
     try:
+        size = path.stat().st_size
+        if size > MAX_DOCUMENT_BYTES:
+            raise InputError(_too_big(path, f"{size:,} bytes"))
         raw = path.read_bytes()
     except OSError as exc:
         raise InputError(
@@ -211,15 +217,26 @@ def _decoded(path: Path) -> str:
         ) from None
     if path.name.lower().endswith(".gz"):
         try:
-            raw = gzip.decompress(raw)
+            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as handle:  # read no further than the limit: a gzip bomb
+                raw = handle.read(MAX_DOCUMENT_BYTES + 1)
         except (OSError, EOFError) as exc:
             raise InputError(f"{path}: not a valid gzip file ({exc})") from None
+        if len(raw) > MAX_DOCUMENT_BYTES:
+            found = f"more than {MAX_DOCUMENT_BYTES:,} bytes once decompressed (from {size:,} bytes of gzip)"
+            raise InputError(_too_big(path, found))
     if b"\x00" in raw:
         raise InputError(f"{path}: looks like a binary file (NUL bytes), not a text document")
     try:
         return raw.decode("utf-8").replace("\r\n", "\n")
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: not UTF-8 text ({exc})") from None
+
+
+def _too_big(path: Path, found: str) -> str:
+    return (
+        f"{path}: {found}; EvalGate reads documents of at most {MAX_DOCUMENT_BYTES:,} bytes (64 MiB): split it, or "
+        "move it out of the corpus"
+    )
 
 
 def _skip_reason(path: Path, folder: Path) -> str | None:

@@ -12,6 +12,7 @@ from typing import Iterable
 
 from evalgate_lib.errors import InputError
 from evalgate_lib.inputs.jsonl import read_unique
+from evalgate_lib.text.matching import canonical
 
 ANSWERABLE = "answerable"
 NO_ANSWER = "no_answer"
@@ -69,7 +70,8 @@ def parse_question(obj: object, where: str) -> GoldQuestion:
             raise InputError(f"{where}: a no_answer question has no evidence")
         evidence = _string_list(evidence, where, "evidence")
     note = obj.get("note")
-    return GoldQuestion(obj["id"], obj["question"], qtype, article, accept, evidence, note)
+    article = None if article is None else canonical(article)  # ids compare in one Unicode spelling
+    return GoldQuestion(canonical(obj["id"]), obj["question"], qtype, article, accept, evidence, note)
 
 
 def load_gold(path: str | Path, article_ids: Iterable[str] | None = None) -> list[GoldQuestion]:

@@ -11,13 +11,12 @@ hash of its answer would no longer match.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any, Callable, Hashable, Iterator, TypeVar
 
 from evalgate_lib.errors import InputError
-from evalgate_lib.files import read_input
+from evalgate_lib.inputs.structured import jsonl_lines, read_text
 
 T = TypeVar("T")
 
@@ -28,23 +27,11 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
 def read_jsonl(path: str | Path, what: str) -> Iterator[tuple[int, str, Any]]:
     """``(line number, "file:line", parsed object)`` for every non-blank line of a JSONL file.
 
-    ``what`` names the file's role in the missing-file message ("gold file", "label file").
-    Lines are split on ``\\n`` only: JSON strings may hold U+2028 and friends, which
-    :meth:`str.splitlines` would break on.
+    ``what`` names the file's role in the missing-file message ("gold file", "label file"). The
+    file's size, each line's length and its nesting are bounded (:mod:`evalgate_lib.inputs.structured`).
     """
     file = Path(path)
-    try:
-        text = read_input(file, what, "JSONL file").decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{file}: not UTF-8 text ({exc})") from None
-    for number, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
-            continue
-        where = f"{file}:{number}"
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+    for number, where, line, obj in jsonl_lines(read_text(file, what, "JSONL file"), file):
         if _SURROGATE_ESCAPE.search(line):
             refuse_lone_surrogates(obj, where, "")
         yield number, where, obj

@@ -21,13 +21,13 @@ with the file and the key.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from evalgate_lib.errors import InputError
 from evalgate_lib.inputs.config import check_keys
+from evalgate_lib.inputs.structured import read_toml
 
 SET_KEYS = ("name", "generator", "gold", "labels", "answers", "description")
 GENERATORS = ("demo model", "fluent")
@@ -57,14 +57,7 @@ def _path(base: Path, value: Any, file: Path, where: str) -> Path:
 def load_sets(path: str | Path) -> list[LabelledSet]:
     """Every ``[[set]]`` of a set file, checked (keys, generator kind, files, unique names)."""
     file = Path(path)
-    try:
-        data = tomllib.loads(file.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"set file not found: {file}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{file}: cannot read the set file ({exc})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"{file}: not valid TOML ({exc})") from None
+    data = read_toml(file, "set file")
     check_keys(data, ("set",), file, "the top level")
     entries = data.get("set")
     if not isinstance(entries, list) or not entries:

@@ -25,6 +25,16 @@ the corrected delta say what the labels record (:func:`label_kind`) and claim no
 Why the answer hash: a label judges one exact answer text. When the prompt, model or cache changes,
 the answer for the same (config, question) changes too and the old label no longer applies. A label
 whose hash differs from the current answer is *stale*: :func:`match_labels` reports it and never uses it.
+
+With a signing key set (:mod:`evalgate_lib.signing`) every label carries its own ``signature`` (the
+labelling widget signs each one it saves, ``evalgate sign FILE`` signs a file made without the key),
+and the labels read for a run (:func:`load_label_files`) must verify: a label decides the corrected
+delta the gate rests on, so a label edited after it was made is refused like a forged row.
+
+One label per answer and pass: the same label in two files, or two reviewers' labels of one answer in
+the same pass, would let the file order or the reviewers' names decide which counts. Both are refused,
+naming both places, unless a policy says which counts: ``--reviewer NAME`` keeps one reviewer's labels
+(:class:`LabelSelection` says how many it set aside, and whose).
 """
 
 from __future__ import annotations
@@ -39,11 +49,21 @@ from typing import Any, Iterable, Mapping
 
 from evalgate_lib.errors import InputError
 from evalgate_lib.files import atomic_write
-from evalgate_lib.inputs.jsonl import read_unique
+from evalgate_lib.inputs.jsonl import read_jsonl
+from evalgate_lib.signing import SIGNATURE_KEY, sign_json, signature_problem, signing_key
+from evalgate_lib.text.matching import canonical
 
 REQUIRED_KEYS = ("config", "question_id", "answer_sha256", "correct", "unsupported_claim", "reviewer")
 OPTIONAL_KEYS = (
-    "unsupported_sentences", "refusal", "pass", "comment", "sentences", "plan_sha256", "verdicts_hidden", "mode",
+    "unsupported_sentences",
+    "refusal",
+    "pass",
+    "comment",
+    "sentences",
+    "plan_sha256",
+    "verdicts_hidden",
+    "mode",
+    SIGNATURE_KEY,
 )
 KNOWN_KEYS = REQUIRED_KEYS + OPTIONAL_KEYS
 SENTENCE_KEYS = ("text", "supported")
@@ -99,6 +119,8 @@ class Label:
     verdicts_hidden: bool | None = None
     #: The labelling flow, :data:`BLIND` or :data:`AUDIT` (``None``: the file does not say).
     mode: str | None = None
+    #: Where the label was read (``file:line``), for the messages that name it; not part of the label.
+    source: str | None = field(default=None, compare=False)
 
     @property
     def key(self) -> LabelKey:
@@ -188,8 +210,8 @@ def parse_label(obj: object, where: str) -> Label:
     missing = [k for k in REQUIRED_KEYS if k not in obj]
     if missing:
         raise InputError(f"{where}: missing required key(s) {', '.join(repr(k) for k in missing)}")
-    config = _string(obj, "config", where)
-    question_id = _string(obj, "question_id", where)
+    config = canonical(_string(obj, "config", where))
+    question_id = canonical(_string(obj, "question_id", where))  # one spelling of an id
     reviewer = _string(obj, "reviewer", where)
     digest = obj["answer_sha256"]
     if not isinstance(digest, str) or not _SHA256_HEX.fullmatch(digest):
@@ -238,6 +260,7 @@ def parse_label(obj: object, where: str) -> Label:
         plan_sha256=plan_sha256,
         verdicts_hidden=hidden,
         mode=mode,
+        source=where,
     )
 
 
@@ -309,13 +332,100 @@ def _describe(key: LabelKey) -> str:
     )
 
 
-def load_labels(path: str | Path) -> list[Label]:
+def load_labels(path: str | Path, *, verify: bool = False) -> list[Label]:
     """Load and validate a label file, in file order. An empty file is valid (no labels yet).
 
     Raises :class:`InputError` naming ``file:line`` for bad JSON, unknown or missing keys, wrong types
-    and a duplicate key (naming the line of the first occurrence).
+    and a duplicate key (naming the line of the first occurrence). With ``verify`` and a signing key
+    set, a label whose own signature does not verify is refused, naming its line.
     """
-    return read_unique(path, "label file", parse_label, lambda label: label.key, lambda k: f"label {_describe(k)}")
+    return _read_labels([path], verify)
+
+
+def _read_labels(paths: Iterable[str | Path], verify: bool) -> list[Label]:
+    """Every label of ``paths`` in order; one label key in two places is refused, naming both."""
+    key = signing_key() if verify else None
+    labels: list[Label] = []
+    seen: dict[LabelKey, str] = {}
+    for path in paths:
+        for _, where, obj in read_jsonl(path, "label file"):
+            label = parse_label(obj, where)
+            if key is not None:
+                problem = signature_problem(obj, key)
+                if problem is not None:
+                    raise InputError(
+                        f"{where}: label {problem}; a label decides the corrected delta, so with a key set only "
+                        f"signed labels count: label it again with the key set, or vouch for the file with "
+                        f"'evalgate --key-file KEY sign {path}'"
+                    )
+            first = seen.get(label.key)
+            if first is not None:
+                same_file = first.rsplit(":", 1)[0] == where.rsplit(":", 1)[0]
+                at = f"first on line {first.rsplit(':', 1)[1]}" if same_file else f"also at {first}"
+                raise InputError(
+                    f"{where}: duplicate label {_describe(label.key)} ({at}): one reviewer labels one answer once "
+                    "per pass, so a second copy would count twice or let the file order decide; keep one"
+                )
+            seen[label.key] = where
+            labels.append(label)
+    return labels
+
+
+@dataclass(frozen=True)
+class LabelSelection:
+    """The labels read for a run, and the policy that chose among them (said aloud by :meth:`policy_line`).
+
+    ``labels`` are the ones kept; ``read`` how many the files hold; with ``reviewer`` (``--reviewer``)
+    only that reviewer's labels are kept, and ``set_aside`` names the other reviewers and how many
+    labels of each were not used.
+    """
+
+    labels: tuple[Label, ...]
+    read: int
+    sources: tuple[str, ...]
+    reviewer: str | None = None
+    set_aside: tuple[tuple[str, int], ...] = ()
+
+    def policy_line(self) -> str:
+        """Which labels count and why, in one line (the gate, ``diff`` and ``agreement`` print it)."""
+        files = ", ".join(self.sources)
+        if self.reviewer is None:
+            return (
+                f"labels: {self.read} read from {files}; every reviewer's labels count (one label per answer and pass)"
+            )
+        others = ", ".join(f"{count} of {name!r}" for name, count in self.set_aside) or "none"
+        return (
+            f"labels: {self.read} read from {files}; reviewer {self.reviewer!r} only (--reviewer): "
+            f"{len(self.labels)} kept, set aside: {others}"
+        )
+
+
+def load_label_files(paths: Iterable[str | Path], reviewer: str | None = None) -> LabelSelection:
+    """A run's label files, checked: the one reader behind the gate, ``diff``, ``agreement`` and the report.
+
+    Every file parses (:func:`parse_label`); one label key in two files is refused naming both; with
+    a signing key set every label's signature must verify; with ``reviewer`` only that reviewer's
+    labels are kept (one who labelled nothing in the files is an error, naming who did).
+    """
+    files = [Path(p) for p in paths]
+    for number, file in enumerate(files):
+        if any(file.resolve() == earlier.resolve() for earlier in files[:number]):
+            raise InputError(f"label file {file} is given twice: each label would count twice; name it once")
+    loaded = _read_labels(files, verify=True)
+    sources = tuple(str(p) for p in files)
+    if reviewer is None:
+        return LabelSelection(tuple(loaded), len(loaded), sources)
+    kept = tuple(label for label in loaded if label.reviewer == reviewer)
+    if not kept and loaded:
+        names = ", ".join(repr(name) for name in dict.fromkeys(label.reviewer for label in loaded))
+        raise InputError(
+            f"--reviewer {reviewer!r}: no label of that reviewer in {', '.join(sources)} (reviewers: {names})"
+        )
+    counts: dict[str, int] = {}
+    for label in loaded:
+        if label.reviewer != reviewer:
+            counts[label.reviewer] = counts.get(label.reviewer, 0) + 1
+    return LabelSelection(kept, len(loaded), sources, reviewer, tuple(counts.items()))
 
 
 @dataclass(frozen=True)
@@ -367,9 +477,23 @@ def dumps_labels(labels: Iterable[Label]) -> str:
     """The file text for ``labels``: one sorted-keys JSON object per line, sorted by :attr:`Label.sort_key`.
 
     Deterministic so that two saves of the same labels are byte-identical and diffs stay readable.
+    With a signing key set each label is signed (:func:`~evalgate_lib.signing.sign_json`).
     """
     ordered = sorted(labels, key=lambda lb: lb.sort_key)
-    return "".join(json.dumps(lb.to_dict(), sort_keys=True, ensure_ascii=False) + "\n" for lb in ordered)
+    return "".join(json.dumps(sign_json(lb.to_dict()), sort_keys=True, ensure_ascii=False) + "\n" for lb in ordered)
+
+
+def sign_label_file(path: str | Path) -> int:
+    """Sign every label of ``path`` with the team's key (the file rewritten atomically); returns how many.
+
+    ``evalgate sign``: whoever holds the key vouches for labels made without it (by hand, or before the
+    key was set), so the gate then trusts them. The file is checked as any label file is first.
+    """
+    if signing_key() is None:
+        raise InputError("evalgate sign needs the team's signing key: --key-file FILE or EVALGATE_SIGNING_KEY")
+    labels = load_labels(path)
+    atomic_write(Path(path), dumps_labels(labels))
+    return len(labels)
 
 
 class LabelStore:
@@ -388,8 +512,12 @@ class LabelStore:
         self.reload()
 
     def reload(self) -> None:
-        """Re-read the file (a missing file is an empty store: the first ``put`` creates it)."""
-        loaded = load_labels(self.path) if self.path.exists() else []
+        """Re-read the file (a missing file is an empty store: the first ``put`` creates it).
+
+        With a signing key set every label already in the file must verify: the next save signs the
+        whole file, and must not sign a label someone edited in the meantime.
+        """
+        loaded = load_labels(self.path, verify=True) if self.path.exists() else []
         self._labels = {label.key: label for label in loaded}
 
     def labels(self) -> list[Label]:

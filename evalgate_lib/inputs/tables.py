@@ -16,8 +16,8 @@ without it the folder is refused in one line that says so. Its rows are named ``
 from __future__ import annotations
 
 import ast
-import csv
 import hashlib
+import io
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +26,7 @@ from typing import Any, Iterable
 from evalgate_lib.errors import InputError
 from evalgate_lib.files import sha256_file
 from evalgate_lib.inputs.jsonl import read_jsonl
+from evalgate_lib.inputs.structured import csv_records, parse_json, read_text
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
 CSV_SUFFIXES = (".csv",)
@@ -84,29 +85,20 @@ def table_of_records(file: Path, format: str, records: Iterable[tuple[str, Any]]
 
 def read_csv(file: Path) -> Table:
     """A CSV file with a header row; every row keeps the line it starts on (cells may span lines)."""
-    if not file.is_file():
-        raise InputError(f"input file {file} does not exist")
-    try:
-        with file.open(newline="", encoding="utf-8-sig") as handle:
-            reader = csv.reader(handle)
-            header = next(reader, None)
-            if header is None:
-                raise InputError(f"input file {file} is empty (no header row)")
-            columns = _check_header(header, file)
-            rows: list[Row] = []
-            start = reader.line_num + 1
-            for record in reader:
-                where = f"{file}:{start}"
-                start = reader.line_num + 1
-                if not record or not any(cell.strip() for cell in record):
-                    continue
-                if len(record) != len(columns):
-                    raise InputError(f"{where}: {len(record)} fields, but the header has {len(columns)} columns")
-                rows.append(Row(where, dict(zip(columns, record, strict=True))))
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{file}: not UTF-8 text ({exc})") from None
-    except csv.Error as exc:
-        raise InputError(f"{file}:{reader.line_num}: not valid CSV ({exc})") from None
+    text = read_text(file, "input file", "CSV file").removeprefix("\ufeff")  # a spreadsheet's byte-order mark
+    records = csv_records(io.StringIO(text, newline=""), file)
+    first = next(records, None)
+    if first is None:
+        raise InputError(f"input file {file} is empty (no header row)")
+    columns = _check_header(first[1], file)
+    rows: list[Row] = []
+    for start, record in records:
+        where = f"{file}:{start}"
+        if not record or not any(cell.strip() for cell in record):
+            continue
+        if len(record) != len(columns):
+            raise InputError(f"{where}: {len(record)} fields, but the header has {len(columns)} columns")
+        rows.append(Row(where, dict(zip(columns, record, strict=True))))
     if not rows:
         raise InputError(f"input file {file} holds a header but no rows")
     return Table(str(file), "CSV", columns, tuple(rows))
@@ -175,7 +167,7 @@ def parse_list_cell(text: str, where: str) -> list[object]:
     Called only for text that starts with ``[``; ``where`` names the file, line and column.
     """
     try:
-        value = json.loads(text)
+        value = parse_json(text, where)
     except json.JSONDecodeError:
         try:
             value = ast.literal_eval(text)

@@ -26,7 +26,6 @@ A candidate's folder is its config name (characters other than letters, digits, 
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +34,7 @@ from typing import Any, Sequence
 from evalgate_lib.errors import InputError
 from evalgate_lib.files import atomic_write, sha256_file
 from evalgate_lib.inputs.config import DEFAULT_ANSWER_MATCHING, DEFAULT_SENTENCE_SCORER
+from evalgate_lib.inputs.structured import read_json
 from evalgate_lib.run.external import ExternalRun, score_and_write, score_answer_logs
 from evalgate_lib.run.folder import ResultsFolder, read_results_folder
 from evalgate_lib.run.outputs import check_output
@@ -47,6 +47,7 @@ from evalgate_lib.run.results import (
     summarise_comparison,
     write_results,
 )
+from evalgate_lib.signing import SIGNATURE_KEY, check_signed_json, sign_json
 from evalgate_lib.statistics.metrics import Summary
 
 #: The version of ``candidates.json``'s layout.
@@ -112,8 +113,8 @@ def write_index(
         "adjustment": "holm: each yes/no metric's McNemar p across the candidates",
         "command": command,
     }
-    atomic_write(folder / "run_stats.json", json_text(stats))
-    atomic_write(folder / INDEX_FILE, json_text(index))
+    atomic_write(folder / "run_stats.json", json_text(sign_json(stats)))
+    atomic_write(folder / INDEX_FILE, json_text(sign_json(index)))  # with a key: the index signs the family
     return folder
 
 
@@ -207,22 +208,32 @@ def score_and_write_candidates(
 def _index(folder: Path) -> dict[str, Any]:
     path = folder / INDEX_FILE
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: not valid JSON ({exc}); rerun the command that wrote {folder}") from None
+        data = read_json(path, "index")
+    except InputError as exc:
+        raise InputError(f"{exc}; rerun the command that wrote {folder}") from None
     if not isinstance(data, dict):
         raise InputError(f"{path}: not a JSON object; rerun the command that wrote {folder}")
     hint = f"rerun '{data.get('command') or 'the command that wrote ' + str(folder)}'"
+    check_signed_json(data, str(path), hint)  # with a key: which pairs make the family is the signer's word
     if data.get("schema") != INDEX_SCHEMA:
         raise InputError(f"{path}: index schema {data.get('schema')!r}, this EvalGate reads {INDEX_SCHEMA}; {hint}")
     entries = data.get("candidates")
     if not isinstance(data.get("baseline"), str) or not isinstance(entries, list) or not entries:
         raise InputError(f"{path}: needs 'baseline' (a name) and 'candidates' (a non-empty list); {hint}")
+    seen: dict[str, int] = {}
     for i, entry in enumerate(entries, start=1):
         if not isinstance(entry, dict) or not all(isinstance(entry.get(k), str) for k in ("name", "folder")):
             raise InputError(f"{path}: candidate {i} needs 'name' and 'folder' strings; {hint}")
         if Path(entry["folder"]).name != entry["folder"] or entry["folder"] in ("", ".", ".."):
             raise InputError(f"{path}: candidate {i}'s folder {entry['folder']!r} is not a folder name; {hint}")
+        for key in ("name", "folder"):
+            if (key, entry[key]) in seen:
+                first = seen[(key, entry[key])]
+                raise InputError(
+                    f"{path}: candidates {first} and {i} have the same {key} {entry[key]!r}: each candidate is "
+                    f"listed once, in its own folder; {hint}"
+                )
+            seen[(key, entry[key])] = i
     data["hint"] = hint
     return data
 
@@ -239,9 +250,9 @@ def family_of(pair_folder: str | Path) -> Path | None:
     if not is_candidates_folder(parent):
         return None
     try:
-        entries = json.loads((parent / INDEX_FILE).read_text(encoding="utf-8")).get("candidates") or []
+        entries = read_json(parent / INDEX_FILE, "index").get("candidates") or []
         listed = {entry.get("folder") for entry in entries if isinstance(entry, dict)}
-    except (ValueError, AttributeError):
+    except (InputError, AttributeError, TypeError):
         return parent  # a malformed index: reading the family says what is wrong with it
     return parent if path.name in listed else None
 
@@ -284,7 +295,12 @@ def read_candidates_folder(folder: str | Path) -> CandidatesFolder:
             )
     stats_file = path / "run_stats.json"
     try:
-        stats = json.loads(stats_file.read_text(encoding="utf-8")) if stats_file.is_file() else {}
-    except ValueError:
-        stats = {}  # timings only, never a number a verdict rests on
-    return CandidatesFolder(path, index["baseline"], tuple(pairs), stats if isinstance(stats, dict) else {})
+        stats = read_json(stats_file, "run stats file") if stats_file.exists() else {}
+    except InputError as exc:  # timings only, but the report shows them: damaged is said, never dropped silently
+        raise InputError(f"{exc}; {hint}") from None
+    if not isinstance(stats, dict):
+        raise InputError(f"{stats_file}: not a JSON object (got {type(stats).__name__}); {hint}")
+    if stats:  # what the report shows of the run: signed like the rest when a key is set
+        check_signed_json(stats, str(stats_file), hint)
+    stats.pop(SIGNATURE_KEY, None)
+    return CandidatesFolder(path, index["baseline"], tuple(pairs), stats)

@@ -31,6 +31,7 @@ from evalgate_lib.inputs.config import RunConfig
 from evalgate_lib.inputs.corpus import Article
 from evalgate_lib.inputs.gold import GoldQuestion
 from evalgate_lib.inputs.prompts import render_context, render_prompt
+from evalgate_lib.text.tokens import sentence_spans
 
 #: Tokens per whitespace-separated word assumed by the estimate (see the module docstring).
 TOKENS_PER_WORD = 2.0
@@ -101,11 +102,33 @@ def check_context_fit(
             f"{size.prompt_words:,} words ≈ {size.prompt_tokens:,} tokens (at {TOKENS_PER_WORD} tokens/word "
             f"+ {TEMPLATE_TOKENS})"
         )
-        remedy = "lower top_k, the chunk size or max_tokens, or raise num_ctx"
+        remedy = _remedy(config, chunks)
     raise InputError(
         f"{config.path}: the prompt cannot fit the generator's context: top_k {config.top_k:,} "
         f"(the {size.chunks:,} longest chunks, up to {size.longest_chunk_words:,} words each) + template + question "
         f"= {measure}, + max_tokens {max_tokens:,} = {size.prompt_tokens + max_tokens:,} > {context_name}; {remedy}"
+    )
+
+
+def _remedy(config: RunConfig, chunks: Sequence[Chunk]) -> str:
+    """What would make the worst prompt fit, for this configuration's chunker.
+
+    The ``sentence`` chunker never cuts inside a sentence: when its longest chunk is one sentence (a
+    long run of text with no sentence end: a log, a list of keywords, a paragraph of clauses), no
+    window makes it shorter, and "lower the chunk size" would send the user to a setting that cannot help.
+    """
+    if config.chunking.get("method") != "sentence" or not chunks:
+        return "lower top_k, the chunk size or max_tokens, or raise num_ctx"
+    longest = max(chunks, key=lambda c: estimate_tokens(len(c.text.split()), len(c.text)))
+    words = len(longest.text.split())
+    sentence = max((len(longest.text[s:e].split()) for s, e in sentence_spans(longest.text)), default=0)
+    if 2 * sentence <= words:  # several sentences of some length: fewer per chunk makes it shorter
+        return "lower top_k, the window (sentences per chunk) or max_tokens, or raise num_ctx"
+    return (
+        f"its longest chunk ({longest.article_id}, at character {longest.start:,}) is mostly one sentence of "
+        f"{sentence:,} words with no sentence end in it, which the sentence chunker never cuts (no window makes it "
+        "shorter): break that text into sentences, or chunk with the markdown or fixed chunker, which cut such a "
+        "run by words"
     )
 
 

@@ -24,19 +24,19 @@ Internal: the public way to load a folder is :func:`evalgate_lib.load_results`, 
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from evalgate_lib.errors import InputError
-from evalgate_lib.files import sha256_file
+from evalgate_lib.files import sha256_file, special_file_kind
 from evalgate_lib.inputs.config import DEFAULT_ANSWER_MATCHING, DEFAULT_SENTENCE_SCORER
+from evalgate_lib.inputs.structured import read_json
 from evalgate_lib.judging.rows import ResultRow
 from evalgate_lib.run.manifest import Manifest, manifest_digest
 from evalgate_lib.run.results import INDEX_FILE, PUBLISHED_FILES, SIGNATURE_FILE, load_rows
-from evalgate_lib.signing import ALGORITHM, key_id, signing_key, verifies
+from evalgate_lib.signing import ALGORITHM, SIGNATURE_KEY, check_signed_json, key_id, signing_key, verifies
 from evalgate_lib.statistics.gate import recompute_summary
 from evalgate_lib.statistics.metrics import Summary, ranking_depths
 
@@ -79,10 +79,10 @@ def rerun_hint(folder: Path, manifest: Manifest | None) -> str:
 def several_candidates_message(folder: Path) -> str:
     """Why a folder of several candidates is not one pair, and the pair folders to name instead."""
     try:
-        entries = json.loads((folder / INDEX_FILE).read_text(encoding="utf-8")).get("candidates") or []
+        entries = read_json(folder / INDEX_FILE, "index").get("candidates") or []
         pairs = [str(folder / str(entry["folder"])) for entry in entries]
-    except (ValueError, AttributeError, KeyError, TypeError):
-        pairs = []
+    except (InputError, AttributeError, KeyError, TypeError):
+        pairs = []  # the index's own reader says what is wrong with it
     listed = f"name one pair's folder ({', '.join(pairs)})" if pairs else "name one pair's folder inside it"
     return (
         f"{folder} holds several candidates against one baseline ({INDEX_FILE}), not one pair: {listed}; "
@@ -91,13 +91,13 @@ def several_candidates_message(folder: Path) -> str:
 
 
 def _parse(path: Path, hint: str) -> dict[str, Any]:
-    """A JSON object file, or one line saying why it is not one."""
+    """A JSON object file, or one line saying why it is not one (bounded: :mod:`evalgate_lib.inputs.structured`)."""
+    if path.is_dir():
+        raise InputError(f"{path} is a folder, not the {path.name} file of a results folder; {hint}")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}: not valid JSON ({exc.msg}, line {exc.lineno} column {exc.colno}); {hint}") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not UTF-8 text; {hint}") from None
+        data = read_json(path, "results file")
+    except InputError as exc:
+        raise InputError(f"{exc}; {hint}") from None
     if not isinstance(data, dict):
         raise InputError(f"{path}: not a JSON object (got {type(data).__name__}); {hint}")
     return data
@@ -134,6 +134,11 @@ def _check_signature(folder: Path, hint: str) -> None:
     if key is None:
         return
     path = folder / SIGNATURE_FILE
+    if not path.is_file() and (path.exists() or path.is_symlink()):
+        raise InputError(
+            f"{path} is {_kind_of(path)}, not the signature file: a folder written with the key holds its signature "
+            f"there as a file; {hint} with the key set"
+        )
     if not path.is_file():
         raise InputError(
             f"{folder}: not signed (no {SIGNATURE_FILE}), but a signing key is set: a folder written without the "
@@ -153,12 +158,27 @@ def _check_signature(folder: Path, hint: str) -> None:
         )
 
 
+def _kind_of(path: Path) -> str:
+    """What a path that is not a regular file is, in words ("a folder", "a dangling symbolic link", "a pipe …")."""
+    if path.is_symlink() and not path.exists():
+        return "a dangling symbolic link"
+    return "a folder" if path.is_dir() else special_file_kind(path) or "not a regular file"
+
+
 def signature_line(folder: str | Path) -> str:
-    """What the signature of a folder that passed :func:`read_results_folder` says, for the gate's output."""
+    """What the signature of a folder that passed its reader says, for the gate's output (a pair, or several
+    candidates: their index ``candidates.json`` signs the family)."""
     key = signing_key()
     if key is not None:
         return f"signature: verified ({ALGORITHM}, key id {key_id(key)})"
-    if (Path(folder) / SIGNATURE_FILE).is_file():
+    path = Path(folder)
+    signed = (path / SIGNATURE_FILE).is_file()
+    if not signed and (path / INDEX_FILE).is_file():
+        try:
+            signed = SIGNATURE_KEY in read_json(path / INDEX_FILE, "index")
+        except (InputError, TypeError):
+            signed = False
+    if signed:
         return "signature: present, not checked (no signing key set: EVALGATE_SIGNING_KEY or --key-file)"
     return "signature: none (checksums only: they find accidents, not forgery)"
 
@@ -185,12 +205,20 @@ def read_results_folder(folder: str | Path) -> ResultsFolder:
     if (path / INDEX_FILE).is_file() and not (path / "results.jsonl").exists():
         raise InputError(several_candidates_message(path))
     for name in PUBLISHED_FILES:
+        if not (path / name).is_file() and ((path / name).exists() or (path / name).is_symlink()):
+            raise InputError(
+                f"{path / name} is {_kind_of(path / name)}, not the file a results folder holds; "
+                f"{rerun_hint(path, None)}"
+            )
         if not (path / name).is_file():
             raise InputError(
                 f"{path / name} does not exist, so {path} is not a results folder; {rerun_hint(path, None)}"
             )
     raw = _parse(path / "manifest.json", rerun_hint(path, None))
-    manifest = Manifest.from_json(raw)
+    try:
+        manifest = Manifest.from_json(raw)
+    except InputError as exc:
+        raise InputError(f"{path / 'manifest.json'}: {exc}; {rerun_hint(path, None)}") from None
     hint = rerun_hint(path, manifest)
     summary_data = _parse(path / "summary.json", hint)
     _check_digests(path, raw, manifest, hint)
@@ -214,5 +242,8 @@ def read_results_folder(folder: str | Path) -> ResultsFolder:
     except InputError as exc:
         raise InputError(f"{exc}; {hint}") from None
     stats_file = path / "run_stats.json"
-    stats = _parse(stats_file, hint) if stats_file.is_file() else {}
+    stats = _parse(stats_file, hint) if stats_file.exists() else {}
+    if stats:  # timings and model calls the report shows: with a key, signed like the rest
+        check_signed_json(stats, str(stats_file), hint)
+    stats.pop(SIGNATURE_KEY, None)
     return ResultsFolder(path, tuple(rows), summary, manifest, stats)

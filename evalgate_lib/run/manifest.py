@@ -24,6 +24,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from evalgate_lib.errors import InputError
 from evalgate_lib.files import sha256_file
 from evalgate_lib.version import __version__
 
@@ -142,12 +143,51 @@ class Manifest:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Manifest:
-        """Read a ``manifest.json`` object; a field it lacks reads as :data:`FALLBACKS` says."""
+        """Read a ``manifest.json`` object; a field it lacks reads as :data:`FALLBACKS` says.
+
+        A field of the wrong kind (``"files": "x"``, a manifest edited with its own checksum recomputed)
+        is an :class:`~evalgate_lib.errors.InputError` naming the field, never a crash further on.
+        """
         known = {f.name for f in fields(cls)}
         values = {name: copy.deepcopy(default) for name, default in FALLBACKS.items()}
         values.update({k: v for k, v in data.items() if k in known})
+        _check_kinds(values)
         values["judging"] = {**FALLBACKS["judging"], **(values["judging"] or {})}
         return cls(**values)
+
+
+#: What each field must be: (accepted types, its items' type for a mapping whose values are read as such, words).
+_KINDS: dict[str, tuple[tuple[type, ...], type | None, str]] = {
+    "evalgate_version": ((str, type(None)), None, "a string"),
+    "baseline": ((str,), None, "a config name"),
+    "candidate": ((str,), None, "a config name"),
+    "configs": ((dict,), dict, "an object of one object per config"),
+    "fairness": ((dict,), None, "an object"),
+    "corpus": ((dict,), None, "an object"),
+    "gold": ((dict,), None, "an object"),
+    "backend": ((dict,), None, "an object"),
+    "judging": ((dict, type(None)), None, "an object"),
+    "generation": ((dict, type(None)), None, "an object"),
+    "top_k": ((int, type(None)), None, "a whole number"),
+    "packages": ((dict,), None, "an object"),
+    "python": ((str, type(None)), None, "a string"),
+    "pipeline": ((dict, type(None)), None, "an object"),
+    "limit": ((int, type(None)), None, "a whole number"),
+    "files": ((dict, type(None)), dict, "an object of one object per file (sha256, rows)"),
+    "questions_per_config": ((dict, type(None)), int, "an object of whole numbers per config"),
+    "manifest_sha256": ((str, type(None)), None, "a SHA-256 string"),
+}
+
+
+def _check_kinds(values: Mapping[str, Any]) -> None:
+    for name, (kinds, item, words) in _KINDS.items():
+        value = values.get(name)
+        wrong = not isinstance(value, kinds) or isinstance(value, bool)
+        if not wrong and item is not None and isinstance(value, dict):
+            wrong = any(not isinstance(v, item) or isinstance(v, bool) for v in value.values())
+        if wrong:
+            shown = repr(value)
+            raise InputError(f"'{name}' must be {words}, got {shown[:60]}{'…' if len(shown) > 60 else ''}")
 
 
 def manifest_digest(data: Mapping[str, Any]) -> str:

@@ -12,6 +12,8 @@ computed, and it refuses, with the option, the path and the reason:
 * a dangling symbolic link (on the path or in its folders): following it would write wherever
   the link once pointed, creating folders there, e.g. on the root disk under an unmounted one;
 * a place inside a corpus folder, also through a symbolic link (paths are compared resolved);
+* a file the command reads (rows, labels, a plan, a gold file, an answer log, a config): an output
+  never overwrites an input, and a folder output never writes one of its files over one;
 * a place that cannot be written: the nearest folder that exists gets a small probe file,
   written and removed, so permissions, a read-only file system and a full disk are found now.
 
@@ -35,12 +37,21 @@ PROBE_BYTES = 4096
 
 
 def check_output(
-    path: str | Path, option: str, *, folder: bool, corpora: Sequence[str | Path | None] = ()
+    path: str | Path,
+    option: str,
+    *,
+    folder: bool,
+    corpora: Sequence[str | Path | None] = (),
+    inputs: Sequence[tuple[str, str | Path | None]] = (),
+    writes: Sequence[str] = (),
 ) -> None:
     """Refuse ``path`` as the output ``option`` names (a folder, or with ``folder=False`` a file), or return.
 
     ``corpora`` are the corpus folders the command reads or a later run will read; an output
-    inside any of them is refused. Nothing is created: a missing folder is made when written.
+    inside any of them is refused. ``inputs`` are ``(what, path)`` of the files the command reads: a
+    file output that is one of them is refused, and so is a folder output that would write one of
+    ``writes`` (the names it writes into the folder) over one. Nothing is created: a missing folder
+    is made when written.
     """
     out = Path(path)
     shown = f"{option} {out}"
@@ -51,7 +62,48 @@ def check_output(
     if not folder and out.is_dir():
         raise InputError(f"{shown} is a folder, not a file: name a file to write into, e.g. {out / 'out.json'}")
     _refuse_inside_corpus(out, shown, corpora)
+    _refuse_inputs(out, shown, folder, inputs, writes)
     probe_writable(_nearest_existing(out if folder else out.parent, shown), shown)
+
+
+def results_inputs(results: str | Path | None) -> list[tuple[str, Path]]:
+    """The files of a results folder a command reads, as :func:`check_output` takes them: rows, summary, manifest,
+    signature, run stats, the several-candidates index and the sampling plans drawn into it."""
+    if results is None:
+        return []
+    folder = Path(results)
+    names = ("results.jsonl", "summary.json", "manifest.json", "signature.json", "run_stats.json", "candidates.json")
+    found = [(f"results folder's {name}", folder / name) for name in names]
+    return found + [("sampling plan", plan) for plan in sorted(folder.glob("label-plan*.json"))]
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name one file: the same resolved path, or (both existing) the same inode (a hard link)."""
+    if a.resolve() == b.resolve():
+        return True
+    try:
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _refuse_inputs(
+    out: Path, shown: str, folder: bool, inputs: Sequence[tuple[str, str | Path | None]], writes: Sequence[str]
+) -> None:
+    for what, given in inputs:
+        if given is None:
+            continue
+        source = Path(given)
+        if not folder and _same_file(out, source):
+            raise InputError(
+                f"{shown} is the {what} this command reads ({source}): an output never overwrites an input; name "
+                "another file"
+            )
+        if folder and source.name in writes and _same_file(out / source.name, source):
+            raise InputError(
+                f"{shown} would write its {source.name} over the {what} this command reads ({source}): an output "
+                "never overwrites an input; name another folder"
+            )
 
 
 def _refuse_dangling(out: Path, shown: str, kind: str) -> None:

@@ -13,7 +13,8 @@ and cache counters and is *meant* to differ between a cold and a cached run):
 * ``signature.json``, only with a signing key (:mod:`evalgate_lib.signing`): the HMAC-SHA256 of
   ``manifest.json`` under the team's key, which the checksums alone cannot give (anyone can
   recompute a SHA-256);
-* ``run_stats.json``: wall time, model calls, cache hits, corrupt entries.
+* ``run_stats.json``: wall time, model calls, cache hits, corrupt entries; with a signing key it
+  carries its own signature (:func:`evalgate_lib.signing.sign_json`: the report shows its figures).
 """
 
 from __future__ import annotations
@@ -30,12 +31,13 @@ from evalgate_lib.errors import InputError
 from evalgate_lib.files import atomic_write, sha256_file
 from evalgate_lib.inputs.config import shared_settings
 from evalgate_lib.inputs.corpus import corpus_digest
+from evalgate_lib.inputs.structured import jsonl_lines, read_text
 from evalgate_lib.judging.rows import SCHEMA_VERSION, ResultRow
 from evalgate_lib.judging.scorers import judging_manifest
 from evalgate_lib.run.manifest import Manifest, corpus_section, gold_section, manifest_digest, new_manifest
 from evalgate_lib.run.outputs import check_output
 from evalgate_lib.run.pipeline import Comparison, RunOptions, run_configs
-from evalgate_lib.signing import ALGORITHM, key_id, sign, signing_key
+from evalgate_lib.signing import ALGORITHM, key_id, sign, sign_json, signing_key
 from evalgate_lib.statistics.metrics import Summary, compare, ranking_depths
 
 #: The files a rerun with nothing changed reproduces byte for byte (``run_stats.json`` is not one).
@@ -46,6 +48,8 @@ SIGNATURE_FILE = "signature.json"
 #: The index of a folder holding several candidates against one baseline, one pair folder each
 #: (:mod:`evalgate_lib.run.candidates`); a pair's folder never holds one.
 INDEX_FILE = "candidates.json"
+#: Every file a writer of results folders writes at the top of ``--out`` (what it must never write over an input).
+WRITTEN_FILES = (*PUBLISHED_FILES, SIGNATURE_FILE, "run_stats.json", INDEX_FILE)
 
 
 def build_manifest(comparison: Comparison, limit: int | None = None) -> Manifest:
@@ -130,7 +134,7 @@ def write_folder(
     manifest = replace(manifest, manifest_sha256=manifest_digest(manifest.to_json()))
     atomic_write(folder / "manifest.json", json_text(manifest.to_json()))
     sign_folder(folder)
-    atomic_write(folder / "run_stats.json", json_text(stats))
+    atomic_write(folder / "run_stats.json", json_text(sign_json(stats)))
     return folder
 
 
@@ -195,12 +199,10 @@ def load_rows(folder: str | Path) -> list[ResultRow]:
     """
     path = Path(folder) / "results.jsonl"
     rows = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
+    for number, _, _, obj in jsonl_lines(read_text(path, "results file", "JSONL file"), path):
         try:
-            rows.append(ResultRow.from_json(json.loads(line)))
-        except (ValueError, KeyError, TypeError) as exc:
+            rows.append(ResultRow.from_json(obj))
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
             detail = f"missing key {exc}" if isinstance(exc, KeyError) else str(exc)
             raise InputError(f"{path}:{number}: not a result row of this EvalGate version ({detail})") from None
     return rows

@@ -35,14 +35,13 @@ adjusted one (a rule corrected by labels keeps its own test).
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from evalgate_lib.errors import InputError
-from evalgate_lib.files import read_input
 from evalgate_lib.inputs.config import check_keys
+from evalgate_lib.inputs.structured import read_toml
 from evalgate_lib.judging.rows import ResultRow
 from evalgate_lib.statistics.label_bounds import FAIL, IMPROVED, REGRESSED, CensusRule, decide_by_labels
 from evalgate_lib.statistics.metrics import METRICS, Summary, compare, format_interval, format_value
@@ -79,11 +78,7 @@ def load_gate(path: str | Path) -> GateConfig:
     ``"5%"``, a boolean, NaN or a negative bound is refused rather than read some way.
     """
     file = Path(path)
-    data = read_input(file, "gate thresholds file", "TOML file")
-    try:
-        raw = tomllib.loads(data.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"{file}: not valid TOML ({exc})") from None
+    raw = read_toml(file, "gate thresholds file")
     check_keys(raw, GATE_KEYS, file, "the top level")
     mode = raw.get("mode", "point")
     if mode not in ("point", "significant"):

@@ -133,6 +133,10 @@ class LabelCorrection:
     #: The labels used, counted by how each was made (:func:`~evalgate_lib.inputs.labels.label_kinds`:
     #: ``blind``, ``audit``, ``verdicts seen``, ``unrecorded``): the gate names which kind it decided on.
     kinds: Mapping[str, int] = field(default_factory=dict)
+    #: The plan file the labels were drawn by, as given or found in the results folder (a plan's basis only).
+    plan_path: str | None = None
+    #: Which labels count and why (:meth:`~evalgate_lib.inputs.labels.LabelSelection.policy_line`).
+    policy: str = ""
 
     def kinds_line(self) -> str:
         """Which kind of labels the correction used, e.g. "labels used: 40 blind, 2 audit"."""
@@ -146,9 +150,12 @@ class LabelCorrection:
                 "the labels' delta, no label-sampling error, tested as the judge's (McNemar's exact p and the "
                 "interval that inverts it); " + self.kinds_line()
             )
+        named = f"{self.plan_path} (SHA-256 {(self.plan_sha256 or '')[:12]}…)" if self.plan_path else (
+            f"{(self.plan_sha256 or '')[:12]}…"
+        )  # fmt: skip
         return (
             f"deltas corrected by labels: {self.labelled_answers} of {self.answers} answers labelled under plan "
-            f"{(self.plan_sha256 or '')[:12]}… (the stratified PPI++ estimate with its 95% t interval; a rule is "
+            f"{named} (the stratified PPI++ estimate with its 95% t interval; a rule is "
             "decided by the labels only where every census they allow decides it alike, exactly, else by the "
             "judge); " + self.kinds_line()
         )
@@ -275,6 +282,9 @@ def correct_with_labels(
     source: str,
     plan: LabelPlan | None = None,
     plan_sha256: str | None = None,
+    *,
+    plan_path: str | None = None,
+    policy: str = "",
 ) -> LabelCorrection:
     """The corrected deltas of every labelled metric (module docstring), or one :class:`InputError` line.
 
@@ -293,7 +303,7 @@ def correct_with_labels(
     if all((c, q) in reference for q in questions for c in (baseline, candidate)):
         used = [reference[(c, q)] for q in questions for c in (baseline, candidate)]
         return LabelCorrection(CENSUS, _census(by_key, reference, questions, baseline, candidate), answers, answers,
-                               notes=tuple(stale), kinds=label_kinds(used))  # fmt: skip
+                               notes=tuple(stale), kinds=label_kinds(used), policy=policy)  # fmt: skip
     drawn_by = sorted({lb.plan_sha256 for lb in reference.values() if lb.plan_sha256})
     if plan is None or plan_sha256 is None:
         if drawn_by:
@@ -320,14 +330,24 @@ def correct_with_labels(
     used = {(c, q) for qs in prefix.values() for q in qs for c in plan.configs}
     corrected, uncorrected = _planned(by_key, plan_labels, plan, prefix, baseline, candidate)
     notes = list(stale) + [f"{key}: {why}; its rule keeps the judge's delta" for key, why in uncorrected.items()]
-    waiting = len(set(plan_labels) - used)
+    drawn = {q for s in plan.strata for q in s.drawn}
+    undrawn = sorted({q for (_, q) in plan_labels if q not in drawn})
+    if undrawn:
+        count = sum(1 for (_, q) in plan_labels if q not in drawn)
+        notes.append(
+            f"{count} label(s) name this plan but are of question(s) it never drew ({', '.join(undrawn[:5])}"
+            f"{' …' if len(undrawn) > 5 else ''}): never used for the corrected delta (labelled outside the plan's "
+            "draw); agreement figures only"
+        )
+    waiting = len({k for k in plan_labels if k[1] in drawn} - used)
     if waiting:
         notes.append(f"{waiting} plan label(s) past an unlabelled question of their stratum wait for it (not used yet)")
     outside = len(reference) - len(plan_labels)
     if outside:
         notes.append(f"{outside} label(s) made outside this plan: agreement figures only")
     kinds = label_kinds(plan_labels[k] for k in sorted(used))
-    return LabelCorrection(PLAN, corrected, len(used), answers, plan_sha256, tuple(notes), uncorrected, kinds)
+    return LabelCorrection(PLAN, corrected, len(used), answers, plan_sha256, tuple(notes), uncorrected, kinds,
+                           plan_path, policy)  # fmt: skip
 
 
 def format_correction(correction: LabelCorrection, header: bool = True) -> str:
@@ -338,6 +358,7 @@ def format_correction(correction: LabelCorrection, header: bool = True) -> str:
     from evalgate_lib.statistics.metrics import format_interval, format_value
 
     out = [correction.line()] if header else ["every delta the labels correct:"]
+    out += [f"  {correction.policy}"] if correction.policy else []
     out += [f"  note: {n}" for n in correction.notes]
     for m in correction.metrics.values():
         interval = format_interval(m.significance(), m.kind)

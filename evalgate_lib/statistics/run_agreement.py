@@ -117,6 +117,25 @@ class AgreementReport:
     double_labelled: int = 0
     #: How the labels were drawn, said aloud (:func:`sample_line`); the labels' own rates (``census``): a census only.
     sample: str = ""
+    #: Every label read from the files (before the stale, unknown and unused ones are set aside).
+    read: int = 0
+    #: Which labels count and why (:meth:`~evalgate_lib.inputs.labels.LabelSelection.policy_line`).
+    policy: str = ""
+
+    @property
+    def unused_passes(self) -> int:
+        """Labels of a current answer that are neither its pass-1 label nor its second pass (a third pass, or a
+        later pass of an answer with no pass-1 label): read, not used."""
+        return self.read - self.labelled - self.double_labelled - self.stale - self.unknown
+
+    def used_line(self) -> str:
+        """How many labels were used and why the rest were not, in one line."""
+        return (
+            f"labels used: {self.labelled} answers (pass {REFERENCE_PASS}) and {self.double_labelled} second-pass "
+            f"labels (agreement between passes), of {self.read} labels considered; not used: {self.stale} stale "
+            f"(answer changed since it was labelled), {self.unknown} unknown (no such answer in the run), "
+            f"{self.unused_passes} of a later pass only (no pass-1 label of the answer, or a third pass)"
+        )
 
 
 def usable_labels(
@@ -157,6 +176,7 @@ def measure(
     seed: int = DEFAULT_SEED,
     resamples: int = 10000,
     source: str = "the label files",
+    policy: str = "",
 ) -> AgreementReport:
     """Agreement of the run's judgements with the labels, for each scorer and matching rule.
 
@@ -219,6 +239,8 @@ def measure(
         interrater=agreement_between_passes,
         double_labelled=len(second),
         sample=sample_line(len(pairs), len(rows), [label for _, label in pairs], source),
+        read=len(labels),
+        policy=policy,
     )
 
 
@@ -255,16 +277,41 @@ LabelledKey = tuple[str, str]
 def split_passes(
     matched: Mapping[LabelledKey, Sequence[Label]],
 ) -> tuple[dict[LabelledKey, Label], dict[LabelledKey, Label]]:
-    """``(reference, second)``: each answer's pass-1 label, and its next pass where it has one."""
+    """``(reference, second)``: each answer's pass-1 label, and its next pass where it has one.
+
+    Two labels of one answer in one pass (two reviewers labelled it in the same pass) are refused,
+    naming both: which one counted was decided by the sort order of the reviewers' names. A second
+    reviewer's independent pass is ``pass: 2`` (what the shipped labelled sets hold); a policy that
+    keeps one reviewer's labels is ``--reviewer NAME`` (:func:`~evalgate_lib.inputs.labels.load_label_files`).
+    """
     reference: dict[LabelledKey, Label] = {}
     second: dict[LabelledKey, Label] = {}
     for key, found in matched.items():
-        by_pass = {label.pass_number: label for label in found}
+        by_pass: dict[int, Label] = {}
+        for label in found:
+            other = by_pass.setdefault(label.pass_number, label)
+            if other is not label:
+                raise InputError(conflict_line(other, label))
         if REFERENCE_PASS in by_pass:
             reference[key] = by_pass[REFERENCE_PASS]
             if len(by_pass) > 1:
                 second[key] = by_pass[min(p for p in by_pass if p != REFERENCE_PASS)]
     return reference, second
+
+
+def conflict_line(first: Label, second: Label) -> str:
+    """Two labels of one answer in one pass, named with where each was read and what each says."""
+
+    def said(label: Label) -> str:
+        verdict = "correct" if label.correct else "wrong"
+        claim = ", unsupported claim" if label.unsupported_claim else ""
+        return f"reviewer {label.reviewer!r} at {label.source or 'an unnamed file'} ({verdict}{claim})"
+
+    return (
+        f"two pass-{first.pass_number} labels of one answer (config {first.config!r}, question {first.question_id!r}): "
+        f"{said(first)} and {said(second)}; one label per answer and pass counts: keep one, mark the other "
+        "reviewer's as 'pass': 2 (an independent second pass), or choose whose labels count with --reviewer NAME"
+    )
 
 
 def passes_agreement(
@@ -292,8 +339,8 @@ def _census_line(name: str, rate: CensusRate) -> str:
 def format_report(report: AgreementReport) -> str:
     """The plain-text report: bookkeeping, correctness, each scorer's flags, corrected rates, inter-rater agreement."""
     out = [
-        f"labels used: {report.labelled} answers (pass {REFERENCE_PASS}); stale (answer changed, not used): "
-        f"{report.stale}; unknown (no such answer in the run): {report.unknown}",
+        *([report.policy] if report.policy else []),
+        report.used_line(),
         "",
         "correctness",
         format_agreement_table(report.correctness),
@@ -328,6 +375,9 @@ def report_json(report: AgreementReport) -> dict:
     """The report as plain JSON (for ``--json`` and the HTML report's agreement section)."""
     return {
         "labelled": report.labelled,
+        "read": report.read,
+        "unused_passes": report.unused_passes,
+        "policy": report.policy,
         "stale": report.stale,
         "unknown": report.unknown,
         "double_labelled": report.double_labelled,

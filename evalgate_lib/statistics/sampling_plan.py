@@ -24,7 +24,15 @@ The plan is JSON written beside the results (``label-plan.json``): the strata (e
 the drawn ones, in order), every question's inclusion probability, the seed, and the results folder's
 digests (the SHA-256 of ``results.jsonl`` and ``summary.json`` from its manifest), and a plan whose
 folder has changed since is refused (:func:`check_plan`): its strata came from verdicts that are no
-longer the run's. Labels made under a plan carry the plan file's SHA-256 (``plan_sha256``).
+longer the run's. So is a plan that does not describe the run's questions: every question of the run
+in exactly one stratum, the review stratum exactly the questions in the review queue, no more drawn
+than the budget (a plan edited by hand, cut to fewer questions or naming one the run lacks).
+Labels made under a plan carry the plan's SHA-256 (``plan_sha256``): of its text without a
+signature, which is the file's own SHA-256 when no signing key signed it (:func:`plan_digest`).
+
+A plan is never written over: a second draw into the same folder goes beside the first
+(``label-plan-2.json``, then ``-3`` …), since labels made under the first name it; the gate uses the
+plan whose SHA-256 the labels record, and names it.
 """
 
 from __future__ import annotations
@@ -32,6 +40,8 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -40,11 +50,15 @@ import numpy as np
 
 from evalgate_lib.errors import InputError
 from evalgate_lib.files import atomic_write
+from evalgate_lib.inputs.structured import parse_json, read_bytes
 from evalgate_lib.judging.rows import ResultRow
+from evalgate_lib.signing import SIGNATURE_KEY, check_signed_json, sign_json, signing_key
 from evalgate_lib.statistics.paired_tests import DEFAULT_SEED
 
 PLAN_FORMAT = "evalgate-label-plan/1"
 PLAN_FILE = "label-plan.json"
+#: The plans of one folder: ``label-plan.json``, then ``label-plan-2.json`` … (never written over).
+_PLAN_NAME = re.compile(r"label-plan(?:-([2-9]|[1-9]\d+))?\.json")
 REVIEW, REST, ALL = "review", "rest", "all"
 DEFAULT_REVIEW_SHARE = 0.5
 _PLAN_KEYS = ("format", "results", "configs", "budget", "seed", "review_share", "inclusion_probabilities", "strata")
@@ -96,11 +110,11 @@ class LabelPlan:
                 return s
         raise InputError(f"question {question_id!r} is in no stratum of the plan")
 
-    def redraw_command(self) -> str:
-        """The command that draws this plan again on the folder as it is now."""
+    def redraw_command(self, folder: str | Path | None = None) -> str:
+        """The command that draws this plan again on ``folder`` (default: the one it was drawn from) as it is now."""
         return (
-            f"evalgate sample --results {self.results_folder} --budget {self.budget} --seed {self.seed} "
-            f"--review-share {self.review_share:g}"
+            f"evalgate sample --results {folder if folder is not None else self.results_folder} --budget "
+            f"{self.budget} --seed {self.seed} --review-share {self.review_share:g}"
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -127,8 +141,10 @@ class LabelPlan:
 
 
 def plan_text(plan: LabelPlan) -> str:
-    """The plan file's text: sorted-keys JSON, so a redraw of the same plan is byte-identical."""
-    return json.dumps(plan.to_json(), indent=1, sort_keys=True) + "\n"
+    """The plan file's text: sorted-keys JSON, so a redraw of the same plan is byte-identical; with a signing key
+    set, signed (:func:`~evalgate_lib.signing.sign_json`): which questions were drawn, and with what probability,
+    decides the corrected delta the gate rests on."""
+    return json.dumps(sign_json(plan.to_json()), indent=1, sort_keys=True) + "\n"
 
 
 def _allocate(budget_questions: int, review: int, rest: int, share: float) -> tuple[int, int]:
@@ -160,6 +176,8 @@ def draw_plan(
     """
     if not 0.0 <= review_share <= 1.0:
         raise InputError(f"--review-share must be between 0 and 1, got {review_share:g}")
+    if seed < 0:
+        raise InputError(f"--seed must be a whole number >= 0 (the draw's random seed), got {seed}")
     per_question = len(configs)
     if budget < per_question:
         raise InputError(
@@ -207,10 +225,46 @@ def draw_strata(
 
 
 def write_plan(plan: LabelPlan, path: str | Path) -> str:
-    """Write the plan atomically; returns its SHA-256 (what labels made under it record)."""
-    text = plan_text(plan)
-    atomic_write(Path(path), text)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    """Write the plan atomically; returns its SHA-256 (what labels made under it record: :func:`plan_digest`)."""
+    atomic_write(Path(path), plan_text(plan))
+    return plan_digest_of(plan)
+
+
+def plan_digest_of(plan: LabelPlan) -> str:
+    """The SHA-256 labels made under ``plan`` record (:func:`_digest` of its JSON), written or not."""
+    return _digest(plan.to_json())
+
+
+def _digest(data: Mapping[str, Any]) -> str:
+    """SHA-256 of a plan's text without its signature, as EvalGate writes it (a plan's identity, signed or not)."""
+    rest = {k: v for k, v in data.items() if k != SIGNATURE_KEY}
+    return hashlib.sha256((json.dumps(rest, indent=1, sort_keys=True) + "\n").encode("utf-8")).hexdigest()
+
+
+def plan_digest(path: str | Path) -> str | None:
+    """The SHA-256 labels record of the plan at ``path`` (``None`` when it is not a readable plan)."""
+    try:
+        return load_plan(path)[1]
+    except InputError:
+        return None
+
+
+def _plan_number(path: Path) -> int:
+    stem = path.name.removesuffix(".json")
+    return 1 if stem == PLAN_FILE.removesuffix(".json") else int(stem.rsplit("-", 1)[1])
+
+
+def plan_files(folder: str | Path) -> list[Path]:
+    """The plans drawn into ``folder`` (``label-plan.json``, ``label-plan-2.json``, …), in the order they were drawn."""
+    found = [p for p in Path(folder).glob("label-plan*.json") if _PLAN_NAME.fullmatch(p.name)]
+    return sorted(found, key=_plan_number)
+
+
+def next_plan_path(folder: str | Path) -> Path:
+    """Where the next plan drawn into ``folder`` goes: ``label-plan.json``, or beside the earlier ones, never over."""
+    taken = plan_files(folder)
+    number = _plan_number(taken[-1]) + 1 if taken else 1
+    return Path(folder) / (PLAN_FILE if number == 1 else f"label-plan-{number}.json")
 
 
 def _field(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
@@ -220,20 +274,25 @@ def _field(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], whe
     return value
 
 
-def load_plan(path: str | Path) -> tuple[LabelPlan, str]:
-    """Read a plan file back, checked; returns the plan and the SHA-256 of the file's bytes."""
+def load_plan(path: str | Path, verify: bool = True) -> tuple[LabelPlan, str]:
+    """Read a plan file back, checked; returns the plan and its SHA-256 (:func:`plan_digest`).
+
+    With a signing key set (and ``verify``) the plan's own signature must verify.
+    """
     file = Path(path)
-    if not file.is_file():
+    if not file.exists() and not file.is_symlink():
         raise InputError(f"{file}: no such plan file; draw one with 'evalgate sample --results DIR --budget N'")
-    raw = file.read_bytes()
+    raw = read_bytes(file, "plan file", "JSON file")
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = parse_json(raw.decode("utf-8"), str(file))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise InputError(f"{file}: not a JSON plan ({exc})") from None
     where = str(file)
     if not isinstance(data, dict) or data.get("format") != PLAN_FORMAT:
         raise InputError(f'{where}: not a label plan (expected "format": "{PLAN_FORMAT}")')
-    unknown = sorted(set(data) - set(_PLAN_KEYS))
+    if verify:
+        check_signed_json(data, where, "draw it again with 'evalgate sample' with the key set")
+    unknown = sorted(set(data) - set(_PLAN_KEYS) - {SIGNATURE_KEY})
     if unknown:
         raise InputError(f"{where}: unknown key(s) {', '.join(map(repr, unknown))}; allowed: {', '.join(_PLAN_KEYS)}")
     results = _field(data, "results", dict, where)
@@ -247,36 +306,115 @@ def load_plan(path: str | Path) -> tuple[LabelPlan, str]:
         if not set(drawn) <= set(questions) or len(set(drawn)) != len(drawn):
             raise InputError(f"{at}: 'drawn' must list distinct questions of the stratum")
         strata.append(PlanStratum(str(_field(item, "name", str, at)), questions, drawn))
+    seed = int(_field(data, "seed", int, where))
+    if seed < 0:
+        raise InputError(f"{where}: 'seed' must be a whole number >= 0, got {seed}")
     plan = LabelPlan(
         results_folder=str(results.get("folder", "")),
         results_digests={k: v for k, v in results.items() if k != "folder"},
         configs=tuple(map(str, configs)),
         budget=int(_field(data, "budget", int, where)),
-        seed=int(_field(data, "seed", int, where)),
+        seed=seed,
         review_share=float(_field(data, "review_share", (int, float), where)),
         strata=tuple(strata),
     )
     recorded = data.get("inclusion_probabilities")
     if recorded != plan.to_json()["inclusion_probabilities"]:
         raise InputError(f"{where}: 'inclusion_probabilities' do not match the strata's draws (a plan edited by hand?)")
-    return plan, hashlib.sha256(raw).hexdigest()
+    return plan, _digest(data)
 
 
-def check_plan(plan: LabelPlan, plan_path: str | Path, digests: Mapping[str, str], configs: Sequence[str]) -> None:
-    """Refuse a plan drawn from another state of the results folder (or other configs), with the command to redraw."""
+def sign_plan_file(path: str | Path) -> str:
+    """Sign the plan at ``path`` with the team's key (rewritten atomically); returns its SHA-256, which signing keeps.
+
+    ``evalgate sign``: a plan drawn before the key was set. Its identity (:func:`plan_digest`, what labels
+    record) is its text without the signature, so labels made under it still name it.
+    """
+    if signing_key() is None:
+        raise InputError("evalgate sign needs the team's signing key: --key-file FILE or EVALGATE_SIGNING_KEY")
+    plan, digest = load_plan(path, verify=False)  # the point is to sign a plan that is not signed yet
+    write_plan(plan, path)
+    return digest
+
+
+def check_plan(
+    plan: LabelPlan,
+    plan_path: str | Path,
+    digests: Mapping[str, str],
+    configs: Sequence[str],
+    rows: Sequence[ResultRow] = (),
+    folder: str | Path | None = None,
+) -> None:
+    """Refuse a plan that does not describe ``folder``'s run as it is, with the command that draws one that does.
+
+    Drawn from another results folder, or from this one before it changed, or for other configs; and,
+    with ``rows``, a plan whose strata are not the run's questions (module docstring).
+    """
+    here = str(folder) if folder is not None else plan.results_folder
+    redraw = plan.redraw_command(here)
     for name, digest in plan.results_digests.items():
         now = digests.get(name)
         if now != digest:
+            if folder is not None and not _same_folder(plan.results_folder, folder):
+                raise InputError(
+                    f"{plan_path}: drawn from the results folder {plan.results_folder}, not {folder} (its {name} had "
+                    f"SHA-256 {str(digest)[:12]}…, this folder's has {str(now)[:12]}…): a plan describes the answers "
+                    f"of the folder it was drawn from; draw one for this folder with '{redraw}'"
+                )
             raise InputError(
-                f"{plan_path}: drawn when {name} had SHA-256 {digest[:12]}…, and the results folder has changed "
+                f"{plan_path}: drawn when {name} had SHA-256 {str(digest)[:12]}…, and the results folder has changed "
                 f"since (now {str(now)[:12]}…): its strata no longer describe these answers; redraw it with "
-                f"'{plan.redraw_command()}'"
+                f"'{redraw}'"
             )
     if tuple(plan.configs) != tuple(configs):
         raise InputError(
             f"{plan_path}: drawn for configs {', '.join(plan.configs)}, the run compares {', '.join(configs)}; "
-            f"redraw it with '{plan.redraw_command()}'"
+            f"redraw it with '{redraw}'"
         )
+    if rows:
+        _check_strata(plan, plan_path, rows, redraw)
+
+
+def _same_folder(recorded: str, folder: str | Path) -> bool:
+    try:
+        return Path(recorded).resolve() == Path(folder).resolve()
+    except (OSError, ValueError):
+        return False
+
+
+def _check_strata(plan: LabelPlan, plan_path: str | Path, rows: Sequence[ResultRow], redraw: str) -> None:
+    """The strata are the run's questions, each once, split by the review queue; no more drawn than the budget."""
+    in_review: dict[str, bool] = {}
+    for r in rows:
+        in_review[r.question_id] = in_review.get(r.question_id, False) or (r.config in plan.configs and r.flags.review)
+    counts = Counter(q for s in plan.strata for q in s.questions)
+    where = f"{plan_path}: not the plan EvalGate drew for this run (edited by hand?)"
+    again = f"redraw it with '{redraw}'"
+    unknown = [q for q in counts if q not in in_review]
+    if unknown:
+        raise InputError(f"{where}: it names question(s) the run does not have ({', '.join(unknown[:5])}); {again}")
+    twice = [q for q, n in counts.items() if n > 1]
+    if twice:
+        raise InputError(f"{where}: question(s) in more than one stratum ({', '.join(twice[:5])}); {again}")
+    missing = [q for q in in_review if q not in counts]
+    if missing:
+        more = " …" if len(missing) > 5 else ""
+        raise InputError(
+            f"{where}: its strata hold {len(counts)} of the run's {len(in_review)} questions (missing "
+            f"{', '.join(missing[:5])}{more}): a plan's strata hold every question, so the corrected delta covers "
+            f"the whole run; {again}"
+        )
+    for s in plan.strata:
+        if s.name not in (REVIEW, REST, ALL):
+            raise InputError(f"{where}: an unknown stratum {s.name!r}; {again}")
+        wrong = [q for q in s.questions if s.name != ALL and in_review[q] != (s.name == REVIEW)]
+        if wrong:
+            state = "not in" if s.name == REVIEW else "in"
+            held = ", ".join(wrong[:5])
+            raise InputError(f"{where}: stratum {s.name!r} holds {held}, {state} the review queue; {again}")
+    drawn = sum(len(s.drawn) for s in plan.strata) * len(plan.configs)
+    if drawn > plan.budget:
+        raise InputError(f"{where}: it draws {drawn} answers, over its budget of {plan.budget}; {again}")
 
 
 def format_plan(plan: LabelPlan, path: str | Path, digest: str) -> str:

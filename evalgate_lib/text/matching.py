@@ -5,11 +5,31 @@ correctness judge (:mod:`evalgate_lib.judging.correctness`, ``token`` rule) and 
 gold-set check (:mod:`evalgate_lib.gold_tools.gold_check`), which shows where an accept
 string occurs. If they used different rules, the check would report an accept
 string as found where the judge would never match it, or the other way round.
+
+Unicode has two spellings of an accented letter: composed (NFC, ``é`` one code point, what most
+editors write) and decomposed (NFD, ``e`` + U+0301, what macOS file names and some copy-paste
+paths give). A reader sees one word; a comparison of code points sees two. The pattern accepts
+both spellings of every letter of the needle, and the searched text keeps its own (a match's
+position is a position in the text as given, which the gold check shows).
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
+from functools import lru_cache
+
+#: Combining marks (U+0300-U+036F): an accent written after its letter glues to it like a letter.
+_COMBINING = "\u0300-\u036f"
+
+
+@lru_cache(maxsize=4096)
+def _either_form(char: str) -> str:
+    """``char`` (composed) or its decomposed spelling, as a regular expression."""
+    decomposed = unicodedata.normalize("NFD", char)
+    if decomposed == char:
+        return re.escape(char)
+    return f"(?:{re.escape(char)}|{re.escape(decomposed)})"
 
 
 def bounded_pattern(needle: str) -> re.Pattern[str]:
@@ -19,7 +39,21 @@ def bounded_pattern(needle: str) -> re.Pattern[str]:
     that is itself punctuation (``$10``, ``--no-cache-dir``) needs no boundary there.
     So "3 seats" is not inside "13 seats", and "10" is not inside "10.5". An underscore glues like a letter:
     ``params`` is not inside ``get_response_params`` (an identifier is never part of a longer one).
+    Each accented letter matches in either Unicode spelling (module docstring), and a combining accent
+    after the needle's last letter glues to it: "cafe" is not inside "café" spelled decomposed.
     """
-    left = r"(?<![0-9a-z_])(?<!\d[.,])" if needle[0].isalnum() else ""
-    right = r"(?![0-9a-z_])(?![.,]\d)" if needle[-1].isalnum() else ""
-    return re.compile(left + re.escape(needle) + right)
+    composed = unicodedata.normalize("NFC", needle)
+    body = re.escape(composed) if composed.isascii() else "".join(_either_form(ch) for ch in composed)
+    left = r"(?<![0-9a-z_])(?<!\d[.,])" if composed[0].isalnum() else ""
+    right = rf"(?![0-9a-z_{_COMBINING}])(?![.,]\d)" if composed[-1].isalnum() else ""
+    return re.compile(left + body + right)
+
+
+def canonical(text: str) -> str:
+    """``text`` in its composed Unicode spelling (NFC): the one spelling of an id that is compared with another.
+
+    An article id from a file name written on macOS (decomposed) and the same id typed into a gold
+    file (composed) are one id to a reader; every id EvalGate reads (article, question, passage
+    ``doc_id``) goes through here, so they are one id to EvalGate too.
+    """
+    return text if text.isascii() else unicodedata.normalize("NFC", text)

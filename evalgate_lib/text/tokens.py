@@ -18,6 +18,7 @@ number can be recomputed by hand from the strings alone:
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 from evalgate_lib.text.stopwords import STOPWORDS
@@ -40,8 +41,14 @@ def _normalise_number(token: str) -> str:
 
 
 def fold(text: str) -> str:
-    """Lower-cased with curly quotes straightened (the ``translate`` is skipped for ASCII text, the common case)."""
-    return (text if text.isascii() else text.translate(_CURLY)).lower()
+    """Lower-cased with curly quotes straightened and accents composed (NFC); ASCII text, the common case, skips both.
+
+    Composed, so an accented letter is one token character however it was typed: "café" spelled with a
+    combining accent (NFD, as macOS and some copy-paste paths give it) reads as the same word as "café".
+    """
+    if text.isascii():
+        return text.lower()
+    return unicodedata.normalize("NFC", text.translate(_CURLY)).lower()
 
 
 def tokenize(text: str) -> list[str]:
@@ -113,11 +120,26 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return _sentence_spans(text, _SENTENCE_END)
 
 
+def _run_start(*abbreviations: str) -> str:
+    """Where a match of a run of ``.!?`` may start: at the run's first character, unless an abbreviation ends there.
+
+    Searching from every character inside a long run of dots (an answer ending in 100,000 of them) made
+    the search quadratic: each start scanned the rest of the run to fail at its end. A match can only
+    end where the run ends, so starting at the run's first character finds the same ends; the one start
+    inside a run that the older patterns reached is the character after an abbreviation's full stop
+    ("e.g.." ends a sentence at its second dot), kept by the lookbehinds after the ``|``.
+    """
+    blocked = "".join(f"(?<!\\b{a})" for a in abbreviations)
+    after = "".join(f"|(?<=\\b{a}[.!?])" for a in abbreviations)
+    return f"(?:(?<![.!?]){blocked}{after})"
+
+
 #: Where an answer's sentence ends, for the judge: as :data:`_SENTENCE_END`, and also before a Markdown
 #: code span or bold opening ("… in one go. `pip cache dir` prints it."). Chunking keeps the older rule,
-#: so prompts (and the cached answers they key) never change with the judge.
+#: so prompts (and the cached answers they key) never change with the judge. Linear in a run of dots
+#: (:func:`_run_start`).
 _ANSWER_SENTENCE_END = re.compile(
-    r"(?<!\be\.g)(?<!\bi\.e)[.!?]+[\"')\]\u201d\u2019*_]*(?=\s+(?:[A-Z0-9\"'(\[*\u201c\u2018]|`[^`\s]))"
+    _run_start(r"e\.g", r"i\.e") + r"[.!?]+[\"')\]\u201d\u2019*_]*(?=\s+(?:[A-Z0-9\"'(\[*\u201c\u2018]|`[^`\s]))"
 )
 
 
@@ -190,11 +212,7 @@ def split_sentences(text: str) -> list[str]:
     return list(sentences_of(text))
 
 
-#: The run of ``.!?`` is matched from its first character only (as :data:`_SENTENCE_END`): without the lookbehind a
-#: run of 100,000 dots with no space after it was tried from every one of its positions, a quadratic scan.
-_PLAIN_SENTENCE_END = re.compile(
-    r"(?<![.!?])(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)[.!?]+[\"')\]\u201d\u2019]*\s+"
-)
+_PLAIN_SENTENCE_END = re.compile(_run_start(r"e\.g", r"i\.e", "etc", "vs") + r"[.!?]+[\"')\]\u201d\u2019]*\s+")
 _SENTENCE_START = re.compile(r"[A-Z0-9\"'(\[*\u201c\u2018]")
 
 

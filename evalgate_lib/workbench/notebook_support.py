@@ -20,12 +20,12 @@ from __future__ import annotations
 import json
 import re
 import sys
-import tomllib
 from pathlib import Path
 from typing import Any
 
 from evalgate_lib.errors import InputError
 from evalgate_lib.files import atomic_write
+from evalgate_lib.inputs.structured import parse_toml, read_json
 
 #: The committed notebooks: ``notebooks/`` of the checkout the package is (editable-)installed from.
 COMMITTED_NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
@@ -54,7 +54,7 @@ def override_shared(config: str | Path, dest: str | Path, **values: Any) -> Path
     """
     source = Path(config)
     text = source.read_text(encoding="utf-8")
-    raw = tomllib.loads(text)
+    raw = parse_toml(text, str(source))
     shared = raw.get("shared", {})
     for key in ("corpus", "gold"):
         if key in shared and values.get(key) is None:
@@ -79,7 +79,7 @@ def override_shared(config: str | Path, dest: str | Path, **values: Any) -> Path
     out = Path(dest)
     out.parent.mkdir(parents=True, exist_ok=True)
     rendered = "\n".join(lines) + "\n"
-    check = tomllib.loads(rendered)["shared"]
+    check = parse_toml(rendered, str(out))["shared"]
     for key, value in values.items():
         if value is not None and check.get(key) != value:
             raise InputError(f"{source}: could not override [shared] {key} (got {check.get(key)!r})")
@@ -173,7 +173,9 @@ def install_save_hook(prefix: str | Path = sys.prefix) -> Path:
     already in the file are kept.
     """
     dest = Path(prefix) / "etc" / "jupyter" / "jupyter_server_config.json"
-    config: dict[str, Any] = json.loads(dest.read_text(encoding="utf-8")) if dest.is_file() else {}
+    config: dict[str, Any] = read_json(dest, "Jupyter server config") if dest.is_file() else {}
+    if not isinstance(config, dict):
+        raise InputError(f"{dest}: not a JSON object (Jupyter's server config); fix or remove it")
     config.setdefault("ContentsManager", {})["pre_save_hook"] = SAVE_HOOK
     atomic_write(dest, json.dumps(config, indent=2, sort_keys=True) + "\n")
     return dest

@@ -38,8 +38,10 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
+from evalgate_lib.errors import InputError
 from evalgate_lib.files import sha256_file
 from evalgate_lib.generation.store import entry_key
+from evalgate_lib.inputs.structured import parse_json
 
 #: Environment variable naming the folder of converted weights (default: the user's cache folder).
 WEIGHTS_DIR_ENV = "EVALGATE_WEIGHTS_DIR"
@@ -78,8 +80,8 @@ def verify(folder: Path, key: dict[str, str]) -> str | None:
     if not folder.is_dir() or not record_path.is_file():
         return "absent"
     try:
-        record = json.loads(record_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+        record = parse_json(record_path.read_text(encoding="utf-8"), str(record_path))
+    except (OSError, ValueError, InputError) as exc:
         return f"{RECORD} is unreadable ({exc})"
     if not isinstance(record, dict) or record.get("key") != key or not isinstance(record.get("files"), dict):
         return f"{RECORD} does not describe this model file and runtime"

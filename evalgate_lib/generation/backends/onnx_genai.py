@@ -35,7 +35,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from evalgate_lib.errors import BackendError
+from evalgate_lib.errors import BackendError, InputError
+from evalgate_lib.inputs.structured import parse_json
 
 #: The ``format`` field of the built model's key; a different layout or build gets a new one.
 FORMAT = "evalgate-onnx-genai/2"
@@ -52,8 +53,17 @@ SOURCE_FILES = ("model.safetensors", "generation_config.json", "tokenizer.json",
 #: The keys ``genai_config.json`` may hold, per section: what the builder writes for a decoder-only model.
 _ALLOWED = {
     "model": {"bos_token_id", "context_length", "decoder", "eos_token_id", "pad_token_id", "type", "vocab_size"},
-    "decoder": {"session_options", "filename", "head_size", "hidden_size", "inputs", "outputs",
-                "num_attention_heads", "num_hidden_layers", "num_key_value_heads"},  # fmt: skip
+    "decoder": {
+        "session_options",
+        "filename",
+        "head_size",
+        "hidden_size",
+        "inputs",
+        "outputs",
+        "num_attention_heads",
+        "num_hidden_layers",
+        "num_key_value_heads",
+    },  # fmt: skip
     "session_options": {"log_id", "provider_options"},
 }
 
@@ -77,13 +87,13 @@ def build_key(gguf_sha256: str) -> dict[str, str]:
 def unsafe_config(folder: Path) -> str | None:
     """Why ``folder``'s ``genai_config.json`` must not be loaded; ``None`` if it holds only the builder's settings."""
     try:
-        config = json.loads((folder / "genai_config.json").read_text(encoding="utf-8"))
+        config = parse_json((folder / "genai_config.json").read_text(encoding="utf-8"), "genai_config.json")
         model = config["model"]
         decoder = model["decoder"]
         session = decoder["session_options"]
         sections = {"model": model, "decoder": decoder, "session_options": session}
         extra = {name: sorted(set(part) - _ALLOWED[name]) for name, part in sections.items()}
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+    except (OSError, ValueError, KeyError, TypeError, InputError) as exc:
         return f"genai_config.json is not a decoder's configuration ({exc})"
     extra = {name: keys for name, keys in extra.items() if keys}
     if extra:
@@ -101,7 +111,7 @@ def _source_folder(source: Path, into: Path) -> Path:
     """
     from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING_NAMES
 
-    config = json.loads((source / "config.json").read_text(encoding="utf-8"))
+    config = parse_json((source / "config.json").read_text(encoding="utf-8"), str(source / "config.json"))
     config["architectures"] = [MODEL_FOR_CAUSAL_LM_MAPPING_NAMES[config["model_type"]]]
     into.mkdir()
     (into / "config.json").write_text(json.dumps(config, indent=1, sort_keys=True), encoding="utf-8")
