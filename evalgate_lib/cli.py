@@ -772,7 +772,10 @@ def _configure_agreement(parser: argparse.ArgumentParser) -> None:
         help="with --sets: one more judge to measure, SCORER:MATCHING (e.g. prose:token); repeatable",
     )
     parser.add_argument(
-        "--scorer", action="append", default=None, help="sentence scorer(s) to compare (default: lexical and span)"
+        "--scorer",
+        action="append",
+        default=None,
+        help="sentence scorer(s) to compare (default: lexical, beside the run's own)",
     )
     parser.add_argument("--resamples", type=int, default=10000, help="bootstrap resamples for the intervals")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures to this JSON file")

@@ -47,7 +47,7 @@ DETAILS_CSS = """
 def span_unit(span: str) -> str:
     """The part of a supporting span that is the supporting text itself.
 
-    The span scorer prefixes the unit (a sentence or line of the context) with the labels
+    The prose scorer prefixes the unit (a sentence or line of the context) with the labels
     that frame it, one per line: passage title, nearest heading, a table's header row. Those
     labels are context, not support; the unit is the last non-empty line.
     """

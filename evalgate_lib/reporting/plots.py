@@ -448,7 +448,7 @@ def token_marks_html(sentence: SentenceVerdict) -> str:
     punctuation stay unmarked. Every piece of text is HTML-escaped: answers are model output.
     """
     text = sentence.text
-    # the scorer names what it missed as it compares words: as written (lexical, span) or stemmed (prose)
+    # the scorer names what it missed as it compares words: as written (lexical) or stemmed (prose)
     missing = set(sentence.missing)
     claims = sentence.claims
 
