@@ -5,7 +5,8 @@ every rule id of the judge's tables (the reading's roles, the support rules, the
 answer of every set in ``labels/sets.toml`` is judged again by the default judge with that one rule off
 (``judge_answer(..., disabled={id})``), and Cohen's κ against the pass-1 labels is compared with the full
 judge's: correctness and "has an unsupported claim", per set. The table it prints (``--markdown``) is the one
-in docs/judge.md, "What each rule earns".
+in docs/judge.md, "What each rule earns". Its last column is the worst *development* set's: a held-out set
+(``held_out = true`` in the set file) is measured beside the others and never decides whether a rule stays.
 
     .venv/bin/python scripts/ablation.py                       # every rule (about 8 minutes on 2 cores)
     .venv/bin/python scripts/ablation.py --rule S.negation     # one rule
@@ -42,6 +43,11 @@ class LabelledAnswer:
     answer: LoggedAnswer
     question: GoldQuestion
     label: Label
+
+
+def held_out(path: Path = SETS) -> set[str]:
+    """The sets measured only (``held_out = true``): never part of a choice made by the worst set."""
+    return {s.name for s in load_sets(path) if s.held_out}
 
 
 def labelled_sets(path: Path = SETS) -> list[tuple[str, list[LabelledAnswer]]]:
@@ -100,13 +106,14 @@ def main(argv: list[str] | None = None) -> int:
     sets = labelled_sets()
     full = {name: kappas(items) for name, items in sets}
     names = [name for name, _ in sets]
+    development = [n for n in names if n not in held_out()] or names
     rows = []
     for rule in args.rule or rule_ids():
         off = {name: kappas(items, frozenset({rule})) for name, items in sets}
         du = [full[n][1] - off[n][1] for n in names]  # what the rule earns: κ with it minus κ without it
         dc = [full[n][0] - off[n][0] for n in names]
-        worst_u = min(names, key=lambda n: full[n][1])
-        worst_c = min(names, key=lambda n: full[n][0])
+        worst_u = min(development, key=lambda n: full[n][1])  # the worst development set decides
+        worst_c = min(development, key=lambda n: full[n][0])
         rows.append((rule, du, dc, full[worst_u][1] - off[worst_u][1], full[worst_c][0] - off[worst_c][0]))
         if not args.markdown:
             print(
@@ -118,7 +125,8 @@ def main(argv: list[str] | None = None) -> int:
             )
     if args.markdown:
         short = [n.replace(" / demo model", " demo").replace(" / fluent", " fl.") for n in names]
-        print("| rule | " + " | ".join(short) + " | worst set |")
+        short = [f"{s} (held out)" if n not in development else s for s, n in zip(short, names, strict=True)]
+        print("| rule | " + " | ".join(short) + " | worst development set |")
         print("|---|" + "---|" * (len(names) + 1))
         print(
             "| (full judge: unsupported κ / correct κ) | "

@@ -52,17 +52,20 @@ def main() -> None:
     sets = json.loads(args.json.read_text())
     print(
         "| set (answers) | correct κ | decided: κ (share) | unsupported claim κ | decided: κ (share) "
-        "| hallucination κ | span + token: correct / unsupported | review queue: errors held at 35 % of answers |"
+        "| hallucination κ | EvalGate 0.1 (lexical + raw): correct / unsupported "
+        "| review queue: errors held at 35 % of answers |"
     )
     print("|---|---|---|---|---|---|---|---|")
     for s in sets:
-        default, span = s["judges"][:2]
+        default, first = s["judges"][:2]  # the default judge, then EvalGate 0.1's (lexical + raw) for comparison
         top = next(r for r in default["ranked_queue"] if abs(r["share"] - 0.35) < 1e-9)
         held = "—" if not top["errors"] else f"{top['caught'] / top['errors']:.0%} ({top['caught']}/{top['errors']})"
         print(
-            f"| {s['set']} ({s['labelled']}) | {kappa_cell(default['correct'])} | {decided(default, 'correct')} "
+            f"| {s['set']}{' (held out)' if s.get('held_out') else ''} ({s['labelled']}) "
+            f"| {kappa_cell(default['correct'])} | {decided(default, 'correct')} "
             f"| {kappa_cell(default['unsupported_claim'])} | {decided(default, 'unsupported_claim')} "
-            f"| {kappa_cell(default['hallucination'])} | {point(span['correct'])} / {point(span['unsupported_claim'])} "
+            f"| {kappa_cell(default['hallucination'])} "
+            f"| {point(first['correct'])} / {point(first['unsupported_claim'])} "
             f"| {held} |"
         )
     if args.by_config:

@@ -8,7 +8,8 @@ correctness, per set. The shipped value is marked ``*``. The tables in docs/judg
 curves") are this script's ``--markdown`` output.
 
 A threshold was chosen on the development sets by the worst set's κ, never by the mean; the held-out sets
-(``labels/sets.toml`` says which) were added after, and their columns are measured, not chosen by.
+(``held_out = true`` in ``labels/sets.toml``) were added after, and their columns are measured, not chosen by:
+the last column is the worst development set's.
 
     .venv/bin/python scripts/threshold_curves.py                   # every threshold (about 10 minutes, 2 cores)
     .venv/bin/python scripts/threshold_curves.py --only WORD_FLOOR
@@ -28,6 +29,7 @@ from typing import Sequence
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from evalgate_lib.inputs.labelled_sets import load_sets  # noqa: E402
 from evalgate_lib.judging import context, correctness, flags, question, reading, support  # noqa: E402
 
 #: The modules of the judge that read a threshold (a threshold imported by name is set where it is read).
@@ -109,15 +111,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown", action="store_true", help="print the docs' Markdown table")
     args = parser.parse_args(argv)
     curves = [c for c in CURVES if not args.only or c.name in args.only]
-    names = [s.name for s in __import__("evalgate_lib.inputs.labelled_sets", fromlist=["x"]).load_sets(args.sets)]
-    short = [n.replace(" / demo model", " demo").replace(" / fluent", " fl.") for n in names]
+    loaded = load_sets(args.sets)
+    names = [s.name for s in loaded]
+    development = [i for i, s in enumerate(loaded) if not s.held_out] or list(range(len(loaded)))
+    short = [
+        n.replace(" / demo model", " demo").replace(" / fluent", " fl.") + (" (held out)" if s.held_out else "")
+        for n, s in zip(names, loaded, strict=True)
+    ]
     if args.markdown:
-        print("| threshold = value | " + " | ".join(short) + " | worst |")
+        print("| threshold = value | " + " | ".join(short) + " | worst development set |")
         print("|---|" + "---|" * (len(names) + 1))
     for name, value, shipped, kappas in measure(curves, args.sets):
         mark = " *" if shipped else ""
-        worst_u = min(k[1] for k in kappas)
-        worst_c = min(k[0] for k in kappas)
+        worst_u = min(kappas[i][1] for i in development)  # held-out sets are measured, never chosen by
+        worst_c = min(kappas[i][0] for i in development)
         if args.markdown:
             cells = " | ".join(f"{u:.2f} / {c:.2f}" for c, u in kappas)
             print(f"| `{name}` = {value:g}{mark} | {cells} | {worst_u:.2f} / {worst_c:.2f} |", flush=True)

@@ -157,9 +157,29 @@ def test_the_report_table_names_each_set_and_escapes_it(tmp_path: Path) -> None:
 
 
 def test_the_report_counts_the_shipped_domains_from_the_sets_file() -> None:
-    """The shipped sets.toml: eight sets over four gold files (the page said "three domains" once a fourth came)."""
+    """The shipped sets.toml: ten sets over five gold files (the page said "three domains" once a fourth came),
+    the two of the fifth domain held out."""
     from evalgate_lib.reporting.report_html import domain_count
 
     shipped = load_sets(Path(__file__).resolve().parents[1] / "labels" / "sets.toml")
     items = [{"set": s.name, "gold": s.gold.name} for s in shipped]
-    assert len(items) == 8 and domain_count(items) == 4
+    assert len(items) == 10 and domain_count(items) == 5
+    assert [s.name for s in shipped if s.held_out] == ["postgresql-docs / fluent", "postgresql-docs / demo model"]
+
+
+def test_a_held_out_set_says_so_wherever_its_figures_are_shown(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    from evalgate_lib.reporting.report_html import sets_agreement_html
+    from evalgate_lib.statistics.set_agreement import set_json
+
+    sets = make_set(tmp_path, {"q1": (True, False), "q2": (False, True), "q3": (True, False)})
+    text = sets.read_text()
+    assert load_sets(sets)[0].held_out is False  # the default: a development set
+    sets.write_text(text + "held_out = true\n")
+    assert main(["agreement", "--sets", str(sets), "--resamples", "100"]) == 0
+    assert "set 'tiny' (held out: measured, never tuned on; fluent answers;" in capsys.readouterr().out
+    result = measure_set(load_sets(sets)[0], [Judge("prose + claim", "prose", "claim")], resamples=100)
+    assert set_json(result)["held_out"] is True
+    assert "(held out: measured, never tuned on; fluent answers, 3 labelled)" in sets_agreement_html([set_json(result)])
+    sets.write_text(text + 'held_out = "yes"\n')
+    with pytest.raises(InputError, match=r"set 'tiny': 'held_out' must be true or false, got 'yes'"):
+        load_sets(sets)

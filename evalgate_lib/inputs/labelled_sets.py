@@ -11,12 +11,16 @@ another, so agreement is only meaningful per set, never pooled. A set file
     gold = "../gold/questions.jsonl"
     labels = "fluent/nimbus.jsonl"
     answers = { strict = "fluent/nimbus-answers/strict.jsonl", chatty = "fluent/nimbus-answers/chatty.jsonl" }
+    held_out = true                    # optional: measured only, never tuned on (said beside every figure)
 
 ``answers`` maps a configuration (or generator style) name, the ``config`` of the labels,
 to an answer log in ``evalgate score`` format: the answers with the passages each was
 written from, so every judge can be rerun on them without generating anything. Paths are
 relative to the set file. Unknown keys, missing files and duplicate names are refused
-with the file and the key.
+with the file and the key. ``held_out`` marks a set whose figures test the judge where
+nobody tuned it: agreement prints "held out" beside it, and the scripts that choose a rule
+or a threshold by the worst set (``scripts/ablation.py``, ``scripts/threshold_curves.py``)
+leave it out of that choice.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from evalgate_lib.errors import InputError
 from evalgate_lib.inputs.config import check_keys
 from evalgate_lib.inputs.structured import read_toml
 
-SET_KEYS = ("name", "generator", "gold", "labels", "answers", "description")
+SET_KEYS = ("name", "generator", "gold", "labels", "answers", "description", "held_out")
 GENERATORS = ("demo model", "fluent")
 
 
@@ -43,6 +47,8 @@ class LabelledSet:
     labels: Path
     answers: tuple[tuple[str, Path], ...]
     description: str = ""
+    #: Measured only, never tuned on: kept out of every choice made by the worst set.
+    held_out: bool = False
 
 
 def _path(base: Path, value: Any, file: Path, where: str) -> Path:
@@ -81,6 +87,9 @@ def load_sets(path: str | Path) -> list[LabelledSet]:
         where = f"set {name!r}"
         if entry["generator"] not in GENERATORS:
             raise InputError(f"{file}: {where}: 'generator' must be one of {', '.join(map(repr, GENERATORS))}")
+        held_out = entry.get("held_out", False)
+        if not isinstance(held_out, bool):
+            raise InputError(f"{file}: {where}: 'held_out' must be true or false, got {held_out!r}")
         answers = entry["answers"]
         if not isinstance(answers, dict) or not answers:
             raise InputError(f"{file}: {where}: 'answers' must be a table of config name = answer log path")
@@ -95,6 +104,7 @@ def load_sets(path: str | Path) -> list[LabelledSet]:
                     for config, log in answers.items()
                 ),
                 description=str(entry.get("description", "")),
+                held_out=held_out,
             )
         )
     return sets

@@ -645,7 +645,8 @@ def sets_agreement_html(sets: Sequence[Mapping[str, Any]]) -> str:
             for j in item["judges"]
         )
         blocks.append(
-            f"<h4>{e(item['set'])} <small>({e(item['generator'])} answers, {item['labelled']} labelled)</small></h4>"
+            f"<h4>{e(item['set'])} <small>({'held out: measured, never tuned on; ' if item.get('held_out') else ''}"
+            f"{e(item['generator'])} answers, {item['labelled']} labelled)</small></h4>"
             "<table class='eg-headline'><thead><tr><th>judge</th><th>n</th><th>correct κ</th>"
             "<th>unsupported claim κ</th><th>hallucination κ</th><th>review queue</th></tr></thead>"
             f"<tbody>{rows}</tbody></table>"

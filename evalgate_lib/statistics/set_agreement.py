@@ -355,7 +355,8 @@ def format_set(result: SetAgreement) -> str:
     """The plain-text block of one set: bookkeeping, one row per judge, then the default judge per configuration."""
     s = result.labelled_set
     out = [
-        f"set {s.name!r} ({s.generator} answers; configurations {', '.join(c for c, _ in s.answers)}): "
+        f"set {s.name!r} ({'held out: measured, never tuned on; ' if s.held_out else ''}{s.generator} answers; "
+        f"configurations {', '.join(c for c, _ in s.answers)}): "
         f"{result.labelled} labelled answers; stale {result.stale}; unknown {result.unknown}"
     ]
     out += _table([(r.judge.name, r) for r in result.overall])
@@ -413,6 +414,7 @@ def set_json(result: SetAgreement) -> dict[str, Any]:
     return {
         "set": s.name,
         "generator": s.generator,
+        "held_out": s.held_out,
         "gold": s.gold.name,
         "labelled": result.labelled,
         "stale": result.stale,
