@@ -1,6 +1,6 @@
 """The default judge's verdicts on every shipped labelled set are frozen: a change of behaviour is deliberate.
 
-``tests/data/golden/verdicts.jsonl`` holds, for each of the 1,065 answers of ``labels/sets.toml``
+``tests/data/golden/verdicts.jsonl`` holds, for each of the 1,245 answers of ``labels/sets.toml``
 (the shipped run's answers and the fluent ones), the correctness verdict, the refusal, the sentences
 held unsupported and every flag, as ``scripts/golden_verdicts.py`` wrote them. This test judges every
 answer again and compares. A change that moves a verdict fails here until the file is written again
@@ -29,7 +29,7 @@ def test_every_shipped_answer_keeps_its_frozen_verdicts() -> None:
     expected = [json.loads(line) for line in golden.GOLDEN.read_text(encoding="utf-8").splitlines()]
     actual = list(golden.verdict_lines())
     changed = golden.compare(expected, actual)
-    assert len(expected) == len(actual) == 1065
+    assert len(expected) == len(actual) == 1245
     assert not changed, (
         f"{len(changed)} answers' verdicts changed (first ones below); if deliberate, run "
         "scripts/golden_verdicts.py and update the agreement tables in the same commit:\n" + "\n".join(changed[:20])
@@ -45,3 +45,26 @@ def test_compare_names_the_fields_that_moved() -> None:
     ]
     assert golden.compare(old, new) == ["s / c / q1: correct: True -> False", "s / c / q2: new"]
     assert golden.compare(old, old) == []
+
+
+def test_verdict_changes_counts_what_a_change_won_and_lost(tmp_path: Path, capsys) -> None:
+    """scripts/verdict_changes.py: the judge against its own frozen verdicts wins and loses nothing; against a
+    frozen file where one answer's verdicts were the reviewer's opposite, it counts that answer as won."""
+    spec = importlib.util.spec_from_file_location("verdict_changes", ROOT / "scripts" / "verdict_changes.py")
+    changes = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(changes)
+    name = "python-docs / demo model"
+    assert changes.main(["--set", name]) == 0
+    printed = capsys.readouterr().out
+    assert f"== {name}: 80 labelled answers with frozen verdicts" in printed
+    assert all(f"     0 {kind}" in printed for kind in ("unsupported claim won", "unsupported claim lost"))
+    assert "     0 correctness won" in printed and "     0 correctness lost" in printed
+    golden = _script()
+    frozen = [json.loads(line) for line in golden.GOLDEN.read_text(encoding="utf-8").splitlines()]
+    first = next(r for r in frozen if r["set"] == name)
+    first["correct"] = not first["correct"]  # the frozen judge erred where the current one agrees, or the reverse
+    edited = tmp_path / "frozen.jsonl"
+    edited.write_text("".join(json.dumps(r) + "\n" for r in frozen), encoding="utf-8")
+    assert changes.main(["--set", name, "--golden", str(edited)]) == 0
+    printed = capsys.readouterr().out
+    assert ("     1 correctness won" in printed) != ("     1 correctness lost" in printed)
