@@ -226,3 +226,14 @@ def test_design_api_table_names_every_exported_name() -> None:
     table = text[text.index("## Public API") : text.index("## One function per published number")]
     named = {m for cell in re.findall(r"^\| (.+?) \|", table, flags=re.M) for m in re.findall(r"`(\w+)", cell)}
     assert sorted(set(eg.__all__) - named) == []
+
+
+def test_a_scoring_context_takes_passages_as_a_list_and_a_removed_scorer_says_what_replaced_it() -> None:
+    passages = [["Plans", "The Starter plan includes 3 seats."]]  # lists, as JSON holds them
+    context = eg.ScoringContext("How many seats does Starter include?", passages)
+    assert context.passages == (("Plans", "The Starter plan includes 3 seats."),)
+    verdict = eg.get_scorer("prose").judge("Starter includes 3 seats.", context)
+    assert verdict.supported is True and verdict.rule == "S.words"
+    removed = r"unknown sentence scorer 'span' \(removed with prose@4: .*docs/judge\.md\)"
+    with pytest.raises(eg.InputError, match=removed):
+        eg.get_scorer("span")

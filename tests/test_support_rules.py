@@ -206,3 +206,17 @@ def test_every_verdict_is_recomputed_from_its_trace(answer: str) -> None:
     for s in verdict.sentences:
         again = replay(s)
         assert (again.supported, again.undecided) == (s.supported, s.undecided)
+
+
+def test_a_number_takes_the_unit_after_it_across_numbers_and_range_words() -> None:
+    """The unit search the S.unit and S.binding rules read, by hand: each number gets the first unit after it,
+    crossing only numbers and range words; a count's noun is not a unit, so it binds nothing."""
+    from evalgate_lib.judging.terms import _units_after, quantities
+
+    assert quantities("30 to 365 days") == {("30", "day"), ("365", "day")}
+    assert quantities("1, 2 or 5 GB") == {("1", "gb"), ("2", "gb"), ("5", "gb")}
+    assert quantities("after 10 wrong attempts it is locked for 60 minutes") == {("60", "minute")}
+    assert quantities("$18 per user, 95% uptime") == {("18", "$"), ("95", "%")}
+    assert _units_after(["10", "to", "20", "gb", "and", "3", "seats"]) == ["gb", "gb", "gb", None, None, None, None]
+    # 40,000 numbers in a row: one pass from the right (the former search walked past every later number)
+    assert len(quantities(", ".join(["1"] * 40_000) + " GB")) == 1

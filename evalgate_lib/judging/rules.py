@@ -90,7 +90,8 @@ def render(rules: Mapping[str, Rule], step: Step) -> str:
         needed = list(step.evidence["needed"])
         held = [w for w in needed if w in set(step.evidence["held"])]
         shown["figure"] = f"{len(held)}/{len(needed)} words ({len(held) / len(needed):.2f})" if needed else "0/0 words"
-        shown["lacking"] = _shown([w for w in needed if w not in set(held)])
+        lacking = [w for w in needed if w not in set(held)]
+        shown["lacking"] = f", lacking {_shown(lacking)}" if lacking else ""
     return rule.reason.format_map(shown)
 
 

@@ -67,8 +67,16 @@ def get_scorer(name: str, **kwargs: Any) -> SentenceScorer:
         factory = _registered[name]
     except KeyError:
         known = ", ".join(available_scorers())
-        raise InputError(f"unknown sentence scorer {name!r}; available: {known}") from None
+        removed = REMOVED_SCORERS.get(name)
+        why = f" ({removed})" if removed else ""
+        raise InputError(f"unknown sentence scorer {name!r}{why}; available: {known}") from None
     return factory(**kwargs)
+
+
+#: Scorers EvalGate once shipped, and what took their place: a config that still names one is told, not just refused.
+REMOVED_SCORERS: dict[str, str] = {
+    "span": "removed with prose@4: its span rule is the prose scorer's S.words, docs/judge.md",
+}
 
 
 def known_scorer(scorer: str) -> SentenceScorer | None:

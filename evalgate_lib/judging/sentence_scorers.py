@@ -52,6 +52,11 @@ class ScoringContext:
     #: The answer's first sentence: what it gives as the answer, whatever words it uses.
     lead: str = ""
 
+    def __post_init__(self) -> None:
+        # passages given as a list of lists (as JSON and most callers hold them) become the tuples the
+        # memoised readings key on
+        object.__setattr__(self, "passages", tuple((str(t), str(x)) for t, x in self.passages))
+
     @cached_property
     def text(self) -> str:
         return context_text(self.passages)

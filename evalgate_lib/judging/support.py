@@ -127,7 +127,7 @@ SUPPORT_RULES: Mapping[str, Rule] = {
             "the span must hold WORD_FLOOR of the claim's counted words (a short claim may miss one); "
             "under NEAR_MISS the claim is unsupported, in between undecided",
             "'Starter includes three seats' held 3/3 by 'The Starter plan includes 3 seats'",
-            "{kind}: passage [{passage}] holds {figure}, lacking {lacking}",
+            "{kind}: passage [{passage}] holds {figure}{lacking}",
             "WORD_FLOOR, NEAR_MISS",
         ),
         Rule(
