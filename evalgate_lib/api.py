@@ -929,8 +929,10 @@ def label_files(value: LabelFiles) -> list[Path]:
     if value is None or (isinstance(value, str) and not value.strip()):
         return []
     if isinstance(value, str) and value.strip().startswith("["):
+        from evalgate_lib.inputs.structured import parse_json
+
         try:
-            value = json.loads(value)
+            value = parse_json(value, "labels")
         except json.JSONDecodeError as exc:
             raise InputError(f"labels: {value!r} is not a JSON list of label files ({exc.msg})") from None
     if isinstance(value, str | os.PathLike):

@@ -43,6 +43,7 @@ class LabelledAnswer:
     answer: LoggedAnswer
     question: GoldQuestion
     label: Label
+    config: str = ""
 
 
 def held_out(path: Path = SETS) -> set[str]:
@@ -65,7 +66,7 @@ def labelled_sets(path: Path = SETS) -> list[tuple[str, list[LabelledAnswer]]]:
         out.append(
             (
                 labelled.name,
-                [LabelledAnswer(answers[k], questions[k[1]], reference[k]) for k in answers if k in reference],
+                [LabelledAnswer(answers[k], questions[k[1]], reference[k], k[0]) for k in answers if k in reference],
             )
         )
     return out

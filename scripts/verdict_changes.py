@@ -26,23 +26,27 @@ from types import ModuleType
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from evalgate_lib.inputs.answer_logs import load_answer_log  # noqa: E402
-from evalgate_lib.inputs.gold import load_gold  # noqa: E402
-from evalgate_lib.inputs.labelled_sets import load_sets  # noqa: E402
-from evalgate_lib.inputs.labels import load_labels, match_labels  # noqa: E402
 from evalgate_lib.judging.rows import Judgement  # noqa: E402
-from evalgate_lib.statistics.run_agreement import split_passes  # noqa: E402
 from evalgate_lib.statistics.set_agreement import DEFAULT_JUDGES, judge_logged  # noqa: E402
 
 GOLDEN = ROOT / "tests" / "data" / "golden" / "verdicts.jsonl"
 
 
-def _error_kinds() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("error_kinds", ROOT / "scripts" / "error_kinds.py")
+def _script(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def _error_kinds() -> ModuleType:
+    return _script("error_kinds")
+
+
+def _ablation() -> ModuleType:
+    return _script("ablation")
 
 
 def why_unsupported(judged: Judgement, flagged: tuple[str, ...], kinds: ModuleType) -> str:
@@ -66,26 +70,18 @@ def main(argv: list[str] | None = None) -> int:
         frozen[(record["set"], record["config"], record["question_id"])] = record
     kinds = _error_kinds()
     judge = DEFAULT_JUDGES[0]
-    for labelled in load_sets(args.sets):
-        if args.set and labelled.name not in args.set:
+    for name, items in _ablation().labelled_sets(args.sets):
+        if args.set and name not in args.set:
             continue
-        questions = {q.id: q for q in load_gold(labelled.gold)}
-        answers = {
-            (config, a.question_id): a
-            for config, path in labelled.answers
-            for a in load_answer_log(path, list(questions)).answers
-        }
-        match = match_labels(load_labels(labelled.labels), {k: a.answer for k, a in answers.items()})
-        reference, _ = split_passes(match.matched)
         counts: collections.Counter[str] = collections.Counter()
         compared = 0
-        for key, answer in answers.items():
-            old = frozen.get((labelled.name, *key))
-            if key not in reference or old is None:
+        for item in items:
+            old = frozen.get((name, item.config, item.question.id))
+            if old is None:
                 continue
             compared += 1
-            label = reference[key]
-            new = judge_logged(answer, questions[key[1]], judge)
+            label = item.label
+            new = judge_logged(item.answer, item.question, judge)
             was = bool(old["unsupported_sentences"]) == label.unsupported_claim
             now = bool(new.unsupported_sentences) == label.unsupported_claim
             if was != now:
@@ -98,9 +94,9 @@ def main(argv: list[str] | None = None) -> int:
                 if not now:
                     counts["  lost: correctness " + kinds.correctness_kind(new, label.correct)] += 1
         if not compared:
-            print(f"== {labelled.name}: no frozen verdicts (a set added after the freeze)")
+            print(f"== {name}: no frozen verdicts (a set added after the freeze)")
             continue
-        print(f"== {labelled.name}: {compared} labelled answers with frozen verdicts")
+        print(f"== {name}: {compared} labelled answers with frozen verdicts")
         for name in ("unsupported claim won", "unsupported claim lost", "correctness won", "correctness lost"):
             print(f"{counts.pop(name, 0):6d} {name}")
         for kind, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):

@@ -452,6 +452,24 @@ def evalgate_cli(*args: str | Path, cwd: Path = ROOT) -> subprocess.CompletedPro
     )
 
 
+#: Every answer of the shipped run (``evalgate run`` on the shipped pair), as answer logs: scoring them gives the
+#: run's judged metrics figure for figure without loading a model.
+SHIPPED_LOGS = ROOT / "labels" / "demo" / "nimbus-answers"
+
+
+def score_shipped(out: Path) -> Path:
+    """``evalgate score`` of the shipped run's answer logs into ``out`` (in process): the shipped pair, judged."""
+    from evalgate_lib.cli import main
+
+    code = main(
+        ["score", str(SHIPPED_LOGS / "baseline.jsonl"), str(SHIPPED_LOGS / "candidate.jsonl"),
+         "--gold", str(ROOT / "gold" / "questions.jsonl"), "--corpus", str(ROOT / "corpus"),
+         "--names", "baseline,candidate", "--out", str(out)]
+    )  # fmt: skip
+    assert code == 0
+    return out
+
+
 @dataclass(frozen=True)
 class RealRun:
     """A finished command: its results folder, the model cache it used, and what it printed."""

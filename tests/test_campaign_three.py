@@ -38,6 +38,7 @@ from test_campaign import ERR, ROOT, Case, Workspace, nothing_written, run_case,
 from test_campaign_two import KEY, environment, fake_run, key_file, warnings_on_stderr
 
 from evalgate_lib.inputs.labels import Label, answer_sha256, dumps_labels
+from evalgate_lib.judging.rows import SCHEMA_VERSION
 
 SUMMARY = ROOT / "build" / "campaign-3.txt"
 DEEP = "[" * 100_000 + "]" * 100_000
@@ -328,7 +329,7 @@ def sample_over(target: str) -> Callable[[Workspace], list[str]]:
 
 def untouched(ws: Workspace) -> None:
     """The run's rows and the reviewer's labels are still what they were (a plan was written over them before)."""
-    assert json.loads((ws.root / "R" / "results.jsonl").read_text().splitlines()[0])["schema"] == 4
+    assert json.loads((ws.root / "R" / "results.jsonl").read_text().splitlines()[0])["schema"] == SCHEMA_VERSION
     assert all(json.loads(line)["reviewer"] == "ann" for line in (ws.root / "labels.jsonl").read_text().splitlines())
 
 

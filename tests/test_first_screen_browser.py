@@ -18,9 +18,9 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import score_shipped
 
 import evalgate_lib as eg
-from evalgate_lib.cli import main
 from evalgate_lib.inputs.labels import LabelStore, load_labels
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,15 +29,7 @@ SOURCES = {"judge", "labels (census)", "labels (exact)", "labels (estimate)"}
 
 @pytest.fixture(scope="module")
 def shipped(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("shipped") / "results"
-    demo = ROOT / "labels" / "demo" / "nimbus-answers"
-    gold = ROOT / "gold" / "questions.jsonl"
-    code = main(
-        ["score", str(demo / "baseline.jsonl"), str(demo / "candidate.jsonl"), "--gold", str(gold),
-         "--corpus", str(ROOT / "corpus"), "--names", "baseline,candidate", "--out", str(out)]
-    )  # fmt: skip
-    assert code == 0
-    return out
+    return score_shipped(tmp_path_factory.mktemp("shipped") / "results")
 
 
 def _plan_labels(folder: Path, tmp: Path) -> Path:

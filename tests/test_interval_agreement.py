@@ -12,9 +12,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import score_shipped
 
 import evalgate_lib as eg
-from evalgate_lib.cli import main
 from evalgate_lib.statistics.metrics import METRICS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,15 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def shipped(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("shipped") / "results"
-    demo = ROOT / "labels" / "demo" / "nimbus-answers"
-    gold = ROOT / "gold" / "questions.jsonl"
-    code = main(
-        ["score", str(demo / "baseline.jsonl"), str(demo / "candidate.jsonl"), "--gold", str(gold),
-         "--corpus", str(ROOT / "corpus"), "--names", "baseline,candidate", "--out", str(out)]
-    )  # fmt: skip
-    assert code == 0
-    return out
+    return score_shipped(tmp_path_factory.mktemp("shipped") / "results")
 
 
 def _excludes(low: float, high: float) -> bool:

@@ -47,6 +47,7 @@ from evalgate_lib.errors import InputError, OutputError
 from evalgate_lib.inputs.answer_logs import parse_line
 from evalgate_lib.inputs.gold import load_gold
 from evalgate_lib.inputs.jsonl import refuse_lone_surrogates
+from evalgate_lib.inputs.structured import parse_json
 
 try:  # POSIX: one writer per file; elsewhere the lock is skipped (and said so in the docs)
     import fcntl
@@ -185,11 +186,11 @@ class AnswerLogger:
         end = data.rfind(b"\n") + 1
         if end < len(data):  # a last line without its newline: a writer stopped inside its write
             tail = data[end:]
+            line = data.count(b"\n") + 1
             try:
-                json.loads(tail)
-            except ValueError:
+                parse_json(tail.decode("utf-8"), f"{self.path}:{line}")
+            except ValueError:  # not UTF-8 or not JSON: a torn write (nested past the limit stays an error)
                 os.ftruncate(fd, end)
-                line = data.count(b"\n") + 1
                 warnings.warn(
                     f"{self.path}:{line}: removed an unterminated last line ({len(tail)} bytes: a writer was "
                     "stopped in the middle of it); its question is not logged",
@@ -208,7 +209,7 @@ class AnswerLogger:
                 continue
             where = f"{self.path}:{number}"
             try:
-                obj = json.loads(raw)
+                obj = parse_json(raw, where)
             except json.JSONDecodeError as exc:
                 raise InputError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
             answer = parse_line(obj, where)

@@ -630,7 +630,7 @@ def _rst_table(table: Any, builder: _Builder) -> None:
 
     number = builder.group()
     header = ""
-    for part in table.traverse(nodes.row):
+    for part in table.findall(nodes.row):
         cells = [_rst_inline(entry) for entry in part.children if isinstance(entry, nodes.entry)]
         line = " | ".join(_WHITESPACE.sub(" ", c.text).strip() for c in cells)
         code = tuple(code for c in cells for code in c.code)
