@@ -128,6 +128,24 @@ def test_general_knowledge_after_a_decline_is_an_answer_background_is_not() -> N
     assert background.correct and background.refused
 
 
+def test_what_the_writer_offers_from_its_own_knowledge_after_a_decline_is_an_answer() -> None:
+    # the labelling guide: a decline followed by an answer given as the answer is not a refusal; "From my general
+    # knowledge, X" gives X in the context's place, even when X names the question only as "this"
+    q = "How do I authenticate pip to an index with a TLS client certificate?"
+    answer = ("The context only covers verifying the server's certificate. It doesn't mention client certificates. "
+              "From my general knowledge, pip has a separate --client-cert option for this.")  # fmt: skip
+    v = judge(q, answer, (), answerable=False)
+    assert (v.correct, v.refused, v.matching.rule) == (False, False, "C.answers")
+    clause = read_answer(answer, q).sentences[-1].clauses[0]
+    assert (clause.own_knowledge, clause.frame, clause.text) == (
+        True, "From my general knowledge, ", "pip has a separate --client-cert option for this."
+    )  # fmt: skip
+    # the frame alone names nothing: "As far as I know, that is all." after a decline stays a refusal
+    quiet = judge(q, "The context doesn't mention client certificates. As far as I know, that is all.", (),
+                  answerable=False)  # fmt: skip
+    assert quiet.correct and quiet.refused
+
+
 def test_a_value_in_another_unit_than_asked_does_not_answer() -> None:
     q = "How much does Starter cost per month in euros?"
     v = judge(q, "The sources don't give euro prices. In US dollars, Starter costs $36 per month.", (),

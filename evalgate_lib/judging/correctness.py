@@ -181,10 +181,15 @@ def answers(clause: Clause, question: str) -> bool:
     added, states a value or name the question does not give in a clause about it
     (:data:`~evalgate_lib.judging.question.ABOUT_QUESTION` of its words), or draws a conclusion about it ("so X is
     not supported"). When the question asks for a unit ("in euros"), a value in that unit answers it and a value
-    only in another unit does not.
+    only in another unit does not. A clause the writer offers from its own knowledge ("From my general knowledge,
+    pip has a separate --client-cert option for this") answers when it names something: it is given in the
+    context's place, whether or not it repeats the question's words.
     """
     if clause.role not in ("claim", "polar") or clause.reported or clause.background and not clause.conclusion:
         return False
+    if clause.own_knowledge:
+        named = terms_of(clause.text)
+        return bool(named.exact or named.quantities)
     asked = read_question(question)
     if clause.role == "polar":
         return asked.polar

@@ -174,6 +174,7 @@ REFERRALS = _phrase_list("referrals")
 COURTESY = _phrase_list("courtesy")
 COURTESY_ALONE = _phrase_list("courtesy", "alone")
 ADVICE = _phrase_list("advice")
+OWN_KNOWLEDGE = _phrase_list("own_knowledge")
 SWITCH_ON = _phrase_list("switches", "on")
 SWITCH_OFF = _phrase_list("switches", "off")
 VERSION_NOTES: tuple[PhraseList, ...] = tuple(

@@ -92,6 +92,9 @@ class Clause:
     #: The clause reports what the context says ("The docs say that X", an item under "They only mention that:"):
     #: judged against the context like any claim, but never the writer's own answer to the question.
     reported: bool = False
+    #: The writer offers the clause from its own knowledge ("From my general knowledge, X"): after a decline, X is
+    #: the answer it gives in the context's place.
+    own_knowledge: bool = False
 
 
 @dataclass(frozen=True)
@@ -346,11 +349,12 @@ def _strip_frames(text: str) -> tuple[str, str]:
         that = re.search(r"\b(?:" + re.escape(tokens[subject]) + r")\b\s*(?:that\b|:)\s*", text, re.IGNORECASE)
         if that:
             return frame + text[: that.end()], text[that.end() :]
-    found = lx.ADVICE.find(tokens)
-    if found is not None and found[0] == 0:
-        end = _phrase_end(text, len(found[1]))
-        if end is not None and text[end:].strip():
-            return frame + text[:end], text[end:]
+    for phrases in (lx.ADVICE, lx.OWN_KNOWLEDGE):
+        found = phrases.find(tokens)
+        if found is not None and found[0] == 0:
+            end = _phrase_end(text, len(found[1]))
+            if end is not None and text[end:].strip():
+                return frame + text[:end], text[end:]
     return frame, text
 
 
@@ -409,7 +413,8 @@ def _clause(text: str, question: str, first: bool, disabled: frozenset[str] = fr
     if frame and _echo(rest, question):
         return Clause(rest, "echo", "role.echo", frame)
     reported = bool(frame) and _source_frame(frame)
-    return Clause(rest, "claim", "role.claim", frame, background, conclusion, reported)
+    own = lx.OWN_KNOWLEDGE.find(_tokens(frame)) is not None
+    return Clause(rest, "claim", "role.claim", frame, background and not own, conclusion, reported, own)
 
 
 def _source_frame(frame: str) -> bool:
