@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
+from project_scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
 def kinds():
-    spec = importlib.util.spec_from_file_location("error_kinds", ROOT / "scripts" / "error_kinds.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("error_kinds")
 
 
 def test_kinds_are_the_deciding_rules_never_a_reason_s_words(kinds) -> None:

@@ -10,18 +10,16 @@ tables it changes, and ``git diff`` of the file shows which answers moved.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
+
+from project_scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("golden_verdicts", ROOT / "scripts" / "golden_verdicts.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("golden_verdicts")
 
 
 def test_every_shipped_answer_keeps_its_frozen_verdicts() -> None:
@@ -50,9 +48,7 @@ def test_compare_names_the_fields_that_moved() -> None:
 def test_verdict_changes_counts_what_a_change_won_and_lost(tmp_path: Path, capsys) -> None:
     """scripts/verdict_changes.py: the judge against its own frozen verdicts wins and loses nothing; against a
     frozen file where one answer's verdicts were the reviewer's opposite, it counts that answer as won."""
-    spec = importlib.util.spec_from_file_location("verdict_changes", ROOT / "scripts" / "verdict_changes.py")
-    changes = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(changes)
+    changes = load_script("verdict_changes")
     name = "python-docs / demo model"
     assert changes.main(["--set", name]) == 0
     printed = capsys.readouterr().out

@@ -7,26 +7,16 @@ page changing in the same commit (run ``scripts/judge_tables.py --write``).
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
+
+from project_scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "judge.md"
 
 
-def _script(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"_{name}", ROOT / "scripts" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_page_holds_the_tables_the_code_renders() -> None:
-    tables = _script("judge_tables")
+    tables = load_script("judge_tables")
     text = DOC.read_text(encoding="utf-8")
     assert tables.block() in text, "docs/judge.md is out of date: run scripts/judge_tables.py --write"
 
@@ -39,7 +29,7 @@ def test_every_rule_and_threshold_is_on_the_page() -> None:
     text = DOC.read_text(encoding="utf-8")
     ids = [r.id for r in ROLE_RULES] + [r[0] for r in SENTENCE_RULES] + list(SUPPORT_RULES) + list(CLAIM_RULES)
     assert ids and all(f"`{rule}`" in text for rule in ids), [r for r in ids if f"`{r}`" not in text]
-    size = _script("judge_size").count(ROOT)
+    size = load_script("judge_size").count(ROOT)
     assert len(size.thresholds) <= 12  # issue 44's bound, stated on the page
     assert all(f"`{name}`" in text for name in size.thresholds)
 

@@ -8,12 +8,11 @@ judge reads it and put back after.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from project_scripts import load_script
 
 from evalgate_lib.inputs.answer_logs import LoggedAnswer, LoggedPassage
 from evalgate_lib.inputs.gold import GoldQuestion
@@ -22,15 +21,6 @@ from evalgate_lib.inputs.labels import Label, answer_sha256
 ROOT = Path(__file__).resolve().parents[1]
 PASSAGE = LoggedPassage("Nimbus plans: Starter includes 3 seats in its flat price.", "plans", "Plans", 0.8)
 QUESTION = GoldQuestion("q1", "How many seats does Starter include?", "answerable", "plans", ("3 seats",))
-
-
-def _script(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"_{name}", ROOT / "scripts" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def _item(ablation: ModuleType, answer: str, correct: bool, unsupported: bool) -> object:
@@ -43,7 +33,7 @@ def test_kappa_of_the_judge_against_labels_by_hand() -> None:
     """Judge: correct T F T F, unsupported F T F T (9 seats is a number no passage gives). Labels: correct
     T F F F, unsupported F T F F. Each pair: agreement 3/4, chance (2/4)(1/4) + (2/4)(3/4) = 1/2, so
     κ = (3/4 - 1/2) / (1 - 1/2) = 0.5 for both."""
-    ablation = _script("ablation")
+    ablation = load_script("ablation")
     items = [
         _item(ablation, "Starter includes 3 seats.", True, False),
         _item(ablation, "Starter includes 9 seats.", False, True),
@@ -60,7 +50,7 @@ def test_kappa_of_the_judge_against_labels_by_hand() -> None:
 def test_a_threshold_is_set_wherever_the_judge_reads_it_and_put_back() -> None:
     from evalgate_lib.judging import correctness, question, support
 
-    curves = _script("threshold_curves")
+    curves = load_script("threshold_curves")
     shipped = question.ABOUT_QUESTION
     assert correctness.ABOUT_QUESTION == support.ABOUT_QUESTION == shipped  # imported by name: three places
     assert curves._set("ABOUT_QUESTION", 0.4) == shipped

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import tomllib
 from pathlib import Path
 
 import pytest
+from project_scripts import load_script
 
 from evalgate_lib.judging import lexicon as lx
 from evalgate_lib.judging.normalise import normalise_text
@@ -74,10 +73,6 @@ def test_units_map_every_spelling_to_one() -> None:
 
 
 def test_no_module_of_the_judge_keeps_a_word_list_of_its_own() -> None:
-    spec = importlib.util.spec_from_file_location("judge_size", ROOT / "scripts" / "judge_size.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    size = module.count(ROOT)
+    size = load_script("judge_size").count(ROOT)
     assert size.word_lists == 0 and size.listed_words == 0
     assert size.lexicon_words > 500
