@@ -220,3 +220,41 @@ def test_a_number_takes_the_unit_after_it_across_numbers_and_range_words() -> No
     assert _units_after(["10", "to", "20", "gb", "and", "3", "seats"]) == ["gb", "gb", "gb", None, None, None, None]
     # 40,000 numbers in a row: one pass from the right (the former search walked past every later number)
     assert len(quantities(", ".join(["1"] * 40_000) + " GB")) == 1
+
+
+SEATS_TABLE = (
+    "Nimbus plans and pricing (2026)",
+    "## Plan overview\n\n| Plan | Seats | Storage |\n|---|---|---|\n"
+    "| Business | minimum 5, up to 500 | 2 TB per seat, pooled |\n",
+)
+
+
+def test_binding_a_number_stands_by_its_own_words_in_prose_in_a_pair_and_in_a_table_row() -> None:
+    """S.binding by hand, in each of its three places.
+
+    Prose: "100 GB" stands in the clause "team folders accept 100 GB", which shares none of the claim's words; the
+    claim's "web" and "upload" stand in the clause of "5 GB". A table row: the claim's one number, 2, stands in the
+    Storage cell (words of its cell and heading shared with the claim: seat); the Seats cell holds 5 and 500 and
+    shares two of the claim's words (minimum, seat), more than one, so the claim's words stand by 5, not by 2.
+    """
+    web = ("Limits", "Web browser uploads are limited to 5 GB; team folders accept 100 GB.")
+    s = one("The maximum upload from the web browser is 100 GB.", [web])
+    assert deciding(s) == ("S.binding", "unsupported")
+    assert s.steps[-1].evidence["value"] == "100 gb" and s.steps[-1].evidence["rival"] == "5 gb"
+
+    row = one("The minimum number of seats on the Business plan is 2.", [SEATS_TABLE],
+              question="What is the minimum number of seats on the Business plan?")  # fmt: skip
+    assert deciding(row) == ("S.binding", "unsupported")
+    evidence = row.steps[-1].evidence
+    assert (evidence["value"], evidence["rival"], evidence["column"]) == ("2", "5", "Seats")
+    assert evidence["words"] == ["minimum", "seat"]
+    assert "the claim's words (minimum, seat) stand by 5" in row.reason
+
+    # the claim's own column: the number and the words stand together, and the rule abstains
+    fine = one("The Business plan has a minimum of 5 seats.", [SEATS_TABLE],
+               question="What is the minimum number of seats on the Business plan?")  # fmt: skip
+    assert fine.supported is True and "S.binding" not in {st.rule for st in fine.steps if st.outcome != "abstains"}
+    # two numbers may read two cells, each by its own number: the rule does not bind them
+    two = one("Business allows 5 seats and 2 TB per seat.", [SEATS_TABLE],
+              question="What does the Business plan include?")  # fmt: skip
+    assert two.rule != "S.binding"

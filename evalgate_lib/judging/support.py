@@ -110,8 +110,9 @@ SUPPORT_RULES: Mapping[str, Rule] = {
         ),
         Rule(
             "S.binding",
-            "a number is bound to the words beside it: when the claim's words stand in the span by "
-            "another number rather than by the claim's own, the claim is unsupported",
+            "a number is bound to the words beside it (in a table row: its cell and its column's heading): "
+            "when the claim's words stand in the span by another number rather than by the claim's own, the "
+            "claim is unsupported",
             "'The web upload limit is 100 GB' against 'web uploads: 5 GB; team folders: 100 GB'",
             "the claim's words ({words}) stand by {rival} in the span (passage [{passage}]), not by {value}",
         ),
@@ -353,7 +354,7 @@ def _prose_binding(claim: str, span: Span) -> dict[str, Any] | None:
     "The maximum upload from the web browser is 100 GB" against "Web browser uploads are limited to 5 GB; team
     folders accept 100 GB"."""
     if " | " in span.text:
-        return None
+        return _row_binding(claim, span)
     if span.kind == "pair":
         bound = _pair_binding(claim, span)
         if bound is not None:
@@ -373,6 +374,33 @@ def _prose_binding(claim: str, span: Span) -> dict[str, Any] | None:
             if shared:
                 other = sorted(q for q in quantities(best_rival) if q[1] == value[1])[0]
                 return {"value": " ".join(value), "rival": " ".join(other), "words": shared}
+    return None
+
+
+def _row_binding(claim: str, span: Span) -> dict[str, Any] | None:
+    """S.binding in a table row: a cell's number belongs to its column. The claim's number stands in one cell while
+    the claim's words stand, by their column's heading or the cell's own words, by another number in another cell
+    ("The minimum number of seats on the Business plan is 2" against the row "Business | … | minimum 5, up to 500
+    | 2 TB per seat, pooled" under "Plan | … | Seats | Storage")."""
+    lines = span.text.split("\n")
+    cells = lines[-1].split(" | ")
+    header = next((line for line in reversed(lines[:-1]) if line.count(" | ") == len(cells) - 1), None)
+    values = set(_DIGITS.findall(claim.replace(",", "")))
+    if header is None or len(values) != 1:  # a claim with two numbers may read two cells, each by its own number
+        return None
+    (value,) = values
+    words = frozenset(w for w in terms_of(claim).own_words if w not in lx.UNITS)
+    columns = [
+        (heading, set(_DIGITS.findall(cell.replace(",", ""))), terms_of(f"{heading}\n{cell}").words)
+        for heading, cell in zip(header.split(" | "), cells, strict=True)
+    ]
+    own = [words & held for _, numbers, held in columns if value in numbers]
+    rivals = [(head, numbers, words & held) for head, numbers, held in columns if numbers and value not in numbers]
+    if not own or not rivals:
+        return None
+    heading, numbers, shared = max(rivals, key=lambda rival: len(rival[2]))
+    if len(shared) > max(len(mine) for mine in own):
+        return {"value": value, "rival": sorted(numbers)[0], "words": sorted(shared), "column": heading}
     return None
 
 
