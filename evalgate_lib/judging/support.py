@@ -353,8 +353,8 @@ def _prose_binding(claim: str, span: Span) -> dict[str, Any] | None:
     words and does not refer back ("this", "it"), while a clause holding another quantity of its unit shares some:
     "The maximum upload from the web browser is 100 GB" against "Web browser uploads are limited to 5 GB; team
     folders accept 100 GB"."""
-    if " | " in span.text:
-        return _row_binding(claim, span)
+    if " | " in span.text:  # a table: one row with its header reads by columns; a whole table does not
+        return _row_binding(claim, span) if span.kind == "unit" else None
     if span.kind == "pair":
         bound = _pair_binding(claim, span)
         if bound is not None:
