@@ -377,6 +377,31 @@ def _prose_binding(claim: str, span: Span) -> dict[str, Any] | None:
     return None
 
 
+def _numbers(text: str) -> set[str]:
+    """The numbers written in digits in ``text``, read without thousands separators."""
+    return set(_DIGITS.findall(text.replace(",", "")))
+
+
+def _bound_by_another(claim: str, places: list[tuple[str, set[str], frozenset[str]]]) -> dict[str, Any] | None:
+    """Where the claim's one number stands by fewer of the claim's words than another number does: ``places`` are the
+    span's parts, each ``(name, its numbers, its words)``; the claim is bound elsewhere when a part without its number
+    shares more of its words than every part with it. A claim with two numbers may join two parts' facts, each by its
+    own number, so it is never bound."""
+    values = _numbers(claim)
+    if len(values) != 1:
+        return None
+    (value,) = values
+    words = frozenset(w for w in terms_of(claim).own_words if w not in lx.UNITS)
+    own = [words & held for _, numbers, held in places if value in numbers]
+    rivals = [(name, numbers, words & held) for name, numbers, held in places if numbers and value not in numbers]
+    if not own or not rivals:
+        return None
+    name, numbers, shared = max(rivals, key=lambda rival: len(rival[2]))
+    if len(shared) > max(len(mine) for mine in own):
+        return {"value": value, "rival": sorted(numbers)[0], "words": sorted(shared), "place": name}
+    return None
+
+
 def _row_binding(claim: str, span: Span) -> dict[str, Any] | None:
     """S.binding in a table row: a cell's number belongs to its column. The claim's number stands in one cell while
     the claim's words stand, by their column's heading or the cell's own words, by another number in another cell
@@ -385,49 +410,31 @@ def _row_binding(claim: str, span: Span) -> dict[str, Any] | None:
     lines = span.text.split("\n")
     cells = lines[-1].split(" | ")
     header = next((line for line in reversed(lines[:-1]) if line.count(" | ") == len(cells) - 1), None)
-    values = set(_DIGITS.findall(claim.replace(",", "")))
-    if header is None or len(values) != 1:  # a claim with two numbers may read two cells, each by its own number
+    if header is None:
         return None
-    (value,) = values
-    words = frozenset(w for w in terms_of(claim).own_words if w not in lx.UNITS)
     columns = [
-        (heading, set(_DIGITS.findall(cell.replace(",", ""))), terms_of(f"{heading}\n{cell}").words)
+        (heading, _numbers(cell), terms_of(f"{heading}\n{cell}").words)
         for heading, cell in zip(header.split(" | "), cells, strict=True)
     ]
-    own = [words & held for _, numbers, held in columns if value in numbers]
-    rivals = [(head, numbers, words & held) for head, numbers, held in columns if numbers and value not in numbers]
-    if not own or not rivals:
+    bound = _bound_by_another(claim, columns)
+    if bound is None:
         return None
-    heading, numbers, shared = max(rivals, key=lambda rival: len(rival[2]))
-    if len(shared) > max(len(mine) for mine in own):
-        return {"value": value, "rival": sorted(numbers)[0], "words": sorted(shared), "column": heading}
-    return None
+    column = bound.pop("place")
+    return {**bound, "column": column}
 
 
 def _pair_binding(claim: str, span: Span) -> dict[str, Any] | None:
     """In two neighbouring sentences joined as one span, each keeps its numbers: a number of the claim stands in
     one sentence while the claim's words stand by another number in the other ("A Starter workspace can grow to a
     maximum of 3 seats" against "Starter includes 3 seats. … can grow to a maximum of 10 seats")."""
-    values = set(_DIGITS.findall(claim.replace(",", "")))
-    if len(values) != 1:  # a claim with two numbers may join the two sentences' facts, each by its own number
-        return None
-    (value,) = values
-    words = frozenset(w for w in terms_of(claim).own_words if w not in lx.UNITS)
-    lines = [
-        (line, set(_DIGITS.findall(line.replace(",", ""))), terms_of(line).words) for line in span.text.split("\n")
-    ]
-    own = [(line, w) for line, numbers, w in lines if value in numbers]
-    rivals = [(line, w) for line, numbers, w in lines if numbers and value not in numbers]
-    if not own or not rivals:
-        return None
-    mine = max(len(words & w) for _, w in own)
-    if any(lx.ANAPHORA & set(lx.reading_tokens(line)) for line, _ in own):
+    lines = span.text.split("\n")
+    values = _numbers(claim)
+    if any(lx.ANAPHORA & set(lx.reading_tokens(line)) for line in lines if values & _numbers(line)):
         return None  # "You can raise this to 50 GB": the sentence names its subject in the one before it
-    line, theirs = max(rivals, key=lambda r: len(words & r[1]))
-    if len(words & theirs) > mine:
-        other = sorted(set(_DIGITS.findall(line.replace(",", ""))))[0]
-        return {"value": value, "rival": other, "words": sorted(words & theirs)}
-    return None
+    bound = _bound_by_another(claim, [(line, _numbers(line), terms_of(line).words) for line in lines])
+    if bound is not None:
+        del bound["place"]
+    return bound
 
 
 def check_claim(
