@@ -22,12 +22,13 @@ Everything is memoised per passage: the same passages recur in many answers.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 
 from evalgate_lib.judging import lexicon as lx
-from evalgate_lib.judging.terms import Terms, code_names, stem, terms_of
+from evalgate_lib.judging.terms import Terms, canonical_number, code_names, stem, terms_of
 from evalgate_lib.text.markup import iter_sentences_of_blocks, read_blocks, read_inline
 from evalgate_lib.text.tokens import distinct_tokens, fold
 
@@ -56,6 +57,42 @@ class Span:
 
 
 @dataclass(frozen=True)
+class Place:
+    """The smallest place a value of the context is bound to: a clause of a sentence, or one cell of a table row.
+
+    A claim's number, name, polarity or qualifier is compared with the place its words are about
+    (:mod:`evalgate_lib.judging.slots`). A place's ``words`` are its own counted words with those of what
+    binds it: for a cell, its row's first cell and its column's heading; for a clause, the headings and lead-in
+    above it. Its values (``numbers``, ``quantities``, ``names``) are its own only: the number in the Storage
+    cell of the Business row is the Storage column's, not the Seats column's.
+    """
+
+    passage: int
+    #: The clause or cell as read, and the same with what binds it (row label, column heading), as a trace shows it.
+    text: str
+    shown: str
+    words: frozenset[str]
+    numbers: frozenset[str]
+    quantities: frozenset[tuple[str, str]]
+    names: frozenset[str]
+    negated: bool
+    restrictive: bool
+    qualifiers: frozenset[tuple[str, ...]]
+    #: It refers back ("You can raise this to 50 GB"): it does not name its subject, and its words include those of
+    #: the place before it.
+    anaphoric: bool
+    #: A line of code: its names are an example's, never a rival's, and it states no polarity.
+    code: bool = False
+    #: Its own words: those of the clause (a cell: with its row label and column heading), without the headings above
+    #: it or the words of a place it refers back to. A polarity, a qualifier or a name is compared on these.
+    own: frozenset[str] = frozenset()
+    #: It states a condition ("if you need that header set and you don't want …"), not a fact.
+    condition: bool = False
+    #: The words its negations negate ("cannot be extended" → extend): what its polarity is about.
+    negated_words: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class ContextReading:
     """The passages read once: their spans, their groups, and what the whole context holds."""
 
@@ -72,6 +109,8 @@ class ContextReading:
     titles: frozenset[str] = frozenset()
     #: Every exact token of the context (names, numbers, options, paths), without its plain words.
     names: frozenset[str] = frozenset()
+    #: Every clause and table cell of every passage (:class:`Place`), in order.
+    places: tuple[Place, ...] = ()
 
 
 def squash(text: str) -> str:
@@ -175,6 +214,119 @@ def passage_spans(index: int, title: str, text: str) -> tuple[tuple[Span, ...], 
     return tuple(spans), tuple(grouped)
 
 
+#: Where a sentence is cut into the clauses whose values are compared: at ";", ":", a dash, brackets, the end of a
+#: sentence, ", and" / ", or", "and" / "or" before a second verb ("expires after 7 days and cannot be extended"), and
+#: before each word of the lexicon's ``clause_cuts`` ("because", "if", "which" …).
+_CLAUSE_CUT = re.compile(
+    r"\s*(?:[;()\[\]]|:\s|[.!?](?=\s)|\s[\u2013\u2014-]\s|,\s+(?=(?:and|or)\b))\s*|,?\s+(?=(?:"
+    + "|".join(sorted(lx.CLAUSE_CUTS, key=len, reverse=True))
+    + r")\b)|\s+(?=(?:and|or)\s+(?:"
+    + "|".join(sorted((lx.AUXILIARIES | lx.CLAUSE_NEGATIONS) - {"be", "been", "being"}, key=len, reverse=True))
+    + r"|can't|cannot|won't|doesn't|don't|isn't|aren't)\b)",
+    re.IGNORECASE,
+)
+
+
+def clause_texts(sentence: str) -> list[str]:
+    """The clauses of one sentence, as both a claim and its context are cut (:data:`_CLAUSE_CUT`)."""
+    flat = " ".join(sentence.split())  # a hard-wrapped line is not a clause boundary
+    return [piece.strip(" ,") for piece in _CLAUSE_CUT.split(flat) if piece and piece.strip(" ,")]
+
+
+def name_words(names: frozenset[str]) -> frozenset[str]:
+    """The words inside names (``raise_for_status`` → rais, status): a name's, never the text's own."""
+    return frozenset().union(*(terms_of(name).words for name in names)) if names else frozenset()
+
+
+def refers_back(text: str) -> bool:
+    """A clause that refers back to the one before it: it opens on a relative pronoun ("which supports 500 seats")
+    or holds a pronoun that points back ("You can raise this to 50 GB"; "that" is as often a conjunction: not it)."""
+    tokens = lx.reading_tokens(text)
+    return bool(tokens) and (tokens[0] in lx.RELATIVES or bool((lx.ANAPHORA - {"that"}) & set(tokens)))
+
+
+_DIGITS = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")
+
+
+def digit_numbers(text: str) -> frozenset[str]:
+    """The numbers ``text`` writes in digits, as compared (``1,000`` = ``1000``, ``95.0`` = ``95``): the values a
+    slot compares. A number word ("one of two values") is a count of the sentence's own, never a rival value."""
+    return frozenset(canonical_number(m.rstrip(".,")) for m in _DIGITS.findall(text))
+
+
+def _place(
+    index: int, text: str, shown: str, labels: frozenset[str], code: tuple[str, ...], data: bool, bound=frozenset()
+) -> Place:
+    terms = terms_of(text, code)
+    tokens = lx.reading_tokens(text)
+    numbers = frozenset() if data else digit_numbers(text) & terms.exact
+    names = frozenset(t for t in terms.exact if not t[:1].isdigit())
+    # a name's parts are not words of the place ("raise_for_status" says nothing about raising), as in a claim
+    own = terms.words - name_words(names) | bound
+    negated = tuple(stem(w) for w in lx.negated_words(tokens))
+    return Place(
+        index,
+        text,
+        shown,
+        own | labels,
+        numbers,
+        frozenset() if data else terms.quantities,
+        names,
+        bool(lx.CLAUSE_NEGATIONS & set(tokens)),
+        bool(lx.RESTRICTIVES & set(tokens)),
+        lx.qualifiers(tokens),
+        refers_back(text),
+        data,
+        own,
+        bool(tokens) and tokens[0] in lx.CONDITIONS,
+        frozenset(negated),
+    )
+
+
+def _referring_back(places: list[Place]) -> list[Place]:
+    """A place that refers back ("You can raise this to 50 GB", "…, which holds 500 seats") is about what the place
+    before it names: it takes that place's words too."""
+    out: list[Place] = []
+    for place in places:
+        if place.anaphoric and out and out[-1].passage == place.passage and not place.code:
+            place = dataclasses.replace(place, words=place.words | out[-1].own)
+        out.append(place)
+    return out
+
+
+@lru_cache(maxsize=4096)
+def passage_places(index: int, title: str, text: str) -> tuple[Place, ...]:
+    """The places of one passage (:class:`Place`): each clause of a sentence or item, each cell of a table row
+    under its header, each code line (its names only: an example's numbers are its data). The passage's title is
+    not part of any place: it is what every place of the passage is about, so it tells none of them apart."""
+    out: list[Place] = []
+    for block, sentence in iter_sentences_of_blocks(read_blocks(text)):
+        if block.kind in ("heading", "header") or not sentence.strip():
+            continue
+        labels = [label for label in block.labels if label and label != sentence]
+        if block.kind == "row":
+            cells = [c.strip() for c in sentence.split(" | ")]
+            columns = labels[-1].count(" | ") + 1 if labels else 0
+            cells += [""] * max(0, columns - len(cells))  # a row whose last cells are empty
+            header = labels[-1].split(" | ") if labels and columns == len(cells) else None
+            if header is not None and len(cells) > 1:
+                above = frozenset().union(*(terms_of(label).words for label in labels[:-1]))
+                row = terms_of(cells[0]).words
+                for heading, cell in zip(header[1:], cells[1:], strict=True):
+                    if cell:
+                        shown = f"{cells[0]} | {heading.strip()}: {cell}"
+                        code = tuple(c for c in block.code if c in cell)
+                        out.append(_place(index, cell, shown, above, code, False, row | terms_of(heading).words))
+                continue
+        above = frozenset().union(*(terms_of(label).words for label in labels))
+        code = tuple(c for c in block.code if c in sentence) if block.kind != "code" else ()
+        pieces = clause_texts(sentence) if block.kind != "code" else [sentence]
+        for piece in pieces:
+            shown = "\n".join([*labels, piece]) if labels else piece
+            out.append(_place(index, piece, shown, above, tuple(c for c in code if c in piece), block.kind == "code"))
+    return tuple(_referring_back(out))
+
+
 @lru_cache(maxsize=4096)
 def read_context(passages: tuple[tuple[str, str], ...]) -> ContextReading:
     """The one reading of an answer's context (``(title, text)`` passages in rank order)."""
@@ -193,4 +345,7 @@ def read_context(passages: tuple[tuple[str, str], ...]) -> ContextReading:
     )
     titles = frozenset().union(*(terms_of(read_inline(title).text).words for title, _ in passages))
     names = frozenset().union(*(s.terms.exact for s in spans))
-    return ContextReading(passages, tuple(spans), tuple(groups), vocabulary, everything, squashed, titles, names)
+    places = tuple(place for i, (title, text) in enumerate(passages) for place in passage_places(i, title, text))
+    return ContextReading(
+        passages, tuple(spans), tuple(groups), vocabulary, everything, squashed, titles, names, places
+    )

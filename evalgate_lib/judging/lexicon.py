@@ -146,6 +146,8 @@ UNITS: frozenset[str] = frozenset(UNIT_SPELLINGS.values())
 
 FILLER: frozenset[str] = _words("filler")
 NEGATIONS: frozenset[str] = _words("negations")
+#: The negators that negate a clause's predicate (every negator but a preposition's: "without").
+CLAUSE_NEGATIONS: frozenset[str] = NEGATIONS - _words("negations", "prepositional")
 RESTRICTIVES: frozenset[str] = _words("restrictives")
 QUESTION_WORDS: frozenset[str] = _words("question_words")
 SOURCE_NOUNS: frozenset[str] = _words("sources", "nouns")
@@ -161,6 +163,9 @@ ORDINAL_SUFFIXES: frozenset[str] = _words("number_words", "ordinal_suffixes")
 FRAME_OPENERS: tuple[Phrase, ...] = _phrases(table("sources")["openers"])  # type: ignore[arg-type]
 CONCLUSIONS: frozenset[str] = _words("conclusions")
 CONNECTIVES: frozenset[str] = _words("connectives")
+CLAUSE_CUTS: frozenset[str] = _words("clause_cuts")
+RELATIVES: frozenset[str] = _words("clause_cuts", "relatives")
+CONDITIONS: frozenset[str] = _words("clause_cuts", "conditions")
 POLAR: frozenset[str] = _words("polar")
 PLACEHOLDERS: frozenset[str] = _words("placeholders")
 SELF_NOUNS: frozenset[str] = _words("self_reference", "nouns")
@@ -177,6 +182,53 @@ ADVICE = _phrase_list("advice")
 OWN_KNOWLEDGE = _phrase_list("own_knowledge")
 SWITCH_ON = _phrase_list("switches", "on")
 SWITCH_OFF = _phrase_list("switches", "off")
+
+
+def _opposites() -> dict[Phrase, frozenset[Phrase]]:
+    out: dict[Phrase, set[Phrase]] = {}
+    for pair in table("opposites")["pairs"]:  # type: ignore[union-attr]
+        a, b = (reading_tokens(side) for side in str(pair).split(" / "))
+        out.setdefault(a, set()).add(b)
+        out.setdefault(b, set()).add(a)
+    return {phrase: frozenset(others) for phrase, others in out.items()}
+
+
+#: Each qualifier (a phrase of reading tokens: ``("at", "least")``) → its opposites (``("at", "most")``).
+OPPOSITES: dict[Phrase, frozenset[Phrase]] = _opposites()
+_OPPOSITE_LONGEST = sorted(OPPOSITES, key=len, reverse=True)
+
+
+def negated_words(tokens: Sequence[str]) -> tuple[str, ...]:
+    """The word each clause negation of ``tokens`` negates: the first word after it that is not an auxiliary, an
+    intensifier or another negation ("cannot be extended" → extended, "no credit card" → credit)."""
+    out = []
+    for i, token in enumerate(tokens):
+        if token not in CLAUSE_NEGATIONS:
+            continue
+        for word in tokens[i + 1 :]:
+            if word in AUXILIARIES or word in INTENSIFIERS or word in NEGATIONS or word in ("longer", "be"):
+                continue
+            out.append(word)
+            break
+    return tuple(out)
+
+
+def qualifiers(tokens: Sequence[str]) -> frozenset[Phrase]:
+    """The qualifiers of :data:`OPPOSITES` that ``tokens`` hold, each read once, the longest phrase first
+    ("non-recursive" is not "recursive", "at least" is not "least")."""
+    found: set[Phrase] = set()
+    i = 0
+    while i < len(tokens):
+        for phrase in _OPPOSITE_LONGEST:
+            if tuple(tokens[i : i + len(phrase)]) == phrase:
+                found.add(phrase)
+                i += len(phrase)
+                break
+        else:
+            i += 1
+    return frozenset(found)
+
+
 VERSION_NOTES: tuple[PhraseList, ...] = tuple(
     _phrase_list("version_notes", key) for key in ("added", "changed", "deprecated")
 )
@@ -191,6 +243,9 @@ __all__ = [
     "ORDINAL_SUFFIXES",
     "RANGES",
     "CONCLUSIONS",
+    "CLAUSE_CUTS",
+    "CLAUSE_NEGATIONS",
+    "CONDITIONS",
     "CONNECTIVES",
     "COURTESY",
     "COURTESY_ALONE",
@@ -200,10 +255,12 @@ __all__ = [
     "LABELS",
     "NEGATIONS",
     "NUMBER_WORDS",
+    "OPPOSITES",
     "PLACEHOLDERS",
     "POLAR",
     "QUESTION_WORDS",
     "REFERRALS",
+    "RELATIVES",
     "REPORT_VERBS",
     "RESTRICTIVES",
     "SELF_JUDGEMENTS",
@@ -219,6 +276,7 @@ __all__ = [
     "UNITS_AFTER_NUMBER",
     "VERSION_NOTES",
     "VERSION_RESTATED",
+    "qualifiers",
     "reading_tokens",
     "spell_out",
 ]

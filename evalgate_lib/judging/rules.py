@@ -18,7 +18,7 @@ docs/judge.md says what each rule earns on the worst set.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 #: What a step can conclude: a support outcome, a correctness outcome, or nothing (the rule does not apply).
 Outcome = str
@@ -52,18 +52,66 @@ class Step:
 
 
 @dataclass(frozen=True)
-class Rule:
-    """One named rule: its id, the one sentence saying what it decides, an example, and its reason template.
+class Example:
+    """A rule's example: the text judged (a claim, an answer or a code line), what it is judged against, and the
+    outcome the rule reaches on it. ``tests/test_rule_examples.py`` runs every rule's example through the judge and
+    checks that this rule decides it, with this outcome."""
 
-    ``reason`` is a :meth:`str.format` template over the evidence keys of the steps it makes (lists are
-    shown comma-separated); ``threshold`` names the module constant it compares with, if any.
+    text: str
+    passages: tuple[tuple[str, str], ...] = ()
+    question: str = ""
+    accept: tuple[str, ...] = ()
+    answerable: bool = True
+    expected: str = ""
+
+    def __str__(self) -> str:
+        against = " / ".join(text for _, text in self.passages)
+        shown = f"{self.text!r}"
+        if self.accept:
+            shown += f" for {' or '.join(repr(a) for a in self.accept)}"
+        elif not self.answerable:
+            shown += " (a no-answer question)"
+        if against:
+            shown += f" against {against!r}"
+        return f"{shown} → {self.expected}" if self.expected else shown
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One named rule: its id, the one sentence saying what it decides, its check, its example, its reason template.
+
+    ``check(case)`` returns the :class:`Step` the rule reaches on a case (a claim, an answer), or ``None`` when it
+    does not apply; :func:`run_rules` tries a table's rules in order and stops at the first that decides.
+    ``reason`` is a :meth:`str.format` template over the evidence keys of the steps it makes (lists are shown
+    comma-separated); ``threshold`` names the module constant it compares with, if any.
     """
 
     id: str
     decides: str
-    example: str
+    example: Example | str
     reason: str
     threshold: str = ""
+    check: Callable[[Any], Step | None] | None = field(default=None, compare=False, repr=False)
+
+
+def run_rules(table: Sequence[Rule], case: Any, disabled: frozenset[str] = frozenset()) -> tuple[Step, ...]:
+    """The one loop every judgement runs: each rule of ``table`` in order (a rule in ``disabled`` is not tried: the
+    ablation), every rule tried recorded as a step, the first that decides ending the loop. Nothing after it runs,
+    so no later rule can overturn a decided verdict."""
+    steps: list[Step] = []
+    for rule in table:
+        if rule.id in disabled or rule.check is None:
+            continue
+        step = rule.check(case)
+        steps.append(step if step is not None else Step(rule.id, ABSTAINS))
+        if step is not None and step.decides:
+            break
+    return tuple(steps)
+
+
+def by_id(table: Sequence[Rule]) -> dict[str, Rule]:
+    """A table's rules by id, in its order."""
+    return {rule.id: rule for rule in table}
 
 
 def _shown(value: Any) -> Any:

@@ -40,16 +40,29 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, Iterable, Mapping, Sequence
 
 from evalgate_lib.judging import lexicon as lx
-from evalgate_lib.judging.context import ContextReading, Span, read_context, squash
+from evalgate_lib.judging.context import ContextReading, Place, Span, read_context, squash
 from evalgate_lib.judging.question import ABOUT_QUESTION, read_question
 from evalgate_lib.judging.reading import AnswerReading, Sentence, read_answer
 from evalgate_lib.judging.rows import SentenceVerdict
-from evalgate_lib.judging.rules import ABSTAINS, Rule, Step, render, share
+from evalgate_lib.judging.rules import Example, Rule, Step, by_id, render, run_rules, share
 from evalgate_lib.judging.sentence_scorers import ScoringContext, SentenceScorer
+from evalgate_lib.judging.slots import (
+    ALIGN_FLOOR,
+    POLARITY_WORDS,
+    Binding,
+    Piece,
+    bound_elsewhere,
+    name_agrees,
+    name_shape,
+    number_agrees,
+    pieces_of,
+    polarity_agrees,
+    qualifier_agrees,
+)
 from evalgate_lib.judging.terms import Terms, quantities, terms_of
 from evalgate_lib.text.tokens import content_token_list, fold
 
@@ -67,106 +80,7 @@ SHORT_CLAIM = 4
 #: A verbatim copy must be at least this long (in characters) to count as one: "Yes." is in every context.
 VERBATIM_CHARS = 12
 
-SUPPORT_RULES: Mapping[str, Rule] = {
-    rule.id: rule
-    for rule in (
-        Rule(
-            "S.verbatim",
-            "a claim copied word for word from the context is supported",
-            "'Starter includes 3 seats.' where a passage says exactly that",
-            "copied verbatim from passage [{passage}]",
-            "VERBATIM_CHARS",
-        ),
-        Rule(
-            "S.absent",
-            "a number, option, path or name the context never gives is unsupported",
-            "'The limit is 50 GB.' where no passage mentions 50",
-            "the context never gives {missing} (best span: passage [{passage}], {figure})",
-        ),
-        Rule(
-            "S.apart",
-            "a number or name the context gives, but not in one span with the rest of the claim, is undecided",
-            "'Business includes 10 seats' where 10 stands only in the Starter row",
-            "{missing} is in the context, but no span holds it with the rest of the claim "
-            "(best: passage [{passage}], {figure})",
-        ),
-        Rule(
-            "S.unit",
-            "a number the span gives only with another unit is unsupported",
-            "'locked for 10 days' against 'after 10 wrong attempts … locked for 60 minutes'",
-            "a number without its unit: {quantity} (passage [{passage}] gives {number} {given})",
-        ),
-        Rule(
-            "S.negation",
-            "a negative claim whose span says nothing negative is undecided, leaning unsupported",
-            "'Free does not include the API' against 'Free includes the API'",
-            "a negative claim, but its span (passage [{passage}]) says nothing negative ({figure})",
-        ),
-        Rule(
-            "S.swap",
-            "the span's own sentence with one name swapped, or a 'not' dropped, is unsupported",
-            "'select Generate SSO token' against 'select Generate SCIM token'",
-            "the span's sentence (passage [{passage}]) says {written!r} where the claim says {said!r}",
-        ),
-        Rule(
-            "S.binding",
-            "a number is bound to the words beside it (in a table row: its cell and its column's heading): "
-            "when the claim's words stand in the span by another number rather than by the claim's own, the "
-            "claim is unsupported",
-            "'The web upload limit is 100 GB' against 'web uploads: 5 GB; team folders: 100 GB'",
-            "the claim's words ({words}) stand by {rival} in the span (passage [{passage}]), not by {value}",
-        ),
-        Rule(
-            "S.subject",
-            "a subject the question names, which the span's passage tells apart by and the span "
-            "lacks, leaves the claim undecided",
-            "'Enterprise includes SSO' held only by the Free plan's row",
-            "the span (passage [{passage}]) may be about something else: it lacks {missing}",
-        ),
-        Rule(
-            "S.words",
-            "the span must hold WORD_FLOOR of the claim's counted words (a short claim may miss one); "
-            "under NEAR_MISS the claim is unsupported, in between undecided",
-            "'Starter includes three seats' held 3/3 by 'The Starter plan includes 3 seats'",
-            "{kind}: passage [{passage}] holds {figure}{lacking}",
-            "WORD_FLOOR, NEAR_MISS",
-        ),
-        Rule(
-            "S.clauses",
-            "a long claim is held when each of its clauses is held by a span of its own",
-            "'Starter costs $36 a month, and Business requires 5 seats'",
-            "{count} clauses, each held by one span (passages {passages}); weakest: {weakest}",
-        ),
-        Rule(
-            "S.enumeration",
-            "an enumeration is held by one list or table of the context that holds it all",
-            "'SOC 2, ISO 27001 and ISO 27018' against a list of the three",
-            "an enumeration: one list or table of passage [{passage}] holds {figure}",
-        ),
-        Rule(
-            "L.answer",
-            "an undecided verdict leans supported when the rest of its answer shows a faithful writer: "
-            "none decided unsupported, at least as many claims in its own words decided supported as undecided ones "
-            "leaning unsupported, no repetition, not cut off",
-            "a fluent answer whose other claims all check out",
-            "leans supported: {own} other claims of this answer in its own words are decided supported, none "
-            "unsupported, and it reads as one coherent generation",
-        ),
-        Rule(
-            "S.code",
-            "a code line is supported when every option, keyword, name and path it uses is in the "
-            "context; its data (strings, numbers, placeholders) is its own",
-            "pip install -r requirements.txt",
-            "a code line: {verdict} (needs {needed}; missing {missing})",
-        ),
-        Rule(
-            "S.coverage",
-            "a statement of what the context covers is supported when each topic it names stands in the context",
-            "'The passages cover scheduling timeouts and cancelling them.'",
-            "a statement of what the context covers: {held}/{count} topics stand in it (missing: {missing})",
-        ),
-    )
-}
+# The rule tables are at the end of the module, after the checks they run.
 
 
 # --------------------------------------------------------------------------------------------- what a claim needs
@@ -239,11 +153,13 @@ def held_exact(need: frozenset[str], held: frozenset[str], names: frozenset[str]
 
 @dataclass(frozen=True)
 class _Check:
-    """One claim checked: its steps in order (the last decides), and the span and figure of its verdict."""
+    """One claim checked: its steps in order (the last decides), the span its verdict shows (the text of the context
+    it was judged against), its figure, and that span's passage (1-based)."""
 
     steps: tuple[Step, ...]
-    span: Span | None
+    span: str | None
     figure: float | None
+    passage: int | None = None
 
     @property
     def last(self) -> Step:
@@ -268,6 +184,14 @@ def _span_words(need: Need, span: Span) -> dict[str, Any]:
         "needed": _words_of(need),
         "held": sorted(need.terms.words & (span.terms.words | span.terms.exact)),
     }
+
+
+def _words_evidence(need: Need, check: _Check) -> dict[str, Any]:
+    """The words evidence of a part checked on its own: the words needed and those its verdict's span held."""
+    for step in reversed(check.steps):
+        if "needed" in step.evidence:
+            return {"needed": list(step.evidence["needed"]), "held": list(step.evidence.get("held", []))}
+    return {"needed": _words_of(need), "held": _words_of(need)}
 
 
 def _unheld_quantity(claim: str, span: Span) -> dict[str, Any] | None:
@@ -340,187 +264,293 @@ def swapped(claim: str, line: str) -> tuple[str, str] | None:
     return None
 
 
-_PIECE = re.compile(r"\s*(?:[;()\n]|[.!?](?=\s)|,\s|\s(?:and|or|but|while|whereas)\s)\s*")
-_DIGITS = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w]|\.\d)")
+# --------------------------------------------------------------------------------------------- one claim, as a case
 
 
-def _pieces(text: str) -> list[str]:
-    return [p for p in _PIECE.split(text.replace(",000", "000")) if p and p.strip()]
+@dataclass
+class ClaimCase:
+    """One claim as every support rule reads it: its text and code spans, the question, the context, the spans it
+    may be held by, and what each rule needs, computed once (its need, best span, missing values, slots).
+
+    ``whole`` is False for a part of a claim checked on its own (a clause of :data:`S.clauses`, an enumeration
+    against a list): the table runs on it without the rules that read a whole claim."""
+
+    claim: str
+    code: tuple[str, ...]
+    question: str
+    context: ContextReading
+    spans: Sequence[Span]
+    whole: bool = True
+    disabled: frozenset[str] = frozenset()
+
+    @cached_property
+    def need(self) -> Need:
+        if self.whole:
+            return need_of(self.claim, self.code, self.question)
+        return Need(terms_of(self.claim, self.code), frozenset(), "a clause")
+
+    @cached_property
+    def premise(self) -> frozenset[str]:
+        return read_question(self.question).premise
+
+    @cached_property
+    def best(self) -> Span | None:
+        """The span that holds most of the claim's values and words: what S.absent, S.apart, S.unit and S.words read."""
+        return max(self.spans, key=self.need.rank) if self.spans else None
+
+    @cached_property
+    def evidence(self) -> dict[str, Any]:
+        if self.best is None:
+            return {"passage": 0, "needed": _words_of(self.need), "held": []}
+        return _span_words(self.need, self.best)
+
+    @cached_property
+    def figure(self) -> float:
+        return share(self.evidence["held"], self.evidence["needed"])
+
+    @cached_property
+    def absent(self) -> list[str]:
+        exact = self.need.terms.exact
+        missing = exact - held_exact(exact, self.context.everything, self.context.names)
+        return sorted(t for t in missing if t not in self.premise)
+
+    @cached_property
+    def pieces(self) -> tuple[Piece, ...]:
+        return pieces_of(self.claim, self.code)
+
+    @cached_property
+    def parts(self) -> list[str]:
+        return clauses_of(self.claim) if self.whole else []
+
+    @cached_property
+    def part_checks(self) -> list[_Check]:
+        """Each clause of a long claim checked on its own (S.clauses)."""
+        return [self.sub(part, self.spans) for part in self.parts] if len(self.parts) > 1 else []
+
+    @cached_property
+    def listed(self) -> _Check | None:
+        """The claim checked against the context's lists and tables (S.enumeration), when it enumerates."""
+        if not self.whole or len(_ITEMS.split(self.claim)) < 3 or not self.context.groups:
+            return None
+        return self.sub(self.claim, self.context.groups)
+
+    def sub(self, text: str, spans: Sequence[Span]) -> _Check:
+        """``text`` checked on its own against ``spans`` by the same table, without the whole-claim rules."""
+        part = ClaimCase(text, self.code, self.question, self.context, spans, False, self.disabled | _WHOLE_ONLY)
+        return run_claim(part)
 
 
-def _prose_binding(claim: str, span: Span) -> dict[str, Any] | None:
-    """S.binding in prose: a quantity of the claim stands, in the span, in a clause that shares none of the claim's
-    words and does not refer back ("this", "it"), while a clause holding another quantity of its unit shares some:
-    "The maximum upload from the web browser is 100 GB" against "Web browser uploads are limited to 5 GB; team
-    folders accept 100 GB"."""
-    if " | " in span.text:  # a table: one row with its header reads by columns; a whole table does not
-        return _row_binding(claim, span) if span.kind == "unit" else None
-    if span.kind == "pair":
-        bound = _pair_binding(claim, span)
+#: The rules that read a whole claim, never a part of one.
+_WHOLE_ONLY = frozenset({"S.verbatim", "S.clauses", "S.enumeration"})
+
+
+def _subject_words(case: ClaimCase, piece: Piece, numbers: bool = True) -> tuple[frozenset[str], frozenset[str]]:
+    """What a piece's slots are compared on: ``(its own subject words, the words it takes from elsewhere)``. Its
+    own are its subject words (and its numbers, for a slot that is not a number); it takes the subject words of the
+    clause it refers back to, and a fragment or restatement the question's words ("5 seats." answers for Business).
+    The passage titles' words are in neither: every place of a passage is about its title."""
+    words = piece.words | ({v for v, _ in piece.numbers} if numbers else set())
+    also = (piece.inherited | case.need.question | case.need.added) - words
+    return frozenset(words) - case.context.titles, also - case.context.titles
+
+
+def _bound_step(rule: str, slot: str, said: str, rival: str, binding: Binding) -> Step:
+    """The evidence of a slot bound elsewhere: what the claim says, the rival value and its place, the subject words,
+    and what the rival place and the best agreeing place hold of them (a person recomputes the rule from these)."""
+    evidence: dict[str, Any] = {
+        "slot": slot,
+        "value": said,
+        "rival": rival,
+        "passage": binding.rival.passage + 1,
+        "place": binding.rival.shown,
+        "words": sorted(binding.words),
+        "held": sorted(binding.rival_held),
+        "own_held": sorted(binding.own_held),
+    }
+    if binding.own is not None:
+        evidence["own_place"] = binding.own.shown
+    return Step(rule, "unsupported", False, evidence)
+
+
+def _rival_numbers(place: Place, value: str, unit: str | None) -> str:
+    same = sorted(n for n, u in place.quantities if u == unit and n != value) if unit else []
+    shown = same or sorted(place.numbers - {value})
+    return ", ".join(f"{n} {unit}" if unit and same else n for n in shown[:3])
+
+
+# --------------------------------------------------------------------------------------------- the checks
+
+
+def _check_verbatim(case: ClaimCase) -> Step | None:
+    squashed = squash(case.claim).rstrip(".")
+    if len(squashed) < VERBATIM_CHARS:
+        return None
+    for i, passage in enumerate(case.context.squashed):
+        if squashed in passage:
+            return Step("S.verbatim", "supported", True, {"passage": i + 1})
+    return None
+
+
+def _check_absent(case: ClaimCase) -> Step | None:
+    if not case.absent:
+        return None
+    return Step("S.absent", "unsupported", False, {**case.evidence, "missing": case.absent})
+
+
+def _check_unit(case: ClaimCase) -> Step | None:
+    if case.best is None:
+        return None
+    unheld = _unheld_quantity(case.claim, case.best)
+    return Step("S.unit", "unsupported", False, {"passage": case.best.passage + 1, **unheld}) if unheld else None
+
+
+def _check_binding(case: ClaimCase) -> Step | None:
+    for piece in case.pieces:
+        words, taken = _subject_words(case, piece, numbers=False)
+        for value, unit in piece.numbers:
+            if value in case.premise:
+                continue
+            others = frozenset(n for p in case.pieces for n, _ in p.numbers if n != value)
+            bound = bound_elsewhere(words, case.context.places, number_agrees(value, unit, others), also=taken)
+            if bound is not None:
+                said = f"{value} {unit}" if unit else value
+                return _bound_step("S.binding", "number", said, _rival_numbers(bound.rival, value, unit), bound)
+    return None
+
+
+def _name_held(name: str, place: Place) -> bool:
+    return bool(held_exact(frozenset({name}), place.names))
+
+
+def _check_name(case: ClaimCase) -> Step | None:
+    for piece in case.pieces:
+        words, taken = _subject_words(case, piece)
+        for name in sorted(piece.names):
+            if name in case.premise or name_shape(name) in ("menu", "word"):
+                continue
+            agrees = name_agrees(name, _name_held, frozenset().union(*(p.names for p in case.pieces)) - {name})
+            bound = bound_elsewhere(words, case.context.places, agrees, also=taken, floor=ALIGN_FLOOR, own_only=True)
+            if bound is not None:
+                shape = name_shape(name)
+                rivals = sorted(n for n in bound.rival.names if name_shape(n) == shape and n != name)
+                return _bound_step("S.name", "name", name, ", ".join(rivals[:3]), bound)
+    return None
+
+
+def _check_negation(case: ClaimCase) -> Step | None:
+    for piece in case.pieces:
+        if piece.restrictive and not piece.negated or piece.condition:
+            continue  # a positive clause in restrictive words ("only", "disabled"), or a condition: no polarity
+        words, taken = _subject_words(case, piece)
+        if len(words) < POLARITY_WORDS:
+            continue
+        agrees = polarity_agrees(piece)
+        bound = bound_elsewhere(
+            words, case.context.places, agrees, also=taken, floor=ALIGN_FLOOR, own_only=True, superset=False
+        )
         if bound is not None:
-            return bound
-    numbered = [(p, quantities(p)) for p in _pieces(span.text)]
-    for piece in _pieces(claim):
-        for value in sorted(quantities(piece, number_words=False)):
-            own = [p for p, q in numbered if value in q]
-            rivals = [p for p, q in numbered if value not in q and any(u == value[1] for _, u in q)]
-            if not own or not rivals or any(lx.ANAPHORA & set(lx.reading_tokens(p)) for p in own):
-                continue
-            words = frozenset(w for w in terms_of(piece).own_words if w not in lx.UNITS)
-            if words & frozenset().union(*(terms_of(p).words for p in own)):
-                continue
-            best_rival = max(rivals, key=lambda p: len(words & terms_of(p).words))
-            shared = sorted(words & terms_of(best_rival).words)
-            if shared:
-                other = sorted(q for q in quantities(best_rival) if q[1] == value[1])[0]
-                return {"value": " ".join(value), "rival": " ".join(other), "words": shared}
+            said, written = ("negative", "positive") if piece.negated else ("positive", "negative")
+            return _bound_step("S.negation", "polarity", said, written, bound)
+    negated = any(piece.negated for piece in case.pieces)
+    if case.best is not None and negated and not _negative(case.best):
+        evidence = {**case.evidence, "slot": "polarity", "value": "negative", "rival": "positive"}
+        return Step("S.negation", "undecided", False, {**evidence, "place": case.best.text})
     return None
 
 
-def _numbers(text: str) -> set[str]:
-    """The numbers written in digits in ``text``, read without thousands separators."""
-    return set(_DIGITS.findall(text.replace(",", "")))
-
-
-def _bound_by_another(claim: str, places: list[tuple[str, set[str], frozenset[str]]]) -> dict[str, Any] | None:
-    """Where the claim's one number stands by fewer of the claim's words than another number does: ``places`` are the
-    span's parts, each ``(name, its numbers, its words)``; the claim is bound elsewhere when a part without its number
-    shares more of its words than every part with it. A claim with two numbers may join two parts' facts, each by its
-    own number, so it is never bound."""
-    values = _numbers(claim)
-    if len(values) != 1:
-        return None
-    (value,) = values
-    words = frozenset(w for w in terms_of(claim).own_words if w not in lx.UNITS)
-    own = [words & held for _, numbers, held in places if value in numbers]
-    rivals = [(name, numbers, words & held) for name, numbers, held in places if numbers and value not in numbers]
-    if not own or not rivals:
-        return None
-    name, numbers, shared = max(rivals, key=lambda rival: len(rival[2]))
-    if len(shared) > max(len(mine) for mine in own):
-        return {"value": value, "rival": sorted(numbers)[0], "words": sorted(shared), "place": name}
+def _check_qualifier(case: ClaimCase) -> Step | None:
+    for piece in case.pieces:
+        words, taken = _subject_words(case, piece)
+        words -= piece.words - piece.without_qualifiers()
+        for qualifier in sorted(piece.qualifiers):
+            agrees = qualifier_agrees(qualifier)
+            bound = bound_elsewhere(
+                words, case.context.places, agrees, also=taken, floor=ALIGN_FLOOR, own_only=True, superset=False
+            )
+            if bound is not None:
+                opposite = sorted(" ".join(q) for q in bound.rival.qualifiers & lx.OPPOSITES[qualifier])
+                return _bound_step("S.qualifier", "qualifier", " ".join(qualifier), ", ".join(opposite), bound)
     return None
 
 
-def _row_binding(claim: str, span: Span) -> dict[str, Any] | None:
-    """S.binding in a table row: a cell's number belongs to its column. The claim's number stands in one cell while
-    the claim's words stand, by their column's heading or the cell's own words, by another number in another cell
-    ("The minimum number of seats on the Business plan is 2" against the row "Business | … | minimum 5, up to 500
-    | 2 TB per seat, pooled" under "Plan | … | Seats | Storage")."""
-    lines = span.text.split("\n")
-    cells = lines[-1].split(" | ")
-    header = next((line for line in reversed(lines[:-1]) if line.count(" | ") == len(cells) - 1), None)
-    if header is None:
-        return None
-    columns = [
-        (heading, _numbers(cell), terms_of(f"{heading}\n{cell}").words)
-        for heading, cell in zip(header.split(" | "), cells, strict=True)
-    ]
-    bound = _bound_by_another(claim, columns)
-    if bound is None:
-        return None
-    column = bound.pop("place")
-    return {**bound, "column": column}
-
-
-def _pair_binding(claim: str, span: Span) -> dict[str, Any] | None:
-    """In two neighbouring sentences joined as one span, each keeps its numbers: a number of the claim stands in
-    one sentence while the claim's words stand by another number in the other ("A Starter workspace can grow to a
-    maximum of 3 seats" against "Starter includes 3 seats. … can grow to a maximum of 10 seats")."""
-    lines = span.text.split("\n")
-    values = _numbers(claim)
-    if any(lx.ANAPHORA & set(lx.reading_tokens(line)) for line in lines if values & _numbers(line)):
-        return None  # "You can raise this to 50 GB": the sentence names its subject in the one before it
-    bound = _bound_by_another(claim, [(line, _numbers(line), terms_of(line).words) for line in lines])
-    if bound is not None:
-        del bound["place"]
-    return bound
-
-
-def check_claim(
-    claim: str,
-    code: tuple[str, ...],
-    question: str,
-    context: ContextReading,
-    spans: Sequence[Span],
-    disabled: frozenset[str],
-    whole: bool = True,
-) -> _Check:
-    """The verdict on one claim: the rules of :data:`SUPPORT_RULES` from S.absent to S.words, in order."""
-    need = need_of(claim, code, question) if whole else Need(terms_of(claim, code), frozenset(), "a clause")
-    steps: list[Step] = []
-
-    def on(rule: str) -> bool:
-        return rule not in disabled
-
-    def done(step: Step, span: Span | None, figure: float | None) -> _Check:
-        steps.append(step)
-        return _Check(tuple(steps), span, figure)
-
-    premise = read_question(question).premise
-    everything = context.everything
-    absent = sorted(
-        t for t in need.terms.exact - held_exact(need.terms.exact, everything, context.names) if t not in premise
-    )
-    best = max(spans, key=need.rank) if spans else None
-    evidence = _span_words(need, best) if best else {"passage": 0, "needed": _words_of(need), "held": []}
-    figure = share(evidence["held"], evidence["needed"])
-    if absent and on("S.absent"):
-        return done(Step("S.absent", "unsupported", False, {**evidence, "missing": absent}), best, figure)
-    steps.append(Step("S.absent", ABSTAINS))
+def _check_swap(case: ClaimCase) -> Step | None:
+    best = case.best
     if best is None:
-        return done(Step("S.words", "unsupported", False, {**evidence, "kind": need.kind}), None, 0.0)
+        return None
+    for line in best.text.split("\n"):
+        swap = swapped(case.claim, line)
+        if swap and fold(swap[0]) not in {fold(t) for t in _swap_tokens(best.text)}:
+            said, written = swap
+            evidence = {"passage": best.passage + 1, "said": said or "(nothing)", "written": written or "(nothing)"}
+            return Step("S.swap", "unsupported", False, evidence)
+    return None
+
+
+def _check_clauses(case: ClaimCase) -> Step | None:
+    checks = case.part_checks
+    if not checks or not all(c.supported for c in checks):
+        return None
+    return Step("S.clauses", "supported", True, {"count": len(checks), "passages": [c.passage for c in checks]})
+
+
+def _check_enumeration(case: ClaimCase) -> Step | None:
+    listed = case.listed
+    if listed is None or not listed.supported or listed.passage is None:
+        return None
+    evidence = {**_words_evidence(case.need, listed), "passage": listed.passage}
+    return Step("S.enumeration", "supported", True, evidence)
+
+
+def _check_apart(case: ClaimCase) -> Step | None:
+    best = case.best
+    if best is None:
+        return None
+    exact = case.need.terms.exact
     held = best.terms.exact | best.tokens
-    apart = sorted(need.terms.exact - held_exact(need.terms.exact, held, best.terms.exact) - premise - set(absent))
-    if apart and on("S.apart"):
-        return done(Step("S.apart", "undecided", False, {**evidence, "missing": apart}), best, figure)
-    steps.append(Step("S.apart", ABSTAINS))
-    if on("S.unit"):
-        unheld = _unheld_quantity(claim, best)
-        if unheld:
-            return done(Step("S.unit", "unsupported", False, {"passage": best.passage + 1, **unheld}), best, figure)
-        steps.append(Step("S.unit", ABSTAINS))
-    if on("S.swap"):
-        for line in best.text.split("\n"):
-            swap = swapped(claim, line)
-            if swap and fold(swap[0]) not in {fold(t) for t in _swap_tokens(best.text)}:
-                said, written = swap
-                step = Step(
-                    "S.swap",
-                    "unsupported",
-                    False,
-                    {"passage": best.passage + 1, "said": said or "(nothing)", "written": written or "(nothing)"},
-                )
-                return done(step, best, figure)
-        steps.append(Step("S.swap", ABSTAINS))
-    if on("S.negation") and need.terms.negated and not _negative(best):
-        return done(Step("S.negation", "undecided", False, evidence), best, figure)
-    steps.append(Step("S.negation", ABSTAINS))
-    if on("S.binding"):
-        bound_elsewhere = _prose_binding(claim, best)
-        if bound_elsewhere is not None:
-            return done(
-                Step("S.binding", "unsupported", False, {"passage": best.passage + 1, **bound_elsewhere}), best, figure
-            )
-        steps.append(Step("S.binding", ABSTAINS))
-    if on("S.subject") and need.kind != "a claim":
-        # a fragment takes the question's subject; a restatement names it: either way the span must name it where
-        # its passage tells subjects apart by it ("Enterprise" in a table of plans)
-        names = read_question(question).subjects
-        named = context.vocabulary[best.passage] if best.passage < len(context.vocabulary) else frozenset()
-        subjects = names - context.titles
-        missing = sorted((subjects & named) - best.terms.words)
-        if missing:
-            return done(
-                Step("S.subject", "undecided", False, {"passage": best.passage + 1, "missing": missing}), best, figure
-            )
-        steps.append(Step("S.subject", ABSTAINS))
-    return done(_words_step(need, best, evidence), best, figure)
+    apart = sorted(exact - held_exact(exact, held, best.terms.exact) - case.premise - set(case.absent))
+    return Step("S.apart", "undecided", False, {**case.evidence, "missing": apart}) if apart else None
+
+
+def _check_subject(case: ClaimCase) -> Step | None:
+    best = case.best
+    if best is None or case.need.kind == "a claim":
+        return None
+    # a fragment takes the question's subject; a restatement names it: either way the span must name it where its
+    # passage tells subjects apart by it ("Enterprise" in a table of plans)
+    names = read_question(case.question).subjects
+    named = case.context.vocabulary[best.passage] if best.passage < len(case.context.vocabulary) else frozenset()
+    missing = sorted((names - case.context.titles) & named - best.terms.words)
+    return Step("S.subject", "undecided", False, {"passage": best.passage + 1, "missing": missing}) if missing else None
+
+
+def _check_words(case: ClaimCase) -> Step:
+    if case.best is None:
+        return Step("S.words", "unsupported", False, {**case.evidence, "kind": case.need.kind})
+    return _words_step(case.need, case.best, case.evidence)
+
+
+def run_claim(case: ClaimCase) -> _Check:
+    """The claim table run on one case (:func:`~evalgate_lib.judging.rules.run_rules`), with the span its verdict
+    shows: the place of a conflicting value, the list that holds an enumeration, or the best span."""
+    steps = run_rules(CLAIM_TABLE, case, case.disabled)
+    last = steps[-1]
+    if last.rule == "S.verbatim":
+        return _Check(steps, None, 1.0, last.evidence.get("passage"))
+    if last.rule == "S.enumeration" and case.listed is not None:
+        return _Check(steps, case.listed.span, case.listed.figure, case.listed.passage)
+    if last.rule == "S.clauses":
+        weakest = min(case.part_checks, key=lambda c: c.figure or 0.0)
+        return _Check(steps, weakest.span, weakest.figure, weakest.passage)
+    if "place" in last.evidence:
+        return _Check(steps, str(last.evidence["place"]), case.figure, int(last.evidence["passage"]))
+    best = case.best
+    return _Check(steps, None if best is None else best.text, case.figure, None if best is None else best.passage + 1)
 
 
 def _negative(span: Span) -> bool:
     """A span says something negative: a negation, or a restrictive word ("only", "disabled", "except" …)."""
-    return span.terms.negated or bool(lx.RESTRICTIVES & set(lx.reading_tokens(span.text)))
+    tokens = set(lx.reading_tokens(span.text))
+    return bool(lx.NEGATIONS & tokens or lx.RESTRICTIVES & tokens)
 
 
 def _words_step(need: Need, best: Span, evidence: dict[str, Any]) -> Step:
@@ -557,13 +587,18 @@ def _cut_off(answer: str) -> bool:
     return bool(answer.strip()) and not re.search(r"""[.!?)\]}"'`*|:]\s*$""", answer.rstrip())
 
 
-def lean_by_answer(verdicts: Sequence[SentenceVerdict], reading: AnswerReading) -> tuple[SentenceVerdict, ...]:
-    """L.answer: an answer's undecided verdicts lean supported when the answer itself shows a faithful writer
-    (no gold read): no sentence decided unsupported; at least :data:`TRACK_RECORD` claims in its own words (not a
-    verbatim copy, a code line or a fragment) decided supported, and at least as many as its undecided verdicts leaning
-    unsupported; and one coherent generation (no sentence repeated word for word, not cut off mid-sentence)."""
+@dataclass(frozen=True)
+class LeanCase:
+    """An answer's sentence verdicts and its reading, as L.answer reads them."""
+
+    verdicts: tuple[SentenceVerdict, ...]
+    reading: AnswerReading
+
+
+def _check_lean(case: LeanCase) -> Step | None:
+    verdicts = case.verdicts
     if any(v.supported is False and not v.undecided for v in verdicts):
-        return tuple(verdicts)
+        return None
     leaning = [v for v in verdicts if v.undecided and v.supported is False]
     own = [
         v
@@ -574,10 +609,24 @@ def lean_by_answer(verdicts: Sequence[SentenceVerdict], reading: AnswerReading) 
         and v.steps
         and v.steps[-1].evidence.get("kind") != "an answer fragment"
     ]
-    repeated = any(s.repeats is not None for s in reading.sentences)
-    if not leaning or len(leaning) > len(own) or repeated or _cut_off(reading.answer):
+    repeated = any(s.repeats is not None for s in case.reading.sentences)
+    if not leaning or len(leaning) > len(own) or repeated or _cut_off(case.reading.answer):
+        return None
+    return Step("L.answer", "undecided", True, {"own": len(own), "leaning": len(leaning)})
+
+
+def lean_by_answer(
+    verdicts: Sequence[SentenceVerdict], reading: AnswerReading, disabled: frozenset[str] = frozenset()
+) -> tuple[SentenceVerdict, ...]:
+    """L.answer: an answer's undecided verdicts lean supported when the answer itself shows a faithful writer
+    (no gold read): no sentence decided unsupported; claims in its own words (not a verbatim copy, a code line or a
+    fragment) decided supported, at least as many as its undecided verdicts leaning unsupported; and one coherent
+    generation (no sentence repeated word for word, not cut off mid-sentence). It changes only the lean of an
+    undecided verdict, never a decided one."""
+    steps = run_rules(LEAN_TABLE, LeanCase(tuple(verdicts), reading), disabled)
+    if not steps or not steps[-1].decides:
         return tuple(verdicts)
-    step = Step("L.answer", "undecided", True, {"own": len(own), "leaning": len(leaning)})
+    step = steps[-1]
     return tuple(
         dataclasses.replace(
             v, supported=True, steps=(*v.steps, step), reason=f"{v.reason}; {render(SUPPORT_RULES, step)}"
@@ -615,45 +664,6 @@ def clauses_of(claim: str) -> list[str]:
     return clauses
 
 
-def _judge_claim(
-    claim: str, code: tuple[str, ...], question: str, context: ContextReading, disabled: frozenset[str]
-) -> _Check:
-    """S.verbatim, then the claim rules; when the whole is not supported, S.clauses and S.enumeration."""
-    squashed = squash(claim).rstrip(".")
-    if "S.verbatim" not in disabled and len(squashed) >= VERBATIM_CHARS:
-        for i, passage in enumerate(context.squashed):
-            if squashed in passage:
-                return _Check((Step("S.verbatim", "supported", True, {"passage": i + 1}),), None, 1.0)
-    whole = check_claim(claim, code, question, context, context.spans, disabled)
-    steps = (Step("S.verbatim", ABSTAINS), *whole.steps)
-    if whole.supported:
-        return _Check(steps, whole.span, whole.figure)
-    parts = clauses_of(claim)
-    if "S.clauses" not in disabled and len(parts) > 1:
-        checks = [check_claim(p, code, question, context, context.spans, disabled, whole=False) for p in parts]
-        fails = [c for c in checks if c.last.outcome == "unsupported"]
-        if not fails and (whole.last.outcome == "unsupported" or all(c.supported for c in checks)):
-            weakest = min(checks, key=lambda c: (c.supported, c.lean, c.figure or 0.0))
-            outcome = weakest.last.outcome
-            step = Step(
-                "S.clauses",
-                outcome,
-                weakest.lean if outcome == "undecided" else None,
-                {
-                    "count": len(checks),
-                    "passages": [c.span.passage + 1 for c in checks if c.span],
-                    "weakest": render(SUPPORT_RULES, weakest.last),
-                },
-            )
-            return _Check((*steps, step), weakest.span, weakest.figure)
-    if "S.enumeration" not in disabled and len(_ITEMS.split(claim)) >= 3 and context.groups:
-        listed = check_claim(claim, code, question, context, context.groups, disabled, whole=False)
-        if listed.supported and listed.span is not None:
-            step = Step("S.enumeration", "supported", True, _span_words(need_of(claim, code, question), listed.span))
-            return _Check((*steps, step), listed.span, listed.figure)
-    return _Check(steps, whole.span, whole.figure)
-
-
 # --------------------------------------------------------------------------------------------- code, coverage
 
 #: A string literal of an example ("data.txt", 'café'): the data it passes, not a name the documentation gives.
@@ -680,45 +690,87 @@ def _code_needs(line: str) -> frozenset[str]:
     return frozenset(needs)
 
 
-def _judge_code(line: str, context: ContextReading) -> _Check:
-    needs = _code_needs(line.strip().strip("`"))
-    held = held_exact(needs, context.everything, context.names)
+@dataclass(frozen=True)
+class CodeCase:
+    """A code line as S.code reads it, and the context."""
+
+    line: str
+    context: ContextReading
+
+
+def _check_code(case: CodeCase) -> Step:
+    needs = _code_needs(case.line.strip().strip("`"))
+    held = held_exact(needs, case.context.everything, case.context.names)
     missing = sorted(needs - held)
     evidence = {"needed": sorted(needs), "missing": missing}
     if not needs:
-        return _Check((Step("S.code", "none", None, {**evidence, "verdict": "nothing to check"}),), None, None)
-    figure = (len(needs) - len(missing)) / len(needs)
+        return Step("S.code", "none", None, {**evidence, "verdict": "nothing to check"})
     if missing:
-        return _Check(
-            (Step("S.code", "unsupported", False, {**evidence, "verdict": "not all in the context"}),), None, figure
-        )
-    return _Check((Step("S.code", "supported", True, {**evidence, "verdict": "all in the context"}),), None, figure)
+        return Step("S.code", "unsupported", False, {**evidence, "verdict": "not all in the context"})
+    return Step("S.code", "supported", True, {**evidence, "verdict": "all in the context"})
+
+
+def _judge_code(line: str, context: ContextReading, disabled: frozenset[str]) -> _Check:
+    steps = run_rules(CODE_TABLE, CodeCase(line, context), disabled)
+    if not steps:
+        steps = (Step("S.code", "none", None, {"needed": [], "missing": [], "verdict": "switched off"}),)
+    needed, missing = steps[-1].evidence.get("needed", []), steps[-1].evidence.get("missing", [])
+    figure = (len(needed) - len(missing)) / len(needed) if needed else None
+    return _Check(steps, None, figure)
+
+
+@dataclass
+class CoverageCase:
+    """A statement of what the context covers, as S.coverage reads it: each topic it names, checked on its own."""
+
+    text: str
+    code: tuple[str, ...]
+    question: str
+    context: ContextReading
+    disabled: frozenset[str]
+
+    @cached_property
+    def items(self) -> list[str]:
+        tokens = lx.reading_tokens(self.text)
+        verb = next((i for i, t in enumerate(tokens) if t in lx.REPORT_VERBS), None)
+        topics_text = " ".join(tokens[verb + 1 :]) if verb is not None else self.text
+        return [i.strip(" .") for i in _ITEMS.split(topics_text) if terms_of(i.strip(" .")).words]
+
+    @cached_property
+    def checks(self) -> list[_Check]:
+        base = ClaimCase(self.text, self.code, self.question, self.context, self.context.spans, True, self.disabled)
+        return [base.sub(item, self.context.spans) for item in self.items or [self.text]]
+
+
+def _check_coverage(case: CoverageCase) -> Step:
+    checks = case.checks
+    held = [c for c in checks if c.supported]
+    evidence = {
+        "held": len(held),
+        "count": len(checks),
+        "missing": [case.items[i] for i, c in enumerate(checks) if not c.supported][:6] if case.items else [],
+    }
+    if len(held) == len(checks):
+        return Step("S.coverage", "supported", True, evidence)
+    if any(c.last.rule == "S.absent" for c in checks):
+        return Step("S.coverage", "unsupported", False, evidence)
+    return Step("S.coverage", "undecided", True, evidence)
 
 
 def _judge_coverage(
     text: str, code: tuple[str, ...], question: str, context: ContextReading, disabled: frozenset[str]
 ) -> _Check:
     """S.coverage: each topic of a statement about the context, looked for on its own anywhere in the context."""
-    tokens = lx.reading_tokens(text)
-    verb = next((i for i, t in enumerate(tokens) if t in lx.REPORT_VERBS), None)
-    topics_text = " ".join(tokens[verb + 1 :]) if verb is not None else text
-    items = [i.strip(" .") for i in _ITEMS.split(topics_text) if terms_of(i.strip(" .")).words]
-    checks = [check_claim(i, code, question, context, context.spans, disabled, whole=False) for i in items]
-    if not checks:
-        checks = [check_claim(text, code, question, context, context.spans, disabled, whole=False)]
-    held = [c for c in checks if c.supported]
-    absent = [c for c in checks if c.steps[-1].rule == "S.absent"]
-    evidence = {
-        "held": len(held),
-        "count": len(checks),
-        "missing": [items[i] for i, c in enumerate(checks) if not c.supported][:6] if items else [],
-    }
-    weakest = min(checks, key=lambda c: (c.supported, c.figure or 0.0))
-    if len(held) == len(checks):
-        return _Check((Step("S.coverage", "supported", True, evidence),), weakest.span, weakest.figure)
-    if absent:
-        return _Check((Step("S.coverage", "unsupported", False, evidence),), absent[0].span, absent[0].figure)
-    return _Check((Step("S.coverage", "undecided", True, evidence),), weakest.span, weakest.figure)
+    case = CoverageCase(text, code, question, context, disabled)
+    steps = run_rules(COVERAGE_TABLE, case, disabled)
+    if not steps:
+        steps = (Step("S.coverage", "undecided", True, {"held": 0, "count": 0, "missing": []}),)
+    checks = case.checks
+    absent = [c for c in checks if c.last.rule == "S.absent"]
+    shown = absent[0] if steps[-1].outcome == "unsupported" and absent else min(
+        checks, key=lambda c: (c.supported, c.figure or 0.0)
+    )
+    return _Check(steps, shown.span, shown.figure, shown.passage)
 
 
 # --------------------------------------------------------------------------------------------- one sentence
@@ -748,16 +800,17 @@ def judge_sentence(
             sentence.text, tokens, (), None, None, refusal=sentence.declines, reason=why, role=role, rule=sentence.rule
         )
     if role == "code":
-        return verdict_of(sentence, tokens, _judge_code(sentence.claim, context))
+        return verdict_of(sentence, tokens, _judge_code(sentence.claim, context, disabled))
     checks: list[_Check] = []
     by_role = {r: " ".join(c.text for c in sentence.clauses if c.role == r).strip() for r in ("context", "claim")}
     if by_role["context"]:
         checks.append(_judge_coverage(by_role["context"], sentence.code, question, context, disabled))
     if by_role["claim"]:
-        checks.append(_judge_claim(by_role["claim"], sentence.code, question, context, disabled))
-    weakest = min(checks, key=_strength)
-    others = tuple(step for c in checks if c is not weakest for step in c.steps)
-    return verdict_of(sentence, tokens, _Check(others + weakest.steps, weakest.span, weakest.figure))
+        case = ClaimCase(by_role["claim"], sentence.code, question, context, context.spans, True, disabled)
+        checks.append(run_claim(case))
+    # a sentence that both says what the context covers and claims something is as strong as its weaker part;
+    # its trace is that part's (each part's table stopped at its own deciding rule)
+    return verdict_of(sentence, tokens, min(checks, key=_strength))
 
 
 def _strength(check: _Check) -> tuple[int, float]:
@@ -785,7 +838,7 @@ def verdict_of(sentence: Sentence, tokens: tuple[str, ...], check: _Check) -> Se
         () if last.outcome == "supported" else missing,
         figure,
         supported,
-        span=None if check.span is None else check.span.text,
+        span=check.span,
         reason=reason,
         undecided=last.outcome == "undecided",
         role=sentence.role,
@@ -854,7 +907,7 @@ def support_verdicts(
     handed each claiming sentence (as read) and the others get their role's verdict."""
     if isinstance(scorer, ProseSupportScorer):
         verdicts = judge_support(reading.sentences, reading.question, passages, disabled)
-        return verdicts if "L.answer" in disabled else lean_by_answer(verdicts, reading)
+        return lean_by_answer(verdicts, reading, disabled)
     lead = reading.lead
     context = ScoringContext(
         reading.question,
@@ -874,3 +927,215 @@ def support_verdicts(
         else:
             out.append(_role_verdict(sentence))
     return tuple(out)
+
+
+# --------------------------------------------------------------------------------------------- the tables
+
+_PLANS = ("Plans", "The Starter plan includes 3 seats and costs $12 per month.")
+_LOCK = ("Sign-in", "After 10 wrong password attempts the account is locked for 60 minutes.")
+
+#: The support rules of a claim, in the order :func:`run_claim` tries them (docs/judge.md is generated from it).
+CLAIM_TABLE: tuple[Rule, ...] = (
+    Rule(
+        "S.verbatim",
+        "a claim copied word for word from the context is supported",
+        Example("The Starter plan includes 3 seats.", (_PLANS,), expected="supported"),
+        "copied verbatim from passage [{passage}]",
+        "VERBATIM_CHARS",
+        check=_check_verbatim,
+    ),
+    Rule(
+        "S.absent",
+        "a number, option, path or name the context never gives is unsupported",
+        Example("The Starter plan includes 5 seats.", (_PLANS,), expected="unsupported"),
+        "the context never gives {missing} (best span: passage [{passage}], {figure})",
+        check=_check_absent,
+    ),
+    Rule(
+        "S.unit",
+        "a number the span gives only with another unit is unsupported",
+        Example("The account is locked for 10 days.", (_LOCK,), expected="unsupported"),
+        "a number without its unit: {quantity} (passage [{passage}] gives {number} {given})",
+        check=_check_unit,
+    ),
+    Rule(
+        "S.binding",
+        "a number stands by the words of the place it is given in (a clause; a table cell with its row and column "
+        "heading): when the claim's words stand by another number of its kind in another place — every word the "
+        "number's own place holds and more, and BIND_FLOOR of them — the claim is unsupported",
+        Example(
+            "Backups of Pro workspaces are kept for 30 days.",
+            (("Backups", "Backups of Starter workspaces are kept for 30 days. Backups of Pro workspaces are kept "
+                         "for 90 days."),),
+            expected="unsupported",
+        ),
+        "{value} is given for something else: the claim's words ({held}) stand by {rival} in passage [{passage}] "
+        "({place!r}), its own place holds only ({own_held})",
+        "slots.BIND_FLOOR",
+        check=_check_binding,
+    ),
+    Rule(
+        "S.name",
+        "a name (option, function, path, identifier) stands by the words of its place: when the claim's words stand "
+        "by another name of its shape in another place, the claim is unsupported",
+        Example(
+            "Pass --extra-index-url to replace the package index.",
+            (("Indexes", "Pass --index-url to replace the package index. Pass --extra-index-url to add an index."),),
+            expected="unsupported",
+        ),
+        "{value} is named for something else: the claim's words ({held}) stand by {rival} in passage [{passage}] "
+        "({place!r}), its own place holds only ({own_held})",
+        "slots.BIND_FLOOR",
+        check=_check_name,
+    ),
+    Rule(
+        "S.negation",
+        "polarity both ways: when the claim's words stand by a place that says the opposite (a negation the claim "
+        "lacks, or none where the claim negates), the claim is unsupported; a negative claim whose span says "
+        "nothing negative is undecided, leaning unsupported",
+        Example(
+            "SSO is available on the Free plan.",
+            (("SSO", "SSO is not available on the Free plan. It is included in Business."),),
+            expected="unsupported",
+        ),
+        "the claim is {value}, but its words ({held}) stand by a {rival} place in passage [{passage}] ({place!r})",
+        "slots.BIND_FLOOR",
+        check=_check_negation,
+    ),
+    Rule(
+        "S.qualifier",
+        "a qualifier (minimum/maximum, before/after, must/may, enabled/disabled …: the lexicon's opposites) stands by "
+        "its place: when the claim's words stand by a place holding its opposite and not it, the claim is unsupported",
+        Example(
+            "The maximum number of seats on Business is 5.",
+            (("Seats", "Business requires a minimum of 5 seats."),),
+            expected="unsupported",
+        ),
+        "the claim says {value!r}, but its words ({held}) stand by {rival!r} in passage [{passage}] ({place!r})",
+        "slots.BIND_FLOOR",
+        check=_check_qualifier,
+    ),
+    Rule(
+        "S.swap",
+        "the span's own sentence with one name swapped, or a 'not' dropped, is unsupported",
+        Example(
+            "Admins select Generate SSO token to provision users.",
+            (("Provisioning", "Admins select Generate SCIM token to provision users."),),
+            expected="unsupported",
+        ),
+        "the span's sentence (passage [{passage}]) says {written!r} where the claim says {said!r}",
+        check=_check_swap,
+    ),
+    Rule(
+        "S.clauses",
+        "a long claim is held when each of its clauses is held by a span of its own",
+        Example(
+            "Starter costs $12 a month, and Business requires a minimum of 5 seats.",
+            (("Pricing", "Starter costs $12 a month."), ("Seats", "Business requires a minimum of 5 seats.")),
+            expected="supported",
+        ),
+        "{count} clauses, each held by one span (passages {passages})",
+        check=_check_clauses,
+    ),
+    Rule(
+        "S.enumeration",
+        "an enumeration is held by one list or table of the context that holds it all",
+        Example(
+            "Nimbus is certified for SOC 2, ISO 27001 and ISO 27018.",
+            (("Compliance", "Nimbus holds these certifications:\n\n- SOC 2 Type II\n- ISO 27001\n- ISO 27018\n"),),
+            expected="supported",
+        ),
+        "an enumeration: one list or table of passage [{passage}] holds {figure}",
+        check=_check_enumeration,
+    ),
+    Rule(
+        "S.apart",
+        "a number or name the context gives, but not in one span with the rest of the claim, is undecided",
+        Example(
+            "Use --index-url and --timeout together to set the package index.",
+            (("Index", "Use --index-url to set the package index."), ("Network", "--timeout sets the socket timeout.")),
+            expected="undecided",
+        ),
+        "{missing} is in the context, but no span holds it with the rest of the claim "
+        "(best: passage [{passage}], {figure})",
+        check=_check_apart,
+    ),
+    Rule(
+        "S.subject",
+        "a subject the question names, which the span's passage tells apart by and the span lacks, leaves the "
+        "claim undecided",
+        Example(
+            "SAML single sign-on is offered.",
+            (("Plans", "| Plan | Sign-in |\n|---|---|\n| Business | SAML single sign-on |\n| Enterprise | SAML "
+                       "and SCIM |"),),
+            question="Which sign-in does the Enterprise plan offer?",
+            expected="undecided",
+        ),
+        "the span (passage [{passage}]) may be about something else: it lacks {missing}",
+        check=_check_subject,
+    ),
+    Rule(
+        "S.words",
+        "the span must hold WORD_FLOOR of the claim's counted words (a short claim may miss one); under NEAR_MISS "
+        "the claim is unsupported, in between undecided",
+        Example("Starter comes with three seats.", (_PLANS,), expected="supported"),
+        "{kind}: passage [{passage}] holds {figure}{lacking}",
+        "WORD_FLOOR, NEAR_MISS",
+        check=_check_words,
+    ),
+)
+
+#: A code line's rule.
+CODE_TABLE: tuple[Rule, ...] = (
+    Rule(
+        "S.code",
+        "a code line is supported when every option, keyword, name and path it uses is in the context; its data "
+        "(strings, numbers, placeholders) is its own",
+        Example(
+            "$ pip install -r requirements.txt",
+            (("Install", "Run `pip install -r requirements.txt` to install from a requirements file."),),
+            expected="supported",
+        ),
+        "a code line: {verdict} (needs {needed}; missing {missing})",
+        check=_check_code,
+    ),
+)
+
+#: A statement of what the context covers.
+COVERAGE_TABLE: tuple[Rule, ...] = (
+    Rule(
+        "S.coverage",
+        "a statement of what the context covers is supported when each topic it names stands in the context",
+        Example(
+            "The passages cover scheduling timeouts and cancelling them.",
+            (("timers", "setTimeout(callback, delay) schedules a timeout. clearTimeout(timeout) cancels a "
+                        "timeout."),),
+            expected="supported",
+        ),
+        "a statement of what the context covers: {held}/{count} topics stand in it (missing: {missing})",
+        check=_check_coverage,
+    ),
+)
+
+#: The answer-level lean of undecided verdicts.
+LEAN_TABLE: tuple[Rule, ...] = (
+    Rule(
+        "L.answer",
+        "an undecided verdict leans supported when the rest of its answer shows a faithful writer: none decided "
+        "unsupported, at least as many claims in its own words decided supported as undecided ones leaning "
+        "unsupported, no repetition, not cut off",
+        Example(
+            "You set the package index with --index-url. Use --index-url and --timeout together to set the package "
+            "index.",
+            (("Index", "Use --index-url to set the package index."), ("Network", "--timeout sets the socket timeout.")),
+            question="How do I set the index?",
+            expected="undecided",
+        ),
+        "leans supported: {own} other claims of this answer in its own words are decided supported, none "
+        "unsupported, and it reads as one coherent generation",
+        check=_check_lean,
+    ),
+)
+
+#: Every support rule by id, in the order of the tables: claim, code, coverage, lean.
+SUPPORT_RULES: Mapping[str, Rule] = by_id((*CLAIM_TABLE, *CODE_TABLE, *COVERAGE_TABLE, *LEAN_TABLE))

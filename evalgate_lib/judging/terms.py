@@ -46,9 +46,12 @@ _EXACT = re.compile(
     r"(?<![\w.-])-{1,2}[a-z][\w-]*(?:=[\w.:/-]+)?"  # --no-cache-dir, -r, --use-feature=truststore
     r"|(?<![\w~])~?[a-z_][\w-]*(?:[./][\w-]+)+"  # pip.conf, a/b/c, ~/.cache/pip
     r"|(?<![\w.])\.[a-z_][\w-]*"  # .netrc
-    r"|\b[a-z]+_\w+"  # pip_index_url
-    r"|\d+(?:[.,]\d+)*"  # 10, 1.10, 1,000, 3.7
+    r"|(?<![\w.-])[a-z_][a-z0-9]*(?:_\w+|\d\w*)"  # pip_index_url, lib3_db_config, sha256: one name, never a number
+    r"|(?<![\w.])\d+(?:[.,]\d+)*"  # 10, 1.10, 1,000, 3.7 (a digit inside a name is the name's)
 )
+#: A placeholder an example writes for the reader's own value (``<column>``, ``<package-name>``): its data, never a
+#: name the documentation gives and never a menu path.
+_PLACEHOLDER = re.compile(r"<[A-Za-z][\w .-]{0,40}>")
 #: A name written like code, in its own case: an inner capital (``crlfDelay``, ``HTTPDigestAuth``) or letters and
 #: digits together (``uuid4``, ``ipv4first``, ``sha256``).
 _CODE_SHAPED = re.compile(r"(?<![\w$.-])(?:[a-z]+[A-Z]\w*|[A-Z]\w*[a-z]\w*[A-Z]\w*|[A-Za-z]+\d+[A-Za-z\d]*)(?![\w$-])")
@@ -133,7 +136,7 @@ def _without_marker(text: str) -> str:
 @lru_cache(maxsize=65536)
 def terms_of(text: str, code: tuple[str, ...] = ()) -> Terms:
     """The terms of ``text`` (module docstring); ``code`` are its code spans, whose names are exact tokens."""
-    text = _without_marker(text)
+    text = _PLACEHOLDER.sub(" ", _without_marker(text))
     tokens = distinct_tokens(text)
     words = frozenset(stem(t) for t in tokens - STOPWORDS - FILLER if len(t) > 1 or t.isdigit())
     folded = fold(text)

@@ -810,7 +810,7 @@ def iter_sentences_of_blocks(blocks: tuple[Block, ...]) -> Iterator[tuple[Block,
     """Each block with each of its sentences (code lines, headings and rows are one sentence each)."""
     for block in blocks:
         if block.kind in ("paragraph", "item"):
-            for sentence in split_plain_sentences(block.text, block.code_starts):
+            for sentence in split_plain_sentences(block.text, block.code_starts, block.code):
                 yield block, sentence
         else:
             yield block, block.text

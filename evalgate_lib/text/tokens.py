@@ -216,20 +216,25 @@ _PLAIN_SENTENCE_END = re.compile(_run_start(r"e\.g", r"i\.e", "etc", "vs") + r"[
 _SENTENCE_START = re.compile(r"[A-Z0-9\"'(\[*\u201c\u2018]")
 
 
-def split_plain_sentences(text: str, code_starts: tuple[int, ...] = ()) -> list[str]:
+def split_plain_sentences(text: str, code_starts: tuple[int, ...] = (), code: tuple[str, ...] = ()) -> list[str]:
     """Sentences of one block's plain text (its markup already read), for the judge, never for chunking.
 
-    The rule of :func:`sentence_spans`, with one addition the markup reading allows: a sentence may
+    The rule of :func:`sentence_spans`, with two additions the markup reading allows: a sentence may
     also start with a code span (``code_starts``: "… in one go. `pip cache dir` prints it."), which
-    raw text cannot tell from a lower-case word. "e.g.", "i.e.", "etc." and "vs." never end a sentence.
+    raw text cannot tell from a lower-case word; and no sentence ends inside a code span (``code``, the
+    spans' text in the order of ``code_starts``: "`pip install foo... Then`" is one example, not two
+    sentences). "e.g.", "i.e.", "etc." and "vs." never end a sentence.
     """
     out: list[str] = []
     cursor = 0
     starts = set(code_starts)
+    inside = [(start, start + len(span)) for start, span in zip(code_starts, code, strict=False)]
     for match in _PLAIN_SENTENCE_END.finditer(text):
         end = match.end()
         if end >= len(text):
             break
+        if any(a <= match.start() and end < b for a, b in inside):  # the stop and the space after it are code
+            continue
         if not (_SENTENCE_START.match(text, end) or end in starts):
             continue
         piece = text[cursor:end].strip()
