@@ -200,13 +200,13 @@ _OPPOSITE_LONGEST = sorted(OPPOSITES, key=len, reverse=True)
 
 def negated_words(tokens: Sequence[str]) -> tuple[str, ...]:
     """The word each clause negation of ``tokens`` negates: the first word after it that is not an auxiliary, an
-    intensifier or another negation ("cannot be extended" → extended, "no credit card" → credit)."""
+    intensifier, a stopword or another negation ("cannot be extended" → extended, "no credit card" → credit)."""
     out = []
     for i, token in enumerate(tokens):
         if token not in CLAUSE_NEGATIONS:
             continue
         for word in tokens[i + 1 :]:
-            if word in AUXILIARIES or word in INTENSIFIERS or word in NEGATIONS or word in ("longer", "be"):
+            if word in AUXILIARIES or word in INTENSIFIERS or word in NEGATIONS or word in STOPWORDS or word == "longer":
                 continue
             out.append(word)
             break

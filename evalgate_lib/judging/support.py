@@ -599,6 +599,8 @@ def _check_lean(case: LeanCase) -> Step | None:
     verdicts = case.verdicts
     if any(v.supported is False and not v.undecided for v in verdicts):
         return None
+    if any(v.undecided and v.supported is False and v.rule == "S.negation" for v in verdicts):
+        return None  # a negation the context does not make is the claim's own, not a paraphrase a faithful writer explains
     leaning = [v for v in verdicts if v.undecided and v.supported is False]
     own = [
         v
