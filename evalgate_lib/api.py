@@ -21,7 +21,7 @@ from evalgate_lib.inputs.config import RunConfig, check_fairness, load_config
 from evalgate_lib.inputs.corpus import Article, load_corpus
 from evalgate_lib.inputs.gold import GoldQuestion, load_gold
 from evalgate_lib.inputs.structured import parse_json
-from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow
+from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow, row_passages
 from evalgate_lib.judging.trace import Explanation, explain
 from evalgate_lib.reporting import changes_view, explorer, first_screen, plots, report_html
 from evalgate_lib.run.candidates import (
@@ -145,7 +145,10 @@ class Results:
             what = f"question {question_id!r}" + (f" in config {config!r}" if config else "")
             raise InputError(f"{self.folder}: no row for {what} (configs: {known})")
         return [
-            ShownExplanation(**vars(explain(r.judgement, r.question, r.answer, r.config, r.question_id))) for r in rows
+            ShownExplanation(
+                **vars(explain(r.judgement, r.question, r.answer, r.config, r.question_id, row_passages(r)))
+            )
+            for r in rows
         ]
 
     def table(self) -> str:

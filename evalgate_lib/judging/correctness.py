@@ -24,102 +24,22 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from functools import cached_property
+from typing import Callable, Mapping, Sequence
 
 from evalgate_lib.inputs.config import ANSWER_MATCHING
 from evalgate_lib.judging import lexicon as lx
+from evalgate_lib.judging.context import name_words
 from evalgate_lib.judging.normalise import normalise_text, ungroup_digits
 from evalgate_lib.judging.question import ABOUT_QUESTION, RESTATES_QUESTION, read_question
 from evalgate_lib.judging.reading import AnswerReading, Clause, Sentence, read_answer
 from evalgate_lib.judging.rows import Matching, MatchVerdict
-from evalgate_lib.judging.rules import ABSTAINS, Rule, Step, render, share
+from evalgate_lib.judging.rules import Example, Rule, Step, by_id, render, run_rules, share
 from evalgate_lib.judging.terms import quantities, terms_of
 from evalgate_lib.text.matching import bounded_pattern
 from evalgate_lib.text.tokens import fold
 
-CLAIM_RULES: Mapping[str, Rule] = {
-    rule.id: rule
-    for rule in (
-        Rule(
-            "C.declines",
-            "an answer that declines and gives no answer of its own is a refusal: correct only "
-            "for a no-answer question",
-            "I couldn't find that in the context. The sections cover A and B.",
-            "{verdict}: it declines ({decline!r}) and gives no answer of its own",
-        ),
-        Rule(
-            "C.answers",
-            "an answer to a no-answer question that gives an answer as the answer is wrong, "
-            "whether or not it also declines",
-            "The context doesn't say, but it is 5 retries.",
-            "the question has no answer in the knowledge base, and the answer gives one: {answer!r}",
-            "question.RESTATES_QUESTION, question.ABOUT_QUESTION",
-        ),
-        Rule(
-            "C.stated",
-            "an accepted string stated on token boundaries, outside any decline, makes it correct",
-            "'Starter includes 3 seats.' for '3 seats'",
-            "the answer states {matched!r} on token boundaries, outside any decline",
-        ),
-        Rule(
-            "C.normalised",
-            "an accepted value stated after normalisation (number words, units, money) makes it correct, undecided",
-            "'three seats' for '3 seats'",
-            "the answer states {matched!r} after normalisation (number words, units, money)",
-        ),
-        Rule(
-            "C.phrase",
-            "a short accepted phrase stated in other words in one clause (every word, the same "
-            "negation), or a keyword setting stated in words, makes it correct",
-            "'it isn't safe' for 'not safe'; 'use allow_redirects to enable redirects' for 'allow_redirects=True'",
-            "the answer states {matched!r} in other words, in one clause ({clause!r})",
-        ),
-        Rule(
-            "C.bare",
-            "the lead sentence stating an accepted number with no unit makes it correct, undecided",
-            "'The maximum is 10.' for '10 seats'",
-            "the answer's lead states the number of {matched!r} without its unit",
-        ),
-        Rule(
-            "C.polarity",
-            "a yes/no answer opening on the opposite of what its accepted string says is wrong, undecided",
-            "'No, …' where the accepted string is 'yes' or negates nothing it should",
-            "the answer states {matched!r} but opens on {answer!r} where the accepted answer is {accepted!r}",
-        ),
-        Rule(
-            "C.competing",
-            "an answer that states an accepted value but gives another of its kind as the answer is wrong, undecided",
-            "'1. 10 GB 2. 20 GB' for '10 GB'",
-            "the answer states {matched!r} but also gives {rivals} as the answer (competing values)",
-        ),
-        *(
-            Rule(f"M.{name}", f"the {name} matching rule alone, when a run chooses it: {what}", example, "{why}")
-            for name, what, example in (
-                (
-                    "raw",
-                    "an accepted string contained anywhere, case-insensitively (EvalGate 0.1)",
-                    "'Pro includes 13 seats.' contains '3 seats'",
-                ),
-                (
-                    "token",
-                    "an accepted string on token boundaries in what the answer states, outside its declines",
-                    "'Starter includes 3 seats.' for '3 seats'",
-                ),
-                (
-                    "normalised",
-                    "the same after normalising number words, units and money",
-                    "'three seats' for '3 seats'",
-                ),
-            )
-        ),
-        Rule(
-            "C.none",
-            "an answer that states no accepted string is wrong",
-            "'Starter includes 5 seats.' for '3 seats'",
-            "the answer states none of the accepted strings ({accept}) outside a decline",
-        ),
-    )
-}
+# The rule tables are at the end of the module, after the checks they run.
 
 
 @dataclass(frozen=True)
@@ -155,6 +75,18 @@ def token_bounded_match(text: str, accept: Sequence[str]) -> str | None:
     for candidate in accept:
         needle = fold(candidate).strip()
         if needle and bounded_pattern(needle).search(folded):
+            return candidate
+    return None
+
+
+def qualified_match(text: str, accept: Sequence[str]) -> str | None:
+    """First accepted identifier that ``text`` states as the last part of a qualified name (``base64.urlsafe_b64encode``
+    states ``urlsafe_b64encode``): the same name, given with its module."""
+    folded = fold(text)
+    for candidate in accept:
+        needle = fold(candidate).strip()
+        qualified = rf"(?<![\w])(?:[a-z_]\w*\.)+{re.escape(needle)}(?![\w])"
+        if re.fullmatch(r"[a-z_][\w]*", needle) and re.search(qualified, folded):
             return candidate
     return None
 
@@ -476,65 +408,211 @@ def _polarity_clash(reading: AnswerReading, accepted: str) -> tuple[str, str] | 
     return answer, wanted
 
 
+# --------------------------------------------------------------------------------------------- conflicting values
+
+_BOOLEAN = {"true": "false", "false": "true", "yes": "no", "no": "yes", "enabled": "disabled", "disabled": "enabled"}
+_BARE = re.compile(r"^\d+(?:\.\d+)?$")
+
+
+def conflicting(reading: AnswerReading, accepted: str, accept: Sequence[str]) -> tuple[str, ...]:
+    """Values that conflict with ``accepted`` for the same question, which the answer states besides it: for an
+    accepted bare number ("4"), another bare number in a clause about the question ("the default depth is 2 …
+    menu_depth: 4"); for an accepted boolean ("true", "enabled", "yes"), its opposite stated as a value. The
+    labelling guide: a right value beside a conflicting one for the same question is wrong."""
+    question = reading.question
+    wanted = fold(accepted).strip().strip("`'\"")
+    stating = [s for s in _stating(reading) if s.repeats is None]
+    clauses = [(s, c) for s in stating for c in s.clauses if c.role in ("claim", "polar")]
+    found: list[str] = []
+    if _BARE.match(wanted):
+        read = read_question(question)
+        asked = read.asked - name_words(frozenset(read.premise))  # what is asked, not the words inside its names
+        lead = reading.lead
+        for sentence, clause in clauses:
+            # the lead gives another value for what is asked ("The default depth is 2."), or a clause restates the
+            # question with one; a value mentioned around the answer ("in pip 21.3, pip stopped …"), denied ("2.7 is
+            # no longer supported") or approximated ("about 10 million") is not a second answer
+            about = share(terms_of(clause.text).words & asked, asked) if asked else 0.0
+            tokens = lx.reading_tokens(clause.text)
+            if about < (ABOUT_QUESTION if sentence is lead else RESTATES_QUESTION) or lx.NEGATIONS & set(tokens):
+                continue
+            if clause.background or clause.conclusion:
+                continue
+            found += [n for n in _stated_numbers(tokens) if n != wanted and all(n != fold(a).strip() for a in accept)]
+    elif wanted in _BOOLEAN:
+        opposite = re.compile(rf"(?<![\w-]){re.escape(_BOOLEAN[wanted])}(?![\w-])")
+        for _, clause in clauses:
+            if opposite.search(fold(clause.text)) and not lx.NEGATIONS & set(lx.reading_tokens(clause.text)):
+                found.append(_BOOLEAN[wanted])
+    return tuple(dict.fromkeys(found))
+
+
+def _stated_numbers(tokens: Sequence[str]) -> list[str]:
+    """The numbers a clause gives as values: not one marked approximate ("about 10") or scaled ("10 million")."""
+    out = []
+    for i, token in enumerate(tokens):
+        if not _BARE.match(token):
+            continue
+        if i and tokens[i - 1] in lx.APPROXIMATIONS or i + 1 < len(tokens) and tokens[i + 1] in lx.NUMBER_SCALES:
+            continue
+        out.append(token)
+    return out
+
+
+def _identifier(accepted: str) -> bool:
+    """An accepted string that is or holds an identifier (``mkdocs[i18n]``, ``--no-cache-dir``, ``i18n``): its
+    punctuation and digits are part of a name, so no normalisation may join it to other words."""
+    names = {t for t in terms_of(accepted).exact if not t[:1].isdigit()}
+    return bool(names) or bool(re.search(r"[\w][\[\]_./:=-]+[\w]", accepted) and re.search(r"[A-Za-z]", accepted))
+
+
+# --------------------------------------------------------------------------------------------- the case and the checks
+
+
+@dataclass
+class AnswerCase:
+    """One answer as every correctness rule reads it: its reading, the accepted strings, whether the question has an
+    answer, and what the rules share, computed once (its decline reading, the accepted string it states and how)."""
+
+    reading: AnswerReading
+    accept: Sequence[str]
+    answerable: bool
+    disabled: frozenset[str] = frozenset()
+
+    @cached_property
+    def decline(self) -> Declining:
+        return declining(self.reading)
+
+    @cached_property
+    def refused(self) -> bool:
+        return self.decline.refused if "C.declines" not in self.disabled else False
+
+    @cached_property
+    def answer_given(self) -> str:
+        """The first clause that gives an answer as the answer (:func:`answers`), declining or not."""
+        clauses = [c for s in self.reading.proper if s.repeats is None for c in s.clauses]
+        return next((c.text for c in clauses if answers(c, self.reading.question)), "")
+
+    @cached_property
+    def texts(self) -> list[str]:
+        return [_stated_text(s) for s in _stating(self.reading)]
+
+    @cached_property
+    def stated(self) -> tuple[str | None, str, dict[str, object]]:
+        """``(accepted string, the rule that finds it, evidence)``: the first of C.stated, C.normalised and C.phrase
+        (each unless switched off) that finds an accepted string in what the answer states."""
+        if not self.answerable:
+            return None, "", {}
+        text = "\n".join(self.texts)
+        if "C.stated" not in self.disabled:
+            found = token_bounded_match(text, self.accept)
+            if found is not None:
+                return found, "C.stated", {}
+            found = qualified_match(text, self.accept)
+            if found is not None:  # "base64.urlsafe_b64encode(s)" states urlsafe_b64encode
+                return found, "C.stated", {"qualified": True}
+        if "C.normalised" not in self.disabled:
+            values = [a for a in self.accept if re.search(r"\d", normalise_text(a)) and not _identifier(a)]
+            found = normalised_match(text, values)
+            if found is not None:
+                return found, "C.normalised", {}
+        if "C.phrase" not in self.disabled:
+            phrase = _phrase(self.texts, self.accept)
+            if phrase is not None:
+                return phrase[0], "C.phrase", {"clause": phrase[1]}
+        return None, "", {}
+
+    @property
+    def found(self) -> str | None:
+        return self.stated[0]
+
+
+def _check_answers(case: AnswerCase) -> Step | None:
+    if case.answerable or not case.answer_given:
+        return None
+    return Step("C.answers", "wrong", None, {"answer": case.answer_given, "declines": case.decline.declines})
+
+
+def _check_declines(case: AnswerCase) -> Step | None:
+    if not case.refused:
+        return None
+    if not case.answerable:
+        return Step("C.declines", "correct", None, {"decline": case.decline.decline, "verdict": "correct"})
+    if case.found is None:
+        return Step("C.declines", "wrong", None, {"decline": case.decline.decline, "verdict": "wrong"})
+    return None
+
+
+def _check_polarity(case: AnswerCase) -> Step | None:
+    if case.found is None:
+        return None
+    flipped = _polarity_clash(case.reading, case.found)
+    if flipped is None:
+        return None
+    return Step("C.polarity", "wrong", None, {"matched": case.found, "answer": flipped[0], "accepted": flipped[1]})
+
+
+def _check_competing(case: AnswerCase) -> Step | None:
+    if case.found is None:
+        return None
+    rivals = competing(case.reading, case.found, case.accept)
+    return Step("C.competing", "wrong", None, {"matched": case.found, "rivals": list(rivals)}) if rivals else None
+
+
+def _check_conflict(case: AnswerCase) -> Step | None:
+    if case.found is None:
+        return None
+    values = conflicting(case.reading, case.found, case.accept)
+    return Step("C.conflict", "wrong", None, {"matched": case.found, "conflicting": list(values)}) if values else None
+
+
+def _found_by(rule: str) -> Callable[[AnswerCase], Step | None]:
+    def check(case: AnswerCase) -> Step | None:
+        found, how, evidence = case.stated
+        if found is None or how != rule:
+            return None
+        return Step(rule, "correct", None, {"matched": found, **evidence, "refused": case.refused})
+
+    return check
+
+
+def _check_bare(case: AnswerCase) -> Step | None:
+    lead = case.reading.lead
+    if not case.answerable or lead is None:
+        return None
+    bare = bare_number(lead.text, case.accept)
+    return Step("C.bare", "correct", None, {"matched": bare}) if bare is not None else None
+
+
+def _check_none(case: AnswerCase) -> Step:
+    if not case.answerable:
+        return Step("C.none", "wrong", None, {"accept": "(none: no-answer question)"})
+    return Step("C.none", "wrong", None, {"accept": accept_list(case.accept)})
+
+
+#: The deciding rules whose verdict a person should confirm (the correctness verdict is then ``undecided``).
+_UNDECIDED = frozenset({"C.normalised", "C.bare", "C.polarity", "C.competing"})
+
+
 def decide_claim(
     reading: AnswerReading, accept: Sequence[str], answerable: bool, disabled: frozenset[str] = frozenset()
 ) -> Correctness:
-    """The ``claim`` rule's verdict: the rules of :data:`CLAIM_RULES`, in order, on the answer's reading."""
-    steps: list[Step] = []
-    reading_decline = declining(reading)
-    refused = reading_decline.refused if "C.declines" not in disabled else False
-    if not answerable:
-        if reading_decline.answer and "C.answers" not in disabled:
-            step = Step("C.answers", "wrong", None, {"answer": reading_decline.answer})
-            return Correctness(False, False, None, "C.answers", (step,), undecided=reading_decline.declines)
-        if refused:
-            step = Step("C.declines", "correct", None, {"decline": reading_decline.decline, "verdict": "correct"})
-            return Correctness(True, True, None, "C.declines", (step,))
-        step = Step("C.none", "wrong", None, {"accept": "(none: no-answer question)"})
-        return Correctness(False, False, None, "C.none", (Step("C.declines", ABSTAINS), step))
-    sentences = _stating(reading)
-    texts = [_stated_text(s) for s in sentences]
-    stated = "\n".join(texts)
-    found: str | None = None
-    how = ""
-    evidence: dict[str, object] = {}
-    if "C.stated" not in disabled:
-        found, how = token_bounded_match(stated, accept), "C.stated"
-        steps.append(Step("C.stated", "found" if found else ABSTAINS, None, {"matched": found} if found else {}))
-    if found is None and "C.normalised" not in disabled:
-        values = [a for a in accept if re.search(r"\d", normalise_text(a))]  # an identifier stays exact
-        found, how = normalised_match(stated, values), "C.normalised"
-        steps.append(Step("C.normalised", "found" if found else ABSTAINS, None, {"matched": found} if found else {}))
-    if found is None and "C.phrase" not in disabled:
-        phrase = _phrase(texts, accept)
-        if phrase:
-            found, how = phrase[0], "C.phrase"
-            evidence = {"clause": phrase[1]}
-        steps.append(
-            Step("C.phrase", "found" if found else ABSTAINS, None, {"matched": found, **evidence} if found else {})
-        )
-    if found is not None and "C.polarity" not in disabled:
-        flipped = _polarity_clash(reading, found)
-        if flipped is not None:
-            step = Step("C.polarity", "wrong", None, {"matched": found, "answer": flipped[0], "accepted": flipped[1]})
-            return Correctness(False, refused, found, "C.polarity", (*steps, step), undecided=True)
-    if found is not None:
-        rivals = competing(reading, found, accept) if "C.competing" not in disabled else ()
-        if rivals:
-            step = Step("C.competing", "wrong", None, {"matched": found, "rivals": list(rivals)})
-            return Correctness(False, refused, found, "C.competing", (*steps, step), undecided=True)
-        steps[-1] = Step(how, "correct", None, {"matched": found, **evidence})
-        return Correctness(True, refused, found, how, tuple(steps), undecided=refused or how == "C.normalised")
-    if refused:
-        step = Step("C.declines", "wrong", None, {"decline": reading_decline.decline, "verdict": "wrong"})
-        return Correctness(False, True, None, "C.declines", (*steps, step))
-    lead = reading.lead
-    bare = bare_number(lead.text, accept) if lead is not None and "C.bare" not in disabled else None
-    if bare is not None:
-        step = Step("C.bare", "correct", None, {"matched": bare})
-        return Correctness(True, False, bare, "C.bare", (*steps, step), undecided=True)
-    step = Step("C.none", "wrong", None, {"accept": accept_list(accept)})
-    return Correctness(False, False, None, "C.none", (*steps, step))
+    """The ``claim`` rule's verdict: :data:`CORRECTNESS_TABLE` run in order by the one loop, on the answer's
+    reading; the first rule that decides gives the verdict."""
+    case = AnswerCase(reading, accept, answerable, disabled)
+    steps = run_rules(CORRECTNESS_TABLE, case, disabled)
+    last = steps[-1]
+    undecided = last.rule in _UNDECIDED or bool(last.evidence.get("refused")) or bool(last.evidence.get("declines"))
+    matched = last.evidence.get("matched")
+    refused = case.refused if answerable or last.rule != "C.answers" else False
+    return Correctness(
+        last.outcome == "correct",
+        refused,
+        matched if isinstance(matched, str) else None,
+        last.rule,
+        steps,
+        undecided=undecided,
+    )
 
 
 def _simple(rule: str, reading: AnswerReading, accept: Sequence[str], answerable: bool) -> MatchVerdict:
@@ -608,3 +686,121 @@ def decide_correctness(
 def judge_correctness(answer: str, question: str, answerable: bool, accept: Sequence[str], matching: str) -> Decision:
     """:func:`decide_correctness` on ``answer`` read once (:func:`~evalgate_lib.judging.reading.read_answer`)."""
     return decide_correctness(read_answer(answer, question), answerable, accept, matching)
+
+
+# --------------------------------------------------------------------------------------------- the tables
+
+_SEATS = ("Plans", "Starter includes 3 seats. Business requires at least 5 seats.")
+
+#: The ``claim`` rule's table, in the order :func:`decide_claim` runs it (docs/judge.md is generated from it).
+CORRECTNESS_TABLE: tuple[Rule, ...] = (
+    Rule(
+        "C.answers",
+        "an answer to a no-answer question that gives an answer as the answer is wrong, whether or not it also "
+        "declines",
+        Example("The context doesn't say, but Starter includes 5 seats.", (_SEATS,),
+                question="How many seats does Starter include on the Free plan?", answerable=False, expected="wrong"),
+        "the question has no answer in the knowledge base, and the answer gives one: {answer!r}",
+        "question.RESTATES_QUESTION, question.ABOUT_QUESTION",
+        check=_check_answers,
+    ),
+    Rule(
+        "C.declines",
+        "an answer that declines and gives no answer of its own is a refusal: correct only for a no-answer question",
+        Example("I couldn't find that in the context.", (_SEATS,), question="How many seats does Free include?",
+                answerable=False, expected="correct"),
+        "{verdict}: it declines ({decline!r}) and gives no answer of its own",
+        check=_check_declines,
+    ),
+    Rule(
+        "C.polarity",
+        "a yes/no answer opening on the opposite of what its accepted string says is wrong, undecided",
+        Example("Yes, Business does not support SSO.", (), question="Does Business support SSO?",
+                accept=("does not support SSO",), expected="wrong"),
+        "the answer states {matched!r} but opens on {answer!r} where the accepted answer is {accepted!r}",
+        check=_check_polarity,
+    ),
+    Rule(
+        "C.competing",
+        "an answer that states an accepted value but gives another of its kind as the answer is wrong, undecided",
+        Example("1. 10 GB\n2. 20 GB", (), question="How much storage?", accept=("10 GB",), expected="wrong"),
+        "the answer states {matched!r} but also gives {rivals} as the answer (competing values)",
+        check=_check_competing,
+    ),
+    Rule(
+        "C.conflict",
+        "an answer that states an accepted bare value or boolean and, for the same question, a conflicting one is "
+        "wrong, with both as evidence",
+        Example("The default depth is 2. Set `menu_depth: 4` in the file.", (),
+                question="What is the default menu depth?", accept=("4",), expected="wrong"),
+        "the answer states {matched!r} but also {conflicting} for the same question",
+        check=_check_conflict,
+    ),
+    Rule(
+        "C.stated",
+        "an accepted string stated on token boundaries, outside any decline, makes it correct",
+        Example("Starter includes 3 seats.", (_SEATS,), question="How many seats does Starter include?",
+                accept=("3 seats",), expected="correct"),
+        "the answer states {matched!r} on token boundaries, outside any decline",
+        check=_found_by("C.stated"),
+    ),
+    Rule(
+        "C.normalised",
+        "an accepted value stated after normalisation (number words, units, money) makes it correct, undecided; an "
+        "identifier is never normalised",
+        Example("Starter includes three seats.", (_SEATS,), question="How many seats does Starter include?",
+                accept=("3 seats",), expected="correct"),
+        "the answer states {matched!r} after normalisation (number words, units, money)",
+        check=_found_by("C.normalised"),
+    ),
+    Rule(
+        "C.phrase",
+        "a short accepted phrase stated in other words in one clause (every word, the same negation), or a keyword "
+        "setting stated in words, makes it correct",
+        Example("No, it isn't safe to share the link.", (), question="Is it safe to share the link?",
+                accept=("not safe",), expected="correct"),
+        "the answer states {matched!r} in other words, in one clause ({clause!r})",
+        check=_found_by("C.phrase"),
+    ),
+    Rule(
+        "C.bare",
+        "the lead sentence stating an accepted number with no unit makes it correct, undecided",
+        Example("The minimum is 5.", (_SEATS,), question="What is the minimum for Business?", accept=("5 seats",),
+                expected="correct"),
+        "the answer's lead states the number of {matched!r} without its unit",
+        check=_check_bare,
+    ),
+    Rule(
+        "C.none",
+        "an answer that states no accepted string is wrong",
+        Example("Starter includes 5 seats.", (_SEATS,), question="How many seats does Starter include?",
+                accept=("3 seats",), expected="wrong"),
+        "the answer states none of the accepted strings ({accept}) outside a decline",
+        check=_check_none,
+    ),
+)
+
+#: The simple matching rules a run can choose instead (``[shared] answer_matching``): each decides alone.
+MATCHING_TABLE: tuple[Rule, ...] = tuple(
+    Rule(f"M.{name}", f"the {name} matching rule alone, when a run chooses it: {what}", example, "{why}")
+    for name, what, example in (
+        (
+            "raw",
+            "an accepted string contained anywhere, case-insensitively (EvalGate 0.1)",
+            Example("Pro includes 13 seats.", accept=("3 seats",), expected="correct"),
+        ),
+        (
+            "token",
+            "an accepted string on token boundaries in what the answer states, outside its declines",
+            Example("Starter includes 3 seats.", accept=("3 seats",), expected="correct"),
+        ),
+        (
+            "normalised",
+            "the same after normalising number words, units and money",
+            Example("Starter includes three seats.", accept=("3 seats",), expected="correct"),
+        ),
+    )
+)
+
+#: Every correctness rule by id: the claim table, then the matching rules.
+CLAIM_RULES: Mapping[str, Rule] = by_id((*CORRECTNESS_TABLE, *MATCHING_TABLE))

@@ -136,6 +136,8 @@ def score_answer(
                 r.chunk.end,
                 _round(r.similarity) or 0.0,
                 r.chunk.assembly,
+                r.chunk.text,
+                r.chunk.title,
             )
             for r in retrieved
         ),

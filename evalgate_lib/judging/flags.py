@@ -91,9 +91,14 @@ def review_priority(judgement_flags: Flags, sentences: Sequence[SentenceVerdict]
 
 
 def _unsupported_reason(grounded: Groundedness) -> str:
+    """How many sentences are unsupported, in the words the trace uses: decided, or undecided and leaning so."""
     unsupported = [s for s in grounded.sentences if s.supported is False]
-    worst = min(unsupported, key=lambda s: s.coverage if s.coverage is not None else 0.0)
-    return f"{len(unsupported)} sentence(s) judged unsupported; e.g. {worst.text!r}: {worst.reason}"
+    decided = sum(1 for s in unsupported if not s.undecided)
+    counts = [f"{decided} sentence(s) unsupported"] if decided else []
+    if len(unsupported) > decided:
+        counts.append(f"{len(unsupported) - decided} undecided, leaning unsupported")
+    worst = min(unsupported, key=lambda s: (s.undecided, s.coverage if s.coverage is not None else 0.0))
+    return f"{' and '.join(counts)}; e.g. {worst.text!r} ({worst.outcome}): {worst.reason}"
 
 
 def flag_answer(

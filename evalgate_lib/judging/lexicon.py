@@ -159,6 +159,7 @@ COPULAS: frozenset[str] = _words("copulas")
 INTENSIFIERS: frozenset[str] = _words("intensifiers")
 ANAPHORA: frozenset[str] = _words("anaphora")
 RANGES: frozenset[str] = _words("ranges")
+APPROXIMATIONS: frozenset[str] = _words("approximations")
 ORDINAL_SUFFIXES: frozenset[str] = _words("number_words", "ordinal_suffixes")
 FRAME_OPENERS: tuple[Phrase, ...] = _phrases(table("sources")["openers"])  # type: ignore[arg-type]
 CONCLUSIONS: frozenset[str] = _words("conclusions")
@@ -206,7 +207,9 @@ def negated_words(tokens: Sequence[str]) -> tuple[str, ...]:
         if token not in CLAUSE_NEGATIONS:
             continue
         for word in tokens[i + 1 :]:
-            if word in AUXILIARIES or word in INTENSIFIERS or word in NEGATIONS or word in STOPWORDS or word == "longer":
+            if word in AUXILIARIES or word in INTENSIFIERS or word in NEGATIONS or word in STOPWORDS:
+                continue
+            if word == "longer":  # "no longer supported" negates "supported"
                 continue
             out.append(word)
             break
@@ -235,6 +238,7 @@ VERSION_NOTES: tuple[PhraseList, ...] = tuple(
 
 __all__ = [
     "ADVICE",
+    "APPROXIMATIONS",
     "ANAPHORA",
     "AUXILIARIES",
     "COPULAS",

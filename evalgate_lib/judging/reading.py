@@ -293,22 +293,90 @@ ROLE_RULES: tuple[RoleRule, ...] = (
     ),
 )
 
-#: The sentence-level rules, tried before a sentence is cut into clauses (their ids, for traces and docs).
-SENTENCE_RULES: tuple[tuple[str, Role, str, str], ...] = (
-    ("role.code", "code", "a line of a code block, or a shell/REPL line, is an example", "$ pip cache purge"),
-    (
+
+@dataclass(frozen=True)
+class SentenceRule:
+    """One sentence-level rule, tried before a sentence is cut into clauses: its id, the role it gives, what it
+    decides, an example, and the test it runs on ``(block kind, text, code spans)``."""
+
+    id: str
+    role: Role
+    decides: str
+    example: str
+    applies: Callable[[str, str, tuple[str, ...]], bool]
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        """``(id, role, decides, example)``: how the docs' table and the tests read a row."""
+        return iter((self.id, self.role, self.decides, self.example))
+
+
+def _is_code(block: str, text: str, code: tuple[str, ...]) -> bool:
+    stripped = text.strip()
+    return (
+        block in ("code", "signature")
+        or bool(_SHELL.match(stripped))
+        or len(code) == 1
+        and stripped.strip("`") == code[0]
+    )
+
+
+def _is_heading(block: str, text: str, code: tuple[str, ...]) -> bool:
+    stripped = text.strip()
+    return block in ("heading", "header") or stripped.endswith(":") and not terms_of(stripped, code).exact
+
+
+def _is_sources(block: str, text: str, code: tuple[str, ...]) -> bool:
+    pattern = r"\W*(?:sources?|references?|citations?)\s*:?\s*[\s,;\[\]\d&]*\W*"
+    return re.fullmatch(pattern, text.strip(), re.IGNORECASE) is not None
+
+
+def _is_question(block: str, text: str, code: tuple[str, ...]) -> bool:
+    stripped = text.strip()
+    return stripped.rstrip("*_ ").endswith("?") or _NEW_QUESTION.match(stripped) is not None
+
+
+def _is_self(block: str, text: str, code: tuple[str, ...]) -> bool:
+    stripped = text.strip()
+    tokens = _tokens(stripped)
+    positioned = len(tokens) > 2 and tokens[1] in lx.SELF_POSITIONS and tokens[2] in lx.SELF_NOUNS
+    judged = len(tokens) > 2 and tokens[1] in lx.SELF_NOUNS and bool(lx.SELF_JUDGEMENTS & set(tokens[2:PHRASE_WINDOW]))
+    if not (tokens and tokens[0] in lx.ANAPHORA | {"the", "my", "our"} and (positioned or judged)):
+        return False
+    return not terms_of(stripped).exact and not re.search(r"(?<!^)\b[A-Z][a-z]", stripped)
+
+
+#: The sentence-level rules, in the order they are tried before a sentence is cut into clauses.
+SENTENCE_RULES: tuple[SentenceRule, ...] = (
+    SentenceRule(
+        "role.code",
+        "code",
+        "a line of a code block, or a shell/REPL line, is an example",
+        "$ pip cache purge",
+        _is_code,
+    ),
+    SentenceRule(
         "role.heading",
         "heading",
         "a heading, a table header or a lead-in ending with ':' labels what follows",
         "Here's a summary of the differences:",
+        _is_heading,
     ),
-    ("role.sources", "sources", "a closing list of references claims nothing", "Sources: [1], [3]"),
-    ("role.question", "question", "a question the answer writes claims nothing", "Question: How many seats?"),
-    (
+    SentenceRule(
+        "role.sources", "sources", "a closing list of references claims nothing", "Sources: [1], [3]", _is_sources
+    ),
+    SentenceRule(
+        "role.question",
+        "question",
+        "a question the answer writes claims nothing",
+        "Question: How many seats?",
+        _is_question,
+    ),
+    SentenceRule(
         "role.self",
         "self",
         "a sentence about the answer itself that names nothing claims nothing",
         "The above answer is correct.",
+        _is_self,
     ),
 )
 
@@ -453,22 +521,13 @@ def _clauses(text: str, question: str, disabled: frozenset[str] = frozenset()) -
     )
 
 
-def _sentence_role(block: str, text: str, code: tuple[str, ...]) -> tuple[Role, str] | None:
-    stripped = text.strip()
-    if block in ("code", "signature") or _SHELL.match(stripped) or len(code) == 1 and stripped.strip("`") == code[0]:
-        return "code", "role.code"
-    if block in ("heading", "header") or stripped.endswith(":") and not terms_of(stripped, code).exact:
-        return "heading", "role.heading"
-    if re.fullmatch(r"\W*(?:sources?|references?|citations?)\s*:?\s*[\s,;\[\]\d&]*\W*", stripped, re.IGNORECASE):
-        return "sources", "role.sources"
-    if stripped.rstrip("*_ ").endswith("?") or _NEW_QUESTION.match(stripped):
-        return "question", "role.question"
-    tokens = _tokens(stripped)
-    positioned = len(tokens) > 2 and tokens[1] in lx.SELF_POSITIONS and tokens[2] in lx.SELF_NOUNS
-    judged = len(tokens) > 2 and tokens[1] in lx.SELF_NOUNS and bool(lx.SELF_JUDGEMENTS & set(tokens[2:PHRASE_WINDOW]))
-    if tokens and tokens[0] in lx.ANAPHORA | {"the", "my", "our"} and (positioned or judged):
-        if not terms_of(stripped).exact and not re.search(r"(?<!^)\b[A-Z][a-z]", stripped):
-            return "self", "role.self"
+def _sentence_role(
+    block: str, text: str, code: tuple[str, ...], disabled: frozenset[str] = frozenset()
+) -> tuple[Role, str] | None:
+    """The role the first of :data:`SENTENCE_RULES` that applies gives the sentence, tried in order; else ``None``."""
+    for rule in SENTENCE_RULES:
+        if rule.id not in disabled and rule.applies(block, text, code):
+            return rule.role, rule.id
     return None
 
 
@@ -511,7 +570,7 @@ def read_answer(answer: str, question: str = "", disabled: frozenset[str] = froz
         source, begin, cursor = _located(answer, raw, cursor)
         in_answer = begin < proper_end
         code = tuple(c for c in block.code if c in text) if block.kind != "code" else block.code
-        decided = _sentence_role(block.kind, text, code)
+        decided = _sentence_role(block.kind, text, code, disabled)
         if decided is not None:
             clauses: tuple[Clause, ...] = (Clause(text.strip(), decided[0], decided[1]),)
         else:

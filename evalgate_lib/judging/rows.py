@@ -29,6 +29,10 @@ Schema history (the row's ``schema`` field):
   evidence (:class:`~evalgate_lib.judging.rules.Step`); the correctness record ``matching`` the same
   (``rule``, ``steps``); the flags their typed review ``causes``. Reasons are rendered from rule and evidence.
   The ``prose`` scorer is version 4 (the rebuilt judge, docs/judge.md).
+* 6: a row is enough to recompute its verdicts: every retrieved chunk carries the ``text`` the prompt showed
+  (a logged passage's too, whose ``start``/``end`` are -1 when it is not placed in the corpus), and every sentence
+  verdict the number of the ``passage`` its span is in. The ``prose`` scorer is version 5 (claims aligned to the
+  clause or cell they are about, their slots compared; rules run as tables).
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from evalgate_lib.judging.rules import Step
 from evalgate_lib.text.locate import Assembly
 
 #: Version of the row layout written to ``results.jsonl`` (see the module docstring).
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 #: The cut-offs at which chunk-level recall is reported.
 RECALL_KS = (1, 3, 5, 10)
@@ -66,6 +70,9 @@ class RetrievedChunk:
     end: int
     similarity: float
     assembly: Assembly | None = None
+    #: The title and text the prompt showed (``None`` only in a row built without them).
+    text: str | None = None
+    title: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -79,13 +86,23 @@ class RetrievedChunk:
         }
         if self.assembly is not None:
             data["assembly"] = self.assembly.to_json()
+        if self.title is not None:
+            data["title"] = self.title
+        if self.text is not None:
+            data["text"] = self.text
         return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> RetrievedChunk:
-        kept = {k: data[k] for k in cls.__dataclass_fields__ if k != "assembly"}
+        kept = {k: data[k] for k in cls.__dataclass_fields__ if k not in ("assembly", "text", "title")}
         assembly = data.get("assembly")
-        return cls(**kept, assembly=None if assembly is None else Assembly.from_json(assembly))
+        text, title = data.get("text"), data.get("title")
+        return cls(
+            **kept,
+            assembly=None if assembly is None else Assembly.from_json(assembly),
+            text=text if isinstance(text, str) else None,
+            title=title if isinstance(title, str) else None,
+        )
 
     def text_in(self, bodies: Mapping[str, str]) -> str | None:
         """The chunk's text rebuilt from article bodies (id → body); ``None`` when it cannot be.
@@ -93,6 +110,8 @@ class RetrievedChunk:
         ``None`` when its article is not in ``bodies`` or a logged passage was not placed in it
         (``start`` -1 without an assembly); an assembly is rebuilt piece by piece with its joins.
         """
+        if self.text is not None:
+            return self.text
         if self.assembly is not None:
             return self.assembly.text(bodies)
         if self.start < 0 or self.article_id not in bodies:
@@ -235,6 +254,8 @@ class SentenceVerdict:
     rule: str = ""
     #: Every rule tried, in order, with its evidence: the last one decided.
     steps: tuple[Step, ...] = ()
+    #: The number (1-based, in rank order) of the passage its span is in, when it has one.
+    passage: int | None = None
 
     @property
     def claims(self) -> bool:
@@ -264,6 +285,7 @@ class SentenceVerdict:
             "role": self.role,
             "rule": self.rule,
             "steps": [step.to_json() for step in self.steps],
+            "passage": self.passage,
         }
 
     @classmethod
@@ -281,6 +303,7 @@ class SentenceVerdict:
             role=data["role"],
             rule=data["rule"],
             steps=tuple(Step.from_json(step) for step in data["steps"]),
+            passage=data.get("passage"),
         )
 
 
@@ -516,3 +539,9 @@ class ResultRow:
             retrieval_metrics=None if metrics is None else RetrievalScores.from_json(metrics),
             judgement=Judgement.from_json(data["judgement"]),
         )
+
+
+def row_passages(row: ResultRow) -> tuple[tuple[str, str], ...]:
+    """The ``(title, text)`` of every passage the row's prompt showed, in rank order, from the row alone (schema 6):
+    what its verdicts were judged against."""
+    return tuple((chunk.title or chunk.chunk_id, chunk.text or "") for chunk in row.retrieved)

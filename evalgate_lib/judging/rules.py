@@ -8,7 +8,7 @@ or names are missing. A verdict's reason is *rendered* from its deciding step's 
 (:func:`render`), never read back: no rule looks at a reason string, so rewording one changes no verdict.
 
 Every step a sentence went through is kept in the row (``steps``), so the verdict can be recomputed by hand:
-``evalgate explain`` prints them, and :func:`replay` recomputes a verdict from its recorded evidence alone.
+``evalgate explain`` prints them, with the span and the passages each verdict was judged against.
 
 A rule can be switched off by its id (the ``disabled`` argument of :func:`~evalgate_lib.judging.answer.judge_answer`):
 ``scripts/ablation.py`` re-judges every labelled set without each rule in turn, and the table it writes in

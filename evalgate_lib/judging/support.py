@@ -85,6 +85,13 @@ VERBATIM_CHARS = 12
 
 # --------------------------------------------------------------------------------------------- what a claim needs
 
+#: What a claim is to its span, as S.words' evidence names it: a fragment ("10 GB.") takes its subject from the
+#: question; a claim in the question's words restates it with something added; a clause is a part checked alone.
+FRAGMENT = "a fragment that takes its subject from the question"
+RESTATEMENT = "a claim in the question's words"
+CLAIM = "a claim"
+CLAUSE = "a clause"
+
 
 @dataclass(frozen=True)
 class Need:
@@ -112,10 +119,10 @@ def need_of(claim: str, code: tuple[str, ...], question: str) -> Need:
     terms = terms_of(claim, code)
     asked = read_question(question)
     if len(terms.own_words) <= FRAGMENT_WORDS:
-        return Need(terms, asked.asked - terms.words, "an answer fragment")
+        return Need(terms, asked.asked - terms.words, FRAGMENT)
     if asked.asked and asked.about(terms.words) >= ABOUT_QUESTION:
-        return Need(terms, asked.asked & terms.words, "a restatement of the question")
-    return Need(terms, frozenset(), "a claim")
+        return Need(terms, asked.asked & terms.words, RESTATEMENT)
+    return Need(terms, frozenset(), CLAIM)
 
 
 def held_exact(need: frozenset[str], held: frozenset[str], names: frozenset[str] | None = None) -> frozenset[str]:
@@ -287,7 +294,7 @@ class ClaimCase:
     def need(self) -> Need:
         if self.whole:
             return need_of(self.claim, self.code, self.question)
-        return Need(terms_of(self.claim, self.code), frozenset(), "a clause")
+        return Need(terms_of(self.claim, self.code), frozenset(), CLAUSE)
 
     @cached_property
     def premise(self) -> frozenset[str]:
@@ -513,7 +520,7 @@ def _check_apart(case: ClaimCase) -> Step | None:
 
 def _check_subject(case: ClaimCase) -> Step | None:
     best = case.best
-    if best is None or case.need.kind == "a claim":
+    if best is None or case.need.kind == CLAIM:
         return None
     # a fragment takes the question's subject; a restatement names it: either way the span must name it where its
     # passage tells subjects apart by it ("Enterprise" in a table of plans)
@@ -568,7 +575,7 @@ def words_outcome(evidence: Mapping[str, Any]) -> str:
     """S.words decided from its evidence alone: supported when the span holds :data:`WORD_FLOOR` of the claim's
     words (a claim of at most :data:`SHORT_CLAIM` words may miss one) and of the question's words it needs;
     unsupported when either share is under :data:`NEAR_MISS`; undecided in between. A person recomputes it from
-    the two word lists of the trace, and :func:`~evalgate_lib.judging.trace.replay` does."""
+    the two word lists of the trace."""
     needed = list(evidence.get("needed", ()))
     held = set(evidence.get("held", ())) & set(needed)
     figure = share(held, needed)
@@ -600,7 +607,7 @@ def _check_lean(case: LeanCase) -> Step | None:
     if any(v.supported is False and not v.undecided for v in verdicts):
         return None
     if any(v.undecided and v.supported is False and v.rule == "S.negation" for v in verdicts):
-        return None  # a negation the context does not make is the claim's own, not a paraphrase a faithful writer explains
+        return None  # a negation the context does not make is the claim's own, not a faithful writer's paraphrase
     leaning = [v for v in verdicts if v.undecided and v.supported is False]
     own = [
         v
@@ -609,7 +616,7 @@ def _check_lean(case: LeanCase) -> Step | None:
         and not v.undecided
         and v.rule == "S.words"
         and v.steps
-        and v.steps[-1].evidence.get("kind") != "an answer fragment"
+        and v.steps[-1].evidence.get("kind") != FRAGMENT
     ]
     repeated = any(s.repeats is not None for s in case.reading.sentences)
     if not leaning or len(leaning) > len(own) or repeated or _cut_off(case.reading.answer):
@@ -846,6 +853,7 @@ def verdict_of(sentence: Sentence, tokens: tuple[str, ...], check: _Check) -> Se
         role=sentence.role,
         rule=last.rule,
         steps=check.steps,
+        passage=check.passage,
     )
 
 
@@ -886,8 +894,10 @@ class ProseSupportScorer:
     """Registered as ``prose`` (the default): the support rules of this module, on the answer's one reading."""
 
     name = "prose"
-    #: 4: the rebuilt judge (one reading, a table of named rules, a trace behind every verdict).
-    version = "4"
+    #: 4: the rebuilt judge (one reading, a table of named rules, a trace behind every verdict). 5: claims aligned to
+    #: the clause or cell they are about and their slots compared (numbers, names, polarity, qualifiers); every
+    #: judgement a table run by one loop.
+    version = "5"
     floor = WORD_FLOOR  # the share of a claim's words its span must hold
     marks_undecided = True  # its verdicts say when it could not decide: the review queue reads that
 

@@ -1,23 +1,23 @@
 """The trace behind a verdict: each sentence's role, every rule tried in order, which one decided and why.
 
 A row keeps, for every sentence, the rule that decided its verdict and every step tried before it, each
-with its evidence (:class:`~evalgate_lib.judging.rules.Step`); for correctness the same. :func:`explain`
-lays that out for a person — ``evalgate explain``, ``Results.explain()``, the explorer and the report's
-"why" all show it — and :func:`replay` recomputes each verdict from the recorded evidence alone, with the
-thresholds of the rule tables, so a test (and a reader) can check that the trace is enough to recompute
-the verdict by hand.
+with its evidence (:class:`~evalgate_lib.judging.rules.Step`), the span of the context it was judged against
+and that span's passage; for correctness the same; and the text of every passage the prompt showed.
+:func:`explain` lays that out for a person — ``evalgate explain``, ``Results.explain()``, the explorer and the
+report's "why" all show it — so a verdict can be recomputed from the row alone (``tests/test_trace.py`` does,
+with a small function of its own that reads only the recorded evidence).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from evalgate_lib.judging.correctness import CLAIM_RULES
 from evalgate_lib.judging.reading import ROLE_RULES, SENTENCE_RULES
-from evalgate_lib.judging.rows import Judgement, Matching, SentenceVerdict
+from evalgate_lib.judging.rows import Judgement, SentenceVerdict
 from evalgate_lib.judging.rules import ABSTAINS, Rule, Step, render
-from evalgate_lib.judging.support import ROLE_REASONS, SUPPORT_RULES, words_outcome
+from evalgate_lib.judging.support import SUPPORT_RULES
 
 #: What each role rule decides, by id (the reading's sentence rules and clause rules).
 ROLE_TABLE: Mapping[str, str] = {
@@ -62,8 +62,9 @@ class SentenceTrace:
     verdict: str
     rule: str
     steps: tuple[StepView, ...]
-    #: The span of the context the deciding rule read (its labels first), if any.
+    #: The span of the context the deciding rule read (its labels first), if any, and its passage's number.
     span: str | None = None
+    passage: int | None = None
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,8 @@ class Explanation:
     correctness_steps: tuple[StepView, ...]
     sentences: tuple[SentenceTrace, ...]
     flags: Mapping[str, tuple[str, ...]]
+    #: The passages the prompt showed, ``(title, text)`` in rank order: what every span is part of.
+    passages: tuple[tuple[str, str], ...] = ()
 
     def text(self) -> str:
         """The explanation as plain text (what ``evalgate explain`` prints)."""
@@ -98,11 +101,18 @@ class Explanation:
                 f"  verdict: {sentence.verdict} (decided by {sentence.rule})",
             ]
             if sentence.span:
-                out.append("  span: " + " / ".join(line.strip() for line in sentence.span.splitlines() if line.strip()))
+                where = f" (passage [{sentence.passage}])" if sentence.passage else ""
+                shown = " / ".join(line.strip() for line in sentence.span.splitlines() if line.strip())
+                out.append(f"  span{where}: {shown}")
             for step in sentence.steps:
                 out.append(f"  {_step_line(step)}")
         if self.flags:
             out += ["", "flags:"] + [f"  {name}: {'; '.join(reasons)}" for name, reasons in self.flags.items()]
+        if self.passages:
+            out += ["", "passages (as the prompt showed them):"]
+            for number, (title, text) in enumerate(self.passages, 1):
+                out.append(f"  [{number}] {title}")
+                out += [f"      {line}" for line in text.splitlines()]
         return "\n".join(out) + "\n"
 
 
@@ -117,7 +127,7 @@ def _step_line(step: StepView) -> str:
 def _short(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(str(v) for v in value[:10]) + (" …" if len(value) > 10 else "") + "]"
-    return str(value)
+    return " / ".join(line.strip() for line in str(value).splitlines() if line.strip())
 
 
 def _view(step: Step) -> StepView:
@@ -129,11 +139,21 @@ def _sentence(index: int, verdict: SentenceVerdict) -> SentenceTrace:
         steps = tuple(_view(s) for s in verdict.steps)
     else:  # a sentence whose role claims nothing: its role's rule is its whole trace
         steps = (StepView(verdict.rule, rule_text(verdict.rule), "no claim", verdict.reason, {}),)
-    return SentenceTrace(index, verdict.text, verdict.role, verdict.outcome, verdict.rule, steps, verdict.span)
+    return SentenceTrace(
+        index, verdict.text, verdict.role, verdict.outcome, verdict.rule, steps, verdict.span, verdict.passage
+    )
 
 
-def explain(judgement: Judgement, question: str, answer: str, config: str = "", question_id: str = "") -> Explanation:
-    """The trace of one judged answer (module docstring)."""
+def explain(
+    judgement: Judgement,
+    question: str,
+    answer: str,
+    config: str = "",
+    question_id: str = "",
+    passages: Sequence[tuple[str, str]] = (),
+) -> Explanation:
+    """The trace of one judged answer (module docstring); ``passages`` are the ``(title, text)`` it was judged
+    against, shown with it."""
     m = judgement.matching
     correct = ("correct" if judgement.correct else "wrong") + (", undecided" if m.undecided else "")
     return Explanation(
@@ -145,35 +165,5 @@ def explain(judgement: Judgement, question: str, answer: str, config: str = "", 
         tuple(_view(s) for s in m.steps),
         tuple(_sentence(i, s) for i, s in enumerate(judgement.sentences)),
         dict(judgement.flags.reasons),
+        tuple((str(t), str(x)) for t, x in passages),
     )
-
-
-# --------------------------------------------------------------------------------------------- replay
-
-
-@dataclass(frozen=True)
-class Replayed:
-    """A verdict recomputed from its trace: ``supported`` (its lean) and ``undecided``, or ``None`` for no claim."""
-
-    supported: bool | None
-    undecided: bool
-
-
-def replay_correct(matching: Matching) -> bool:
-    """The correctness verdict recomputed from its trace: the deciding (last) step's outcome."""
-    return matching.steps[-1].outcome == "correct" if matching.steps else False
-
-
-def replay(verdict: SentenceVerdict) -> Replayed:
-    """Recompute one sentence verdict from its trace alone (no passage, no answer): the last step decides; an
-    S.words step is recomputed from its word lists; an L.answer step turns an undecided lean to supported."""
-    if not verdict.steps or verdict.steps[-1].outcome == "none" or verdict.role in ROLE_REASONS:
-        return Replayed(None, False)
-    deciding = [s for s in verdict.steps if s.outcome != ABSTAINS]
-    last = deciding[-1]
-    if last.rule == "L.answer":
-        return Replayed(True, True)
-    outcome = words_outcome(last.evidence) if last.rule == "S.words" else last.outcome
-    if outcome == "undecided":
-        return Replayed(bool(last.lean), True)
-    return Replayed(outcome == "supported", False)

@@ -17,7 +17,7 @@ import re
 from typing import Mapping, Sequence
 
 from evalgate_lib.inputs.labels import Label
-from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow, RetrievedChunk, SentenceVerdict
+from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow, RetrievedChunk, SentenceVerdict, row_passages
 from evalgate_lib.judging.trace import explain
 from evalgate_lib.reporting.explorer import FLAG_LABELS
 from evalgate_lib.reporting.plots import token_marks_html
@@ -252,8 +252,10 @@ def details_html(row: ResultRow, bodies: Mapping[str, str] | None = None, labels
         + f"<h5>Retrieved chunks (top {len(row.retrieved)}), supporting spans marked</h5>{chunks}"
         + "<details><summary><b>The trace: every rule tried, in order, with its evidence</b> "
         "(<code>evalgate explain</code>)</summary>"
-        + explanation_html(explain(row.judgement, row.question, row.answer, row.config, row.question_id),
-                           trace_anchor(row))
+        + explanation_html(
+            explain(row.judgement, row.question, row.answer, row.config, row.question_id, row_passages(row)),
+            trace_anchor(row),
+        )
         + "</details></div>"
     )
 

@@ -12,7 +12,7 @@ from typing import Iterable, Mapping, Sequence
 
 from evalgate_lib.inputs.corpus import Article
 from evalgate_lib.judging.flags import review_priority
-from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow
+from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow, row_passages
 from evalgate_lib.judging.trace import explain
 from evalgate_lib.reporting.plots import sentences_html
 from evalgate_lib.reporting.trace_view import TRACE_CSS, explanation_html
@@ -112,7 +112,7 @@ def describe_row(row: ResultRow, bodies: Mapping[str, str] | None = None, excerp
         parts.append(f"<p><b>Flags and why they fired:</b></p><ul>{items}</ul>")
     else:
         parts.append("<p><b>Flags:</b> none fired.</p>")
-    trace = explain(row.judgement, row.question, row.answer, row.config, row.question_id)
+    trace = explain(row.judgement, row.question, row.answer, row.config, row.question_id, row_passages(row))
     parts.append(
         f"<style>{TRACE_CSS}</style><details><summary><b>Why: the trace</b> (every rule tried, in order, with its "
         "evidence; <code>evalgate explain</code>)</summary>" + explanation_html(trace) + "</details>"

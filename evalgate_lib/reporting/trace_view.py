@@ -55,9 +55,15 @@ def explanation_html(explanation: Explanation, anchor: str = "") -> str:
             f"verdict: <b>{e(s.verdict)}</b> (decided by <code>{e(s.rule)}</code>)</p>"
         )
         if s.span:
-            parts.append(
-                f'<p class="eg-evidence">span: {e(" / ".join(x.strip() for x in s.span.splitlines() if x.strip()))}</p>'
-            )
+            where = f" (passage [{s.passage}])" if s.passage else ""
+            shown = " / ".join(x.strip() for x in s.span.splitlines() if x.strip())
+            parts.append(f'<p class="eg-evidence">span{e(where)}: {e(shown)}</p>')
         parts.append(_steps(s.steps))
+    if explanation.passages:
+        parts.append("<details><summary>The passages the prompt showed</summary><ol>")
+        parts += [
+            f'<li><b>{e(title)}</b><pre class="eg-passage">{e(text)}</pre></li>' for title, text in explanation.passages
+        ]
+        parts.append("</ol></details>")
     parts.append("</div>")
     return "\n".join(parts)
