@@ -1104,6 +1104,33 @@ def _configure_sign(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def cmd_probe(args: argparse.Namespace) -> int:
+    """``evalgate probe``: the judge on edits of the team's own documents, per kind of error (docs/judge.md)."""
+    import json
+
+    from evalgate_lib.files import atomic_write
+    from evalgate_lib.probing.probe import format_probe, probe_corpus
+
+    check_outputs(args, [args.corpus], "json", inputs=[("gold file", args.gold)])
+    chunking = {"method": "markdown", "max_words": args.max_words}
+    report = probe_corpus(args.corpus, args.gold, chunking=chunking, top_k=args.top_k, limit=args.limit)
+    print(format_probe(report, f"probe of the judge on {args.corpus} with the gold evidence of {args.gold}"), end="")
+    if args.json is not None:
+        data = {**report.to_json(), "cases": [c.to_json() for c in report.cases]}
+        atomic_write(args.json, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        print(f"every edited answer and its verdict: {args.json}")
+    return 0
+
+
+def _configure_probe(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--corpus", type=Path, required=True, help="the documents (a folder of .md, .rst, .html …)")
+    parser.add_argument("--gold", type=Path, required=True, help="gold questions with evidence (JSONL)")
+    parser.add_argument("--top-k", type=int, default=4, help="passages each faithful answer is given (default 4)")
+    parser.add_argument("--max-words", type=int, default=250, help="words per markdown chunk (default 250)")
+    parser.add_argument("--limit", type=int, default=None, help="only the first N questions with evidence")
+    parser.add_argument("--json", type=Path, default=None, help="write the table and every edited answer here")
+
+
 #: Every subcommand: name → (help, argument setup, handler). The CLI owns them all; the
 #: library modules they call take plain parameters and know nothing of argparse.
 COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = {
@@ -1137,6 +1164,12 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callab
         "sign label files or sampling plans made without the team's key, so the gate trusts them with it set",
         _configure_sign,
         cmd_sign,
+    ),
+    "probe": (
+        "measure the judge on your own documents: faithful answers from the gold evidence, each edited one way "
+        "(a number swapped, a negation, …), and how often the judge flags each kind",
+        _configure_probe,
+        cmd_probe,
     ),
 }
 

@@ -1,10 +1,11 @@
 """The judge's tables as docs/judge.md prints them, made from the code: roles, rules, lexicon, thresholds.
 
 The rule tables in docs/judge.md are not written by hand: this script renders them from the tables the judge
-runs (:data:`evalgate_lib.judging.reading.ROLE_RULES`, :data:`~evalgate_lib.judging.support.SUPPORT_RULES`,
-:data:`~evalgate_lib.judging.correctness.CLAIM_RULES`, ``lexicon.toml``, the thresholds ``scripts/judge_size.py``
-counts), and ``tests/test_judge_docs.py`` checks that the page holds exactly what it renders. After changing a
-rule, run it and paste:
+runs, in the order the one loop runs them (:data:`evalgate_lib.judging.reading.SENTENCE_RULES` and ``ROLE_RULES``;
+:data:`~evalgate_lib.judging.support.CLAIM_TABLE`, ``CODE_TABLE``, ``COVERAGE_TABLE``, ``LEAN_TABLE``;
+:data:`~evalgate_lib.judging.correctness.CORRECTNESS_TABLE` and ``MATCHING_TABLE``; ``lexicon.toml``; the thresholds
+``scripts/judge_size.py`` counts), and ``tests/test_judge_docs.py`` checks that the page holds exactly what it
+renders. After changing a rule, run it and paste:
 
     .venv/bin/python scripts/judge_tables.py --write     # rewrites the block between the markers in docs/judge.md
 """
@@ -20,10 +21,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from evalgate_lib.judging.correctness import CLAIM_RULES  # noqa: E402
+from evalgate_lib.judging.correctness import CORRECTNESS_TABLE, MATCHING_TABLE  # noqa: E402
 from evalgate_lib.judging.lexicon import LEXICON_FILE  # noqa: E402
 from evalgate_lib.judging.reading import ROLE_RULES, SENTENCE_RULES  # noqa: E402
-from evalgate_lib.judging.support import SUPPORT_RULES  # noqa: E402
+from evalgate_lib.judging.rules import Rule  # noqa: E402
+from evalgate_lib.judging.support import CLAIM_TABLE, CODE_TABLE, COVERAGE_TABLE, LEAN_TABLE  # noqa: E402
+
+#: Each judgement's table, with the heading it has on the page, in the order a verdict meets them.
+TABLES: tuple[tuple[str, tuple[Rule, ...]], ...] = (
+    ("Support of a claim (`judging/support.py`, `CLAIM_TABLE`), run in this order", CLAIM_TABLE),
+    ("Support of a code line (`CODE_TABLE`)", CODE_TABLE),
+    ("Support of a statement about the context (`COVERAGE_TABLE`)", COVERAGE_TABLE),
+    ("The lean of an answer's undecided verdicts (`LEAN_TABLE`)", LEAN_TABLE),
+    ("Correctness (`judging/correctness.py`, `CORRECTNESS_TABLE`), run in this order", CORRECTNESS_TABLE),
+    ("Matching rules a run can choose instead (`MATCHING_TABLE`)", MATCHING_TABLE),
+)
 
 DOC = ROOT / "docs" / "judge.md"
 START, END = "<!-- judge-tables:start -->", "<!-- judge-tables:end -->"
@@ -49,14 +61,11 @@ def tables() -> str:
         "| rule | role | decides | example |",
         "|---|---|---|---|",
     ]
-    out += [f"| `{i}` | {role} | {_cell(d)} | {_cell(x)} |" for i, role, d, x in SENTENCE_RULES]
+    out += [f"| `{r.id}` | {r.role} | {_cell(r.decides)} | {_cell(r.example)} |" for r in SENTENCE_RULES]
     out += [f"| `{r.id}` | {r.role} | {_cell(r.decides)} | {_cell(r.example)} |" for r in ROLE_RULES]
-    out += ["", "### Support (`judging/support.py`), tried in this order", "",
-            "| rule | decides | example | threshold |", "|---|---|---|---|"]  # fmt: skip
-    out += [f"| `{r.id}` | {_cell(r.decides)} | {_cell(r.example)} | {r.threshold} |" for r in SUPPORT_RULES.values()]
-    out += ["", "### Correctness (`judging/correctness.py`), tried in this order", "",
-            "| rule | decides | example | threshold |", "|---|---|---|---|"]  # fmt: skip
-    out += [f"| `{r.id}` | {_cell(r.decides)} | {_cell(r.example)} | {r.threshold} |" for r in CLAIM_RULES.values()]
+    for heading, table in TABLES:
+        out += ["", f"### {heading}", "", "| rule | decides | example → outcome | threshold |", "|---|---|---|---|"]
+        out += [f"| `{r.id}` | {_cell(r.decides)} | {_cell(str(r.example))} | {r.threshold} |" for r in table]
     lexicon = tomllib.loads(LEXICON_FILE.read_text(encoding="utf-8"))
     out += ["", "### The lexicon (`judging/lexicon.toml`)", ""]
     out += ["| table | entries | source | what the judge does with it |", "|---|---|---|---|"]

@@ -30,10 +30,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from evalgate_lib.inputs.labelled_sets import load_sets  # noqa: E402
-from evalgate_lib.judging import context, correctness, flags, question, reading, support  # noqa: E402
+from evalgate_lib.judging import context, correctness, flags, question, reading, slots, support  # noqa: E402
 
 #: The modules of the judge that read a threshold (a threshold imported by name is set where it is read).
-JUDGE_MODULES: tuple[ModuleType, ...] = (context, correctness, flags, question, reading, support)
+JUDGE_MODULES: tuple[ModuleType, ...] = (context, correctness, flags, question, reading, slots, support)
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,7 @@ CURVES: tuple[Curve, ...] = (
     Curve("ADJACENT_UNITS", (1, 2, 3)),
     Curve("ABOUT_QUESTION", (0.4, 0.5, 0.6)),
     Curve("RESTATES_QUESTION", (0.65, 0.75, 0.85)),
+    Curve("BIND_FLOOR", (0.4, 0.5, 0.6, 0.75)),
 )
 
 

@@ -27,7 +27,7 @@ def test_every_rule_and_threshold_is_on_the_page() -> None:
     from evalgate_lib.judging.support import SUPPORT_RULES
 
     text = DOC.read_text(encoding="utf-8")
-    ids = [r.id for r in ROLE_RULES] + [r[0] for r in SENTENCE_RULES] + list(SUPPORT_RULES) + list(CLAIM_RULES)
+    ids = [r.id for r in ROLE_RULES] + [r.id for r in SENTENCE_RULES] + list(SUPPORT_RULES) + list(CLAIM_RULES)
     assert ids and all(f"`{rule}`" in text for rule in ids), [r for r in ids if f"`{r}`" not in text]
     size = load_script("judge_size").count(ROOT)
     assert len(size.thresholds) <= 12  # issue 44's bound, stated on the page

@@ -30,13 +30,11 @@ def test_each_clause_rule_gives_its_role_to_its_own_example(rule: reading.RoleRu
     assert sentence.clauses[0].rule == rule.id
 
 
-@pytest.mark.parametrize(("rule_id", "role", "_decides", "example"), SENTENCE_RULES, ids=lambda r: str(r))
-def test_each_sentence_rule_gives_its_role_to_its_own_example(
-    rule_id: str, role: str, _decides: str, example: str
-) -> None:
-    answer = f"```bash\n{example}\n```" if role == "code" else example
+@pytest.mark.parametrize("rule", SENTENCE_RULES, ids=lambda r: r.id)
+def test_each_sentence_rule_gives_its_role_to_its_own_example(rule: reading.SentenceRule) -> None:
+    answer = f"```bash\n{rule.example}\n```" if rule.role == "code" else rule.example
     sentence = read_answer(answer).sentences[0]
-    assert (sentence.role, sentence.rule) == (role, rule_id)
+    assert (sentence.role, sentence.rule) == (rule.role, rule.id)
 
 
 def test_markup_is_read_not_compared() -> None:

@@ -305,10 +305,6 @@ class SentenceRule:
     example: str
     applies: Callable[[str, str, tuple[str, ...]], bool]
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
-        """``(id, role, decides, example)``: how the docs' table and the tests read a row."""
-        return iter((self.id, self.role, self.decides, self.example))
-
 
 def _is_code(block: str, text: str, code: tuple[str, ...]) -> bool:
     stripped = text.strip()

@@ -29,16 +29,17 @@ from evalgate_lib.judging import lexicon as lx
 from evalgate_lib.judging.context import Place, clause_texts, digit_numbers, name_words, refers_back
 from evalgate_lib.judging.terms import stem, terms_of
 
+#: A claim with at most this many counted words of its own (numbers and names aside) is an answer fragment
+#: ("10 GB.", "The answer is 3."): its span must also hold WORD_FLOOR of the question's words. A place binds a slot
+#: only with at least this many of the claim's words: one shared word binds nothing.
+FRAGMENT_WORDS = 2
+#: A claim with at most this many counted words may miss one of them when its span holds its every name; a clause
+#: with fewer subject words than this aligns anywhere, so its polarity is not compared.
+SHORT_CLAIM = 4
 #: Share of a claim piece's subject words the rival place must hold for the slot to be bound elsewhere: under it,
-#: the place is not about what the claim is about.
+#: the place is not about what the claim is about. For a polarity, a qualifier or a name, whose flip leaves every
+#: other word in place, the rival must restate the claim: hold ``question.RESTATES_QUESTION`` of its words.
 BIND_FLOOR = 0.5
-#: And at least this many of them: one shared word binds nothing.
-BIND_WORDS = 2
-#: For a polarity, a qualifier or a name, whose flip leaves every other word in place, the share the rival must
-#: hold: the place must say what the claim says, but for the one slot.
-ALIGN_FLOOR = 0.75
-#: A clause compared for its polarity must say at least this many subject words of its own: fewer align anywhere.
-POLARITY_WORDS = 4
 
 Phrase = tuple[str, ...]
 
@@ -137,7 +138,7 @@ def bound_elsewhere(
     ``words`` are the piece's own subject words; only when it has none is it compared on ``also``, the words it
     takes from elsewhere (the clause it refers back to, the question a fragment answers). ``agrees(place)`` is
     ``True`` (holds the claim's value), ``False`` (holds another of its kind, not the claim's) or ``None``
-    (neither). The rival must hold ``floor`` of the words (rounded down, at least :data:`BIND_WORDS`), more of them
+    (neither). The rival must hold ``floor`` of the words (rounded down, at least ``FRAGMENT_WORDS``), more of them
     than the best agreeing place and, with ``superset``, every word that place holds. ``own_only`` compares a
     place's own words, not the headings above it."""
     compared = words or also
@@ -153,7 +154,7 @@ def bound_elsewhere(
     best = max((len(held) for _, held in own), default=0)
     own_place = next((p for p, held in own if len(held) == best), None)
     own_held = frozenset().union(*(held for _, held in own if len(held) == best)) if own else frozenset()
-    least = max(math.floor(floor * len(compared)), BIND_WORDS)
+    least = max(math.floor(floor * len(compared)), FRAGMENT_WORDS)
     for place, held in sorted(rivals, key=lambda r: -len(r[1])):
         if len(held) <= best or len(held) < least:
             break

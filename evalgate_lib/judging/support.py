@@ -45,14 +45,14 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from evalgate_lib.judging import lexicon as lx
 from evalgate_lib.judging.context import ContextReading, Place, Span, read_context, squash
-from evalgate_lib.judging.question import ABOUT_QUESTION, read_question
+from evalgate_lib.judging.question import ABOUT_QUESTION, RESTATES_QUESTION, read_question
 from evalgate_lib.judging.reading import AnswerReading, Sentence, read_answer
 from evalgate_lib.judging.rows import SentenceVerdict
 from evalgate_lib.judging.rules import Example, Rule, Step, by_id, render, run_rules, share
 from evalgate_lib.judging.sentence_scorers import ScoringContext, SentenceScorer
 from evalgate_lib.judging.slots import (
-    ALIGN_FLOOR,
-    POLARITY_WORDS,
+    FRAGMENT_WORDS,
+    SHORT_CLAIM,
     Binding,
     Piece,
     bound_elsewhere,
@@ -72,11 +72,6 @@ WORD_FLOOR = 0.55
 #: Under this share of its words a claim is unsupported however its numbers and names stand; from it up to
 #: :data:`WORD_FLOOR` it is a near miss: undecided, leaning unsupported.
 NEAR_MISS = 0.34
-#: A claim with at most this many counted words of its own (numbers and names aside) is an answer fragment
-#: ("10 GB.", "The answer is 3."): its span must also hold WORD_FLOOR of the question's words.
-FRAGMENT_WORDS = 2
-#: A claim with at most this many counted words may miss one of them when its span holds its every name.
-SHORT_CLAIM = 4
 #: A verbatim copy must be at least this long (in characters) to count as one: "Yes." is in every context.
 VERBATIM_CHARS = 12
 
@@ -435,8 +430,11 @@ def _check_name(case: ClaimCase) -> Step | None:
         for name in sorted(piece.names):
             if name in case.premise or name_shape(name) in ("menu", "word"):
                 continue
-            agrees = name_agrees(name, _name_held, frozenset().union(*(p.names for p in case.pieces)) - {name})
-            bound = bound_elsewhere(words, case.context.places, agrees, also=taken, floor=ALIGN_FLOOR, own_only=True)
+            named = frozenset().union(*(p.names for p in case.pieces)) - {name}
+            agrees = name_agrees(name, _name_held, named)
+            bound = bound_elsewhere(
+                words, case.context.places, agrees, also=taken, floor=RESTATES_QUESTION, own_only=True
+            )
             if bound is not None:
                 shape = name_shape(name)
                 rivals = sorted(n for n in bound.rival.names if name_shape(n) == shape and n != name)
@@ -449,11 +447,11 @@ def _check_negation(case: ClaimCase) -> Step | None:
         if piece.restrictive and not piece.negated or piece.condition:
             continue  # a positive clause in restrictive words ("only", "disabled"), or a condition: no polarity
         words, taken = _subject_words(case, piece)
-        if len(words) < POLARITY_WORDS:
-            continue
+        if len(words) < SHORT_CLAIM:
+            continue  # a short clause aligns anywhere: its polarity is not compared
         agrees = polarity_agrees(piece)
         bound = bound_elsewhere(
-            words, case.context.places, agrees, also=taken, floor=ALIGN_FLOOR, own_only=True, superset=False
+            words, case.context.places, agrees, also=taken, floor=RESTATES_QUESTION, own_only=True, superset=False
         )
         if bound is not None:
             said, written = ("negative", "positive") if piece.negated else ("positive", "negative")
@@ -472,7 +470,7 @@ def _check_qualifier(case: ClaimCase) -> Step | None:
         for qualifier in sorted(piece.qualifiers):
             agrees = qualifier_agrees(qualifier)
             bound = bound_elsewhere(
-                words, case.context.places, agrees, also=taken, floor=ALIGN_FLOOR, own_only=True, superset=False
+                words, case.context.places, agrees, also=taken, floor=RESTATES_QUESTION, own_only=True, superset=False
             )
             if bound is not None:
                 opposite = sorted(" ".join(q) for q in bound.rival.qualifiers & lx.OPPOSITES[qualifier])

@@ -21,7 +21,7 @@ from evalgate_lib.judging.support import SUPPORT_RULES
 
 #: What each role rule decides, by id (the reading's sentence rules and clause rules).
 ROLE_TABLE: Mapping[str, str] = {
-    **{rule_id: decides for rule_id, _, decides, _ in SENTENCE_RULES},
+    **{rule.id: rule.decides for rule in SENTENCE_RULES},
     **{rule.id: rule.decides for rule in ROLE_RULES},
     "role.frame": "a frame naming the context ('According to the docs,') is removed: what follows is the claim",
     "role.claim": "everything else is a claim about the world, judged against the context",

@@ -708,7 +708,8 @@ def hedged_frame(base: Base) -> Edit | None:
     if opening and text[:1].isupper() and not re.match(r"[A-Z]{2}|[A-Z][a-z]*[A-Z]|I\b", text):
         text = text[:1].lower() + text[1:]
     if opening and text.startswith(("-", "*", "|", "#", "`", "1.")):
-        text = "\n\n" + text
+        # a list, a table or code cannot follow a comma: the frame leads into it
+        opening, text = opening.rstrip(", ") + ":", "\n\n" + text
     return Edit("hedged_frame", f"{opening}{text}{closing}", "", f"{opening}…{closing}")
 
 

@@ -16,10 +16,15 @@ the judge can see in *this* domain, before anyone trusts its verdicts there.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
 
+from evalgate_lib.errors import InputError
+from evalgate_lib.inputs.corpus import load_corpus
+from evalgate_lib.inputs.gold import load_gold
 from evalgate_lib.judging.answer import judge_answer
 from evalgate_lib.judging.rows import Judgement
+from evalgate_lib.probing.bases import PROBE_CHUNKING, PROBE_TOP_K, evidence_bases
 from evalgate_lib.probing.edits import EDIT_KINDS, Base, Edit, EditKind
 
 #: What every probe prints beside its figures.
@@ -200,3 +205,29 @@ def format_probe(report: ProbeReport, title: str = "") -> str:
     lines.append("")
     lines.append(CAVEAT)
     return "\n".join(lines) + "\n"
+
+
+def probe_corpus(
+    corpus: str | Path,
+    gold: str | Path,
+    *,
+    chunking: Mapping[str, object] = PROBE_CHUNKING,
+    top_k: int = PROBE_TOP_K,
+    limit: int | None = None,
+) -> ProbeReport:
+    """The probe of a team's own documents: a faithful answer per answerable gold question with evidence
+    (:func:`~evalgate_lib.probing.bases.evidence_bases`), each edited one way at a time and judged (``limit``: the
+    first ``limit`` of them). A gold set with no evidence to build from is an input error, never an empty table."""
+    articles = load_corpus(corpus)
+    questions = load_gold(gold)
+    bases = evidence_bases(articles, questions, chunking=chunking, top_k=top_k, where=str(gold))
+    if not bases:
+        raise InputError(
+            f"{gold}: no answerable question with evidence in its article: a probe builds its faithful answers from "
+            "the gold evidence (add 'evidence' to the questions, docs/your-data.md)"
+        )
+    if limit is not None:
+        if limit < 1:
+            raise InputError(f"--limit must be at least 1, got {limit}")
+        bases = bases[:limit]
+    return run_probe(bases)
