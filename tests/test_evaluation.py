@@ -79,7 +79,7 @@ def test_correct_grounded_answer_full_row() -> None:
     # content tokens: starter, includes, 3, seats → 4 of 4 → 1.0; confidence = min(0.712346, 1.0)
     # (the row may hold more keys than docs/DESIGN.md lists, e.g. retrieval_metrics and matching)
     expected = {
-        "schema": 5,
+        "schema": 6,
         "config": "baseline",
         "question_id": "q001",
         "question": "How many seats does Starter include?",
@@ -98,6 +98,8 @@ def test_correct_grounded_answer_full_row() -> None:
                 "start": 100,
                 "end": 100 + len(P1_TEXT),
                 "similarity": 0.712346,
+                "title": P1.title,  # row schema 6: the passage as the prompt showed it
+                "text": P1_TEXT,
             }
         ],
         "top_similarity": 0.712346,
@@ -121,6 +123,7 @@ def test_correct_grounded_answer_full_row() -> None:
                 "role": "claim",
                 "rule": "scorer:lexical",
                 "steps": [],
+                "passage": None,
             }
         ],
         "scorer": "lexical@1",
@@ -246,6 +249,7 @@ def test_refusal_on_no_answer_question() -> None:
             "role": "decline",
             "rule": "role.decline",
             "steps": [],
+            "passage": None,
         }
     ]
     assert r.flags == Flags(wrong=False, hallucination=False, grounded_but_wrong=False, review=False, reasons={})

@@ -94,11 +94,12 @@ def _unsupported_reason(grounded: Groundedness) -> str:
     """How many sentences are unsupported, in the words the trace uses: decided, or undecided and leaning so."""
     unsupported = [s for s in grounded.sentences if s.supported is False]
     decided = sum(1 for s in unsupported if not s.undecided)
-    counts = [f"{decided} sentence(s) unsupported"] if decided else []
+    counts = [f"{decided} sentence(s) judged unsupported"] if decided else []
     if len(unsupported) > decided:
         counts.append(f"{len(unsupported) - decided} undecided, leaning unsupported")
     worst = min(unsupported, key=lambda s: (s.undecided, s.coverage if s.coverage is not None else 0.0))
-    return f"{' and '.join(counts)}; e.g. {worst.text!r} ({worst.outcome}): {worst.reason}"
+    shown = f" ({worst.outcome})" if worst.undecided else ""
+    return f"{' and '.join(counts)}; e.g. {worst.text!r}{shown}: {worst.reason}"
 
 
 def flag_answer(

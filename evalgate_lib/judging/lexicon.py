@@ -155,6 +155,7 @@ REPORT_VERBS: frozenset[str] = _words("report_verbs")
 SPEECH_PARTICIPLES: frozenset[str] = _words("report_verbs", "speech_participles")
 HEDGES: frozenset[str] = _words("hedges")
 AUXILIARIES: frozenset[str] = _words("auxiliaries")
+MODAL_ADJECTIVES: frozenset[str] = _words("auxiliaries", "modal_adjectives")
 COPULAS: frozenset[str] = _words("copulas")
 INTENSIFIERS: frozenset[str] = _words("intensifiers")
 ANAPHORA: frozenset[str] = _words("anaphora")
@@ -207,7 +208,9 @@ def negated_words(tokens: Sequence[str]) -> tuple[str, ...]:
         if token not in CLAUSE_NEGATIONS:
             continue
         for word in tokens[i + 1 :]:
-            if word in AUXILIARIES or word in INTENSIFIERS or word in NEGATIONS or word in STOPWORDS:
+            if word in AUXILIARIES or word in MODAL_ADJECTIVES or word in INTENSIFIERS or word in NEGATIONS:
+                continue
+            if word in STOPWORDS:
                 continue
             if word == "longer":  # "no longer supported" negates "supported"
                 continue
@@ -244,6 +247,7 @@ __all__ = [
     "COPULAS",
     "FRAME_OPENERS",
     "INTENSIFIERS",
+    "MODAL_ADJECTIVES",
     "ORDINAL_SUFFIXES",
     "RANGES",
     "CONCLUSIONS",

@@ -1005,7 +1005,7 @@ CLAIM_TABLE: tuple[Rule, ...] = (
         "nothing negative is undecided, leaning unsupported",
         Example(
             "SSO is available on the Free plan.",
-            (("SSO", "SSO is not available on the Free plan. It is included in Business."),),
+            (("Single sign-on", "SSO is not available on the Free plan. It is included in Business."),),
             expected="unsupported",
         ),
         "the claim is {value}, but its words ({held}) stand by a {rival} place in passage [{passage}] ({place!r})",
