@@ -41,10 +41,11 @@ def test_kappa_of_the_judge_against_labels_by_hand() -> None:
         _item(ablation, "Starter includes 9 seats.", False, False),
     ]
     assert ablation.kappas(items) == pytest.approx((0.5, 0.5))
-    # S.absent off: S.swap still reads "9 seats" as the span's sentence with one value swapped; both off, the
-    # words rule holds it (the span has every other word), the judge flags nothing, and κ of a constant is 0
+    # S.absent off: S.binding still reads 9 as given for nothing the claim is about (the claim's words stand by 3),
+    # and S.swap the span's sentence with one value swapped; with all three off, the words rule holds it (the span
+    # has every other word), the judge flags nothing, and κ of a constant is 0
     assert ablation.kappas(items, frozenset({"S.absent"}))[1] == pytest.approx(0.5)
-    assert ablation.kappas(items, frozenset({"S.absent", "S.swap"}))[1] == pytest.approx(0.0)
+    assert ablation.kappas(items, frozenset({"S.absent", "S.swap", "S.binding"}))[1] == pytest.approx(0.0)
 
 
 def test_a_threshold_is_set_wherever_the_judge_reads_it_and_put_back() -> None:
