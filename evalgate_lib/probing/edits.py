@@ -349,6 +349,10 @@ def _editable_names(base: Base) -> list[tuple[tuple[int, int], str]]:
     return out
 
 
+def _same_name(a: str, b: str) -> bool:
+    return a == b or a.startswith(b + ".") or b.startswith(a + ".") or a.endswith("." + b) or b.endswith("." + a)
+
+
 def name_swapped(base: Base) -> Edit | None:
     """A name of the answer replaced by another name of its shape that the passages give (another option, mode,
     function or plan), preferring one the passages write on the same line as it."""
@@ -364,11 +368,8 @@ def name_swapped(base: Base) -> Edit | None:
     options = []
     for span, name in _editable_names(base):
         low = name.casefold().rstrip("()")
-        rivals = [
-            r
-            for r in by_shape.get(_shape(name), [])
-            if low not in r.casefold() and r.casefold().rstrip("()") not in low
-        ]
+        # a name and its own qualified form (requests.auth, requests.auth.HTTPDigestAuth) are one name, not two
+        rivals = [r for r in by_shape.get(_shape(name), []) if not _same_name(low, r.casefold().rstrip("()"))]
         if _shape(name) == "proper":
             rivals = [r for r in rivals if r.casefold() not in base.question.casefold()]
         near = [r for r in rivals if any(name in line and r in line for line in lines)]
@@ -705,7 +706,7 @@ def hedged_frame(base: Base) -> Edit | None:
     """The answer inside a hedged or polite frame ("Based on the documentation, …", "… Hope this helps!")."""
     opening, closing = FRAMES[_pick(base.key, "frame", len(FRAMES))]
     text = base.answer.strip()
-    if opening and text[:1].isupper() and not re.match(r"[A-Z]{2}|[A-Z][a-z]*[A-Z]|I\b", text):
+    if opening.endswith(", ") and text[:1].isupper() and not re.match(r"[A-Z]{2}|[A-Z][a-z]*[A-Z]|I\b", text):
         text = text[:1].lower() + text[1:]
     if opening and text.startswith(("-", "*", "|", "#", "`", "1.")):
         # a list, a table or code cannot follow a comma: the frame leads into it
