@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Mapping
 
 from evalgate_lib.judging import lexicon as lx
 from evalgate_lib.judging.terms import Terms, canonical_number, code_names, stem, terms_of
@@ -90,6 +92,8 @@ class Place:
     condition: bool = False
     #: The words its negations negate ("cannot be extended" → extend): what its polarity is about.
     negated_words: frozenset[str] = frozenset()
+    #: The proper names it holds (stemmed): a plan, role or product it is about; a cell's row label and heading too.
+    proper: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -111,6 +115,10 @@ class ContextReading:
     names: frozenset[str] = frozenset()
     #: Every clause and table cell of every passage (:class:`Place`), in order.
     places: tuple[Place, ...] = ()
+    #: The proper names of the domain, each with those it is named beside in one line (a list, a table's header,
+    #: "Business and Enterprise"): names of one kind, which one can be swapped for another. A capitalised word the
+    #: context also writes in lower case ("Requests", "False") is not a name.
+    classmates: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
 
 def squash(text: str) -> str:
@@ -233,6 +241,24 @@ def clause_texts(sentence: str) -> list[str]:
     return [piece.strip(" ,") for piece in _CLAUSE_CUT.split(flat) if piece and piece.strip(" ,")]
 
 
+#: A capitalised word inside a sentence ("the Business plan", "an Admin"): a proper name of the domain (a plan, a
+#: role, a product) when the context writes it so too.
+_PROPER = re.compile(r"(?<![.?!:]\s)(?<!^)(?<![\w'’-])[A-Z][a-z]{2,}(?![\w'’-])")
+
+
+def proper_names(text: str, first: bool = False) -> frozenset[str]:
+    """The capitalised words of ``text`` past its first word (folded and stemmed, as words are); ``first``: the first
+    word too (a table cell or a heading is a name, not a sentence)."""
+    found = set(_PROPER.findall(text))
+    if first:
+        found |= {m.group(1) for m in re.finditer(r"^\s*([A-Z][a-z]{2,})(?![\w'’-])", text)}
+    return frozenset(stem(w.lower()) for w in found)
+
+
+#: Every capitalised word, removed to leave the words a text writes in lower case.
+_LOWER_ONLY = re.compile(r"\b[A-Z]\w*|`[^`]*`")
+
+
 def name_words(names: frozenset[str]) -> frozenset[str]:
     """The words inside names (``raise_for_status`` → rais, status): a name's, never the text's own."""
     return frozenset().union(*(terms_of(name).words for name in names)) if names else frozenset()
@@ -255,7 +281,14 @@ def digit_numbers(text: str) -> frozenset[str]:
 
 
 def _place(
-    index: int, text: str, shown: str, labels: frozenset[str], code: tuple[str, ...], data: bool, bound=frozenset()
+    index: int,
+    text: str,
+    shown: str,
+    labels: frozenset[str],
+    code: tuple[str, ...],
+    data: bool,
+    bound: frozenset[str] = frozenset(),
+    proper: frozenset[str] = frozenset(),
 ) -> Place:
     terms = terms_of(text, code)
     tokens = lx.reading_tokens(text)
@@ -280,16 +313,17 @@ def _place(
         own,
         bool(tokens) and tokens[0] in lx.CONDITIONS,
         frozenset(negated),
+        proper_names(text, True) | proper,
     )
 
 
 def _referring_back(places: list[Place]) -> list[Place]:
     """A place that refers back ("You can raise this to 50 GB", "…, which holds 500 seats") is about what the place
-    before it names: it takes that place's words too."""
+    before it names: it takes that place's words and names too."""
     out: list[Place] = []
     for place in places:
         if place.anaphoric and out and out[-1].passage == place.passage and not place.code:
-            place = dataclasses.replace(place, words=place.words | out[-1].own)
+            place = dataclasses.replace(place, words=place.words | out[-1].own, proper=place.proper | out[-1].proper)
         out.append(place)
     return out
 
@@ -316,7 +350,9 @@ def passage_places(index: int, title: str, text: str) -> tuple[Place, ...]:
                     if cell:
                         shown = f"{cells[0]} | {heading.strip()}: {cell}"
                         code = tuple(c for c in block.code if c in cell)
-                        out.append(_place(index, cell, shown, above, code, False, row | terms_of(heading).words))
+                        names = proper_names(cells[0], True) | proper_names(heading, True) | proper_names(cell, True)
+                        bound = row | terms_of(heading).words
+                        out.append(_place(index, cell, shown, above, code, False, bound, names))
                 continue
         above = frozenset().union(*(terms_of(label).words for label in labels))
         code = tuple(c for c in block.code if c in sentence) if block.kind != "code" else ()
@@ -347,5 +383,23 @@ def read_context(passages: tuple[tuple[str, str], ...]) -> ContextReading:
     names = frozenset().union(*(s.terms.exact for s in spans))
     places = tuple(place for i, (title, text) in enumerate(passages) for place in passage_places(i, title, text))
     return ContextReading(
-        passages, tuple(spans), tuple(groups), vocabulary, everything, squashed, titles, names, places
+        passages, tuple(spans), tuple(groups), vocabulary, everything, squashed, titles, names, places,
+        _classmates(passages),
     )
+
+
+def _classmates(passages: tuple[tuple[str, str], ...]) -> dict[str, frozenset[str]]:
+    """Each proper name of the passages with the names written beside it in one line (module docstring). A word is
+    a name when the passages write it capitalised inside a sentence at least as often as in lower case ("Business"
+    the plan beside "business hours" once; not "Requests" beside "requests.get" and "HTTP requests")."""
+    text = "\n".join(t for _, t in passages)
+    lower = Counter(stem(w) for w in re.findall(r"\b[a-z]{3,}\b", _LOWER_ONLY.sub(" ", text)))
+    upper = Counter(stem(w.lower()) for w in _PROPER.findall(text))
+    out: dict[str, set[str]] = {}
+    for _, passage in passages:
+        for line in passage.splitlines():
+            found = {n for cell in line.split("|") for n in proper_names(cell, True)}
+            names = {n for n in found if upper[n] >= lower[n]}
+            for name in names:
+                out.setdefault(name, set()).update(names - {name})
+    return {name: frozenset(mates) for name, mates in out.items()}

@@ -26,7 +26,7 @@ from functools import lru_cache
 from typing import Callable, Sequence
 
 from evalgate_lib.judging import lexicon as lx
-from evalgate_lib.judging.context import Place, clause_texts, digit_numbers, name_words, refers_back
+from evalgate_lib.judging.context import Place, clause_texts, digit_numbers, name_words, proper_names, refers_back
 from evalgate_lib.judging.terms import stem, terms_of
 
 #: A claim with at most this many counted words of its own (numbers and names aside) is an answer fragment
@@ -67,6 +67,8 @@ class Piece:
     condition: bool = False
     #: The words its negations negate ("can't be extended" → extend).
     negated_words: frozenset[str] = frozenset()
+    #: Its proper names past its first word ("the Business plan" → busi): a plan, role or product it is about.
+    proper: frozenset[str] = frozenset()
 
     def without_qualifiers(self) -> frozenset[str]:
         """Its subject words less its qualifiers': what a qualifier is compared on."""
@@ -108,6 +110,7 @@ def _piece(text: str, code: tuple[str, ...]) -> Piece:
         qualifiers,
         condition=bool(tokens) and tokens[0] in lx.CONDITIONS,
         negated_words=frozenset(stem(w) for w in lx.negated_words(tokens)),
+        proper=proper_names(text),
     )
 
 
@@ -219,6 +222,20 @@ def name_agrees(
         if place.code or any(held(other, place) for other in also):
             return None
         return False if any(name_shape(n) == shape and n != name for n in place.names) else None
+
+    return agrees
+
+
+def proper_agrees(name: str, also: frozenset[str], mates: frozenset[str]) -> Callable[[Place], bool | None]:
+    """A place agrees when it names the proper name (a plan, a role), is a rival when it names another of its kind
+    (``mates``: named beside it in the context) that the claim does not name too."""
+
+    def agrees(place: Place) -> bool | None:
+        if name in place.proper:
+            return True
+        if place.code or place.proper & also:
+            return None
+        return False if place.proper & mates else None
 
     return agrees
 

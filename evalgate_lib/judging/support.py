@@ -61,6 +61,7 @@ from evalgate_lib.judging.slots import (
     number_agrees,
     pieces_of,
     polarity_agrees,
+    proper_agrees,
     qualifier_agrees,
 )
 from evalgate_lib.judging.terms import Terms, quantities, terms_of
@@ -438,6 +439,16 @@ def _check_name(case: ClaimCase) -> Step | None:
             if bound is not None:
                 shape = name_shape(name)
                 rivals = sorted(n for n in bound.rival.names if name_shape(n) == shape and n != name)
+                return _bound_step("S.name", "name", name, ", ".join(rivals[:3]), bound)
+        mates = case.context.classmates
+        named = frozenset().union(*(p.proper for p in case.pieces))
+        for name in sorted(n for n in piece.proper - case.context.titles if mates.get(n)):
+            agrees = proper_agrees(name, named - {name}, mates[name])
+            bound = bound_elsewhere(
+                words - {name}, case.context.places, agrees, also=taken, floor=RESTATES_QUESTION, own_only=True
+            )
+            if bound is not None:
+                rivals = sorted(bound.rival.proper - named)
                 return _bound_step("S.name", "name", name, ", ".join(rivals[:3]), bound)
     return None
 

@@ -103,6 +103,8 @@ def menu_paths(text: str) -> frozenset[str]:
         if len(steps) < 2 or not all(steps):
             continue
         words = steps[-1].split()
+        if not words:  # a step of other white space only ("a >\u00a0b")
+            continue
         last = [words[0]]
         for word in words[1:3]:
             if not (word[:1].isupper() or word[:1].isdigit()):
