@@ -615,15 +615,13 @@ def _check_lean(case: LeanCase) -> Step | None:
     verdicts = case.verdicts
     if any(v.supported is False and not v.undecided for v in verdicts):
         return None
-    if any(v.undecided and v.supported is False and v.rule == "S.negation" for v in verdicts):
-        return None  # a negation the context does not make is the claim's own, not a faithful writer's paraphrase
-    leaning = [v for v in verdicts if v.undecided and v.supported is False]
+    leaning = [v for v in verdicts if _leanable(v)]
     own = [
         v
         for v in verdicts
         if v.supported is True
         and not v.undecided
-        and v.rule == "S.words"
+        and v.rule in ("S.words", "S.clauses")
         and v.steps
         and v.steps[-1].evidence.get("kind") != FRAGMENT
     ]
@@ -649,10 +647,16 @@ def lean_by_answer(
         dataclasses.replace(
             v, supported=True, steps=(*v.steps, step), reason=f"{v.reason}; {render(SUPPORT_RULES, step)}"
         )
-        if v.undecided and v.supported is False
+        if _leanable(v)
         else v
         for v in verdicts
     )
+
+
+def _leanable(verdict: SentenceVerdict) -> bool:
+    """An undecided verdict leaning unsupported that L.answer may lean: not a negation the span lacks (a "not" the
+    context does not make is the claim's own, not a faithful writer's paraphrase)."""
+    return verdict.undecided and verdict.supported is False and verdict.rule != "S.negation"
 
 
 #: Where a long claim is cut into clauses, each to be held by a span of its own.
