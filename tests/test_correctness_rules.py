@@ -193,3 +193,33 @@ def test_the_simple_rules_by_hand() -> None:
     assert normalised_match("three seats", ["3 seats"]) == "3 seats"
     decision = judge_correctness("Starter includes three seats.", "How many seats?", True, ["3 seats"], "token")
     assert decision.verdict.correct is False and decision.matching.token.correct is False
+
+
+def test_conflicting_values_for_the_same_question_are_wrong_with_both_as_evidence() -> None:
+    """Issue 52: the accepted value beside a conflicting one for the same question was judged correct."""
+    v = judge("What is the default menu depth?", "The default depth is 2. Set `menu_depth: 4` in the file.", ("4",))
+    assert (v.correct, v.matching.rule, v.matching.undecided) == (False, "C.conflict", False)
+    assert v.matching.steps[-1].evidence == {"matched": "4", "conflicting": ["2"]}
+    both = judge("Is the cache enabled by default?", "It is `true` by default, though some set it to false.",
+                 ("true",))  # fmt: skip
+    assert (both.correct, both.matching.rule) == (False, "C.conflict")
+    # a value mentioned around the answer, denied or approximated is not a second answer
+    assert judge("Which Python versions are supported?", "Python 3.8+ is supported. Python 2.7 is no longer "
+                 "supported.", ("3.8",)).correct  # fmt: skip
+    assert judge("What is the largest length?", "The largest length is 10485760 (about 10 million).",
+                 ("10485760",)).correct  # fmt: skip
+
+
+def test_normalisation_never_joins_different_identifiers() -> None:
+    """Issue 52: "install the mkdocs-i18n plugin" was accepted for ``mkdocs[i18n]``."""
+    assert not judge("How do I install i18n support?", "Install the mkdocs-i18n plugin.", ("mkdocs[i18n]",)).correct
+    # the same name given with its module is the name
+    qualified = judge("Which function encodes URL-safe base64?", "`base64.urlsafe_b64encode(s)` does.",
+                      ("urlsafe_b64encode",))  # fmt: skip
+    assert (qualified.correct, qualified.matching.rule) == (True, "C.stated")
+
+
+def test_an_answer_to_a_no_answer_question_is_wrong_whether_or_not_it_declines() -> None:
+    """Issue 52: C.answers fired only after a decline, unlike its documentation."""
+    v = judge("How many seats does the Free plan include?", "The Free plan includes 5 seats.", (), answerable=False)
+    assert (v.correct, v.matching.rule) == (False, "C.answers")

@@ -123,3 +123,12 @@ def test_sentences_may_start_with_a_code_span_for_the_judge_but_chunking_keeps_i
     assert sentences_of(text) == (text,)  # the chunkers' rule is unchanged, so prompts (and cached answers) are too
     plain = "It clears the cache. pip cache dir prints it. See e.g. Foo."
     assert split_plain_sentences(plain, (21,)) == ["It clears the cache.", "pip cache dir prints it.", "See e.g. Foo."]
+
+
+def test_no_sentence_ends_inside_a_code_span() -> None:
+    """Issue 52: a code span holding "... " cut its sentence in two."""
+    from evalgate_lib.text.markup import iter_sentences_of_blocks, read_blocks
+
+    text = "Run `pip install foo... Then` to go. Use `a.b. C` here. Fine."
+    sentences = [s for _, s in iter_sentences_of_blocks(read_blocks(text))]
+    assert sentences == ["Run pip install foo... Then to go.", "Use a.b. C here.", "Fine."]

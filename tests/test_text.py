@@ -265,3 +265,14 @@ def test_a_run_of_dots_ends_sentences_where_it_did_and_is_searched_once() -> Non
     assert [m.span() for m in _PLAIN_SENTENCE_END.finditer("etc.. X vs. Y")] == [(4, 6)]
     answer = "Starter includes 3 seats" + "." * 100_000
     assert answer_sentences(answer) == (answer,)
+
+
+def test_a_name_with_digits_is_one_name_and_a_placeholder_no_path() -> None:
+    """Issue 52: ``lib3_db_config`` yielded the number 3 (so the function was never checked), and a placeholder
+    ``<column>`` was read as a menu path (a false S.absent)."""
+    from evalgate_lib.judging.terms import terms_of
+
+    exact = terms_of("Call lib3_db_config, then sha256 and v2; pass `<column>` as in Settings > Security.").exact
+    assert {"lib3_db_config", "sha256", "v2", "settings > security"} <= exact
+    assert "3" not in exact and "256" not in exact and not any("column" in t for t in exact)
+    assert terms_of("It keeps 1,000 versions for 30 days.").exact == {"1000", "30"}
