@@ -1,37 +1,23 @@
-"""Support: is each claim of an answer held by one place of its context? An ordered table of named rules.
+"""Support: is each claim of an answer held by the place of its context it is about? Tables of named rules.
 
-A reviewer following the labelling guide reads a claim against one local place of the context (a
-sentence, a row, two neighbouring sentences; :mod:`evalgate_lib.judging.context`) and asks: does that
-place say this? The rules below are that reading, written down. They are tried in the order of
-:data:`SUPPORT_RULES`; the first that decides gives the verdict, and every rule tried is kept as a
-step with its evidence, so a verdict can be recomputed by hand (``evalgate explain``).
+A reviewer following the labelling guide reads a claim against the local place of the context it is about (a
+sentence, a table row or cell, two neighbouring sentences; :mod:`evalgate_lib.judging.context`) and asks: does that
+place say this — this number, this name, this polarity, this qualifier? The rules below are that reading, written
+down as rows of ordered tables (:data:`CLAIM_TABLE` for a claim, :data:`CODE_TABLE`, :data:`COVERAGE_TABLE`,
+:data:`LEAN_TABLE`), each run by the one loop :func:`~evalgate_lib.judging.rules.run_rules`: the first rule that
+decides gives the verdict, nothing after it runs, and every rule tried is kept as a step with its evidence, so a
+verdict can be recomputed by hand (``evalgate explain``). docs/judge.md shows the tables, generated from them.
 
-For a claim, the judge first finds its **best span**: the span holding the most of the claim's exact
-tokens (numbers, names, options, paths), then the most of its words. Then:
+For a claim (:class:`ClaimCase`) the rules read, each computed once: its **best span** (the span holding the most
+of its exact tokens, then of its words: what S.absent, S.unit, S.apart and S.words read) and its **clauses with
+their slots** (:mod:`evalgate_lib.judging.slots`: numbers, names, polarity, qualifiers), each compared with every
+clause and table cell of the context by the one binding criterion
+(:func:`~evalgate_lib.judging.slots.bound_elsewhere`: S.binding, S.name, S.negation, S.qualifier).
 
-============== =========================================================================================
-rule           decides
-============== =========================================================================================
-S.verbatim     copied from the context word for word: supported
-S.absent       a number or name the context never gives: unsupported
-S.apart        a number or name the context gives, but not in one span with the rest of the claim: undecided
-S.unit         a number the span gives with another unit ("10 days" where it says "10 attempts"): unsupported
-S.negation     a negative claim whose span says nothing negative: undecided
-S.swap         the span's own sentence with one name swapped, or a "not" dropped: unsupported
-S.subject      the question names a subject the span's passage tells apart by, and the span lacks it: undecided
-S.words        the span holds WORD_FLOOR of the claim's words: supported; under NEAR_MISS: unsupported
-S.clauses      a long claim held clause by clause, each clause by a span of its own
-S.enumeration  an enumeration held by one list or table of the context
-============== =========================================================================================
-
-Two other roles have a rule each: a **code** line (S.code: every option, keyword, name and path it uses is in
-the context) and a **statement about the context** (S.coverage: each topic it names stands in the context).
-A sentence whose role claims nothing (a decline, a heading, courtesy …) has no support verdict; its role's
-rule is its reason.
-
-An undecided verdict leans unsupported for the headline rates (``supported`` is its lean) and sends its
-answer to the review queue, unless the rest of its answer shows a faithful writer (L.answer). Every figure
-here is a share of listed words, and every list is in the step.
+A sentence whose role claims nothing (a decline, a heading, courtesy …) has no support verdict; its role's rule is
+its reason. An undecided verdict leans unsupported for the headline rates (``supported`` is its lean) and sends its
+answer to the review queue, unless the rest of its answer shows a faithful writer (L.answer). Every figure here is
+a share of listed words, and every list is in the step.
 """
 
 from __future__ import annotations
