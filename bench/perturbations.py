@@ -25,17 +25,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
 
-from evalgate_lib.inputs.answer_logs import load_answer_log  # noqa: E402
+from ablation import labelled_sets  # noqa: E402
+
 from evalgate_lib.inputs.config import load_config  # noqa: E402
 from evalgate_lib.inputs.corpus import load_corpus  # noqa: E402
 from evalgate_lib.inputs.gold import load_gold  # noqa: E402
 from evalgate_lib.inputs.labelled_sets import load_sets  # noqa: E402
-from evalgate_lib.inputs.labels import load_labels, match_labels  # noqa: E402
-from evalgate_lib.probing.bases import _sentences, evidence_bases  # noqa: E402
+from evalgate_lib.probing.bases import article_sentences, evidence_bases  # noqa: E402
 from evalgate_lib.probing.edits import EDIT_KINDS, Base  # noqa: E402
 from evalgate_lib.probing.probe import ProbeReport, balanced_accuracy, flag_rate, run_probe  # noqa: E402
-from evalgate_lib.statistics.run_agreement import split_passes  # noqa: E402
 
 SETS = ROOT / "labels" / "sets.toml"
 #: Each domain's config (its corpus and gold set), in the order of labels/sets.toml.
@@ -57,31 +57,22 @@ class Measured:
 
 
 def labelled_bases(domain: str, corpus_sentences: dict[str, list[str]]) -> list[Base]:
-    """The fluent answers of ``domain`` that pass-1 reviewers found faithful, as bases with their passages."""
+    """The fluent answers of ``domain`` that pass-1 reviewers found faithful, as bases with their passages (the
+    labelled sets read as the ablation reads them: ``scripts/ablation.py``)."""
     out = []
-    for labelled in load_sets(SETS):
-        if labelled.generator != "fluent" or not labelled.name.startswith(f"{domain} /"):
+    fluent = {s.name for s in load_sets(SETS) if s.generator == "fluent" and s.name.startswith(f"{domain} /")}
+    for name, items in labelled_sets(SETS):
+        if name not in fluent:
             continue
-        questions = {q.id: q for q in load_gold(labelled.gold)}
-        answers = {
-            (config, a.question_id): a
-            for config, log in labelled.answers
-            for a in load_answer_log(log, list(questions)).answers
-        }
-        match = match_labels(load_labels(labelled.labels), {k: a.answer for k, a in answers.items()})
-        reference, _ = split_passes(match.matched)
-        for key in sorted(answers):
-            label = reference.get(key)
-            if label is None or label.unsupported_claim or label.refusal:
-                continue
-            a, q = answers[key], questions[key[1]]
-            if not q.answerable:
+        for item in sorted(items, key=lambda i: (i.config, i.answer.question_id)):
+            a, q, label = item.answer, item.question, item.label
+            if label.unsupported_claim or label.refusal or not q.answerable:
                 continue
             used = {p.doc_id for p in a.passages}
             elsewhere = tuple(s for doc, found in corpus_sentences.items() if doc not in used for s in found)
             out.append(
                 Base(
-                    key=f"{key[0]}/{key[1]}",
+                    key=f"{item.config}/{a.question_id}",
                     question=q.question,
                     answer=a.answer,
                     passages=tuple((p.title or p.doc_id or "", p.text) for p in a.passages),
@@ -104,7 +95,7 @@ def measure(domains: list[str], sources: list[str]) -> list[Measured]:
             bases = evidence_bases(articles, questions, where=str(config.gold))
             out.append(Measured(domain, "evidence", domain in held, run_probe(bases)))
         if "labelled" in sources:
-            sentences = {a.id: _sentences(a) for a in articles}
+            sentences = {a.id: article_sentences(a) for a in articles}
             out.append(Measured(domain, "labelled", domain in held, run_probe(labelled_bases(domain, sentences))))
     return out
 

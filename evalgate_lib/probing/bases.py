@@ -89,7 +89,9 @@ def _passages(
     return picked
 
 
-def _sentences(article: Article) -> list[str]:
+def article_sentences(article: Article) -> list[str]:
+    """The sentences of an article's paragraphs (its tables and code aside), code spans in backticks: what a
+    baseless addition is drawn from."""
     out = []
     for block, sentence in iter_sentences_of_blocks(read_blocks(article.body)):
         if block.kind == "paragraph" and sentence.rstrip().endswith(".") and "|" not in sentence:
@@ -108,7 +110,7 @@ def evidence_bases(
     """One faithful answer per answerable gold question with evidence (module docstring), in gold order."""
     chunks = chunk_corpus(articles, chunking)
     bodies = {a.id: a.body for a in articles}
-    sentences = {a.id: _sentences(a) for a in articles}
+    sentences = {a.id: article_sentences(a) for a in articles}
     out = []
     for q in questions:
         if not q.answerable or not q.evidence or q.article not in bodies:
