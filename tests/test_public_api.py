@@ -197,7 +197,7 @@ def test_result_row_round_trip(row: eg.ResultRow) -> None:
 
 def test_real_row_carries_every_verdict() -> None:
     row = _real_row()
-    assert row.to_json()["schema"] == 5
+    assert row.to_json()["schema"] == 6
     assert row.unsupported_sentences == ["It costs $25."]
     assert row.flags.review and row.flags.reasons["review"] == ("1 sentence(s) judged unsupported by the context",)
     assert row.retrieval_metrics is not None and row.retrieval_metrics.evidence_hit is True
@@ -205,10 +205,10 @@ def test_real_row_carries_every_verdict() -> None:
 
 def test_unknown_schema_is_refused() -> None:
     data = make_row().to_json()
-    with pytest.raises(ValueError, match="schema 1 is not 5"):
+    with pytest.raises(ValueError, match="schema 1 is not 6"):
         eg.ResultRow.from_json({**data, "schema": 1})
     old = {k: v for k, v in data.items() if k != "schema"}
-    with pytest.raises(ValueError, match="schema None is not 5"):
+    with pytest.raises(ValueError, match="schema None is not 6"):
         eg.ResultRow.from_json(old)
 
 
