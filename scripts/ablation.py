@@ -1,5 +1,8 @@
 """Ablation of the judge: every labelled set re-judged with each rule switched off, Δκ per rule and set.
 
+A rule switched off is not tried by the loop that runs its table; when every rule that could decide a claim is
+off (S.words, the last, included), the claim is left undecided, leaning supported (``S.none``).
+
 A rule stays in the judge when it earns its place on the worst set; this script says what each earns. For
 every rule id of the judge's tables (the reading's roles, the support rules, the correctness rules), every
 answer of every set in ``labels/sets.toml`` is judged again by the default judge with that one rule off
@@ -30,7 +33,7 @@ from evalgate_lib.inputs.labelled_sets import load_sets  # noqa: E402
 from evalgate_lib.inputs.labels import Label, load_labels, match_labels  # noqa: E402
 from evalgate_lib.judging.answer import judge_answer  # noqa: E402
 from evalgate_lib.judging.correctness import CLAIM_RULES  # noqa: E402
-from evalgate_lib.judging.reading import ROLE_RULES  # noqa: E402
+from evalgate_lib.judging.reading import ROLE_RULES, SENTENCE_RULES  # noqa: E402
 from evalgate_lib.judging.support import SUPPORT_RULES  # noqa: E402
 from evalgate_lib.statistics.agreement_measures import cohen_kappa, confusion  # noqa: E402
 from evalgate_lib.statistics.run_agreement import split_passes  # noqa: E402
@@ -96,7 +99,7 @@ def kappas(items: Sequence[LabelledAnswer], disabled: frozenset[str] = frozenset
 
 def rule_ids() -> list[str]:
     """Every rule the judge can switch off, in table order: the reading's roles, support, correctness."""
-    return [r.id for r in ROLE_RULES] + list(SUPPORT_RULES) + list(CLAIM_RULES)
+    return [r.id for r in SENTENCE_RULES] + [r.id for r in ROLE_RULES] + list(SUPPORT_RULES) + list(CLAIM_RULES)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,8 +1,8 @@
 """The layers: no module of evalgate_lib imports from a layer above its own.
 
 The library is organised along the data flow (text → inputs → chunks → retrieval →
-generation → judging → statistics (and probing, which measures the judge) → run → reporting, with the API and the command
-line on top). A lower layer importing a higher one, even inside a function, would
+generation → judging → statistics (and probing, which measures the judge) → run → reporting, with the API and
+the command line on top). A lower layer importing a higher one, even inside a function, would
 tie e.g. the judging code to the report or the command line. Checked on the source
 with :mod:`ast`, so nothing is imported and type-checking-only imports count too.
 """

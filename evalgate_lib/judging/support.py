@@ -535,6 +535,8 @@ def run_claim(case: ClaimCase) -> _Check:
     """The claim table run on one case (:func:`~evalgate_lib.judging.rules.run_rules`), with the span its verdict
     shows: the place of a conflicting value, the list that holds an enumeration, or the best span."""
     steps = run_rules(CLAIM_TABLE, case, case.disabled)
+    if not steps or not steps[-1].decides:  # only when the rules that could decide are switched off (ablation)
+        steps = (*steps, Step("S.none", "undecided", True, {}))
     last = steps[-1]
     if last.rule == "S.verbatim":
         return _Check(steps, None, 1.0, last.evidence.get("passage"))
