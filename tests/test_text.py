@@ -238,6 +238,7 @@ def test_a_long_run_of_dots_is_one_sentence_and_splits_in_linear_time() -> None:
 
 def test_accents_compare_in_one_spelling() -> None:
     """An accented letter typed composed (NFC) or decomposed (NFD, as macOS writes it) is one letter."""
+    import re
     import unicodedata
 
     from evalgate_lib.text.matching import bounded_pattern, canonical
@@ -252,7 +253,9 @@ def test_accents_compare_in_one_spelling() -> None:
     assert bounded_pattern(unicodedata.normalize("NFD", "café")).search("un café.")
     assert bounded_pattern("cafe").search("un " + unicodedata.normalize("NFD", "café")) is None  # the accent glues
     right = r"(?![0-9a-z_" + "\u0300-\u036f" + r"])(?![.,]\d)"  # a combining accent (U+0300-U+036F) glues too
-    assert bounded_pattern("3 seats").pattern == r"(?<![0-9a-z_])(?<!\d[.,])3\ seats" + right
+    unseen = "[\u00ad\u200b\u200c\u200d\u2060\ufeff]*"  # a soft hyphen or a zero-width character between letters
+    letters = unseen.join(map(re.escape, "3 seats"))
+    assert bounded_pattern("3 seats").pattern == r"(?<![0-9a-z_])(?<!\d[.,])" + letters + right
     assert canonical(unicodedata.normalize("NFD", "café-refunds")) == "café-refunds" and canonical("q1") == "q1"
 
 

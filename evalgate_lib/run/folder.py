@@ -241,9 +241,24 @@ def read_results_folder(folder: str | Path) -> ResultsFolder:
         summary = recompute_summary(rows, summary, str(path / "summary.json"), depths)
     except InputError as exc:
         raise InputError(f"{exc}; {hint}") from None
-    stats_file = path / "run_stats.json"
-    stats = _parse(stats_file, hint) if stats_file.exists() else {}
-    if stats:  # timings and model calls the report shows: with a key, signed like the rest
-        check_signed_json(stats, str(stats_file), hint)
-    stats.pop(SIGNATURE_KEY, None)
+    stats = read_run_stats(path / "run_stats.json", ("manifest.json", sha256_file(path / "manifest.json")), hint)
     return ResultsFolder(path, tuple(rows), summary, manifest, stats)
+
+
+def read_run_stats(stats_file: Path, bound_to: tuple[str, str], hint: str) -> dict[str, Any]:
+    """A folder's ``run_stats.json`` (timings and model calls the report shows), or ``{}`` when there is none.
+
+    With a signing key set it must be there, signed, and signed for this folder (``bound_to``: the file
+    that names the folder and its SHA-256), so a signed ``run_stats.json`` of another run is refused.
+    """
+    if not stats_file.exists() and not stats_file.is_symlink():
+        if signing_key() is not None:
+            raise InputError(
+                f"{stats_file} does not exist, but a signing key is set: a folder written with the key holds its run "
+                f"stats, signed (the report shows their model calls); {hint}"
+            )
+        return {}
+    stats = _parse(stats_file, hint)
+    check_signed_json(stats, str(stats_file), hint, bound_to=bound_to)
+    stats.pop(SIGNATURE_KEY, None)
+    return stats
