@@ -1117,6 +1117,8 @@ def cmd_sign(args: argparse.Namespace) -> int:
             whole = parse_json(text, str(path))
         except ValueError:  # JSON Lines: several objects, not one
             whole = None
+        if isinstance(whole, dict) and whole.get("format") != PLAN_FORMAT and "answer_sha256" not in whole:
+            raise InputError(_not_signable(path, whole))
         if isinstance(whole, dict) and whole.get("format") == PLAN_FORMAT:
             digest = sign_plan_file(path)
             print(f"signed plan {path} (key id {key_id(key)}); its SHA-256 stays {digest}")
@@ -1124,6 +1126,23 @@ def cmd_sign(args: argparse.Namespace) -> int:
             count = sign_label_file(path)
             print(f"signed {count} label(s) in {path} (key id {key_id(key)})")
     return 0
+
+
+def _not_signable(path: Path, whole: dict[str, Any]) -> str:
+    """Why ``evalgate sign`` does not sign a JSON object that is neither a plan nor a label, and what signs it."""
+    if "candidates" in whole and "baseline" in whole:
+        what = "the index of several candidates (candidates.json)"
+    elif "manifest_sha256" in whole:
+        what = "a results folder's manifest"
+    elif "model_calls" in whole or "wall_seconds" in whole:
+        what = "a run's run_stats.json"
+    else:
+        what = "one JSON object"
+    return (
+        f"{path} is {what}, neither a label file (JSON Lines, one label per line) nor a sampling plan: evalgate sign "
+        "vouches for labels and plans made without the key; a results folder, its index and its run stats are "
+        "signed by the command that writes them, so rerun that command with the key set (--key-file FILE)"
+    )
 
 
 def _configure_sign(parser: argparse.ArgumentParser) -> None:

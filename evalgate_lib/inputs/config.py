@@ -214,7 +214,8 @@ def load_config(path: str | Path) -> RunConfig:
     for key, kinds in _SHARED_TYPES.items():
         value = shared.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, kinds)):
-            raise InputError(f"{file}: [shared] {key} must be a number, got {value!r}")
+            kind = "a whole number" if kinds is int else "a number"
+            raise InputError(f"{file}: [shared] {key} must be {kind}, got {value!r}")
     check_bounds(shared, file)
     stop = shared.get("stop", list(DEFAULT_STOP))
     if not isinstance(stop, list) or not all(isinstance(x, str) and x for x in stop):

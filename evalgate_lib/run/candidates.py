@@ -38,7 +38,7 @@ from evalgate_lib.folders import folder_lock
 from evalgate_lib.inputs.config import DEFAULT_ANSWER_MATCHING, DEFAULT_SENTENCE_SCORER
 from evalgate_lib.inputs.structured import read_json
 from evalgate_lib.run.external import ExternalRun, score_and_write, score_answer_logs
-from evalgate_lib.run.folder import ResultsFolder, read_results_folder, read_run_stats
+from evalgate_lib.run.folder import ResultsFolder, family_rerun, read_results_folder, read_run_stats
 from evalgate_lib.run.outputs import check_output
 from evalgate_lib.run.pipeline import RunOptions, run_candidates
 from evalgate_lib.run.results import (
@@ -226,6 +226,13 @@ def _score_family(
     }
     command = f"evalgate score {' '.join(map(str, logs))}" + (f" --gold {gold}" if gold is not None else "")
     command += f" --corpus {judging['corpus']}" if judging.get("corpus") else ""
+    if list(names) != [log.stem for log in logs]:
+        command += f" --names {','.join(names)}"
+    if judging.get("matching", DEFAULT_ANSWER_MATCHING) != DEFAULT_ANSWER_MATCHING:
+        command += f" --matching {judging['matching']}"
+    if judging.get("scorer", DEFAULT_SENTENCE_SCORER) != DEFAULT_SENTENCE_SCORER:
+        command += f" --scorer {judging['scorer']}"
+    command += f" --out {out}"  # the command that writes this folder again, as 'evalgate run''s records its --out
     write_index(out, names[0], list(zip(names[1:], folders, map(str, logs[1:]), strict=True)), stats, command)
     return written
 
@@ -238,7 +245,7 @@ def _index(folder: Path) -> dict[str, Any]:
         raise InputError(f"{exc}; rerun the command that wrote {folder}") from None
     if not isinstance(data, dict):
         raise InputError(f"{path}: not a JSON object; rerun the command that wrote {folder}")
-    hint = f"rerun '{data.get('command') or 'the command that wrote ' + str(folder)}'"
+    hint = family_rerun(data.get("command"), folder)
     check_signed_json(data, str(path), hint)  # with a key: which pairs make the family is the signer's word
     if data.get("schema") != INDEX_SCHEMA:
         raise InputError(f"{path}: index schema {data.get('schema')!r}, this EvalGate reads {INDEX_SCHEMA}; {hint}")

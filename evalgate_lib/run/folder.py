@@ -56,7 +56,14 @@ class ResultsFolder:
 
 
 def rerun_hint(folder: Path, manifest: Manifest | None) -> str:
-    """The command that writes a fresh ``folder``: ``evalgate run``, or the ``evalgate score`` that made it."""
+    """The command that writes a fresh ``folder``: ``evalgate run``, or the ``evalgate score`` that made it.
+
+    A pair folder of several candidates is written again by the command that wrote its family (the one
+    its index records): run alone into the pair folder, a run would write a pair the index does not know.
+    """
+    family = _family_command(folder)
+    if family is not None:
+        return family
     if manifest is None or not manifest.is_external:
         return f"rerun 'evalgate run --out {folder}'" + ("" if manifest is not None else " (or 'evalgate score')")
     names = (manifest.baseline, manifest.candidate)
@@ -74,6 +81,31 @@ def rerun_hint(folder: Path, manifest: Manifest | None) -> str:
     if scorer != DEFAULT_SENTENCE_SCORER:
         command += f" --scorer {scorer}"
     return f"rerun '{command} --out {folder}'"
+
+
+def _family_command(folder: Path) -> str | None:
+    """The rerun of the family whose index lists ``folder`` as a pair, or ``None`` when no index does."""
+    index = folder.resolve().parent / INDEX_FILE
+    if not index.is_file():
+        return None
+    try:
+        data = read_json(index, "index")
+        listed = [entry.get("folder") for entry in data.get("candidates") or [] if isinstance(entry, dict)]
+        command = data.get("command")
+    except (InputError, AttributeError, TypeError):
+        return None  # the index's own reader says what is wrong with it
+    if folder.resolve().name not in listed:
+        return None
+    rerun = family_rerun(command, index.parent)
+    return f"{folder} is one pair of the candidates in {index.parent} ({INDEX_FILE}): {rerun}"
+
+
+def family_rerun(command: object, folder: Path) -> str:
+    """The rerun of a several-candidates folder from the command its index records (with its ``--out``: an index
+    written before it recorded one gets the folder's), or words naming the folder when it records none."""
+    if not isinstance(command, str) or not command.strip():
+        return f"rerun the command that wrote {folder}"
+    return f"rerun '{command}'" if " --out " in command else f"rerun '{command} --out {folder}'"
 
 
 def several_candidates_message(folder: Path) -> str:
