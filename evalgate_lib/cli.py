@@ -278,6 +278,7 @@ def _say_run(args: argparse.Namespace, manifest: Any, differs: Sequence[str]) ->
     print(f"backend: {backend['backend']} (generator {backend['generator']}, embedder {backend['embedder']})")
     for line in differs:
         print(line)
+    _say_matching(manifest.answer_matching)
     for skipped in manifest.corpus.get("skipped", []):
         print(f"skipped corpus file {skipped['path']}: {skipped['reason']}")
     print()
@@ -621,6 +622,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     print(f"pipeline: external (answer logs {args.baseline_log}, {candidate_log})")
     print(f"names: {run.names[0]} (baseline), {run.names[1]} (candidate)")
     print("fairness: declared by you, not enforced (EvalGate did not run these pipelines)")
+    _say_matching(args.matching)
     _print_log_shapes(run)
     for path, reason in run.skipped:
         print(f"skipped corpus file {path}: {reason}")
@@ -642,6 +644,14 @@ def cmd_score(args: argparse.Namespace) -> int:
     print(f"scored {len(run.rows)} answers in {run.stats['wall_seconds']:.1f} s")
     print(f"results: {folder.resolve()}/results.jsonl (+ summary.json, manifest.json)")
     return 0
+
+
+def _say_matching(matching: str) -> None:
+    """One line when the answers are matched byte-exact (``raw``), which no reader of the verdicts would assume."""
+    from evalgate_lib.inputs.config import RAW_MATCHING
+
+    if matching == "raw":
+        print(f"answer matching: raw, {RAW_MATCHING}")
 
 
 def _gold_use(run: ExternalRun, log: int) -> Literal["source", "checked", "unused"]:
@@ -691,6 +701,7 @@ def _score_candidates(args: argparse.Namespace, names: Sequence[str] | None) -> 
     family = load_candidates(args.out)
     print(f"pipeline: external (answer logs {args.baseline_log}, {', '.join(map(str, args.candidate_log))})")
     print("fairness: declared by you, not enforced (EvalGate did not run these pipelines)")
+    _say_matching(args.matching)
     _print_log_shapes(written[0][0])
     for run, _, _ in written[1:]:
         if run.logs[1].foreign is not None:
@@ -776,7 +787,12 @@ def _configure_score(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--names", default=None, help="config names BASELINE,CANDIDATE[,...], one per log (default: the file stems)"
     )
-    parser.add_argument("--matching", choices=ANSWER_MATCHING, default=DEFAULT_ANSWER_MATCHING, help="answer matching")
+    parser.add_argument(
+        "--matching",
+        choices=ANSWER_MATCHING,
+        default=DEFAULT_ANSWER_MATCHING,
+        help="answer matching (default claim; raw is byte-exact containment, case folded only)",
+    )
     parser.add_argument("--scorer", default=DEFAULT_SENTENCE_SCORER, help="sentence scorer (registered name)")
     parser.add_argument("--out", default=Path("results/external"), type=Path, help="results folder to write")
 
@@ -1325,7 +1341,7 @@ def _run(argv: Sequence[str] | None) -> int:
     handler.setFormatter(_TerminalFormatter("evalgate: %(levelname)s: %(message)s"))
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, handlers=[handler])
     try:
-        with _key_file_in_environment(getattr(args, "key_file", None)):
+        with _key_file_in_environment(getattr(args, "key_file", None)), _quiet_interrupt():
             signing_key()  # a missing, unreadable or too short key fails here, before any work
             return args.handler(args)
     except EvalGateError as exc:
@@ -1353,6 +1369,41 @@ def _run(argv: Sequence[str] | None) -> int:
             "(a bug in EvalGate; rerun with --debug for the traceback)"
         )
         return EXIT_INTERNAL
+
+
+#: The loggers of the notebook machinery a report runs (papermill, nbclient through traitlets, jupyter_client, the
+#: event loop): after a Ctrl-C they log the kernel's death and the tasks left pending, with tracebacks.
+_NOTEBOOK_LOGGERS = ("asyncio", "traitlets", "nbclient", "papermill", "jupyter_client", "tornado")
+
+
+@contextlib.contextmanager
+def _quiet_interrupt() -> Iterator[None]:
+    """Ctrl-C is one line (``evalgate: interrupted; ...``), whatever was running.
+
+    It raises ``KeyboardInterrupt`` as Python's own handler does, and first silences the loggers of the
+    notebook machinery (:data:`_NOTEBOOK_LOGGERS`): interrupted inside a report, nbclient logged "Kernel
+    died" and asyncio "Task exception was never retrieved" with a traceback, while the interrupt unwound
+    and again when the pending tasks were collected at exit. Only in the main thread, and only when
+    Python's default handler is in place (a caller's own handler is left alone).
+    """
+    import signal
+    import threading
+
+    def interrupted(number: int, frame: Any) -> None:
+        for name in _NOTEBOOK_LOGGERS:
+            logging.getLogger(name).disabled = True
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(
+        signal.SIGINT
+    ) is not signal.default_int_handler:
+        yield
+        return
+    signal.signal(signal.SIGINT, interrupted)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 class _TerminalFormatter(logging.Formatter):

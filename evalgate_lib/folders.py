@@ -137,7 +137,7 @@ def folder_lock(folder: str | Path, *, write: bool) -> Iterator[None]:
     """
     path = lock_path(folder)
     resolved = Path(folder).resolve()
-    if fcntl is None or any(held in (resolved, *resolved.parents) for held in _written):
+    if fcntl is None or (write and any(held in (resolved, *resolved.parents) for held in _written)):
         yield  # this process already writes the folder or one holding it (a family writes its pairs)
         return
     try:

@@ -268,3 +268,29 @@ def test_a_run_of_dots_ends_sentences_where_it_did_and_is_searched_once() -> Non
     assert [m.span() for m in _PLAIN_SENTENCE_END.finditer("etc.. X vs. Y")] == [(4, 6)]
     answer = "Starter includes 3 seats" + "." * 100_000
     assert answer_sentences(answer) == (answer,)
+
+
+def test_text_is_compared_as_people_read_it() -> None:
+    """Issue 56: a soft hyphen or a zero-width joiner inside a word, and ``STRASSE`` against ``Straße``, read as the
+    same word to a reader; the judge's folding and the bounded match (the gold check's too) agree."""
+    from evalgate_lib.judging.correctness import matched_accept, token_bounded_match
+    from evalgate_lib.text.matching import bounded_pattern
+    from evalgate_lib.text.tokens import fold, tokenize
+
+    assert fold("Wid\u00adgets") == fold("WID\u200dGETS") == fold("wid\u200bgets\ufeff") == "widgets"
+    assert fold("STRASSE") == fold("Straße") == "strasse"  # lower() keeps ß; casefold() reads it ss
+    assert fold("ΣΟΦΟΣ") == fold("σοφος") == "σοφοσ"  # the final sigma folds like the others
+    assert tokenize("12 wid\u00adgets") == tokenize("12 widgets") == ["12", "widgets"]
+    assert token_bounded_match("Plan 12 includes 12 wid\u00adgets.", ["12 widgets"]) == "12 widgets"
+    assert token_bounded_match("It is at HAUPTSTRASSE 5.", ["Hauptstraße 5"]) == "Hauptstraße 5"
+    found = bounded_pattern("12 widgets").search("in 12 wid\u00adgets.")  # the text as given: positions kept
+    assert found is not None and found.span() == (3, 14)
+    # raw is byte-exact apart from case: a decomposed accent is a difference, as it says
+    assert matched_accept(unicodedata_nfd("Café Plus"), ["Café Plus"]) is None
+    assert matched_accept("CAFÉ PLUS", ["Café Plus"]) == "Café Plus"
+
+
+def unicodedata_nfd(text: str) -> str:
+    import unicodedata
+
+    return unicodedata.normalize("NFD", text)
