@@ -153,9 +153,9 @@ def _within(path: Path, folder: Path) -> bool:
 
 def _refuse_inside_results(out: Path, shown: str, results: Sequence[str | Path | None]) -> None:
     for given in results:
-        if given is None or not Path(given).is_dir():
+        if given is None:
             continue
-        folder = Path(given)
+        folder = Path(given)  # not yet written (a gate that runs first) is still the folder it will read
         if _within(out, folder):
             raise InputError(
                 f"{shown} lies inside the results folder {folder} this command reads: a results folder holds only "
