@@ -305,9 +305,12 @@ def cmd_gate(args: argparse.Namespace) -> int:
         raise InputError("--plan goes with --labels FILE: the labels made under the plan")
     if args.reviewer is not None and not args.labels:
         raise InputError("--reviewer goes with --labels FILE: it says whose labels count")
+    read = [*results_and_labels(args), ("gate thresholds file", args.thresholds)]
+    if args.results is None:  # the gate runs the configs first
+        read += [("config", Path(c)) for c in (args.baseline, *candidate_configs(args))]
+        read += [("gold file", config_gold(args.baseline))]
     check_outputs(
-        args, results_corpus(args.results), "json", "junit", "markdown",
-        inputs=[*results_and_labels(args), ("gate thresholds file", args.thresholds)],
+        args, results_corpus(args.results), "json", "junit", "markdown", inputs=read,
         results=[args.results if args.results is not None else args.out],
     )  # fmt: skip
     if args.results is None:
@@ -421,9 +424,10 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.reviewer is not None and not args.labels:
         raise InputError("--reviewer goes with --labels FILE: it says whose labels count")
     load_gate(args.thresholds)  # a missing or malformed thresholds file fails here, not inside a notebook
+    read = [*results_and_labels(args), ("gate thresholds file", args.thresholds), ("set file", args.sets)]
+    read += [("config", Path(c)) for c in (args.baseline, *candidate_configs(args))]
     check_outputs(
-        args, _report_corpora(args), "out", *(("cache_dir",) if args.results is None else ()),
-        inputs=[*results_and_labels(args), ("gate thresholds file", args.thresholds), ("set file", args.sets)],
+        args, _report_corpora(args), "out", *(("cache_dir",) if args.results is None else ()), inputs=read,
         results=[args.results], writes=report_entries(args.results is not None),
     )  # fmt: skip
     started = time.perf_counter()
@@ -917,7 +921,9 @@ def _cmd_gold_check(args: argparse.Namespace) -> int:
         baseline, candidate = args.baseline or "configs/baseline.toml", args.candidate or "configs/candidate.toml"
         corpus, gold, matching = gold_sources(baseline, candidate)
         read = [("config", Path(baseline)), ("config", Path(candidate))]
-    check_outputs(args, [corpus], "json", inputs=[*read, ("gold file", Path(gold))])
+    thresholds = args.thresholds if args.thresholds is not None else Path(DEFAULT_THRESHOLDS)
+    read += [("gold file", Path(gold)), ("gate thresholds file", thresholds)]
+    check_outputs(args, [corpus], "json", inputs=read)
     check, scan = check_gold_files(corpus, gold)
     for path, reason in scan.skipped:
         print(f"skipped corpus file {path}: {reason}")
