@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
-from test_campaign import ERR, ROOT, Case, Workspace, run_case, write_summary
+from test_campaign import ERR, ROOT, Case, Workspace, campaign_tests
 from test_campaign_three import QUESTIONS, census, gate, gate_file, labels_file, log, relabel, rows_of, score, twelve
 from test_campaign_two import key_file, warnings_on_stderr
 
@@ -643,38 +643,22 @@ CASES: tuple[Case, ...] = (
         stdout=True,
     ),
     # ---------------------------------------------------------------- escaped for CI files
-    Case(
-        "junit-esc-in-a-name",
-        "a config name holding ESC: --junit was not XML 1.0",
-        gate_of_named("b", "c\x1b[31m", outputs=("--junit",)),
-        1,
-        r"gate decision \(JUnit XML, one test case per rule\): {ws}/gate\.junit",
-        stdout=True,
-        check=junit_parses,
-    ),
-    Case(
-        "junit-vt-in-a-name",
-        "a config name holding a vertical tab",
-        gate_of_named("b", "c\x0bd", outputs=("--junit",)),
-        1,
-        r"gate decision \(JUnit XML, one test case per rule\): {ws}/gate\.junit",
-        stdout=True,
-        check=junit_parses,
-    ),
     *(
         Case(
-            f"markdown-{kind}-in-a-name",
-            f"a config name injecting {kind} into --markdown",
-            gate_of_named("b", name, outputs=("--markdown",)),
+            f"{option[2:]}-{kind}-in-a-name",
+            f"a config name holding {kind} ({option} {what})",
+            gate_of_named("b", name, outputs=(option,)),
             1,
-            r"gate decision \(Markdown summary\): {ws}/gate\.markdown",
+            rf"gate decision \({written}\): {{ws}}/gate\.{option[2:]}",
             stdout=True,
-            check=markdown_inert,
+            check=junit_parses if option == "--junit" else markdown_inert,
         )
-        for kind, name in (
-            ("a-heading", "c\r# PWNED"),
-            ("a-link", "[PWNED](https://evil.example)"),
-            ("an-image", "![PWNED](https://evil.example/x.png)"),
+        for option, kind, name, what, written in (
+            ("--junit", "esc", "c\x1b[31m", "was not XML 1.0", r"JUnit XML, one test case per rule"),
+            ("--junit", "vt", "c\x0bd", "was not XML 1.0", r"JUnit XML, one test case per rule"),
+            ("--markdown", "a-heading", "c\r# PWNED", "got a heading", "Markdown summary"),
+            ("--markdown", "a-link", "[PWNED](https://evil.example)", "got a link", "Markdown summary"),
+            ("--markdown", "an-image", "![PWNED](https://evil.example/x.png)", "got an image", "Markdown summary"),
         )
     ),
     Case(
@@ -751,32 +735,36 @@ CASES: tuple[Case, ...] = (
         stdout=True,
     ),
     # ---------------------------------------------------------------- text compared as people read it
-    Case(
-        "soft-hyphen-in-a-word",
-        "'wid\\u00adgets': a soft hyphen inside the accepted word (judged wrong)",
-        answered_with(lambda n: f"Plan {n} includes {n} {SOFT}."),
-        0,
-        r"scored 24 answers in [\d.]+ s",
-        stdout=True,
-        check=all_right,
-    ),
-    Case(
-        "zero-width-joiner-in-a-word",
-        "'wid\\u200dgets': a zero-width joiner inside the accepted word",
-        answered_with(lambda n: f"Plan {n} includes {n} {JOINED}."),
-        0,
-        r"scored 24 answers in [\d.]+ s",
-        stdout=True,
-        check=all_right,
-    ),
-    Case(
-        "strasse-and-strasse",
-        "'HAUPTSTRASSE n' against the accepted 'Hauptstraße n' (lower() keeps ß; casefold reads ss)",
-        answered_with(lambda n: f"The office is at HAUPTSTRASSE {n}.", lambda n: f"Hauptstraße {n}"),
-        0,
-        r"scored 24 answers in [\d.]+ s",
-        stdout=True,
-        check=all_right,
+    *(
+        Case(
+            name,
+            what,
+            answered_with(answer, accept),
+            0,
+            r"scored 24 answers in [\d.]+ s",
+            stdout=True,
+            check=all_right,
+        )
+        for name, what, answer, accept in (
+            (
+                "soft-hyphen-in-a-word",
+                "'wid\\u00adgets': a soft hyphen inside the accepted word (judged wrong)",
+                lambda n: f"Plan {n} includes {n} {SOFT}.",
+                None,
+            ),
+            (
+                "zero-width-joiner-in-a-word",
+                "'wid\\u200dgets': a zero-width joiner inside the accepted word",
+                lambda n: f"Plan {n} includes {n} {JOINED}.",
+                None,
+            ),
+            (
+                "strasse-and-strasse",
+                "'HAUPTSTRASSE n' against the accepted 'Hauptstraße n' (lower() keeps ß; casefold reads ss)",
+                lambda n: f"The office is at HAUPTSTRASSE {n}.",
+                lambda n: f"Hauptstraße {n}",
+            ),
+        )
     ),
     Case(
         "raw-says-it-is-byte-exact",
@@ -879,21 +867,7 @@ CASES: tuple[Case, ...] = (
     ),
 )
 
-RECORDED: dict[str, tuple[int, str]] = {}
-
-
-@pytest.fixture(scope="module", autouse=True)
-def campaign_summary():
-    """After the module: the table of every case run to build/campaign-4.txt."""
-    yield
-    write_summary(CASES, RECORDED, SUMMARY)
-
-
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
-def test_campaign_four(case: Case, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("EVALGATE_SIGNING_KEY", "EVALGATE_SIGNING_KEY_FILE"):  # whatever the caller's shell holds
-        monkeypatch.delenv(name, raising=False)
-    run_case(case, capsys, monkeypatch, RECORDED)
+campaign_summary, test_campaign_four = campaign_tests(CASES, SUMMARY, without_keys=True)
 
 
 def test_every_case_of_the_issue_is_a_row() -> None:
