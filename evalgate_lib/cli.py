@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, Sequence
 
 from evalgate_lib.errors import BackendError, CacheError, EvalGateError, InputError
-from evalgate_lib.generation.backends import BACKEND_CHOICES
 
 if TYPE_CHECKING:
     from evalgate_lib.run.external import ExternalRun
@@ -32,6 +31,8 @@ EXIT_INPUT = 2
 DEFAULT_THRESHOLDS = "configs/gate.toml"
 EXIT_INTERNAL = 3
 EXIT_INTERRUPTED = 130
+#: What Ctrl-C prints, whenever it comes: one line, never a traceback.
+INTERRUPTED = "evalgate: interrupted; everything computed so far is in the cache, rerun to resume"
 
 #: The exit codes, as ``evalgate --help`` lists them (docs/troubleshooting.md says the same).
 EXIT_CODES_HELP = """exit codes:
@@ -73,6 +74,8 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_model_arguments(parser: argparse.ArgumentParser) -> None:
     """Which models, where their calls are cached, and which slice of the gold set (``run`` and ``retrieve``)."""
+    from evalgate_lib.generation.backends import BACKEND_CHOICES  # here: importing the command line stays light
+
     parser.add_argument(
         "--backend",
         choices=BACKEND_CHOICES,
@@ -1270,6 +1273,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OutputError as exc:
         _say(f"evalgate: error: {exc}")
         return EXIT_INPUT
+    except KeyboardInterrupt:  # while the parser or the libraries it needs load, before any command ran
+        _say(INTERRUPTED)
+        return EXIT_INTERRUPTED
     finally:
         sys.stdout = guard.restore()
 
@@ -1364,7 +1370,7 @@ def _run(argv: Sequence[str] | None) -> int:
             )
         return EXIT_INPUT
     except KeyboardInterrupt:
-        _say("evalgate: interrupted; everything computed so far is in the cache, rerun to resume")
+        _say(INTERRUPTED)
         return EXIT_INTERRUPTED
     except Exception as exc:  # noqa: BLE001 - the one place that turns a bug into one line and exit 3
         if args.debug:
