@@ -131,7 +131,8 @@ def lock_path(folder: str | Path) -> Path:
 def folder_lock(folder: str | Path, *, write: bool) -> Iterator[None]:
     """Hold ``folder``'s lock for the block: exclusive to ``write`` it, shared to read it (module docstring).
 
-    A writer creates the lock file (and the folder's parent); a reader uses it only when it exists. A
+    A writer creates the lock file (and the folder's parent; where it cannot, it writes without the lock and says
+    so, rather than lose the work before it); a reader uses it only when it exists. A
     lock held by another command is waited for, with one log line saying whose lock and why. A folder
     inside one this process is writing (a pair folder of a family) is covered by that folder's lock.
     """
@@ -146,10 +147,16 @@ def folder_lock(folder: str | Path, *, write: bool) -> Iterator[None]:
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         else:
             fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        if write:
-            raise OutputError(f"cannot create the lock file {path} of {folder}", "lock") from None
-        yield  # no lock file: no writer of this version has written the folder, or it cannot be opened
+    except OSError as exc:
+        if write:  # a folder whose parent is not writable (a mount point's): written as before, said once
+            _log.warning(
+                "cannot create the lock file %s (%s): %s is written without it, so a report reading it now "
+                "would not wait for the write to end",
+                path,
+                exc.strerror or exc,
+                folder,
+            )
+        yield  # a reader: no writer of this version has written the folder, or its lock cannot be opened
         return
     try:
         mode = fcntl.LOCK_EX if write else fcntl.LOCK_SH

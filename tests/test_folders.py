@@ -119,3 +119,23 @@ def test_readers_share_and_a_family_writes_its_pairs_under_its_own_lock(tmp_path
     assert sorted(p.name for p in family.iterdir()) == ["pair"]  # no pair lock file among the family's pairs
     with folder_lock(family, write=False), folder_lock(family, write=False):  # two readers at once
         pass
+
+
+def test_a_writer_that_cannot_make_the_lock_file_writes_without_it_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A results folder on a mount whose parent is read-only: the run's work is written, not lost to the lock."""
+    import os
+
+    real = os.open
+
+    def refusing(path: str | Path, *args: object, **kwargs: object) -> int:
+        if str(path).endswith(".evalgate-lock"):
+            raise PermissionError(13, "Permission denied")
+        return real(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "open", refusing)
+    with folder_lock(tmp_path / "R", write=True):
+        (tmp_path / "R").mkdir()
+    assert (tmp_path / "R").is_dir()
+    assert "cannot create the lock file" in caplog.text and "(Permission denied)" in caplog.text
