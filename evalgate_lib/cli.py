@@ -1300,15 +1300,13 @@ def _empty_value(parser: argparse.ArgumentParser, arguments: Sequence[str]) -> s
     """
     from evalgate_lib.run.outputs import EMPTY_PATH
 
-    actions: dict[str, argparse.Action] = {}
-    current: argparse.ArgumentParser | None = parser
-    for text in arguments:  # the options of the global parser and of the subcommand(s) named
-        if current is None:
-            break
-        for action in current._actions:
-            actions.update({option: action for option in action.option_strings})
+    actions = {option: action for action in parser._actions for option in action.option_strings}
+    current = parser
+    for text in arguments:  # and the options of the subcommand (and sub-subcommand) named
         chooser = next((a for a in current._actions if isinstance(a, argparse._SubParsersAction)), None)
-        current = chooser.choices.get(text) if chooser is not None else None
+        if chooser is not None and text in chooser.choices:
+            current = chooser.choices[text]
+            actions.update({option: action for action in current._actions for option in action.option_strings})
     for number, text in enumerate(arguments):
         option, equals, value = text.partition("=")
         if text.startswith("--") and equals:
