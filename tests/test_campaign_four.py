@@ -564,36 +564,25 @@ CASES: tuple[Case, ...] = (
         patch=notebook_stopped(InputError("notebook 05_report.ipynb failed in cell 3: ValueError: x")),
         check=old_report_whole,
     ),
-    Case(
-        "run-out-empty",
-        'run --out "" (wrote into the current folder, over a summary.json)',
-        empty("run", "--out"),
-        2,
-        ERR + "--out" + EMPTY,
-        how="proc",
-        check=cwd_untouched,
+    *(
+        Case(
+            f"{command}-{option[2:]}-empty",
+            f'{command} {option} ""' + (f" ({why})" if why else ""),
+            empty(command, option),
+            2,
+            ERR + option + EMPTY,
+            how="proc" if command == "run" else "inproc",  # run: a real process in the folder it would write
+            check=cwd_untouched,
+        )
+        for command, option, why in (
+            ("run", "--out", "wrote into the current folder, over a summary.json"),
+            ("run", "--cache-dir", ""),
+            ("score", "--out", ""),
+            ("score", "--gold", "'gold file . is a directory'"),
+            ("report", "--out", ""),
+            ("gate", "--json", ""),
+        )
     ),
-    Case(
-        "run-cache-dir-empty",
-        'run --cache-dir ""',
-        empty("run", "--cache-dir"),
-        2,
-        ERR + "--cache-dir" + EMPTY,
-        how="proc",
-        check=cwd_untouched,
-    ),
-    Case("score-out-empty", 'score --out ""', empty("score", "--out"), 2, ERR + "--out" + EMPTY, check=cwd_untouched),
-    Case(
-        "score-gold-empty",
-        "score --gold \"\" ('gold file . is a directory')",
-        empty("score", "--gold"),
-        2,
-        ERR + "--gold" + EMPTY,
-    ),
-    Case(
-        "report-out-empty", 'report --out ""', empty("report", "--out"), 2, ERR + "--out" + EMPTY, check=cwd_untouched
-    ),
-    Case("gate-json-empty", 'gate --json ""', empty("gate", "--json"), 2, ERR + "--json" + EMPTY, check=cwd_untouched),
     # ---------------------------------------------------------------- tracebacks
     Case(
         "datasets-state-empty",
