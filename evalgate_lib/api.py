@@ -260,8 +260,12 @@ class Results:
         (:meth:`interval_narrowing`) is redrawn below after every save.
         """
         from evalgate_lib.inputs.labels import LabelStore
+        from evalgate_lib.run.outputs import check_output, results_inputs
         from evalgate_lib.workbench.labelling import LabellingSession, labelling_widget
 
+        # the label file is written: never over the run's files or the plan, never inside the results folder
+        inputs = [*results_inputs(self.folder), ("sampling plan", None if plan is None else Path(plan))]
+        check_output(labels_path, "labels_path", folder=False, inputs=inputs, results=[self.folder])
         rows, digest, progress = list(self.rows), None, None
         if plan is not None:
             drawn, digest = self.label_plan(plan)

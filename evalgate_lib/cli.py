@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, Sequence
 
 from evalgate_lib.errors import BackendError, CacheError, EvalGateError, InputError
-from evalgate_lib.generation.backends import BACKEND_CHOICES
 
 if TYPE_CHECKING:
     from evalgate_lib.run.external import ExternalRun
@@ -32,6 +31,8 @@ EXIT_INPUT = 2
 DEFAULT_THRESHOLDS = "configs/gate.toml"
 EXIT_INTERNAL = 3
 EXIT_INTERRUPTED = 130
+#: What Ctrl-C prints, whenever it comes: one line, never a traceback.
+INTERRUPTED = "evalgate: interrupted; everything computed so far is in the cache, rerun to resume"
 
 #: The exit codes, as ``evalgate --help`` lists them (docs/troubleshooting.md says the same).
 EXIT_CODES_HELP = """exit codes:
@@ -73,6 +74,8 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_model_arguments(parser: argparse.ArgumentParser) -> None:
     """Which models, where their calls are cached, and which slice of the gold set (``run`` and ``retrieve``)."""
+    from evalgate_lib.generation.backends import BACKEND_CHOICES  # here: importing the command line stays light
+
     parser.add_argument(
         "--backend",
         choices=BACKEND_CHOICES,
@@ -158,25 +161,30 @@ def check_outputs(
     corpora: Sequence[Path | None],
     *dests: str,
     inputs: Sequence[tuple[str, str | Path | None]] = (),
+    results: Sequence[Path | None] = (),
+    writes: Sequence[str] | None = None,
 ) -> None:
     """Check every output option ``dests`` of ``args`` that is set, with the one rule for where EvalGate writes.
 
-    :func:`evalgate_lib.run.outputs.check_output`: not a file where a folder goes (or the other way
-    round), not a dangling link, not inside a corpus folder, not over a file the command reads
-    (``inputs``), writable now; so a run never computes for twenty minutes and then fails to write.
-    ``--json`` and ``gold import --out`` name files.
+    :func:`evalgate_lib.run.outputs.check_output`: not empty, not a file where a folder goes (or the
+    other way round), not a dangling link, not inside a corpus folder, not over a file the command
+    reads (``inputs``), not inside a results folder it reads (``results``), writable now; so a run
+    never computes for twenty minutes and then fails to write. ``--out`` writes ``writes`` into its
+    folder (default: a results folder's files). ``--json`` and ``gold import --out`` name files. Two
+    outputs naming one file are refused (:func:`evalgate_lib.run.outputs.check_distinct_outputs`).
     """
-    from evalgate_lib.run.outputs import check_output
+    from evalgate_lib.run.outputs import check_distinct_outputs, check_output
     from evalgate_lib.run.results import WRITTEN_FILES
 
-    for dest in dests:
-        value = getattr(args, dest, None)
+    named = [("--" + dest.replace("_", "-"), getattr(args, dest, None)) for dest in dests]
+    for (option, value), dest in zip(named, dests, strict=True):
         if value is not None:
             folder = dest != "json" and dest not in getattr(args, "file_outputs", ())
             check_output(
-                value, "--" + dest.replace("_", "-"), folder=folder, corpora=corpora, inputs=inputs,
-                writes=WRITTEN_FILES if dest == "out" else (),
+                value, option, folder=folder, corpora=corpora, inputs=inputs, results=results,
+                writes=((WRITTEN_FILES if writes is None else writes) if dest == "out" else ()),
             )  # fmt: skip
+    check_distinct_outputs(named)
 
 
 def results_and_labels(args: argparse.Namespace) -> list[tuple[str, Path | None]]:
@@ -273,6 +281,7 @@ def _say_run(args: argparse.Namespace, manifest: Any, differs: Sequence[str]) ->
     print(f"backend: {backend['backend']} (generator {backend['generator']}, embedder {backend['embedder']})")
     for line in differs:
         print(line)
+    _say_matching(manifest.answer_matching)
     for skipped in manifest.corpus.get("skipped", []):
         print(f"skipped corpus file {skipped['path']}: {skipped['reason']}")
     print()
@@ -299,7 +308,14 @@ def cmd_gate(args: argparse.Namespace) -> int:
         raise InputError("--plan goes with --labels FILE: the labels made under the plan")
     if args.reviewer is not None and not args.labels:
         raise InputError("--reviewer goes with --labels FILE: it says whose labels count")
-    check_outputs(args, results_corpus(args.results), "json", "junit", "markdown", inputs=results_and_labels(args))
+    read = [*results_and_labels(args), ("gate thresholds file", args.thresholds)]
+    if args.results is None:  # the gate runs the configs first
+        read += [("config", Path(c)) for c in (args.baseline, *candidate_configs(args))]
+        read += [("gold file", config_gold(args.baseline))]
+    check_outputs(
+        args, results_corpus(args.results), "json", "junit", "markdown", inputs=read,
+        results=[args.results if args.results is not None else args.out],
+    )  # fmt: skip
     if args.results is None:
         status = cmd_run(args)  # checks --limit and --out
         if status:
@@ -392,11 +408,18 @@ def cmd_sample(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    """Execute the notebooks and render the stakeholder report."""
+    """Execute the notebooks and render the stakeholder report.
+
+    The report is written into a fresh folder inside ``--out`` and swapped in when complete
+    (:func:`evalgate_lib.folders.staged_folder`), so an interrupted or failed report leaves the old one
+    whole; the results folder it reads is read under the lock its writer takes.
+    """
     import time
 
+    from evalgate_lib.folders import staged_folder
+    from evalgate_lib.run.candidates import reading_lock
     from evalgate_lib.statistics.gate import load_gate
-    from evalgate_lib.workbench.report import build_report, notebook_parameters
+    from evalgate_lib.workbench.report import report_entries
 
     if args.jobs is not None:
         check_count("--jobs", args.jobs, MAX_JOBS)
@@ -404,14 +427,29 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.reviewer is not None and not args.labels:
         raise InputError("--reviewer goes with --labels FILE: it says whose labels count")
     load_gate(args.thresholds)  # a missing or malformed thresholds file fails here, not inside a notebook
-    check_outputs(args, _report_corpora(args), "out", *(("cache_dir",) if args.results is None else ()))
+    read = [*results_and_labels(args), ("gate thresholds file", args.thresholds), ("set file", args.sets)]
+    read += [("config", Path(c)) for c in (args.baseline, *candidate_configs(args))]
+    check_outputs(
+        args, _report_corpora(args), "out", *(("cache_dir",) if args.results is None else ()), inputs=read,
+        results=[args.results], writes=report_entries(args.results is not None),
+    )  # fmt: skip
     started = time.perf_counter()
+    with reading_lock(args.results), staged_folder(args.out) as staging:
+        index = Path(args.out).resolve() / _report_into(args, staging).relative_to(staging.resolve())
+    print(f"report: {index} ({time.perf_counter() - started:.1f} s); open it in a browser, no server needed")
+    return 0
+
+
+def _report_into(args: argparse.Namespace, out: Path) -> Path:
+    """Everything ``evalgate report`` writes, written into ``out`` (a staging folder); returns its ``index.html``."""
+    from evalgate_lib.workbench.report import build_report, notebook_parameters
+
     results, candidate = args.results, candidate_configs(args)[0]
     if results is None and len(candidate_configs(args)) > 1:
         from evalgate_lib.api import run_candidates
 
         # notebook 02 runs one pair: several candidates are run here, into the report's results folder
-        results = run_candidates(args.baseline, candidate_configs(args), run_options(args), args.out / "results").folder
+        results = run_candidates(args.baseline, candidate_configs(args), run_options(args), out / "results").folder
     if results is not None:
         results, candidate = _lead_pair(results, args.thresholds, candidate)
     if results is not None:
@@ -430,16 +468,14 @@ def cmd_report(args: argparse.Namespace) -> int:
 
         load_sets(args.sets)  # a bad set file fails here, not inside a notebook
         parameters["labelled_sets"] = str(Path(args.sets).resolve())
-    index = build_report(
-        args.out,
+    return build_report(
+        out,
         parameters,
         results=results,
         notebooks=args.notebooks,
         no_appendices=args.no_appendices,
         log=(lambda msg: None) if args.no_progress else (lambda msg: print(msg, flush=True)),
     )
-    print(f"report: {index} ({time.perf_counter() - started:.1f} s); open it in a browser, no server needed")
-    return 0
 
 
 def _lead_pair(results: Path, thresholds: Path, candidate: str) -> tuple[Path, str]:
@@ -507,7 +543,7 @@ def cmd_agreement(args: argparse.Namespace) -> int:
         return _agreement_by_set(args)
     if not args.labels:
         raise InputError("evalgate agreement needs --labels FILE (with --results) or --sets FILE")
-    check_outputs(args, results_corpus(args.results), "json", inputs=results_and_labels(args))
+    check_outputs(args, results_corpus(args.results), "json", inputs=results_and_labels(args), results=[args.results])
     report = load_results(args.results).agreement_report(
         args.labels, scorers=args.scorer or ("lexical",), resamples=args.resamples, reviewer=args.reviewer
     )
@@ -593,6 +629,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     print(f"pipeline: external (answer logs {args.baseline_log}, {candidate_log})")
     print(f"names: {run.names[0]} (baseline), {run.names[1]} (candidate)")
     print("fairness: declared by you, not enforced (EvalGate did not run these pipelines)")
+    _say_matching(args.matching)
     _print_log_shapes(run)
     for path, reason in run.skipped:
         print(f"skipped corpus file {path}: {reason}")
@@ -614,6 +651,14 @@ def cmd_score(args: argparse.Namespace) -> int:
     print(f"scored {len(run.rows)} answers in {run.stats['wall_seconds']:.1f} s")
     print(f"results: {folder.resolve()}/results.jsonl (+ summary.json, manifest.json)")
     return 0
+
+
+def _say_matching(matching: str) -> None:
+    """One line when the answers are matched byte-exact (``raw``), which no reader of the verdicts would assume."""
+    from evalgate_lib.inputs.config import RAW_MATCHING
+
+    if matching == "raw":
+        print(f"answer matching: raw, {RAW_MATCHING}")
 
 
 def _gold_use(run: ExternalRun, log: int) -> Literal["source", "checked", "unused"]:
@@ -663,6 +708,7 @@ def _score_candidates(args: argparse.Namespace, names: Sequence[str] | None) -> 
     family = load_candidates(args.out)
     print(f"pipeline: external (answer logs {args.baseline_log}, {', '.join(map(str, args.candidate_log))})")
     print("fairness: declared by you, not enforced (EvalGate did not run these pipelines)")
+    _say_matching(args.matching)
     _print_log_shapes(written[0][0])
     for run, _, _ in written[1:]:
         if run.logs[1].foreign is not None:
@@ -748,7 +794,12 @@ def _configure_score(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--names", default=None, help="config names BASELINE,CANDIDATE[,...], one per log (default: the file stems)"
     )
-    parser.add_argument("--matching", choices=ANSWER_MATCHING, default=DEFAULT_ANSWER_MATCHING, help="answer matching")
+    parser.add_argument(
+        "--matching",
+        choices=ANSWER_MATCHING,
+        default=DEFAULT_ANSWER_MATCHING,
+        help="answer matching (default claim; raw is byte-exact containment, case folded only)",
+    )
     parser.add_argument("--scorer", default=DEFAULT_SENTENCE_SCORER, help="sentence scorer (registered name)")
     parser.add_argument("--out", default=Path("results/external"), type=Path, help="results folder to write")
 
@@ -873,7 +924,9 @@ def _cmd_gold_check(args: argparse.Namespace) -> int:
         baseline, candidate = args.baseline or "configs/baseline.toml", args.candidate or "configs/candidate.toml"
         corpus, gold, matching = gold_sources(baseline, candidate)
         read = [("config", Path(baseline)), ("config", Path(candidate))]
-    check_outputs(args, [corpus], "json", inputs=[*read, ("gold file", Path(gold))])
+    thresholds = args.thresholds if args.thresholds is not None else Path(DEFAULT_THRESHOLDS)
+    read += [("gold file", Path(gold)), ("gate thresholds file", thresholds)]
+    check_outputs(args, [corpus], "json", inputs=read)
     check, scan = check_gold_files(corpus, gold)
     for path, reason in scan.skipped:
         print(f"skipped corpus file {path}: {reason}")
@@ -948,7 +1001,7 @@ def _cmd_gold_import(args: argparse.Namespace) -> int:
 def _configure_gold(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="gold_command", required=True)
     check_help = "validate the gold file against the corpus and show where accept strings and evidence occur"
-    check = sub.add_parser("check", help=check_help, description=check_help)
+    check = sub.add_parser("check", help=check_help, description=check_help, allow_abbrev=False)
     check.add_argument("--baseline", default=None, help="baseline config (TOML; default configs/baseline.toml)")
     check.add_argument("--candidate", default=None, help="candidate config (TOML; default configs/candidate.toml)")
     check.add_argument("--corpus", default=None, type=Path, help="corpus folder, instead of the configs (with --gold)")
@@ -963,7 +1016,7 @@ def _configure_gold(parser: argparse.ArgumentParser) -> None:
     )
     check.set_defaults(gold_handler=_cmd_gold_check)
     import_help = "write a gold file from a RAGAS / Hugging Face style JSONL or CSV, reporting what it could not map"
-    imp = sub.add_parser("import", help=import_help, description=import_help)
+    imp = sub.add_parser("import", help=import_help, description=import_help, allow_abbrev=False)
     imp.add_argument("input", type=Path, help="question set to import (.jsonl or .csv)")
     imp.add_argument("--out", required=True, type=Path, help="gold file to write (JSONL)")
     imp.add_argument(
@@ -981,7 +1034,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
     from evalgate_lib.files import atomic_write
     from evalgate_lib.reporting.diff_text import changes_json, format_changes
 
-    check_outputs(args, results_corpus(args.results), "json", inputs=results_and_labels(args))
+    check_outputs(args, results_corpus(args.results), "json", inputs=results_and_labels(args), results=[args.results])
     results = load_results(args.results)
     if args.labels:
         from evalgate_lib.statistics.label_correction import format_correction
@@ -1089,6 +1142,8 @@ def cmd_sign(args: argparse.Namespace) -> int:
             whole = parse_json(text, str(path))
         except ValueError:  # JSON Lines: several objects, not one
             whole = None
+        if isinstance(whole, dict) and whole.get("format") != PLAN_FORMAT and "answer_sha256" not in whole:
+            raise InputError(_not_signable(path, whole))
         if isinstance(whole, dict) and whole.get("format") == PLAN_FORMAT:
             digest = sign_plan_file(path)
             print(f"signed plan {path} (key id {key_id(key)}); its SHA-256 stays {digest}")
@@ -1096,6 +1151,23 @@ def cmd_sign(args: argparse.Namespace) -> int:
             count = sign_label_file(path)
             print(f"signed {count} label(s) in {path} (key id {key_id(key)})")
     return 0
+
+
+def _not_signable(path: Path, whole: dict[str, Any]) -> str:
+    """Why ``evalgate sign`` does not sign a JSON object that is neither a plan nor a label, and what signs it."""
+    if "candidates" in whole and "baseline" in whole:
+        what = "the index of several candidates (candidates.json)"
+    elif "manifest_sha256" in whole:
+        what = "a results folder's manifest"
+    elif "model_calls" in whole or "wall_seconds" in whole:
+        what = "a run's run_stats.json"
+    else:
+        what = "one JSON object"
+    return (
+        f"{path} is {what}, neither a label file (JSON Lines, one label per line) nor a sampling plan: evalgate sign "
+        "vouches for labels and plans made without the key; a results folder, its index and its run stats are "
+        "signed by the command that writes them, so rerun that command with the key set (--key-file FILE)"
+    )
 
 
 def _configure_sign(parser: argparse.ArgumentParser) -> None:
@@ -1187,6 +1259,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Before/after evaluation of a RAG pipeline.",
         epilog=EXIT_CODES_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        allow_abbrev=False,  # an option is spelled out: 'report --set' was read as '--sets', silently
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log cache and backend activity")
     parser.add_argument("--debug", action="store_true", help=DEBUG_HELP)
@@ -1199,6 +1272,7 @@ def build_parser() -> argparse.ArgumentParser:
             description=help_text,
             epilog=EXIT_CODES_HELP,
             formatter_class=argparse.RawDescriptionHelpFormatter,
+            allow_abbrev=False,
         )
         configure(child)
         # also accepted after the subcommand; SUPPRESS keeps a global --debug from being reset to False
@@ -1232,16 +1306,57 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OutputError as exc:
         _say(f"evalgate: error: {exc}")
         return EXIT_INPUT
+    except KeyboardInterrupt:  # while the parser or the libraries it needs load, before any command ran
+        _say(INTERRUPTED)
+        return EXIT_INTERRUPTED
     finally:
         sys.stdout = guard.restore()
 
 
 def _say(line: str) -> None:
-    """One line on stderr; a stderr that refuses it (``2>/dev/full``) cannot be told anything: the exit code says it."""
+    """One line on stderr, its control characters shown as escapes (a name or path in it is text, never a terminal
+    command); a stderr that refuses it (``2>/dev/full``) cannot be told anything: the exit code says it."""
+    from evalgate_lib.text.escaping import terminal_text
+
     try:
-        print(line, file=sys.stderr, flush=True)
+        print(terminal_text(line), file=sys.stderr, flush=True)
     except OSError:
         pass
+
+
+def _empty_value(parser: argparse.ArgumentParser, arguments: Sequence[str]) -> str | None:
+    """The first option given an empty value (``--out ""``, ``--gold=``), as one line saying so, else ``None``.
+
+    argparse turns ``--out ""`` into ``Path("")``, which is the current folder: a run wrote into it (over
+    a user's ``summary.json``) and every empty file option was called "a directory". An empty value is
+    never what was meant, so it is refused before anything is parsed, naming the option.
+    """
+    from evalgate_lib.run.outputs import EMPTY_PATH
+
+    actions = {option: action for action in parser._actions for option in action.option_strings}
+    current = parser
+    for text in arguments:  # and the options of the subcommand (and sub-subcommand) named
+        chooser = next((a for a in current._actions if isinstance(a, argparse._SubParsersAction)), None)
+        if chooser is not None and text in chooser.choices:
+            current = chooser.choices[text]
+            actions.update({option: action for action in current._actions for option in action.option_strings})
+    for number, text in enumerate(arguments):
+        option, equals, value = text.partition("=")
+        if text.startswith("--") and equals:
+            name = option
+        elif number and arguments[number - 1] in actions and actions[arguments[number - 1]].nargs != 0:
+            name, value = arguments[number - 1], text
+        elif not text.strip():
+            return f"argument {number + 1} of the command line is empty: {EMPTY_PATH}"
+        else:
+            continue
+        if value.strip() or name not in actions:
+            continue
+        action = actions[name]
+        if action.type is Path or action.dest in ("baseline", "candidate"):
+            return f"{name} is empty: {EMPTY_PATH}"
+        return f"{name} is empty: give it a value"
+    return None
 
 
 def _run(argv: Sequence[str] | None) -> int:
@@ -1259,12 +1374,17 @@ def _run(argv: Sequence[str] | None) -> int:
                 "records paths and names as UTF-8 JSON; rename it, or pass it in UTF-8"
             )
             return EXIT_INPUT
-    args = build_parser().parse_args(arguments)
-    logging.basicConfig(
-        level=logging.INFO if args.verbose else logging.WARNING, format="evalgate: %(levelname)s: %(message)s"
-    )
+    parser = build_parser()
+    empty = _empty_value(parser, arguments)
+    if empty is not None:
+        _say(f"evalgate: error: {empty}")
+        return EXIT_INPUT
+    args = parser.parse_args(arguments)
+    handler = logging.StreamHandler()
+    handler.setFormatter(_TerminalFormatter("evalgate: %(levelname)s: %(message)s"))
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, handlers=[handler])
     try:
-        with _key_file_in_environment(getattr(args, "key_file", None)):
+        with _key_file_in_environment(getattr(args, "key_file", None)), _quiet_interrupt():
             signing_key()  # a missing, unreadable or too short key fails here, before any work
             return args.handler(args)
     except EvalGateError as exc:
@@ -1281,7 +1401,7 @@ def _run(argv: Sequence[str] | None) -> int:
             )
         return EXIT_INPUT
     except KeyboardInterrupt:
-        _say("evalgate: interrupted; everything computed so far is in the cache, rerun to resume")
+        _say(INTERRUPTED)
         return EXIT_INTERRUPTED
     except Exception as exc:  # noqa: BLE001 - the one place that turns a bug into one line and exit 3
         if args.debug:
@@ -1292,6 +1412,50 @@ def _run(argv: Sequence[str] | None) -> int:
             "(a bug in EvalGate; rerun with --debug for the traceback)"
         )
         return EXIT_INTERNAL
+
+
+#: The loggers of the notebook machinery a report runs (papermill, nbclient through traitlets, jupyter_client, the
+#: event loop): after a Ctrl-C they log the kernel's death and the tasks left pending, with tracebacks.
+_NOTEBOOK_LOGGERS = ("asyncio", "traitlets", "nbclient", "papermill", "jupyter_client", "tornado")
+
+
+@contextlib.contextmanager
+def _quiet_interrupt() -> Iterator[None]:
+    """Ctrl-C is one line (``evalgate: interrupted; ...``), whatever was running.
+
+    It raises ``KeyboardInterrupt`` as Python's own handler does, and first silences the loggers of the
+    notebook machinery (:data:`_NOTEBOOK_LOGGERS`): interrupted inside a report, nbclient logged "Kernel
+    died" and asyncio "Task exception was never retrieved" with a traceback, while the interrupt unwound
+    and again when the pending tasks were collected at exit. Only in the main thread, and only when
+    Python's default handler is in place (a caller's own handler is left alone).
+    """
+    import signal
+    import threading
+
+    def interrupted(number: int, frame: Any) -> None:
+        for name in _NOTEBOOK_LOGGERS:
+            logging.getLogger(name).disabled = True
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(
+        signal.SIGINT
+    ) is not signal.default_int_handler:
+        yield
+        return
+    signal.signal(signal.SIGINT, interrupted)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+class _TerminalFormatter(logging.Formatter):
+    """Log lines as :func:`_say` writes its lines: a control character in a logged name or path shown as an escape."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        from evalgate_lib.text.escaping import terminal_text
+
+        return terminal_text(super().format(record))
 
 
 @contextlib.contextmanager

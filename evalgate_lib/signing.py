@@ -27,6 +27,13 @@ Besides the results folder's ``signature.json`` (the HMAC of ``manifest.json``),
 gate or the report reads that the manifest does not cover carries its signature inside itself
 (:func:`sign_json`, :func:`check_signed_json`): the several-candidates index ``candidates.json``,
 each ``run_stats.json``, a sampling plan, and each reviewer's label.
+
+A file that belongs to one folder is signed *bound* to that folder's identity: a pair folder's
+``run_stats.json`` to the SHA-256 of its ``manifest.json``, a family's ``run_stats.json`` to its
+index ``candidates.json`` (:func:`json_digest`). The HMAC then covers the file and that identity
+(``bound_to`` in the signature names it), so a signed file moved from another run, which verifies
+as a file, is refused in this folder: a signature covers a file *and the folder it belongs to*. A
+signature made before this binding (no ``bound_to``) is refused with that reason, not as forged.
 """
 
 from __future__ import annotations
@@ -122,22 +129,45 @@ def _canonical(value: Mapping[str, Any]) -> bytes:
     return json.dumps(rest, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")
 
 
-def sign_json(value: Mapping[str, Any], key: bytes | None = None) -> dict[str, Any]:
+def json_digest(value: Mapping[str, Any]) -> str:
+    """SHA-256 (hex) of a JSON object's canonical text without its own signature: its identity, however indented."""
+    return hashlib.sha256(_canonical(value)).hexdigest()
+
+
+#: What a signed file is bound to: the file that names its folder and that file's SHA-256 (module docstring).
+Binding = tuple[str, str]
+
+
+def _covered(value: Mapping[str, Any], bound_to: Binding | None) -> bytes:
+    """The bytes a signature's HMAC covers: the canonical object, then the identity of the folder it belongs to."""
+    data = _canonical(value)
+    return data if bound_to is None else data + f"\nbound to {bound_to[0]} {bound_to[1]}".encode()
+
+
+def sign_json(value: Mapping[str, Any], key: bytes | None = None, *, bound_to: Binding | None = None) -> dict[str, Any]:
     """``value`` with its own signature under ``key`` (default: the environment's), or as it is when no key is set.
 
     The signature covers the object's canonical JSON, so re-indenting the file keeps it valid while any
-    change of a value breaks it.
+    change of a value breaks it; with ``bound_to`` (``("manifest.json", its SHA-256)``) it covers the
+    identity of the folder the file belongs to as well, and names it.
     """
     key = signing_key() if key is None else key
     out = {k: v for k, v in value.items() if k != SIGNATURE_KEY}
     if key is None:
         return out
-    out[SIGNATURE_KEY] = {"algorithm": ALGORITHM, "key_id": key_id(key), "hmac": sign(key, _canonical(out))}
+    signature: dict[str, Any] = {"algorithm": ALGORITHM, "key_id": key_id(key)}
+    signature["hmac"] = sign(key, _covered(out, bound_to))
+    if bound_to is not None:
+        signature["bound_to"] = {"file": bound_to[0], "sha256": bound_to[1]}
+    out[SIGNATURE_KEY] = signature
     return out
 
 
-def signature_problem(value: Mapping[str, Any], key: bytes) -> str | None:
-    """Why ``value``'s own signature does not verify under ``key`` (in words), or ``None`` when it does."""
+def signature_problem(value: Mapping[str, Any], key: bytes, bound_to: Binding | None = None) -> str | None:
+    """Why ``value``'s own signature does not verify under ``key`` (in words), or ``None`` when it does.
+
+    ``bound_to``: the identity of the folder ``value`` was read from; the signature must cover it.
+    """
     found = value.get(SIGNATURE_KEY)
     if found is None:
         return "not signed, but a signing key is set (written without the key, or its signature was removed)"
@@ -145,13 +175,27 @@ def signature_problem(value: Mapping[str, Any], key: bytes) -> str | None:
         return f"its signature is not an {ALGORITHM} signature"
     if found.get("key_id") != key_id(key):
         return f"signed with another key (key id {found.get('key_id')!r}; the key set here has {key_id(key)!r})"
-    if not verifies(key, _canonical(value), found.get("hmac")):
-        return "its signature does not match it: it was changed after it was signed"
-    return None
+    recorded = found.get("bound_to")
+    if bound_to is not None and not isinstance(recorded, dict):
+        return (
+            f"signed without the identity of the folder it belongs to (by an EvalGate before signatures covered "
+            f"the folder's {bound_to[0]}), so a copy from another run would pass as this one's; it is not trusted"
+        )
+    if verifies(key, _covered(value, bound_to), found.get("hmac")):
+        return None
+    if bound_to is not None and isinstance(recorded, dict):
+        theirs = (str(recorded.get("file")), str(recorded.get("sha256")))
+        if theirs != bound_to and verifies(key, _covered(value, theirs), found.get("hmac")):
+            return (
+                f"signed for another folder: it belongs with the {theirs[0]} of SHA-256 {theirs[1][:12]}…, and this "
+                f"folder's has {bound_to[1][:12]}… (a file moved or copied from another run)"
+            )
+    return "its signature does not match it: it was changed after it was signed"
 
 
-def check_signed_json(value: Any, where: str, hint: str = "") -> None:
-    """With a signing key set, refuse ``value`` (a JSON object read from ``where``) unless its own signature verifies.
+def check_signed_json(value: Any, where: str, hint: str = "", *, bound_to: Binding | None = None) -> None:
+    """With a signing key set, refuse ``value`` (a JSON object read from ``where``) unless its own signature verifies
+    (and, with ``bound_to``, covers the identity of the folder it was read from).
 
     Without a key nothing is checked (a signature, if any, is left as it is). ``hint`` ends the line
     (the command that writes the file again).
@@ -159,6 +203,6 @@ def check_signed_json(value: Any, where: str, hint: str = "") -> None:
     key = signing_key()
     if key is None or not isinstance(value, Mapping):
         return
-    problem = signature_problem(value, key)
+    problem = signature_problem(value, key, bound_to)
     if problem is not None:
         raise InputError(f"{where}: {problem}" + (f"; {hint}" if hint else ""))

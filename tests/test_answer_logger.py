@@ -214,3 +214,29 @@ def test_threads_of_one_pipeline_share_a_logger(tmp_path: Path) -> None:
             worker.join()
     ids = [json.loads(x)["question_id"] for x in path.read_text().splitlines()]
     assert sorted(ids) == sorted(f"t{n}-{i}" for n in range(4) for i in range(25)) and list(log.logged) == ids
+
+
+def test_a_line_score_would_refuse_is_refused_at_the_call(tmp_path: Path) -> None:
+    """Issue 56: ``meta`` nested past 64 levels and a line over 16 MiB were written, then refused by ``score``. The
+    logger refuses both at the call, by the reader's own bounds, and the log holds only what the reader reads."""
+    from evalgate_lib.errors import InputError
+    from evalgate_lib.inputs.structured import MAX_DEPTH, MAX_LINE_CHARS
+
+    path = tmp_path / "log.jsonl"
+    nested: dict = {}
+    for _ in range(MAX_DEPTH - 2):  # the line's own object and "meta" make it 64 levels: the most score reads
+        nested = {"x": nested}
+    deeper: list = []
+    for _ in range(5_000):  # deeper than json.dumps can go: refused, not a RecursionError
+        deeper = [deeper]
+    with eg.AnswerLogger(path) as log:
+        for meta in ({"x": nested}, deeper):
+            with pytest.raises(InputError, match=r"the line would nest more than 64 levels of arrays and objects, "
+                               r"which evalgate score refuses to read .*Nothing was written$"):  # fmt: skip
+                log.write("q1", "An answer.", [], meta=meta if isinstance(meta, dict) else {"deep": meta})
+        with pytest.raises(InputError, match=r"the line would be 16,777,2\d\d characters, and evalgate score reads "
+                           r"lines of at most 16,777,216 \(16 MiB\)"):  # fmt: skip
+            log.write("q1", "An answer.", ["x" * (MAX_LINE_CHARS - 40)])
+        log.write("q1", "An answer.", [], meta=nested)  # 63 levels in all: written
+    assert len(path.read_text().splitlines()) == 1
+    assert load_answer_log(path, ["q1"]).answers[0].question_id == "q1"  # what score reads

@@ -35,7 +35,7 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import pytest
 from fake_ollama import ROOT, FakeOllama, serving
@@ -682,6 +682,30 @@ def write_summary(cases: Sequence[Case], recorded: dict[str, tuple[int, str]], p
     path.parent.mkdir(exist_ok=True)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print("\n" + "\n".join(lines) + f"\n(written to {path})")
+
+
+def campaign_tests(cases: Sequence[Case], summary: Path, *, without_keys: bool = False) -> tuple[Any, Any]:
+    """A later campaign module's fixture and test: every case of ``cases`` run as a row, the table to ``summary``.
+
+    ``without_keys``: each case runs with no signing key in the environment, whatever the caller's shell holds.
+    Assign both at module level (``campaign_summary, test_campaign_n = campaign_tests(CASES, SUMMARY)``).
+    """
+    recorded: dict[str, tuple[int, str]] = {}
+
+    @pytest.fixture(scope="module", autouse=True)
+    def campaign_summary():
+        """After the module: the table of every case run."""
+        yield
+        write_summary(cases, recorded, summary)
+
+    @pytest.mark.parametrize("case", cases, ids=[c.id for c in cases])
+    def test_case(case: Case, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+        if without_keys:
+            for name in ("EVALGATE_SIGNING_KEY", "EVALGATE_SIGNING_KEY_FILE"):
+                monkeypatch.delenv(name, raising=False)
+        run_case(case, capsys, monkeypatch, recorded)
+
+    return campaign_summary, test_case
 
 
 @pytest.fixture(scope="module", autouse=True)

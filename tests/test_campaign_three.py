@@ -33,8 +33,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any, Callable
 
-import pytest
-from test_campaign import ERR, ROOT, Case, Workspace, nothing_written, run_case, write_summary
+from test_campaign import ERR, ROOT, Case, Workspace, campaign_tests, nothing_written
 from test_campaign_two import KEY, environment, fake_run, key_file, warnings_on_stderr
 
 from evalgate_lib.inputs.labels import Label, answer_sha256, dumps_labels
@@ -1157,21 +1156,7 @@ CASES: tuple[Case, ...] = (
     ),
 )
 
-RECORDED: dict[str, tuple[int, str]] = {}
-
-
-@pytest.fixture(scope="module", autouse=True)
-def campaign_summary():
-    """After the module: the table of every case run to build/campaign-3.txt."""
-    yield
-    write_summary(CASES, RECORDED, SUMMARY)
-
-
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
-def test_campaign_three(case: Case, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("EVALGATE_SIGNING_KEY", "EVALGATE_SIGNING_KEY_FILE"):  # whatever the caller's shell holds
-        monkeypatch.delenv(name, raising=False)
-    run_case(case, capsys, monkeypatch, RECORDED)
+campaign_summary, test_campaign_three = campaign_tests(CASES, SUMMARY, without_keys=True)
 
 
 def test_every_case_of_the_issue_is_a_row() -> None:

@@ -35,7 +35,7 @@ from typing import Any, Callable
 import httpx
 import pytest
 from fake_ollama import FakeOllama, serving
-from test_campaign import DEAD_HOST, ERR, GOLD, ROOT, Case, Workspace, nothing_written, run_case, write_summary
+from test_campaign import DEAD_HOST, ERR, GOLD, ROOT, Case, Workspace, campaign_tests, nothing_written
 
 SUMMARY = ROOT / "build" / "campaign-2.txt"
 KEY = "5f1c0e3a9b7d2468ace13579bdf02468a1b2c3d4e5f60718293a4b5c6d7e8f90"  # 64 hex characters: a team's key
@@ -933,16 +933,4 @@ CASES: tuple[Case, ...] = (
     ),
 )
 
-RECORDED: dict[str, tuple[int, str]] = {}
-
-
-@pytest.fixture(scope="module", autouse=True)
-def campaign_summary():
-    """After the module: the table of every case run to build/campaign-2.txt."""
-    yield
-    write_summary(CASES, RECORDED, SUMMARY)
-
-
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
-def test_campaign_two(case: Case, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    run_case(case, capsys, monkeypatch, RECORDED)
+campaign_summary, test_campaign_two = campaign_tests(CASES, SUMMARY)

@@ -98,7 +98,7 @@ def test_missing_file(tmp_path: Path) -> None:
         ('method = "fixed"', 'methd = "fixed"', "[chunking] needs a 'method'"),
         ("top_k = 4\n", "", "[shared] is missing ['top_k']"),
         ("top_k = 4", "top_k = 0", "top_k must be at least 1, got 0"),
-        ("top_k = 4", 'top_k = "four"', "top_k must be a number"),
+        ("top_k = 4", 'top_k = "four"', "top_k must be a whole number"),
         ("Question: {question}", "Question:", "missing the placeholder {question}"),
         ("{context}", "{context} {context}", "appears 2 times the placeholder {context}"),
         ("template = ", "text = ", "unknown key 'text' in [prompt]; valid keys: template"),

@@ -226,3 +226,19 @@ def test_a_corpus_path_that_is_a_dangling_link_says_so(tmp_path: Path) -> None:
     (tmp_path / "kb").symlink_to(tmp_path / "unmounted")
     with pytest.raises(InputError, match=rf"corpus folder {tmp_path}/kb is a symbolic link to {tmp_path}/unmounted"):
         scan_corpus(tmp_path / "kb")
+
+
+def test_a_page_in_utf_16_is_named_as_such_not_binary(tmp_path) -> None:
+    """Issue 56: a UTF-16 page was "a binary file (NUL bytes)"; its encoding is named, with or without a BOM."""
+    from evalgate_lib.errors import InputError
+    from evalgate_lib.inputs.corpus import _wide_encoding, load_corpus
+
+    page = "<html><head><title>Seats</title></head><body><p>Starter includes 3 seats.</p></body></html>"
+    assert _wide_encoding(page.encode("utf-16")) == "UTF-16LE (a byte-order mark)"
+    assert _wide_encoding(page.encode("utf-16-be")) == "UTF-16BE (no byte-order mark)"
+    assert _wide_encoding(page.encode("utf-32")) == "UTF-32LE (a byte-order mark)"
+    assert _wide_encoding(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR") is None  # a PNG stays a binary file
+    (tmp_path / "seats.html").write_bytes(page.encode("utf-16-le"))
+    said = r"seats\.html: UTF-16LE \(no byte-order mark\) text, not UTF-8: EvalGate reads documents as UTF-8; save"
+    with pytest.raises(InputError, match=said + r" it as UTF-8 \(e\.g\. 'iconv -f UTF-16LE -t UTF-8 seats\.html"):
+        load_corpus(tmp_path)

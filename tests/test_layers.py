@@ -22,6 +22,7 @@ LAYERS: dict[str, int] = {
     "errors": 0,
     "version": 0,
     "files": 0,
+    "folders": 0,
     "signing": 0,
     "text": 1,
     "inputs": 2,

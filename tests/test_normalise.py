@@ -105,3 +105,9 @@ def test_empty_accept_never_matches() -> None:
 def test_dollar_is_a_left_boundary() -> None:
     assert match_answer("It is $12 a month", ["12"], normalise=True)
     assert not match_answer("It is 20% off", ["20"], normalise=True)
+
+
+def test_normalised_text_folds_case_and_drops_what_a_reader_does_not_see() -> None:
+    """Issue 56: rule 1 case folds (``Straße`` = ``STRASSE``) and drops soft hyphens and zero-width characters."""
+    assert normalise_text("HAUPTSTRASSE 5") == normalise_text("Hauptstraße 5") == "hauptstrasse 5"
+    assert normalise_text("twelve wid\u00adgets") == normalise_text("12 WID\u200dGETS") == "12 widget"

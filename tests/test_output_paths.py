@@ -144,3 +144,36 @@ def test_a_folder_output_never_writes_its_files_over_an_input(tmp_path: Path) ->
                        rf"command reads \({log}\)"):  # fmt: skip
         check_output(tmp_path, "--out", folder=True, inputs=[("answer log", log)], writes=("results.jsonl",))
     check_output(tmp_path / "out", "--out", folder=True, inputs=[("answer log", log)], writes=("results.jsonl",))
+
+
+def test_an_empty_path_the_same_file_twice_or_a_place_inside_a_results_folder_is_refused(tmp_path: Path) -> None:
+    """Issue 56: ``--out ""`` wrote into the current folder; ``--junit X --markdown X`` kept one of them; ``--json
+    R/x.json`` wrote among the files a results folder's checksums cover."""
+    from evalgate_lib.run.outputs import check_distinct_outputs
+
+    with pytest.raises(InputError, match=r"^--out is empty: an empty path names no file or folder \(it would be the "):
+        check_output("", "--out", folder=True)
+    with pytest.raises(InputError, match=r"^--out is empty"):
+        check_output("  ", "--out", folder=True)
+    check_distinct_outputs([("--json", tmp_path / "a.json"), ("--junit", None), ("--markdown", tmp_path / "b.md")])
+    with pytest.raises(InputError, match=r"^--junit and --markdown both name .*/x: each output is written whole"):
+        check_distinct_outputs([("--junit", tmp_path / "x"), ("--markdown", tmp_path / "sub" / ".." / "x")])
+    results = tmp_path / "R"
+    (results / "pair").mkdir(parents=True)
+    for inside in (results / "gate.xml", results / "pair" / "results.jsonl"):
+        with pytest.raises(InputError, match=rf"^--json {inside} lies inside the results folder {results} this "):
+            check_output(inside, "--json", folder=False, results=[results])
+    with pytest.raises(InputError, match=r"^--out .*/R lies inside the results folder"):
+        check_output(results, "--out", folder=True, results=[results])
+    check_output(tmp_path / "gate.xml", "--json", folder=False, results=[results])  # beside it is fine
+
+
+def test_a_folder_output_never_replaces_a_folder_holding_an_input(tmp_path: Path) -> None:
+    """A report replaces its notebooks/ whole: a label file kept in there would be lost."""
+    labels = tmp_path / "report" / "notebooks" / "labels.jsonl"
+    labels.parent.mkdir(parents=True)
+    labels.write_text("")
+    with pytest.raises(InputError, match=r"^--out .*/report would write its notebooks/ \(replaced whole\) over the "
+                       r"label file this command reads \(.*labels\.jsonl\): an output never overwrites"):  # fmt: skip
+        check_output(tmp_path / "report", "--out", folder=True, inputs=[("label file", labels)],
+                     writes=("index.html", "notebooks"))  # fmt: skip

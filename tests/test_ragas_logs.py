@@ -303,8 +303,8 @@ def test_a_bad_csv_row_is_one_line_with_file_line_and_column_and_exit_2(tmp_path
     ("candidate", "message"),
     [
         # a reference that differs from the baseline's: the two logs are of different test sets
-        (lambda rows: rows[1].update(reference="14 days"), "b.jsonl:2: column 'reference': reference '14 days' of "
-         "question 'q002' differs from the gold taken from"),
+        (lambda rows: rows[1].update(reference="14 days"), "b.jsonl:2: column 'reference': question 'q002' has the "
+         "reference '14 days' here, but the reference"),
         # rows in another order, ids by row order: the question text says so
         (lambda rows: rows.reverse(), "b.jsonl:1: 'question' 'Does Nimbus offer a lifetime licence?' is not the text "
          "of gold question 'q001' ('How many seats does the Starter plan include?'): was this log written for another "

@@ -272,3 +272,70 @@ def test_evalgate_sign_vouches_for_labels_and_a_plan(tmp_path: Path, capsys: pyt
         patch.setenv(KEY_ENV, KEY.decode())
         assert [lb.reviewer for lb in load_label_files([labels]).labels] == ["ann"]
         assert load_plan(plan)[1] == digest
+
+
+def test_a_bound_signature_covers_the_folder_it_belongs_to() -> None:
+    """A file signed bound to its folder (issue 56): the HMAC covers the object and the folder's identity, written out
+    by hand; the same file read in another folder, or signed before the binding, is refused with that reason."""
+    import hashlib
+    import hmac
+
+    from evalgate_lib.signing import json_digest, sign_json, signature_problem
+
+    value = {"wall_seconds": 1.5}
+    here, there = ("manifest.json", "a" * 64), ("manifest.json", "b" * 64)
+    signed = sign_json(value, KEY, bound_to=here)
+    covered = ('{"wall_seconds":1.5}' + "\nbound to manifest.json " + "a" * 64).encode()
+    assert signed["signature"] == {
+        "algorithm": "HMAC-SHA256",
+        "key_id": key_id(KEY),
+        "hmac": hmac.new(KEY, covered, hashlib.sha256).hexdigest(),
+        "bound_to": {"file": "manifest.json", "sha256": "a" * 64},
+    }
+    assert signature_problem(signed, KEY, here) is None
+    assert signature_problem(signed, KEY, there) == (
+        f"signed for another folder: it belongs with the manifest.json of SHA-256 {'a' * 12}…, and this folder's has "
+        f"{'b' * 12}… (a file moved or copied from another run)"
+    )
+    assert signature_problem({**signed, "wall_seconds": 9}, KEY, here) == (
+        "its signature does not match it: it was changed after it was signed"
+    )
+    forged = {**signed, "signature": {**signed["signature"], "bound_to": {"file": "manifest.json", "sha256": "b" * 64}}}
+    assert signature_problem(forged, KEY, there) == (  # naming this folder in the signature does not make it verify
+        "its signature does not match it: it was changed after it was signed"
+    )
+    assert signature_problem(sign_json(value, KEY), KEY, here) == (
+        "signed without the identity of the folder it belongs to (by an EvalGate before signatures covered the "
+        "folder's manifest.json), so a copy from another run would pass as this one's; it is not trusted"
+    )
+    # a family's identity: its index's canonical text, however indented and whatever its own signature
+    index = {"baseline": "b", "candidates": [{"name": "c"}]}
+    expected = hashlib.sha256(b'{"baseline":"b","candidates":[{"name":"c"}]}').hexdigest()
+    assert json_digest(index) == json_digest(sign_json(index, KEY)) == expected
+
+
+def test_run_stats_moved_from_another_run_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pair folder's run_stats.json is bound to its manifest, a family's to its index: moved, they are refused."""
+    import shutil
+
+    from evalgate_lib.run.candidates import read_candidates_folder, write_index
+
+    monkeypatch.setenv(KEY_ENV, KEY.decode())
+    for name in ("one", "two"):
+        rows = [make_row(config=c, question_id=q) for c in ("baseline", name) for q in ("q1", "q2")]
+        write_results_folder(tmp_path / "family" / name, rows, baseline="baseline", candidate=name)
+    shutil.copy(tmp_path / "family" / "two" / "run_stats.json", tmp_path / "family" / "one" / "run_stats.json")
+    with pytest.raises(InputError, match=r"one/run_stats\.json: signed for another folder: it belongs with the "):
+        read_results_folder(tmp_path / "family" / "one")
+    rows = [make_row(config=c, question_id=q) for c in ("baseline", "one") for q in ("q1", "q2")]
+    write_results_folder(tmp_path / "family" / "one", rows, baseline="baseline", candidate="one")
+    write_index(tmp_path / "family", "baseline", [("one", "one", "1"), ("two", "two", "2")], {"wall": 1}, "cmd")
+    shutil.copytree(tmp_path / "family", tmp_path / "other")
+    write_index(tmp_path / "other", "baseline", [("one", "one", "1")], {"wall": 2}, "cmd")  # one candidate less
+    shutil.copy(tmp_path / "other" / "candidates.json", tmp_path / "family" / "candidates.json")
+    with pytest.raises(InputError, match=r"family/run_stats\.json: signed for another folder: it belongs with the "
+                       r"candidates\.json of SHA-256 "):  # fmt: skip
+        read_candidates_folder(tmp_path / "family")
+    (tmp_path / "other" / "run_stats.json").unlink()
+    with pytest.raises(InputError, match=r"other/run_stats\.json does not exist, but a signing key is set"):
+        read_candidates_folder(tmp_path / "other")

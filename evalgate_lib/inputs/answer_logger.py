@@ -4,8 +4,9 @@ A log written by hand (``json.dumps`` in a loop) fails only when ``evalgate scor
 the generations it records were paid for: a score of 1.3 or NaN, a passage with no text, an id
 answered twice, an id of another gold file. :class:`AnswerLogger` runs the very parser
 ``evalgate score`` runs (:func:`~evalgate_lib.inputs.answer_logs.parse_line`) on every line before
-writing it, so a bad value raises at the call that made it, and the file only ever holds lines
-``evalgate score`` accepts::
+writing it, and the bounds of its reader (a line of at most 16 MiB, nested at most 64 levels), so a
+bad value raises at the call that made it, and the file only ever holds lines ``evalgate score``
+accepts::
 
     import evalgate_lib as eg
 
@@ -47,7 +48,7 @@ from evalgate_lib.errors import InputError, OutputError
 from evalgate_lib.inputs.answer_logs import parse_line
 from evalgate_lib.inputs.gold import load_gold
 from evalgate_lib.inputs.jsonl import refuse_lone_surrogates
-from evalgate_lib.inputs.structured import parse_json
+from evalgate_lib.inputs.structured import MAX_DEPTH, MAX_LINE_CHARS, check_depth, parse_json
 
 try:  # POSIX: one writer per file; elsewhere the lock is skipped (and said so in the docs)
     import fcntl
@@ -281,10 +282,27 @@ def _passage(value: str | Mapping[str, Any]) -> str | dict[str, Any]:
 
 
 def _encoded(line: dict[str, Any], where: str) -> bytes:
-    """The line as UTF-8 JSON and its newline; what JSON cannot hold (NaN, an object, a lone surrogate) is named."""
+    """The line as UTF-8 JSON and its newline; what JSON cannot hold (NaN, an object, a lone surrogate) is named, and
+    so is a line ``evalgate score`` would refuse to read (nested past its depth, longer than its longest line)."""
+    too_deep = (
+        f"{where}: the line would nest more than {MAX_DEPTH} levels of arrays and objects, which evalgate score "
+        f"refuses to read (it reads at most {MAX_DEPTH}); flatten 'meta'. Nothing was written"
+    )
     try:
         text = json.dumps(line, ensure_ascii=False, allow_nan=False)
+    except RecursionError:
+        raise InputError(too_deep) from None
     except (TypeError, ValueError) as exc:
         raise InputError(f"{where}: 'meta' cannot be written as JSON ({exc})") from None
+    try:
+        check_depth(text, where)
+    except InputError:
+        raise InputError(too_deep) from None
     refuse_lone_surrogates(line, where, "")
+    if len(text) > MAX_LINE_CHARS:
+        raise InputError(
+            f"{where}: the line would be {len(text):,} characters, and evalgate score reads lines of at most "
+            f"{MAX_LINE_CHARS:,} (16 MiB): log shorter passages (the text the prompt held) or a smaller 'meta'. "
+            "Nothing was written"
+        )
     return (text + "\n").encode("utf-8")

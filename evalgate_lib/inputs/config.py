@@ -41,6 +41,13 @@ _SHARED_TYPES: dict[str, type | tuple[type, ...]] = {
 #: substring containment; ``normalised`` token-bounded containment after normalisation.
 ANSWER_MATCHING = ("claim", "token", "raw", "normalised")
 DEFAULT_ANSWER_MATCHING = "claim"
+#: What ``raw`` compares, as a run or a score that decides with it says: every other rule reads text as people
+#: read it (case folded, composed, invisible characters dropped: :func:`evalgate_lib.text.tokens.fold`).
+RAW_MATCHING = (
+    "byte-exact containment of an accepted string, case folded only: no Unicode normalisation, so an accent spelt "
+    "decomposed (NFD), a soft hyphen or a zero-width character is a difference; the other rules compare text as "
+    "people read it"
+)
 #: The sentence scorer a config gets when ``[shared] sentence_scorer`` is absent
 #: (a name registered in :mod:`evalgate_lib.judging.sentence_scorers`, checked when the run starts).
 DEFAULT_SENTENCE_SCORER = "prose"
@@ -214,7 +221,8 @@ def load_config(path: str | Path) -> RunConfig:
     for key, kinds in _SHARED_TYPES.items():
         value = shared.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, kinds)):
-            raise InputError(f"{file}: [shared] {key} must be a number, got {value!r}")
+            kind = "a whole number" if kinds is int else "a number"
+            raise InputError(f"{file}: [shared] {key} must be {kind}, got {value!r}")
     check_bounds(shared, file)
     stop = shared.get("stop", list(DEFAULT_STOP))
     if not isinstance(stop, list) or not all(isinstance(x, str) and x for x in stop):

@@ -225,11 +225,39 @@ def _decoded(path: Path) -> str:
             found = f"more than {MAX_DOCUMENT_BYTES:,} bytes once decompressed (from {size:,} bytes of gzip)"
             raise InputError(_too_big(path, found))
     if b"\x00" in raw:
+        encoding = _wide_encoding(raw)
+        if encoding is not None:
+            raise InputError(
+                f"{path}: {encoding} text, not UTF-8: EvalGate reads documents as UTF-8; save it as UTF-8 (e.g. "
+                f"'iconv -f {encoding.split()[0]} -t UTF-8 {path.name} > converted', or an editor's 'save with "
+                "encoding')"
+            )
         raise InputError(f"{path}: looks like a binary file (NUL bytes), not a text document")
     try:
         return raw.decode("utf-8").replace("\r\n", "\n")
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: not UTF-8 text ({exc})") from None
+
+
+def _wide_encoding(raw: bytes) -> str | None:
+    """The encoding of text written in 16 or 32 bits per character (its NUL bytes are not binary), else ``None``.
+
+    A byte-order mark says it outright; without one, UTF-16 text of mostly ASCII letters has a NUL in
+    every other byte of one parity and none in the other.
+    """
+    for mark, name in (
+        (b"\xff\xfe\x00\x00", "UTF-32LE"),
+        (b"\x00\x00\xfe\xff", "UTF-32BE"),
+        (b"\xff\xfe", "UTF-16LE"),
+        (b"\xfe\xff", "UTF-16BE"),
+    ):
+        if raw.startswith(mark):
+            return f"{name} (a byte-order mark)"
+    head = raw[:4096]
+    even, odd = head[0::2].count(0), head[1::2].count(0)
+    if len(head) >= 8 and max(even, odd) >= 0.9 * (len(head) // 2) and min(even, odd) == 0:
+        return f"UTF-16{'BE' if even > odd else 'LE'} (no byte-order mark)"
+    return None
 
 
 def _too_big(path: Path, found: str) -> str:

@@ -212,7 +212,16 @@ def check_same_references(log: ForeignLog, gold: Sequence[GoldQuestion], source:
             continue
         if accept and accept != question.accept:
             raise InputError(
-                f"{where}: column {column!r}: reference {accept[0]!r:.60} of question {question.id!r} differs from "
-                f"the gold taken from {source} ({(question.accept or ('no answer',))[0]!r:.60}): the logs compared "
-                "must hold the same test set"
+                f"{where}: column {column!r}: question {question.id!r} has {_references(accept)} here, but "
+                f"{_references(question.accept)} in the gold taken from {source}: the logs compared must hold the "
+                "same test set (the same references, in the same order)"
             )
+
+
+def _references(accept: Sequence[str]) -> str:
+    """A row's references in words: every one of them (two lists differ as wholes), each cut at 60 characters."""
+    if not accept:
+        return "no reference (no answer)"
+    shown = ", ".join(repr(a if len(a) <= 60 else a[:60] + "…") for a in accept[:5])
+    more = f" and {len(accept) - 5} more" if len(accept) > 5 else ""
+    return f"the reference {shown}" if len(accept) == 1 else f"{len(accept)} references ({shown}{more})"

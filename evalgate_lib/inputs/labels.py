@@ -212,7 +212,7 @@ def parse_label(obj: object, where: str) -> Label:
         raise InputError(f"{where}: missing required key(s) {', '.join(repr(k) for k in missing)}")
     config = canonical(_string(obj, "config", where))
     question_id = canonical(_string(obj, "question_id", where))  # one spelling of an id
-    reviewer = _string(obj, "reviewer", where)
+    reviewer = canonical(_string(obj, "reviewer", where))  # a name typed on macOS (NFD) is the same reviewer
     digest = obj["answer_sha256"]
     if not isinstance(digest, str) or not _SHA256_HEX.fullmatch(digest):
         raise InputError(f"{where}: 'answer_sha256' must be 64 lowercase hex characters, got {digest!r}")
@@ -347,6 +347,7 @@ def _read_labels(paths: Iterable[str | Path], verify: bool) -> list[Label]:
     key = signing_key() if verify else None
     labels: list[Label] = []
     seen: dict[LabelKey, str] = {}
+    spelt: dict[LabelKey, object] = {}  # each key's reviewer as its first label wrote it
     for path in paths:
         for _, where, obj in read_jsonl(path, "label file"):
             label = parse_label(obj, where)
@@ -362,11 +363,18 @@ def _read_labels(paths: Iterable[str | Path], verify: bool) -> list[Label]:
             if first is not None:
                 same_file = first.rsplit(":", 1)[0] == where.rsplit(":", 1)[0]
                 at = f"first on line {first.rsplit(':', 1)[1]}" if same_file else f"also at {first}"
+                other = (
+                    f", where the reviewer's name is spelt in another Unicode form: {spelt[label.key]!a} there, "
+                    f"{obj.get('reviewer')!a} here, one name to a reader and so one reviewer"
+                    if spelt[label.key] != obj.get("reviewer")
+                    else ""
+                )
                 raise InputError(
-                    f"{where}: duplicate label {_describe(label.key)} ({at}): one reviewer labels one answer once "
-                    "per pass, so a second copy would count twice or let the file order decide; keep one"
+                    f"{where}: duplicate label {_describe(label.key)} ({at}{other}): one reviewer labels one answer "
+                    "once per pass, so a second copy would count twice or let the file order decide; keep one"
                 )
             seen[label.key] = where
+            spelt[label.key] = obj.get("reviewer")
             labels.append(label)
     return labels
 
@@ -415,6 +423,7 @@ def load_label_files(paths: Iterable[str | Path], reviewer: str | None = None) -
     sources = tuple(str(p) for p in files)
     if reviewer is None:
         return LabelSelection(tuple(loaded), len(loaded), sources)
+    reviewer = canonical(reviewer)
     kept = tuple(label for label in loaded if label.reviewer == reviewer)
     if not kept and loaded:
         names = ", ".join(repr(name) for name in dict.fromkeys(label.reviewer for label in loaded))

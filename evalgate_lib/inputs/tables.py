@@ -134,16 +134,35 @@ def read_datasets_folder(folder: Path) -> Table:
             f"{folder} is a folder but not one Dataset.save_to_disk wrote (no dataset_info.json and state.json, "
             "nor dataset_dict.json); name a .jsonl or .csv file, or the folder save_to_disk wrote"
         ) from None
+    except Exception as exc:  # noqa: BLE001 - the package's own reader of a damaged folder raises what it meets
+        raise _damaged(folder, exc) from None
     if isinstance(loaded, datasets.DatasetDict):
         splits = list(loaded)
         if len(splits) != 1:
             named = ", ".join(str(folder / split) for split in splits)
             raise InputError(f"{folder} holds {len(splits)} splits ({', '.join(splits)}): name one ({named})")
         folder, loaded = folder / splits[0], loaded[splits[0]]
-    rows = tuple(Row(f"{folder} row {n}", dict(record)) for n, record in enumerate(loaded, start=1))
+    try:  # the rows are read from the Arrow files here, lazily: a truncated one fails now
+        rows = tuple(Row(f"{folder} row {n}", dict(record)) for n, record in enumerate(loaded, start=1))
+    except Exception as exc:  # noqa: BLE001 - as above
+        raise _damaged(folder, exc) from None
     if not rows:
         raise InputError(f"{DATASETS} {folder} holds no rows")
     return Table(str(folder), DATASETS, tuple(loaded.column_names), rows)
+
+
+def _damaged(folder: Path, exc: Exception) -> InputError:
+    """A datasets folder its package cannot read (``state.json`` emptied, an ``.arrow`` file cut short), in one line.
+
+    The ``datasets`` package raises whatever its readers meet (``KeyError``, ``JSONDecodeError``,
+    ``ArrowInvalid``); each means the folder is not the one ``save_to_disk`` wrote, whole.
+    """
+    detail = " ".join(str(exc).split())[:200] or "no detail"
+    return InputError(
+        f"{DATASETS} {folder} cannot be read ({type(exc).__name__}: {detail}): one of its files (state.json, "
+        "dataset_info.json, the .arrow data) is damaged or was changed after Dataset.save_to_disk wrote it; save the "
+        "dataset again, or export it with Dataset.to_json('rows.jsonl') and name that file"
+    )
 
 
 def source_sha256(path: str | Path) -> str:

@@ -10,7 +10,8 @@ and :mod:`evalgate_lib.judging.terms`. The words it knows (number words, units) 
 by hand, no model involved):
 
 1. Unicode NFKC (full-width digits, ligatures, non-breaking spaces), curly quotes → ``'`` / ``"``,
-   every dash/hyphen/minus variant → ``-``; lower-case.
+   every dash/hyphen/minus variant → ``-``, characters a reader does not see (a soft hyphen, a
+   zero-width joiner) dropped; case folded (``Straße`` = ``STRASSE``).
 2. ``<number>/<word>`` → ``<number> per <word>`` (``$12/user`` = ``$12 per user``).
 3. Thousands separators dropped: ``1,000`` → ``1000``.
 4. An all-zero fraction dropped: ``$12.00`` → ``$12``, ``5.0`` → ``5`` (``12.50`` stays).
@@ -45,12 +46,14 @@ from evalgate_lib.judging.lexicon import (
     UNIT_SPELLINGS,
     UNITS_AFTER_NUMBER,
 )
+from evalgate_lib.text.tokens import INVISIBLE
 
 _PUNCT_MAP = str.maketrans(
     {
         "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
         "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
         "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-",
+        **dict.fromkeys(INVISIBLE),
     }
 )  # fmt: skip
 _DIGIT_WORDS = {w: v for w, v in NUMBER_UNITS.items() if 1 <= v <= 9}
@@ -192,7 +195,7 @@ def normalise_text(s: str, number_words: bool = True) -> str:
 
     ``number_words=False`` leaves number words as words (rule 7 off): for a reading where only numbers written
     in digits bind ("(one year)" is as often an aside as a value)."""
-    text = unicodedata.normalize("NFKC", s).translate(_PUNCT_MAP).lower()
+    text = unicodedata.normalize("NFKC", s).translate(_PUNCT_MAP).casefold()
     text = _PER_SLASH.sub(" per ", text)
     text = ungroup_digits(text)
     text = _ZERO_FRACTION.sub("", text)

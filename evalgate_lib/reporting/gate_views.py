@@ -9,11 +9,14 @@ verdict prints.
   gold set's size is a *skipped* case saying so (its pass is no evidence); the others pass. The
   suite's properties carry the verdict, the mode, α, the questions judged and the signature line,
   and its ``system-out`` the whole verdict as ``evalgate gate`` prints it. Written with the
-  standard library's ``xml.etree.ElementTree``, which escapes every name and line.
+  standard library's ``xml.etree.ElementTree``, which escapes markup; a character XML 1.0 forbids
+  (an ``ESC`` or a vertical tab in a config name) is written as its visible escape
+  (:func:`~evalgate_lib.text.escaping.xml10_text`), so the document always parses.
 * **Markdown** (``gate --markdown FILE``, for ``$GITHUB_STEP_SUMMARY`` and the like): the verdict,
   what it rests on, one table row per rule (which figure decided, its interval and p, the limit, the
   status), the power lines and the full text in a collapsed block. Every string from a run (config
-  names, lines) is HTML-escaped and its table pipes escaped, so a name cannot inject markup.
+  names, lines) goes through :func:`~evalgate_lib.text.escaping.markdown_text`: one line, HTML
+  escaped, links, images, emphasis and table pipes neutralised, so a name cannot inject markup.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from evalgate_lib.statistics.decision import GateDecision
 from evalgate_lib.statistics.gate import LABELS, RuleVerdict, bound_text
 from evalgate_lib.statistics.metrics import METRICS, format_interval, format_value
 from evalgate_lib.statistics.power import power_sentence
+from evalgate_lib.text.escaping import markdown_text as _md
+from evalgate_lib.text.escaping import terminal_text, xml10_text
 
 _METRICS = {m.key: m for m in METRICS}
 
@@ -41,6 +46,9 @@ def decision_junit(decisions: Sequence[GateDecision]) -> str:
     suites = ET.Element("testsuites", name="evalgate gate", tests=str(tests), failures=str(failures), errors="0")
     for decision in decisions:
         _suite(suites, decision)
+    for element in suites.iter():  # every name, message and text: XML 1.0 has characters it cannot hold
+        element.attrib = {key: xml10_text(value) for key, value in element.attrib.items()}
+        element.text = None if element.text is None else xml10_text(element.text)
     ET.indent(suites)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
 
@@ -80,11 +88,6 @@ def _suite(parent: ET.Element, decision: GateDecision) -> None:
     ET.SubElement(suite, "system-out").text = decision.text()
 
 
-def _md(text: str) -> str:
-    """A run's string inside Markdown: HTML-escaped (job summaries render HTML) and pipes escaped for tables."""
-    return html.escape(text, quote=False).replace("|", "\\|").replace("\n", " ")
-
-
 def _source(verdict: RuleVerdict) -> str:
     if verdict.basis == LABELS:
         return "labels (a census)" if verdict.corrected is not None and verdict.corrected.census else "labels (exact)"
@@ -100,7 +103,7 @@ def decision_markdown(decision: GateDecision) -> str:
         f"{_md(decision.tail())}",
         "",
         f"- {_md(decision.judged())}",
-        f"- {decision.gate.mode} mode, α = {decision.gate.alpha:g}; thresholds `{_md(decision.thresholds)}`",
+        f"- {decision.gate.mode} mode, α = {decision.gate.alpha:g}; thresholds {_md(decision.thresholds)}",
     ]
     if decision.signature:
         lines.append(f"- {_md(decision.signature)}")
@@ -126,5 +129,5 @@ def decision_markdown(decision: GateDecision) -> str:
         )
     lines += ["", *[f"- {_md(line.strip())}" for line in decision.power_lines()]]
     lines += ["", "<details><summary>The verdict as <code>evalgate gate</code> prints it</summary>", ""]
-    lines += [f"<pre>{html.escape(decision.text(), quote=False)}</pre>", "", "</details>", ""]
+    lines += [f"<pre>{html.escape(terminal_text(decision.text()), quote=False)}</pre>", "", "</details>", ""]
     return "\n".join(lines)

@@ -26,17 +26,19 @@ A candidate's folder is its config name (characters other than letters, digits, 
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from evalgate_lib.errors import InputError
 from evalgate_lib.files import atomic_write, sha256_file
+from evalgate_lib.folders import folder_lock
 from evalgate_lib.inputs.config import DEFAULT_ANSWER_MATCHING, DEFAULT_SENTENCE_SCORER
 from evalgate_lib.inputs.structured import read_json
 from evalgate_lib.run.external import ExternalRun, score_and_write, score_answer_logs
-from evalgate_lib.run.folder import ResultsFolder, read_results_folder
+from evalgate_lib.run.folder import ResultsFolder, family_rerun, read_results_folder, read_run_stats
 from evalgate_lib.run.outputs import check_output
 from evalgate_lib.run.pipeline import RunOptions, run_candidates
 from evalgate_lib.run.results import (
@@ -47,7 +49,7 @@ from evalgate_lib.run.results import (
     summarise_comparison,
     write_results,
 )
-from evalgate_lib.signing import SIGNATURE_KEY, check_signed_json, sign_json
+from evalgate_lib.signing import check_signed_json, json_digest, sign_json
 from evalgate_lib.statistics.metrics import Summary
 
 #: The version of ``candidates.json``'s layout.
@@ -113,8 +115,9 @@ def write_index(
         "adjustment": "holm: each yes/no metric's McNemar p across the candidates",
         "command": command,
     }
-    atomic_write(folder / "run_stats.json", json_text(sign_json(stats)))
-    atomic_write(folder / INDEX_FILE, json_text(sign_json(index)))  # with a key: the index signs the family
+    # with a key: the index signs the family, and the run's stats are bound to it (never another family's)
+    atomic_write(folder / "run_stats.json", json_text(sign_json(stats, bound_to=(INDEX_FILE, json_digest(index)))))
+    atomic_write(folder / INDEX_FILE, json_text(sign_json(index)))
     return folder
 
 
@@ -145,18 +148,19 @@ def run_and_write_candidates(
     names = [c.inputs.candidate.name for c in comparisons]
     folders = pair_folder_names(names)
     out = Path(out_dir)
-    clear_pair_files(out)
-    for comparison, sub in zip(comparisons, folders, strict=True):
-        summary = summarise_comparison(comparison)
-        write_results(comparison, summary, out / sub, options.limit)
-    sources = [str(c.inputs.candidate.path) for c in comparisons]
-    write_index(
-        out,
-        comparisons[0].inputs.baseline.name,
-        list(zip(names, folders, sources, strict=True)),
-        comparisons[0].stats,
-        run_command(baseline, candidates, out_dir),
-    )
+    with folder_lock(out, write=True):  # the family as one write: a report reading it waits for the index
+        clear_pair_files(out)
+        for comparison, sub in zip(comparisons, folders, strict=True):
+            summary = summarise_comparison(comparison)
+            write_results(comparison, summary, out / sub, options.limit)
+        sources = [str(c.inputs.candidate.path) for c in comparisons]
+        write_index(
+            out,
+            comparisons[0].inputs.baseline.name,
+            list(zip(names, folders, sources, strict=True)),
+            comparisons[0].stats,
+            run_command(baseline, candidates, out_dir),
+        )
     return out
 
 
@@ -178,19 +182,40 @@ def score_and_write_candidates(
     the gold the baseline log's RAGAS / Hugging Face rows carry.
     """
     logs = [Path(baseline_log), *map(Path, candidate_logs)]
+    given = names is not None
     names = list(names) if names is not None else [log.stem for log in logs]
     if len(names) != len(logs):
         raise InputError(f"--names gives {len(names)} names for {len(logs)} answer logs: name each log once")
-    if len(set(names)) != len(names):
-        raise InputError(f"two answer logs would have the same name among {', '.join(names)}: pass --names")
+    twice = next((name for name in names if names.count(name) > 1), None)
+    if twice is not None:
+        found = [str(log) for log, name in zip(logs, names, strict=True) if name == twice]
+        if given:
+            raise InputError(
+                f"--names gives {twice!r} to {len(found)} answer logs ({', '.join(found)}): each log needs a name of "
+                "its own (names are the configs the gate and the report compare)"
+            )
+        raise InputError(
+            f"answer logs {', '.join(found)} would have the same name {twice!r} (a log is named by its file's stem): "
+            f"name each log with --names, e.g. --names {','.join(f'{n}{i}' for i, n in enumerate(names))}"
+        )
     folders = pair_folder_names(names[1:])
     out = Path(out_dir)
+    with folder_lock(out, write=True):  # the family as one write: a report reading it waits for the index
+        return _score_family(logs, names, folders, gold, out, corpus=corpus, matching=matching, scorer=scorer)
+
+
+def _score_family(
+    logs: Sequence[Path],
+    names: Sequence[str],
+    folders: Sequence[str],
+    gold: str | Path | None,
+    out: Path,
+    **judging: Any,
+) -> list[tuple[ExternalRun, Summary, Path]]:
     clear_pair_files(out)
     written = []
     for name, log, sub in zip(names[1:], logs[1:], folders, strict=True):
-        run = score_answer_logs(
-            logs[0], log, gold, names=(names[0], name), corpus=corpus, matching=matching, scorer=scorer
-        )
+        run = score_answer_logs(logs[0], log, gold, names=(names[0], name), **judging)
         summary, folder = score_and_write(run, out / sub)
         written.append((run, summary, folder))
     stats = {
@@ -200,7 +225,14 @@ def score_and_write_candidates(
         "candidates": names[1:],
     }
     command = f"evalgate score {' '.join(map(str, logs))}" + (f" --gold {gold}" if gold is not None else "")
-    command += f" --corpus {corpus}" if corpus else ""
+    command += f" --corpus {judging['corpus']}" if judging.get("corpus") else ""
+    if list(names) != [log.stem for log in logs]:
+        command += f" --names {','.join(names)}"
+    if judging.get("matching", DEFAULT_ANSWER_MATCHING) != DEFAULT_ANSWER_MATCHING:
+        command += f" --matching {judging['matching']}"
+    if judging.get("scorer", DEFAULT_SENTENCE_SCORER) != DEFAULT_SENTENCE_SCORER:
+        command += f" --scorer {judging['scorer']}"
+    command += f" --out {out}"  # the command that writes this folder again, as 'evalgate run''s records its --out
     write_index(out, names[0], list(zip(names[1:], folders, map(str, logs[1:]), strict=True)), stats, command)
     return written
 
@@ -213,7 +245,7 @@ def _index(folder: Path) -> dict[str, Any]:
         raise InputError(f"{exc}; rerun the command that wrote {folder}") from None
     if not isinstance(data, dict):
         raise InputError(f"{path}: not a JSON object; rerun the command that wrote {folder}")
-    hint = f"rerun '{data.get('command') or 'the command that wrote ' + str(folder)}'"
+    hint = family_rerun(data.get("command"), folder)
     check_signed_json(data, str(path), hint)  # with a key: which pairs make the family is the signer's word
     if data.get("schema") != INDEX_SCHEMA:
         raise InputError(f"{path}: index schema {data.get('schema')!r}, this EvalGate reads {INDEX_SCHEMA}; {hint}")
@@ -234,8 +266,7 @@ def _index(folder: Path) -> dict[str, Any]:
                     f"listed once, in its own folder; {hint}"
                 )
             seen[(key, entry[key])] = i
-    data["hint"] = hint
-    return data
+    return dict(data, hint=hint, raw=data)
 
 
 def is_candidates_folder(folder: str | Path) -> bool:
@@ -255,6 +286,24 @@ def family_of(pair_folder: str | Path) -> Path | None:
     except (InputError, AttributeError, TypeError):
         return parent  # a malformed index: reading the family says what is wrong with it
     return parent if path.name in listed else None
+
+
+@contextlib.contextmanager
+def reading_lock(folder: str | Path | None) -> Iterator[None]:
+    """Hold the shared lock of a results folder (and of the family a pair folder belongs to) while reading it, so a
+    run rewriting it waits, and a read waits for a write under way (:func:`evalgate_lib.folders.folder_lock`).
+
+    The family's lock is taken first, in the order its writer takes them. ``None``: nothing to lock.
+    """
+    if folder is None:
+        yield
+        return
+    family = family_of(folder)
+    with contextlib.ExitStack() as stack:
+        if family is not None:
+            stack.enter_context(folder_lock(family, write=False))
+        stack.enter_context(folder_lock(folder, write=False))
+        yield
 
 
 def read_candidates_folder(folder: str | Path) -> CandidatesFolder:
@@ -293,14 +342,7 @@ def read_candidates_folder(folder: str | Path) -> CandidatesFolder:
                 f"{pair.folder}: its baseline rows differ from {first.folder}'s: the pairs of one index share one "
                 f"baseline run; {hint}"
             )
-    stats_file = path / "run_stats.json"
-    try:
-        stats = read_json(stats_file, "run stats file") if stats_file.exists() else {}
-    except InputError as exc:  # timings only, but the report shows them: damaged is said, never dropped silently
-        raise InputError(f"{exc}; {hint}") from None
-    if not isinstance(stats, dict):
-        raise InputError(f"{stats_file}: not a JSON object (got {type(stats).__name__}); {hint}")
-    if stats:  # what the report shows of the run: signed like the rest when a key is set
-        check_signed_json(stats, str(stats_file), hint)
-    stats.pop(SIGNATURE_KEY, None)
+    # timings only, but the report shows them: damaged is said, never dropped silently; with a key, signed for
+    # this family's index (another family's index in this folder, or its stats here, is refused)
+    stats = read_run_stats(path / "run_stats.json", (INDEX_FILE, json_digest(index["raw"])), hint)
     return CandidatesFolder(path, index["baseline"], tuple(pairs), stats)

@@ -56,7 +56,14 @@ class ResultsFolder:
 
 
 def rerun_hint(folder: Path, manifest: Manifest | None) -> str:
-    """The command that writes a fresh ``folder``: ``evalgate run``, or the ``evalgate score`` that made it."""
+    """The command that writes a fresh ``folder``: ``evalgate run``, or the ``evalgate score`` that made it.
+
+    A pair folder of several candidates is written again by the command that wrote its family (the one
+    its index records): run alone into the pair folder, a run would write a pair the index does not know.
+    """
+    family = _family_command(folder)
+    if family is not None:
+        return family
     if manifest is None or not manifest.is_external:
         return f"rerun 'evalgate run --out {folder}'" + ("" if manifest is not None else " (or 'evalgate score')")
     names = (manifest.baseline, manifest.candidate)
@@ -74,6 +81,31 @@ def rerun_hint(folder: Path, manifest: Manifest | None) -> str:
     if scorer != DEFAULT_SENTENCE_SCORER:
         command += f" --scorer {scorer}"
     return f"rerun '{command} --out {folder}'"
+
+
+def _family_command(folder: Path) -> str | None:
+    """The rerun of the family whose index lists ``folder`` as a pair, or ``None`` when no index does."""
+    index = folder.resolve().parent / INDEX_FILE
+    if not index.is_file():
+        return None
+    try:
+        data = read_json(index, "index")
+        listed = [entry.get("folder") for entry in data.get("candidates") or [] if isinstance(entry, dict)]
+        command = data.get("command")
+    except (InputError, AttributeError, TypeError):
+        return None  # the index's own reader says what is wrong with it
+    if folder.resolve().name not in listed:
+        return None
+    rerun = family_rerun(command, index.parent)
+    return f"{folder} is one pair of the candidates in {index.parent} ({INDEX_FILE}): {rerun}"
+
+
+def family_rerun(command: object, folder: Path) -> str:
+    """The rerun of a several-candidates folder from the command its index records (with its ``--out``: an index
+    written before it recorded one gets the folder's), or words naming the folder when it records none."""
+    if not isinstance(command, str) or not command.strip():
+        return f"rerun the command that wrote {folder}"
+    return f"rerun '{command}'" if " --out " in command else f"rerun '{command} --out {folder}'"
 
 
 def several_candidates_message(folder: Path) -> str:
@@ -241,9 +273,24 @@ def read_results_folder(folder: str | Path) -> ResultsFolder:
         summary = recompute_summary(rows, summary, str(path / "summary.json"), depths)
     except InputError as exc:
         raise InputError(f"{exc}; {hint}") from None
-    stats_file = path / "run_stats.json"
-    stats = _parse(stats_file, hint) if stats_file.exists() else {}
-    if stats:  # timings and model calls the report shows: with a key, signed like the rest
-        check_signed_json(stats, str(stats_file), hint)
-    stats.pop(SIGNATURE_KEY, None)
+    stats = read_run_stats(path / "run_stats.json", ("manifest.json", sha256_file(path / "manifest.json")), hint)
     return ResultsFolder(path, tuple(rows), summary, manifest, stats)
+
+
+def read_run_stats(stats_file: Path, bound_to: tuple[str, str], hint: str) -> dict[str, Any]:
+    """A folder's ``run_stats.json`` (timings and model calls the report shows), or ``{}`` when there is none.
+
+    With a signing key set it must be there, signed, and signed for this folder (``bound_to``: the file
+    that names the folder and its SHA-256), so a signed ``run_stats.json`` of another run is refused.
+    """
+    if not stats_file.exists() and not stats_file.is_symlink():
+        if signing_key() is not None:
+            raise InputError(
+                f"{stats_file} does not exist, but a signing key is set: a folder written with the key holds its run "
+                f"stats, signed (the report shows their model calls); {hint}"
+            )
+        return {}
+    stats = _parse(stats_file, hint)
+    check_signed_json(stats, str(stats_file), hint, bound_to=bound_to)
+    stats.pop(SIGNATURE_KEY, None)
+    return stats

@@ -12,8 +12,16 @@ computed, and it refuses, with the option, the path and the reason:
 * a dangling symbolic link (on the path or in its folders): following it would write wherever
   the link once pointed, creating folders there, e.g. on the root disk under an unmounted one;
 * a place inside a corpus folder, also through a symbolic link (paths are compared resolved);
-* a file the command reads (rows, labels, a plan, a gold file, an answer log, a config): an output
-  never overwrites an input, and a folder output never writes one of its files over one;
+* an empty path: it would be the current folder (``--out ""`` wrote a run into it, over a user's
+  ``summary.json``), never what was meant;
+* a file the command reads (rows, labels, a plan, a gold file, an answer log, a config, the gate's
+  thresholds): an output never overwrites an input, and a folder output never writes one of its
+  files or folders over one (nor over a file inside a folder it replaces);
+* a place inside a results folder the command reads (``--json R/results.jsonl``, a pair folder of a
+  family included): a results folder holds what its run wrote, and its checksums and signature
+  cover exactly that;
+* two outputs of one command naming one file (``--junit X --markdown X``): one would silently
+  replace the other (:func:`check_distinct_outputs`);
 * a place that cannot be written: the nearest folder that exists gets a small probe file,
   written and removed, so permissions, a read-only file system and a full disk are found now.
 
@@ -31,9 +39,31 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from evalgate_lib.errors import InputError, OutputError
+from evalgate_lib.text.escaping import terminal_text
 
 #: Bytes the probe writes: enough that a full file system refuses it, small enough to cost nothing.
 PROBE_BYTES = 4096
+#: Why an empty path is refused, and what to write instead (also the command line's words for an empty value).
+EMPTY_PATH = (
+    "an empty path names no file or folder (it would be the current folder); name one, e.g. '.' for the current folder"
+)
+
+
+def check_distinct_outputs(outputs: Sequence[tuple[str, str | Path | None]]) -> None:
+    """Refuse two outputs of one command that name one file or folder (``--junit X --markdown X``): each is written
+    whole, so one would replace the other without a word. ``outputs`` are ``(option, path)``; ``None`` is unset."""
+    seen: list[tuple[str, Path]] = []
+    for option, given in outputs:
+        if given is None:
+            continue
+        path = Path(given)
+        for first, other in seen:
+            if _same_file(path, other):
+                raise InputError(
+                    f"{first} and {option} both name {path}: each output is written whole, so one would replace the "
+                    "other; give each its own file"
+                )
+        seen.append((option, path))
 
 
 def check_output(
@@ -44,15 +74,19 @@ def check_output(
     corpora: Sequence[str | Path | None] = (),
     inputs: Sequence[tuple[str, str | Path | None]] = (),
     writes: Sequence[str] = (),
+    results: Sequence[str | Path | None] = (),
 ) -> None:
     """Refuse ``path`` as the output ``option`` names (a folder, or with ``folder=False`` a file), or return.
 
     ``corpora`` are the corpus folders the command reads or a later run will read; an output
     inside any of them is refused. ``inputs`` are ``(what, path)`` of the files the command reads: a
     file output that is one of them is refused, and so is a folder output that would write one of
-    ``writes`` (the names it writes into the folder) over one. Nothing is created: a missing folder
-    is made when written.
+    ``writes`` (the names it writes into the folder, files or folders it replaces whole) over one or
+    over anything inside one. ``results`` are the results folders the command reads: an output at or
+    inside one is refused. Nothing is created: a missing folder is made when written.
     """
+    if not str(path).strip():
+        raise InputError(f"{option} is empty: {EMPTY_PATH}")
     out = Path(path)
     shown = f"{option} {out}"
     kind = "folder" if folder else "file"
@@ -63,6 +97,7 @@ def check_output(
         raise InputError(f"{shown} is a folder, not a file: name a file to write into, e.g. {out / 'out.json'}")
     _refuse_inside_corpus(out, shown, corpora)
     _refuse_inputs(out, shown, folder, inputs, writes)
+    _refuse_inside_results(out, shown, results)
     probe_writable(_nearest_existing(out if folder else out.parent, shown), shown)
 
 
@@ -99,10 +134,33 @@ def _refuse_inputs(
                 f"{shown} is the {what} this command reads ({source}): an output never overwrites an input; name "
                 "another file"
             )
-        if folder and source.name in writes and _same_file(out / source.name, source):
+        if not folder:
+            continue
+        for name in writes:
+            if _same_file(out / name, source) or (source.exists() and _within(source, out / name)):
+                written = f"its {name}" if _same_file(out / name, source) else f"its {name}/ (replaced whole)"
+                raise InputError(
+                    f"{shown} would write {written} over the {what} this command reads ({source}): an output "
+                    "never overwrites an input; name another folder"
+                )
+
+
+def _within(path: Path, folder: Path) -> bool:
+    """Whether ``path`` is ``folder`` or lies under it (both resolved: a symbolic link is where it points)."""
+    target, base = path.resolve(), folder.resolve()
+    return target == base or base in target.parents
+
+
+def _refuse_inside_results(out: Path, shown: str, results: Sequence[str | Path | None]) -> None:
+    for given in results:
+        if given is None:
+            continue
+        folder = Path(given)  # not yet written (a gate that runs first) is still the folder it will read
+        if _within(out, folder):
             raise InputError(
-                f"{shown} would write its {source.name} over the {what} this command reads ({source}): an output "
-                "never overwrites an input; name another folder"
+                f"{shown} lies inside the results folder {folder} this command reads: a results folder holds only "
+                "what its run wrote (its manifest and signature cover those files), so an output there could "
+                f"replace one of them or be taken for one; write it outside {folder}"
             )
 
 
@@ -158,9 +216,14 @@ def probe_writable(folder: Path, shown: str) -> None:
 
 
 class GuardedStdout:
-    """``sys.stdout`` for one command: text that cannot be encoded is escaped, a refused write is one error.
+    """``sys.stdout`` for one command: control characters and text that cannot be encoded are escaped, a refused
+    write is one error.
 
-    Two faults of the terminal side used to end as internal errors after the work was done:
+    Every control character is shown as its escape (:func:`~evalgate_lib.text.escaping.terminal_text`):
+    what EvalGate prints holds config names, answers and paths it was given, and an ``ESC`` or a carriage
+    return in one of them would be a command to the terminal (clear the screen, overwrite a ``FAIL``
+    with a faked ``PASS``) instead of text. Two faults of the terminal side used to end as internal
+    errors after the work was done:
 
     * an encoding that cannot show a character (``PYTHONIOENCODING=ascii``, a C locale on an old
       system): every character the stream cannot encode is written as a backslash escape
@@ -179,7 +242,7 @@ class GuardedStdout:
 
     def write(self, text: str) -> int:
         try:
-            return self._stream.write(text)
+            return self._stream.write(terminal_text(text))
         except OSError as exc:
             raise self._refused(exc) from None
 

@@ -14,7 +14,11 @@ and cache counters and is *meant* to differ between a cold and a cached run):
   ``manifest.json`` under the team's key, which the checksums alone cannot give (anyone can
   recompute a SHA-256);
 * ``run_stats.json``: wall time, model calls, cache hits, corrupt entries; with a signing key it
-  carries its own signature (:func:`evalgate_lib.signing.sign_json`: the report shows its figures).
+  carries its own signature (:func:`evalgate_lib.signing.sign_json`: the report shows its figures),
+  bound to this folder's ``manifest.json``, so a signed ``run_stats.json`` of another run is refused here.
+
+The folder is written under its lock (:func:`evalgate_lib.folders.folder_lock`): a report reading
+it waits for the write to end, and a write waits for a report reading it.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from typing import Any, Mapping, Sequence
 from evalgate_lib.chunks.chunking import chunker_identity
 from evalgate_lib.errors import InputError
 from evalgate_lib.files import atomic_write, sha256_file
+from evalgate_lib.folders import folder_lock
 from evalgate_lib.inputs.config import shared_settings
 from evalgate_lib.inputs.corpus import corpus_digest
 from evalgate_lib.inputs.structured import jsonl_lines, read_text
@@ -116,6 +121,14 @@ def write_folder(
     signing key it is then signed (:func:`sign_folder`).
     """
     folder = Path(out_dir)
+    with folder_lock(folder, write=True):
+        _write_folder(rows, summary, manifest, stats, folder)
+    return folder
+
+
+def _write_folder(
+    rows: Sequence[ResultRow], summary: Summary, manifest: Manifest, stats: dict[str, Any], folder: Path
+) -> None:
     # a pair written where several candidates were: the old index must not describe this folder
     (folder / INDEX_FILE).unlink(missing_ok=True)
     lines = "".join(json.dumps(r.to_json(), sort_keys=True, ensure_ascii=False) + "\n" for r in rows)
@@ -134,8 +147,8 @@ def write_folder(
     manifest = replace(manifest, manifest_sha256=manifest_digest(manifest.to_json()))
     atomic_write(folder / "manifest.json", json_text(manifest.to_json()))
     sign_folder(folder)
-    atomic_write(folder / "run_stats.json", json_text(sign_json(stats)))
-    return folder
+    bound = ("manifest.json", sha256_file(folder / "manifest.json"))  # this run's stats, not another's
+    atomic_write(folder / "run_stats.json", json_text(sign_json(stats, bound_to=bound)))
 
 
 def sign_folder(folder: Path) -> None:

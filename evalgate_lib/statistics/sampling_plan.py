@@ -291,7 +291,13 @@ def load_plan(path: str | Path, verify: bool = True) -> tuple[LabelPlan, str]:
     if not isinstance(data, dict) or data.get("format") != PLAN_FORMAT:
         raise InputError(f'{where}: not a label plan (expected "format": "{PLAN_FORMAT}")')
     if verify:
-        check_signed_json(data, where, "draw it again with 'evalgate sample' with the key set")
+        check_signed_json(
+            data,
+            where,
+            f"if it is the plan your labels were made under, vouch for it with 'evalgate --key-file KEY sign {where}' "
+            "(its SHA-256, which the labels name, stays the same); a plan drawn again is a new plan, which labels "
+            "made under this one do not name",
+        )
     unknown = sorted(set(data) - set(_PLAN_KEYS) - {SIGNATURE_KEY})
     if unknown:
         raise InputError(f"{where}: unknown key(s) {', '.join(map(repr, unknown))}; allowed: {', '.join(_PLAN_KEYS)}")

@@ -3,7 +3,8 @@
 These rules are deliberately simple and written out, so that every coverage
 number can be recomputed by hand from the strings alone:
 
-* text is lower-cased and curly quotes become straight ones;
+* text is case folded, curly quotes become straight ones and characters a reader does not see (a soft
+  hyphen, a zero-width joiner) are dropped (:func:`fold`);
 * a token is a run of letters (with inner apostrophes, ``don't``) or a number
   (``2.5``, ``1,000``; thousands separators are dropped so ``1,000`` == ``1000``);
   ``$12`` and ``12%`` both give the token ``12``;
@@ -31,6 +32,10 @@ _LINE = re.compile(r"[^\n]+")
 _SENTENCE_END = re.compile(r"(?<![.!?])[.!?]+[\"')\]\u201d\u2019]*(?=\s+[A-Z0-9\"'(\[*\u201c\u2018])")
 _LIST_MARKER = re.compile(r"(?:[-*+]\s*)?(?:\d+|[A-Za-z])[.)]")
 _CURLY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
+#: Characters a reader does not see inside a word, dropped by :func:`fold`: the soft hyphen (a hint where a word
+#: may break), the zero-width space, non-joiner and joiner, the word joiner and the zero-width no-break space.
+INVISIBLE = "\u00ad\u200b\u200c\u200d\u2060\ufeff"
+_FOLD = {**_CURLY, **dict.fromkeys(map(ord, INVISIBLE))}
 
 
 def _normalise_number(token: str) -> str:
@@ -41,14 +46,17 @@ def _normalise_number(token: str) -> str:
 
 
 def fold(text: str) -> str:
-    """Lower-cased with curly quotes straightened and accents composed (NFC); ASCII text, the common case, skips both.
+    """``text`` as a reader compares it: case folded, curly quotes straightened, invisible characters dropped, accents
+    composed (NFC); ASCII text, the common case, is only lower-cased.
 
     Composed, so an accented letter is one token character however it was typed: "café" spelled with a
     combining accent (NFD, as macOS and some copy-paste paths give it) reads as the same word as "café".
+    Case folded (``str.casefold``, not ``lower``), so "STRASSE" and "Straße" are one word, as a reader
+    takes them; a soft hyphen or a zero-width joiner inside a word (:data:`INVISIBLE`) is not seen.
     """
     if text.isascii():
         return text.lower()
-    return unicodedata.normalize("NFC", text.translate(_CURLY)).lower()
+    return unicodedata.normalize("NFC", text.translate(_FOLD).casefold())
 
 
 def tokenize(text: str) -> list[str]:

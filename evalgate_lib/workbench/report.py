@@ -38,6 +38,12 @@ NOTEBOOKS = (
 REPORT_NOTEBOOK = "05_report"
 
 
+def report_entries(results_given: bool) -> tuple[str, ...]:
+    """What a report writes into its folder, each entry replaced whole: the page and its executed notebooks, and
+    the results folder when the report runs the evaluation (``results_given`` false)."""
+    return ("index.html", "notebooks") + (() if results_given else ("results",))
+
+
 def default_notebook_dir() -> Path:
     """``notebooks/`` of the working directory if present, else the one beside the package (editable install)."""
     here = Path("notebooks")
