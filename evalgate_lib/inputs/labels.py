@@ -612,6 +612,17 @@ class LabelSelection:
     #: Rows of a label template in the files that are not labelled yet (neither read as labels nor dropped silently).
     unfilled: int = 0
 
+    def nothing_read(self) -> str:
+        """The one line that refuses files holding no label: a template not filled in yet says so."""
+        files = ", ".join(self.sources)
+        if self.unfilled:
+            return (
+                f"no labels in {files}: {self.unfilled} template row{'s' if self.unfilled != 1 else ''} not labelled "
+                "yet; fill them in (its labelling page, or by hand: 'correct', each sentence's 'supported', "
+                "'reviewer') and name the filled file"
+            )
+        return f"no labels in {files}"
+
     def policy_line(self) -> str:
         """Which labels count and why, in one line (the gate, ``diff`` and ``agreement`` print it)."""
         files = ", ".join(self.sources)

@@ -7,8 +7,10 @@ self-contained ``<out>/index.html``: first the gate's PASS / FAIL under a thresh
 file with the rules that decided it and what changed, then headline metrics and
 deltas (significant ones marked), the questions that changed side by side,
 methodology and limits, charts as embedded PNGs, and a table of every answer of
-both configs that a reader filters in the browser with no kernel running.
-The executed notebooks land in ``<out>/notebooks/`` (``.ipynb`` and ``.html``).
+both configs that a reader filters in the browser with no kernel running, then the
+executed notebooks themselves as closed appendices inside the same file (it can be
+mailed or attached to a CI run as it is). The executed notebooks are also kept in
+``<out>/notebooks/`` (``.ipynb`` and ``.html``), for their tracebacks and kernel logs.
 
 The HTML pieces are in :mod:`evalgate_lib.reporting.report_html`; the config overrides and
 run-or-load of results that the notebooks share are in :mod:`evalgate_lib.workbench.notebook_support`.
@@ -24,6 +26,7 @@ from typing import Any, Callable, Mapping
 
 from evalgate_lib.errors import EvalGateError, InputError, OutputError
 from evalgate_lib.files import atomic_write
+from evalgate_lib.reporting.page_layout import embed_appendices
 from evalgate_lib.reporting.report_html import report_title
 from evalgate_lib.run.folder import read_results_folder
 from evalgate_lib.workbench.notebook_support import COMMITTED_NOTEBOOKS
@@ -309,7 +312,7 @@ def build_report(
         render_html(executed / f"{name}.ipynb", executed / f"{name}.html", title=name)
         timings[name] = round(time.perf_counter() - started, 1)
     started = time.perf_counter()
-    appendices = [f"notebooks/{n}.html" for n in names]
+    appendices = list(names)
     log(f"executing {REPORT_NOTEBOOK}.ipynb ...")
     source = nb_dir / f"{REPORT_NOTEBOOK}.ipynb"
     execute_notebook(
@@ -325,6 +328,8 @@ def build_report(
     without_machine_paths(executed / f"{REPORT_NOTEBOOK}.ipynb", roots)
     title = report_title(read_results_folder(results_dir).summary)
     index = render_html(executed / f"{REPORT_NOTEBOOK}.ipynb", out / "index.html", title=title)
+    pages = [(name, (executed / f"{name}.html").read_text(encoding="utf-8")) for name in names]
+    atomic_write(index, embed_appendices(index.read_text(encoding="utf-8"), pages))  # one file, appendices inside
     timings[REPORT_NOTEBOOK] = round(time.perf_counter() - started, 1)
     atomic_write(executed / "timings.json", json.dumps(timings, indent=2) + "\n")
     return index
