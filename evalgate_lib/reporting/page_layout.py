@@ -200,12 +200,13 @@ def _appendix_body(page: str, prefix: str) -> BeautifulSoup:
 def embed_appendices(page: str, appendices: Sequence[tuple[str, str]]) -> str:
     """``page`` with each appendix (``(name, its rendered page)``) inside it: one closed ``<details>`` each.
 
-    They go into the page's appendix slots (``div.eg-appendix-slot[data-notebook=NAME]``, which the report's
-    closing section writes), else at the end of its content. Each id in an appendix gets the prefix
+    They go, in order, after the cell holding the page's appendix slots (``div.eg-appendix-slot``, which the
+    report's closing section writes), else at the end of its content. Each id in an appendix gets the prefix
     ``NAME--`` (two pages share nbconvert's heading ids), and the links and scripts that name them follow.
     """
     soup = BeautifulSoup(page, "html.parser")
     main = soup.find("main") or soup.body or soup
+    after: Tag | None = None
     for name, appendix in appendices:
         block = soup.new_tag("details", attrs={"class": "eg-appendix", "id": f"appendix-{name}"})
         summary = soup.new_tag("summary")
@@ -213,8 +214,14 @@ def embed_appendices(page: str, appendices: Sequence[tuple[str, str]]) -> str:
         block.append(summary)
         block.append(_appendix_body(appendix, f"{name}--"))
         slot = soup.select_one(f'div.eg-appendix-slot[data-notebook="{name}"]')
+        cell = None if slot is None else slot.find_parent(class_="jp-Cell")
         if slot is not None:
-            slot.replace_with(block)
+            slot.decompose()
+        if after is None and cell is not None:
+            after = cell  # after the cell that lists them: an appendix holds cells of its own, not an output
+        if after is not None:
+            after.insert_after(block)
+            after = block
         else:
             main.append(block)
     return str(soup)

@@ -752,7 +752,7 @@ def sets_agreement_html(sets: Sequence[Mapping[str, Any]]) -> str:
         blocks.append(
             f"<h4>{e(item['set'])} <small>({'held out: measured, never tuned on; ' if item.get('held_out') else ''}"
             f"{e(item['generator'])} answers, {item['labelled']} labelled)</small></h4>"
-            "<table class='eg-headline'><thead><tr><th>judge</th><th>n</th><th>correct κ</th>"
+            "<table class='eg-headline'><thead><tr><th>judge</th><th>answers</th><th>correct κ</th>"
             "<th>unsupported claim κ</th><th>hallucination κ</th><th>review queue</th></tr></thead>"
             f"<tbody>{rows}</tbody></table>"
         )

@@ -318,7 +318,7 @@ def _curve(curve: Sequence[QueueCapture]) -> str:
 def _table(rows: Sequence[tuple[str, JudgeAgreement]]) -> list[str]:
     header = (
         "",
-        "n",
+        "answers",
         "correct κ [95% CI]",
         "decided: κ (share)",
         "unsupported claim κ",

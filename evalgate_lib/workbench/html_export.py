@@ -34,7 +34,7 @@ from nbconvert import HTMLExporter
 from traitlets import default
 
 from evalgate_lib.inputs.corpus import OUTPUT_MARKER
-from evalgate_lib.reporting.page_layout import finish_page
+from evalgate_lib.reporting.page_layout import embed_appendices, finish_page
 from evalgate_lib.reporting.styles import NARROW_BREAKPOINT_PX
 from evalgate_lib.workbench.charts import PHONE_MIME
 
@@ -104,6 +104,8 @@ class ReportExporter(HTMLExporter):
     """nbconvert's HTML exporter as EvalGate's pages need it (module docstring). Registered as ``evalgate``."""
 
     export_from_notebook = "EvalGate page (offline HTML)"
+    #: ``(notebook name, its rendered page)`` of each appendix to put inside the page (``evalgate report`` sets them).
+    appendices: list[tuple[str, str]] = []  # noqa: RUF012 - replaced per exporter, never mutated
 
     @default("extra_loaders")
     def _extra_loaders_default(self) -> list[Any]:
@@ -133,4 +135,6 @@ class ReportExporter(HTMLExporter):
         """The finished, offline page of ``nb`` (module docstring)."""
         body, resources = super().from_notebook_node(_without_stderr(nb), resources, **kw)
         page = finish_page(body, title_from_heading=not nb.metadata.get("title"))
+        if self.appendices:
+            page = embed_appendices(page, self.appendices)
         return page.replace("<head>", f"<head>\n{OUTPUT_MARKER}", 1), resources

@@ -22,11 +22,10 @@ import errno
 import json
 import time
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from evalgate_lib.errors import EvalGateError, InputError, OutputError
 from evalgate_lib.files import atomic_write
-from evalgate_lib.reporting.page_layout import embed_appendices
 from evalgate_lib.reporting.report_html import report_title
 from evalgate_lib.run.folder import read_results_folder
 from evalgate_lib.workbench.notebook_support import COMMITTED_NOTEBOOKS
@@ -172,10 +171,13 @@ def _say_kernel_log(executed: Path, log: Callable[[str], Any]) -> None:
         log(f"kernel of {executed.name} wrote {len(lines)} line(s) to its own log: {path}")
 
 
-def render_html(notebook: str | Path, dest: str | Path, title: str | None = None) -> Path:
+def render_html(
+    notebook: str | Path, dest: str | Path, title: str | None = None, appendices: Sequence[tuple[str, str]] = ()
+) -> Path:
     """Render an executed notebook to one self-contained, offline HTML file: :class:`ReportExporter`'s page.
 
-    The same page ``jupyter nbconvert --to evalgate`` writes, with ``title`` in its ``<title>``.
+    The same page ``jupyter nbconvert --to evalgate`` writes, with ``title`` in its ``<title>`` and each of
+    ``appendices`` (``(notebook name, its rendered page)``) inside it.
     """
     import nbformat
 
@@ -184,7 +186,9 @@ def render_html(notebook: str | Path, dest: str | Path, title: str | None = None
     nb = nbformat.read(str(notebook), as_version=4)
     if title:
         nb.metadata["title"] = title
-    body, _ = ReportExporter().from_notebook_node(nb)
+    exporter = ReportExporter()
+    exporter.appendices = list(appendices)
+    body, _ = exporter.from_notebook_node(nb)
     out = Path(dest)
     atomic_write(out, body)
     return out
@@ -327,9 +331,8 @@ def build_report(
     _say_kernel_log(executed / f"{REPORT_NOTEBOOK}.ipynb", log)
     without_machine_paths(executed / f"{REPORT_NOTEBOOK}.ipynb", roots)
     title = report_title(read_results_folder(results_dir).summary)
-    index = render_html(executed / f"{REPORT_NOTEBOOK}.ipynb", out / "index.html", title=title)
     pages = [(name, (executed / f"{name}.html").read_text(encoding="utf-8")) for name in names]
-    atomic_write(index, embed_appendices(index.read_text(encoding="utf-8"), pages))  # one file, appendices inside
+    index = render_html(executed / f"{REPORT_NOTEBOOK}.ipynb", out / "index.html", title, pages)  # one file
     timings[REPORT_NOTEBOOK] = round(time.perf_counter() - started, 1)
     atomic_write(executed / "timings.json", json.dumps(timings, indent=2) + "\n")
     return index
