@@ -63,7 +63,7 @@ PHONE_PAGE_ROWS = 4
 #:
 #: * a table of two columns stays a table; a wider one sits in a ``.eg-wide`` box
 #:   (``reporting/page_layout.py`` wraps it) that scrolls sideways within the page, its columns at their
-#:   own width, no cell narrower than 4.5em. The box is never taller than its table, so a vertical swipe
+#:   own width, no cell narrower than 64 px. The box is never taller than its table, so a vertical swipe
 #:   over it moves the page: no box on the page scrolls vertically on its own;
 #: * the answer table and what changed (``.eg-fit``) stack each row into a card whose cells are led by
 #:   their column's heading (the ``data-label`` ``page_layout`` writes), and show
@@ -86,7 +86,7 @@ NARROW_CSS = f"""
   .eg-wide {{ overflow-x: auto; overflow-y: hidden; max-width: 100%; }}
   html body .eg-wide > table {{ width: max-content !important; min-width: 100%; max-width: none !important;
     margin-left: 0 !important; margin-right: 0 !important; }}
-  html body .eg-wide > table > * > tr > td, html body .eg-wide > table > * > tr > th {{ min-width: 4.5em;
+  html body .eg-wide > table > * > tr > td, html body .eg-wide > table > * > tr > th {{ min-width: 64px;
     max-width: 22em; white-space: normal !important; overflow-wrap: anywhere; }}
   html body table {{ max-width: 100%; }}
   html body table.eg-fit, html body table.eg-fit > tbody, html body table.eg-fit > tbody > tr,
@@ -106,7 +106,8 @@ NARROW_CSS = f"""
   html body table.eg-results-table > tbody > tr.eg-row > td:nth-child(2),
   html body table.eg-results-table > tbody > tr.eg-row > td:nth-child(3) {{ order: 4; flex-basis: 100%; }}
   html body table.eg-results-table > tbody > tr.eg-row > td:nth-child(6) {{ order: 5; flex: 1 1 60%; }}
-  html body table.eg-results-table > tbody > tr.eg-row > td:nth-child(7) {{ order: 6; flex: 0 0 auto; }}
+  html body table.eg-results-table > tbody > tr.eg-row > td:nth-child(7) {{ order: 6; flex: 0 0 auto;
+    min-width: 64px !important; }}
   html body table.eg-results-table > tbody > tr.eg-row > td.num {{ text-align: left !important; }}
   td.answer, td .answer, pre {{ white-space: pre-wrap !important; }}
   .eg-scroll {{ max-height: none !important; overflow: visible !important; border: none !important; }}
