@@ -94,7 +94,8 @@ MODES = (BLIND, AUDIT)
 #: What a label says about how it was made (:func:`label_kind`), in the order reports list them.
 LABEL_KINDS = ("blind", "audit", "verdicts seen", "unrecorded")
 
-_SHA256_HEX = re.compile(r"[0-9a-f]{64}")
+#: A SHA-256 as labels and the record of what was shown write it: 64 lowercase hex characters.
+SHA256_HEX = re.compile(r"[0-9a-f]{64}")
 
 #: (config, question_id, answer_sha256, reviewer, pass): at most one label per key.
 LabelKey = tuple[str, str, str, str, int]
@@ -237,6 +238,14 @@ def _reject_unknown(obj: dict[str, Any], known: tuple[str, ...], where: str) -> 
     raise InputError(f"{where}: unknown key(s) {', '.join(parts)}; allowed: {', '.join(known)}")
 
 
+def _check_keys(obj: dict[str, Any], known: tuple[str, ...], required: tuple[str, ...], where: str) -> None:
+    """No unknown key (each named with the nearest valid one), and every required key present."""
+    _reject_unknown(obj, known, where)
+    missing = [k for k in required if k not in obj]
+    if missing:
+        raise InputError(f"{where}: missing required key(s) {', '.join(repr(k) for k in missing)}")
+
+
 def _bool(obj: dict[str, Any], key: str, where: str) -> bool:
     value = obj[key]
     if not isinstance(value, bool):  # 0/1 and "true" are refused: a typed file is unambiguous
@@ -288,10 +297,7 @@ def _material(value: object, digest: str, where: str) -> Material:
     at = f"{where}: 'material'"
     if not isinstance(value, dict):
         raise InputError(f"{at} must be an object with the keys {', '.join(MATERIAL_KEYS)}")
-    _reject_unknown(value, MATERIAL_KEYS, at)
-    missing = [k for k in MATERIAL_KEYS if k not in value]
-    if missing:
-        raise InputError(f"{at}: missing key(s) {', '.join(map(repr, missing))}")
+    _check_keys(value, MATERIAL_KEYS, MATERIAL_KEYS, at)
     for key in ("question", "type", "answer"):
         if not isinstance(value[key], str):
             raise InputError(f"{at}: '{key}' must be a string")
@@ -333,7 +339,7 @@ def _check_template_row(obj: dict[str, Any], where: str) -> None:
     for key in ("config", "question_id"):
         _string(obj, key, where)
     digest = obj.get("answer_sha256")
-    if not isinstance(digest, str) or not _SHA256_HEX.fullmatch(digest):
+    if not isinstance(digest, str) or not SHA256_HEX.fullmatch(digest):
         raise InputError(f"{where}: 'answer_sha256' must be 64 lowercase hex characters, got {digest!r}")
     decided = [k for k in ("unsupported_claim", "refusal") if obj.get(k) is not None]
     decided += [
@@ -359,17 +365,14 @@ def parse_label(obj: object, where: str) -> Label:
     """
     if not isinstance(obj, dict):
         raise InputError(f"{where}: each line must be a JSON object, got {type(obj).__name__}")
-    _reject_unknown(obj, KNOWN_KEYS, where)
-    missing = [k for k in REQUIRED_KEYS if k not in obj]
-    if missing:
-        raise InputError(f"{where}: missing required key(s) {', '.join(repr(k) for k in missing)}")
+    _check_keys(obj, KNOWN_KEYS, REQUIRED_KEYS, where)
     config = canonical(_string(obj, "config", where))
     question_id = canonical(_string(obj, "question_id", where))  # one spelling of an id
     if obj["correct"] is None:
         raise InputError(f"{where}: 'correct' is null: a template row not labelled yet, not a label")
     reviewer = _string(obj, "reviewer", where)
     digest = obj["answer_sha256"]
-    if not isinstance(digest, str) or not _SHA256_HEX.fullmatch(digest):
+    if not isinstance(digest, str) or not SHA256_HEX.fullmatch(digest):
         raise InputError(f"{where}: 'answer_sha256' must be 64 lowercase hex characters, got {digest!r}")
     correct = _bool(obj, "correct", where)
     sentences = None if obj.get("sentences") is None else _sentences(obj["sentences"], where)
@@ -400,7 +403,7 @@ def parse_label(obj: object, where: str) -> Label:
     if comment is not None and not isinstance(comment, str):
         raise InputError(f"{where}: 'comment' must be a string, got {comment!r}")
     plan_sha256 = obj.get("plan_sha256")
-    if plan_sha256 is not None and (not isinstance(plan_sha256, str) or not _SHA256_HEX.fullmatch(plan_sha256)):
+    if plan_sha256 is not None and (not isinstance(plan_sha256, str) or not SHA256_HEX.fullmatch(plan_sha256)):
         raise InputError(f"{where}: 'plan_sha256' must be 64 lowercase hex characters, got {plan_sha256!r}")
     hidden = None if obj.get("verdicts_hidden") is None else _bool(obj, "verdicts_hidden", where)
     mode = obj.get("mode")

@@ -21,19 +21,18 @@ is refused, naming its line.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from evalgate_lib.errors import InputError
 from evalgate_lib.files import atomic_write
 from evalgate_lib.inputs.jsonl import read_jsonl
+from evalgate_lib.inputs.labels import SHA256_HEX
 from evalgate_lib.signing import SIGNATURE_KEY, sign_json, signature_problem, signing_key
 
 #: The record's file name, in the folder of the label files it serves.
 SEEN_FILE = "verdicts-seen.jsonl"
 _KEYS = ("answer_sha256", "config", "question_id", "reviewer", "view")
-_SHA256_HEX = re.compile(r"[0-9a-f]{64}")
 
 
 @dataclass(frozen=True)
@@ -56,7 +55,7 @@ def _parse(obj: object, where: str) -> Sighting:
         raise InputError(f"{where}: a line of the record has the keys {', '.join(_KEYS)} (and a signature)")
     if not all(isinstance(obj[k], str) and obj[k].strip() for k in _KEYS):
         raise InputError(f"{where}: every value of a line must be a non-empty string")
-    if not _SHA256_HEX.fullmatch(obj["answer_sha256"]):
+    if not SHA256_HEX.fullmatch(obj["answer_sha256"]):
         raise InputError(f"{where}: 'answer_sha256' must be 64 lowercase hex characters")
     return Sighting(obj["reviewer"], obj["config"], obj["question_id"], obj["answer_sha256"], obj["view"])
 
