@@ -23,7 +23,6 @@ from evalgate_lib.api import load_results
 from evalgate_lib.inputs.labels import Label, SentenceLabel, answer_sha256
 from evalgate_lib.judging.flags import review_priority
 from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow, RetrievedChunk, SentenceVerdict
-from evalgate_lib.reporting.spans import span_segments, span_unit
 from evalgate_lib.reporting.explorer import FLAG_CHOICES, describe_row, filter_rows, flag_counts, flag_reasons
 from evalgate_lib.reporting.plots import pick_examples, sentences_html, token_marks_html
 from evalgate_lib.reporting.report_html import (
@@ -35,6 +34,7 @@ from evalgate_lib.reporting.report_html import (
     table_page_html,
     unused_model_keys,
 )
+from evalgate_lib.reporting.spans import span_segments, span_unit
 from evalgate_lib.run.manifest import Manifest
 from evalgate_lib.run.results import load_rows
 from evalgate_lib.statistics.beyond_noise import significant_metrics
