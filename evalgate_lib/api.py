@@ -255,6 +255,11 @@ class Results:
         folder), it shows only the plan's answers, in the plan's order, opens on the next unlabelled
         one, every label records the plan's SHA-256, and the corrected delta's interval
         (:meth:`interval_narrowing`) is redrawn below after every save.
+
+        Whether a label is blind is read from the record of what ``reviewer`` has been shown
+        (``verdicts-seen.jsonl`` beside ``labels_path``), over every session; a saved label changes only on
+        request and keeps the earlier one in its ``history``; another reviewer's label of an answer in
+        ``pass_number`` stops the save with the choice to label it as the next free pass.
         """
         from evalgate_lib.inputs.labels import LabelStore
         from evalgate_lib.workbench.labelling import LabellingSession, labelling_widget
