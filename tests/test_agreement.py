@@ -262,13 +262,13 @@ def test_format_agreement_table_exact_text() -> None:
         ),
     ]
     expected = (
-        "judgement                  n  TP  FP  FN  TN        agreement [CI]        precision [CI]"
+        "judgement                answers  TP  FP  FN  TN        agreement [CI]        precision [CI]"
         "           recall [CI]        Cohen's κ [CI]\n"
-        "-----------------------  ---  --  --  --  --  --------------------  --------------------"
+        "-----------------------  -------  --  --  --  --  --------------------  --------------------"
         "  --------------------  --------------------\n"
-        "correct                  100  40   5  10  45  0.850 [0.780, 0.910]  0.889 [0.800, 0.970]"
+        "correct                      100  40   5  10  45  0.850 [0.780, 0.910]  0.889 [0.800, 0.970]"
         "  0.800 [0.690, 0.900]  0.700 [0.560, 0.820]\n"
-        "hallucination (overlap)    5   0   0   2   3  0.600 [0.200, 1.000]                     —"
+        "hallucination (overlap)        5   0   0   2   3  0.600 [0.200, 1.000]                     —"
         "  0.000 [0.000, 0.000]             0.000 [—]\n"
         "95% percentile bootstrap intervals over items, 1000 resamples, seed 20261202; — = undefined (0/0).\n"
     )

@@ -336,7 +336,7 @@ def format_agreement_table(results: Sequence[JudgementAgreement]) -> str:
 
     Values are shown to 3 places (the stored values keep 6); "—" marks an undefined statistic.
     """
-    header = ["judgement", "n", "TP", "FP", "FN", "TN", "agreement [CI]", "precision [CI]", "recall [CI]"]
+    header = ["judgement", "answers", "TP", "FP", "FN", "TN", "agreement [CI]", "precision [CI]", "recall [CI]"]
     header.append("Cohen's κ [CI]")
     rows = [header]
     for r in results:
