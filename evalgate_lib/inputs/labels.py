@@ -590,8 +590,7 @@ def _read_labels(paths: Iterable[str | Path], verify: bool) -> tuple[list[Label]
                 at = f"first on line {first.rsplit(':', 1)[1]}" if same_file else f"also at {first}"
                 raise InputError(
                     f"{where}: duplicate label {_describe(label.key)} ({at}): one reviewer labels one answer once "
-                    "per pass, so a second copy would count twice or let the file order decide; keep one (a "
-                    "relabel keeps the earlier label in its 'history')"
+                    "per pass, so a second copy would count twice or let the file order decide; keep one"
                 )
             seen[label.key] = where
             labels.append(label)
