@@ -198,7 +198,7 @@ class Results:
 
     def methodology_html(self) -> str:
         """How every number is made and its honest limits, with the run's thresholds."""
-        return report_html.methodology_html(self.manifest)
+        return report_html.methodology_html(self.manifest, self.rows)
 
     def fairness_html(self) -> str:
         return report_html.fairness_html(self.manifest)
@@ -258,6 +258,11 @@ class Results:
         folder), it shows only the plan's answers, in the plan's order, opens on the next unlabelled
         one, every label records the plan's SHA-256, and the corrected delta's interval
         (:meth:`interval_narrowing`) is redrawn below after every save.
+
+        Whether a label is blind is read from the record of what ``reviewer`` has been shown
+        (``verdicts-seen.jsonl`` beside ``labels_path``), over every session; a saved label changes only on
+        request and keeps the earlier one in its ``history``; another reviewer's label of an answer in
+        ``pass_number`` stops the save with the choice to label it as the next free pass.
         """
         from evalgate_lib.inputs.labels import LabelStore
         from evalgate_lib.run.outputs import check_output, results_inputs
@@ -313,7 +318,7 @@ class Results:
         loaded = list(selection.labels)
         source = ", ".join(map(str, labels))
         if not loaded:
-            raise InputError(f"no labels in {source}")
+            raise InputError(selection.nothing_read())
         if plan is not None:
             drawn, digest = self.label_plan(plan)
             return correct_with_labels(
@@ -398,7 +403,7 @@ class Results:
         selection = load_label_files(labels, reviewer)
         loaded = list(selection.labels)
         if not loaded:
-            raise InputError(f"no labels in {', '.join(map(str, labels))}")
+            raise InputError(selection.nothing_read())
 
         run_scorer = self.manifest.sentence_scorer.split("@")[0]
         return measure(
@@ -711,6 +716,12 @@ class DrawnPlan:
 
         return format_plan(self.plan, self.path, self.sha256)
 
+    def describe_for_reviewer(self) -> str:
+        """What notebook 06 prints to the reviewer: how many answers to label and the file, no stratum (a verdict)."""
+        from evalgate_lib.statistics.sampling_plan import format_plan_for_reviewer
+
+        return format_plan_for_reviewer(self.plan, self.path, self.sha256)
+
 
 def draw_label_plan(
     results: str | Path | Results,
@@ -919,8 +930,9 @@ def labelled_set_agreement(sets_file: str | Path, resamples: int = 10000) -> lis
     return [measure_set(s, DEFAULT_JUDGES, resamples=resamples) for s in load_sets(sets_file)]
 
 
-def labelled_set_agreement_html(sets_file: str | Path, resamples: int = 2000) -> str:
-    """:func:`labelled_set_agreement` as the report's HTML table (fewer resamples: it renders in seconds)."""
+def labelled_set_agreement_html(sets_file: str | Path, resamples: int = 10000) -> str:
+    """:func:`labelled_set_agreement` as the report's HTML table: the same resamples as ``evalgate agreement --sets``
+    and :func:`labelled_set_agreement`, so every κ interval is the one the command line and the README print."""
     from evalgate_lib.statistics.set_agreement import set_json
 
     return report_html.sets_agreement_html([set_json(r) for r in labelled_set_agreement(sets_file, resamples)])

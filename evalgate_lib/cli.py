@@ -404,7 +404,21 @@ def cmd_sample(args: argparse.Namespace) -> int:
         )  # fmt: skip
     drawn = draw_label_plan(args.results, args.budget, args.seed, args.review_share, args.plan_out)
     print(drawn.describe())
+    print(_label_kit(args.results, drawn))
     return 0
+
+
+def _label_kit(results: Path, drawn: Any) -> str:
+    """Write the plan's blind label template and static labelling page beside it; what to print about them."""
+    from evalgate_lib.api import load_results
+    from evalgate_lib.reporting.label_template import write_label_kit
+
+    loaded = load_results(results)
+    try:
+        articles = loaded.articles()
+    except InputError:  # the corpus is gone or changed: the passages say their text is not available
+        articles = []
+    return write_label_kit(loaded.rows, articles, drawn.plan, drawn.path, drawn.sha256).describe()
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -523,10 +537,11 @@ def _check_labels_usable(labels: Sequence[Path], results: Path, reviewer: str | 
     from evalgate_lib.run.results import load_rows
     from evalgate_lib.statistics.run_agreement import usable_labels
 
-    loaded = list(load_label_files(labels, reviewer).labels)
+    selection = load_label_files(labels, reviewer)
+    loaded = list(selection.labels)
     source = ", ".join(map(str, labels))
     if not loaded:
-        raise InputError(f"no labels in {source}")
+        raise InputError(selection.nothing_read())
     usable_labels(load_rows(results), loaded, source)
 
 

@@ -18,6 +18,7 @@ from evalgate_lib.statistics.agreement_measures import (
     confusion,
     format_agreement_table,
     interrater,
+    interval_text,
     judgement_agreement,
     precision,
     recall,
@@ -141,33 +142,67 @@ def test_bootstrap_is_deterministic_for_a_seed() -> None:
     )
 
 
-def test_bootstrap_single_item_is_degenerate_and_kappa_never_defined() -> None:
-    # one item, both True: every resample is that item → agreement, precision, recall all 1 with [1, 1];
+def test_bootstrap_single_item_gets_the_exact_interval_and_kappa_is_never_defined() -> None:
+    # one item, both True: every resample is that item, so the bootstrap says [1, 1]; a share of 1 of 1 gets
+    # the exact Clopper-Pearson interval instead: [0.025^(1/1), 1] = [0.025, 1];
     # κ: p_e = 1 in every resample → undefined → no usable resample
     result = bootstrap_agreement([True], [True], resamples=50)
     for name in ("agreement", "precision", "recall"):
-        assert result[name] == {"value": 1.0, "ci_low": 1.0, "ci_high": 1.0, "resamples_used": 50}
-    assert result["kappa"] == {"value": None, "ci_low": None, "ci_high": None, "resamples_used": 0}
+        assert result[name] == {"value": 1.0, "ci_low": 0.025, "ci_high": 1.0, "resamples_used": 50, "method": "exact"}
+    assert result["kappa"] == {
+        "value": None, "ci_low": None, "ci_high": None, "resamples_used": 0, "method": "undefined"
+    }  # fmt: skip
 
 
 def test_bootstrap_skips_resamples_where_a_statistic_is_undefined() -> None:
     # perfect agreement on 2 positives and 3 negatives: every resample agrees perfectly (agreement 1);
     # a resample drawing only negatives has no flagged item (precision undefined) and p_e = 1 (κ undefined).
     # P(no positive in 5 draws) = 0.6^5 ≈ 7.8%, so some resamples are skipped and the rest give exactly 1.
+    # Five items are too few for a bootstrap: the shares get the exact interval of k of n (lower bound
+    # 0.025^(1/n) when k = n: 5 of 5 → 0.478176, 2 of 2 → 0.158114), κ gets none.
     auto = human = [True, True, False, False, False]
     result = bootstrap_agreement(auto, human, resamples=1000)
-    assert result["agreement"] == {"value": 1.0, "ci_low": 1.0, "ci_high": 1.0, "resamples_used": 1000}
+    assert result["agreement"] == {
+        "value": 1.0, "ci_low": 0.478176, "ci_high": 1.0, "resamples_used": 1000, "method": "exact"
+    }  # fmt: skip
+    for name in ("precision", "recall"):
+        assert result[name] | {"resamples_used": 0} == {
+            "value": 1.0, "ci_low": 0.158114, "ci_high": 1.0, "resamples_used": 0, "method": "exact"
+        }  # fmt: skip
+    assert (result["kappa"]["value"], result["kappa"]["ci_low"], result["kappa"]["method"]) == (
+        1.0, None, "too few labels"
+    )  # fmt: skip
     for name in ("precision", "recall", "kappa"):
-        stat = result[name]
-        assert (stat["value"], stat["ci_low"], stat["ci_high"]) == (1.0, 1.0, 1.0), name
-        assert 0 < stat["resamples_used"] < 1000, name
+        assert 0 < result[name]["resamples_used"] < 1000, name
     assert result["precision"]["resamples_used"] == result["recall"]["resamples_used"]  # both need a positive
+
+
+def test_eight_labels_that_all_agree_do_not_read_as_certainty() -> None:
+    """The issue's case: 8 labels, all agreeing, printed "1.000 [1.000, 1.000]"."""
+    auto = human = [True] * 3 + [False] * 5
+    result = judgement_agreement("correct", auto, human, resamples=2000)
+    assert interval_text(result.agreement) == "1.000 [0.631, 1.000]"  # 0.025^(1/8) = 0.6306
+    assert interval_text(result.kappa) == "1.000 (too few labels to say)"
+    table = format_agreement_table([result])
+    assert "1.000 [1.000, 1.000]" not in table and "exact Clopper-Pearson interval of the count" in table
+
+
+def test_a_large_sample_keeps_its_bootstrap_interval_and_a_spread_free_kappa_says_so() -> None:
+    auto, human = _vectors(40, 5, 10, 45)  # 100 mixed items: nothing is replaced
+    result = judgement_agreement("x", auto, human, resamples=500)
+    assert {i.method for i in (result.agreement, result.precision, result.recall, result.kappa)} == {"bootstrap"}
+    same = judgement_agreement("y", [True] * 20 + [False] * 20, [True] * 20 + [False] * 20, resamples=200)
+    assert same.kappa.method == "no spread"
+    assert interval_text(same.kappa, 2) == "1.00 (no spread in the resamples to say)"
+    assert same.agreement.method == "exact" and same.agreement.ci_low == round(0.025 ** (1 / 40), 6)
 
 
 def test_bootstrap_empty_and_bad_settings() -> None:
     result = bootstrap_agreement([], [], resamples=10)
     assert result["n"] == 0
-    assert result["kappa"] == {"value": None, "ci_low": None, "ci_high": None, "resamples_used": 0}
+    assert result["kappa"] == {
+        "value": None, "ci_low": None, "ci_high": None, "resamples_used": 0, "method": "undefined"
+    }  # fmt: skip
     with pytest.raises(ValueError, match="resamples"):
         bootstrap_agreement([True], [True], resamples=0)
     with pytest.raises(ValueError, match="confidence"):
@@ -227,13 +262,13 @@ def test_format_agreement_table_exact_text() -> None:
         ),
     ]
     expected = (
-        "judgement                  n  TP  FP  FN  TN        agreement [CI]        precision [CI]"
+        "judgement                answers  TP  FP  FN  TN        agreement [CI]        precision [CI]"
         "           recall [CI]        Cohen's κ [CI]\n"
-        "-----------------------  ---  --  --  --  --  --------------------  --------------------"
+        "-----------------------  -------  --  --  --  --  --------------------  --------------------"
         "  --------------------  --------------------\n"
-        "correct                  100  40   5  10  45  0.850 [0.780, 0.910]  0.889 [0.800, 0.970]"
+        "correct                      100  40   5  10  45  0.850 [0.780, 0.910]  0.889 [0.800, 0.970]"
         "  0.800 [0.690, 0.900]  0.700 [0.560, 0.820]\n"
-        "hallucination (overlap)    5   0   0   2   3  0.600 [0.200, 1.000]                     —"
+        "hallucination (overlap)        5   0   0   2   3  0.600 [0.200, 1.000]                     —"
         "  0.000 [0.000, 0.000]             0.000 [—]\n"
         "95% percentile bootstrap intervals over items, 1000 resamples, seed 20261202; — = undefined (0/0).\n"
     )

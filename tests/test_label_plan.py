@@ -140,14 +140,19 @@ def test_the_correction_names_the_kind_of_labels_it_used(folder: Path, tmp_path:
     labels = write_labels(tmp_path / "labels.jsonl", made)
     correction = results.label_correction([labels])
     assert dict(correction.kinds) == {"blind": 15, "audit": 10, "verdicts seen": 10, "unrecorded": 5}
-    assert correction.line().endswith("; labels used: 15 blind, 10 audit, 10 verdicts seen, 5 unrecorded")
+    assert correction.line().endswith(
+        "; labels used: 40 labels: 15 blind (EvalGate's verdicts of the answer hidden from its reviewer until the "
+        "label was saved), 10 audit (made seeing EvalGate's verdicts, judging them), 10 made after its reviewer had "
+        "been shown EvalGate's verdicts of the answer, 5 whose file does not record whether EvalGate's verdicts were "
+        "hidden"
+    )
     # a plan's correction counts only the labels it used
     plan_path, digest, plan_labels = _labelled_plan(folder, tmp_path / "plan")
     audited = [replace(lb, mode="audit", verdicts_hidden=False) for lb in load_labels(plan_labels)]
     write_labels(tmp_path / "audit.jsonl", audited)
     correction = results.label_correction([tmp_path / "audit.jsonl"], plan_path)
     assert correction.basis == "plan" and dict(correction.kinds) == {"audit": 20}
-    assert "labels used: 20 audit" in correction.line()
+    assert "labels used: 20 labels: 20 audit" in correction.line()
 
 
 def test_convenience_sample_is_refused_for_correction_with_one_line(folder: Path, tmp_path: Path, capsys) -> None:
@@ -247,9 +252,10 @@ def test_labelling_session_follows_the_plan_and_records_it(folder: Path, tmp_pat
     plan_rows = [results.row(c, q) for q in order for c in ("baseline", "candidate")]
     store = LabelStore(tmp_path / "labels.jsonl")
     first = plan_rows[0]
-    store.put(label(first))  # labelled earlier, outside the plan: labelled again, blind, under the plan
+    store.put(label(first))  # labelled earlier, outside the plan: labelled again under the plan, on request
     session = LabellingSession(plan_rows, store, "ana", plan_sha256=drawn.sha256)
-    assert session.position == 0 and session.label() is None
+    assert session.position == 0 and session.label() is None and session.state() == "earlier"
+    session.relabel()
     for i in range(len(session.draft().sentences)):
         session.mark_sentence(i, True)
     saved = session.mark_correct(True)

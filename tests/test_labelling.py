@@ -52,8 +52,12 @@ def test_an_answer_is_saved_only_when_its_verdict_and_every_sentence_are_marked(
         ("Starter includes 3 seats.", True),
         ("It costs $40.", False),
     ]
-    session.mark_sentence(1, None)  # once complete, every further click re-saves
-    assert load_labels(path)[0].unsupported_claim is False
+    with pytest.raises(ValueError, match="already has your label: relabel"):
+        session.mark_sentence(1, None)  # a saved label changes only on request
+    session.relabel()
+    session.mark_sentence(1, None)  # opened: each click re-saves, the first label kept in the history
+    (changed,) = load_labels(path)
+    assert changed.unsupported_claim is False and changed.history == (label.earlier(),)
     assert session.progress() == (1, 3)
 
 
@@ -124,8 +128,8 @@ def test_the_review_view_shows_no_verdict() -> None:
 
 
 def _toggles(box) -> tuple:
-    verdict = box.children[3]
-    sentences = [child.children[1] for child in box.children[4].children]
+    verdict = box.children[5]
+    sentences = [child.children[1] for child in box.children[6].children]
     return verdict, sentences
 
 
@@ -191,9 +195,12 @@ def test_blind_verdicts_are_rendered_only_after_the_label_is_saved(tmp_path: Pat
     assert saved is not None and saved.verdicts_hidden is True and saved.mode == "blind"
     shown = session.render_verdicts()
     assert session.verdicts_rendered() and all(reason in shown for reason in _reasons(session.current))
-    # the reviewer changes a mark after the verdicts appeared: the file no longer calls the label blind
+    # the reviewer changes a mark after the verdicts appeared: the file no longer calls the label blind, and keeps
+    # the blind one in its history
+    session.relabel()
     again = session.mark_sentence(0, None)
     assert again.verdicts_hidden is False and load_labels(path)[0].verdicts_hidden is False
+    assert [h.verdicts_hidden for h in load_labels(path)[0].history] == [True]
     session.go(1)
     assert session.render_verdicts() == ""  # the next answer: nothing until it is saved
 
@@ -219,9 +226,9 @@ def test_the_widget_shows_verdicts_below_only_once_the_answer_is_saved(tmp_path:
     path = tmp_path / "labels.jsonl"
     session = LabellingSession(flagged_rows(), LabelStore(path), reviewer="ana")
     box = labelling_widget(session, [])
-    panel = box.children[5]
+    panel = box.children[7]
     row = session.current
-    html_now = " ".join(child.value for child in (box.children[1], box.children[2], panel))
+    html_now = " ".join(child.value for child in (box.children[1], box.children[4], panel))
     assert panel.value == VERDICTS_LATER and not any(reason in html_now for reason in _reasons(row))
     assert "Hallucination" not in html_now and "eg-describe" not in html_now and "blind" in box.children[1].value
     verdict, sentences = _toggles(box)
@@ -233,14 +240,14 @@ def test_the_widget_shows_verdicts_below_only_once_the_answer_is_saved(tmp_path:
     assert "shown because your label of this answer is saved" in panel.value
     assert all(reason in panel.value for reason in _reasons(row))
     box.children[0].children[1].click()  # next answer: unlabelled, so its verdicts are gone again
-    assert box.children[5].value == VERDICTS_LATER
+    assert box.children[7].value == VERDICTS_LATER
 
 
 def test_the_audit_widget_shows_the_verdicts_from_the_start(tmp_path: Path) -> None:
     session = LabellingSession(flagged_rows(), LabelStore(tmp_path / "a.jsonl"), reviewer="ana", mode="audit")
     box = labelling_widget(session, [])
-    assert "audit: judge them as you label" in box.children[5].value
-    assert all(reason in box.children[5].value for reason in _reasons(session.current))
+    assert "audit: judge them as you label" in box.children[7].value
+    assert all(reason in box.children[7].value for reason in _reasons(session.current))
     assert "audit (EvalGate's verdicts shown)" in box.children[1].value
 
 

@@ -15,6 +15,11 @@ answers scored from their logs (``evalgate score``, no model).
 * **Saving**: each committed notebook opened in JupyterLab (a kernel started, as a user's would) and
   saved with *File → Save* (``docmanager:save``), through the pre-save hook the venv's install sets:
   ``git diff`` stays empty.
+* **A second visit**: a reviewer labels an answer blind and sees its verdicts; later a new plan
+  (``label_budget``, ``label_seed``) holds that answer, and the reviewer labels it again: the view asks
+  first, and the file then says not blind and keeps both labels (the first in the new one's history).
+  A second reviewer's pass-1 label of the same answer is refused at save, with the choice to save it
+  as pass 2, which the file then holds.
 
 Skips, naming why, only when Chromium or selenium cannot be had (conftest's ``browser`` fixture).
 """
@@ -75,7 +80,7 @@ def lab(tmp_path_factory) -> Lab:
     _git(clone, "init", "-q")
     _git(clone, "add", "notebooks", ".gitignore")
     _git(clone, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "the committed notebooks")
-    for flow in ("blind", "audit"):  # each labelling session in its own copy: its edits never reach the clone
+    for flow in ("blind", "audit", "first", "later", "second"):  # each session in its own copy, never the clone
         (root / flow).mkdir()
         shutil.copy(ROOT / "notebooks" / "06_label.ipynb", root / flow / "06_label.ipynb")
     answers = ROOT / "labels" / "demo" / "nimbus-answers"
@@ -143,7 +148,12 @@ KERNEL_IDLE = PANEL + (
 
 
 def _fresh(driver, lab: Lab, workspace: str) -> None:
-    """JupyterLab in a workspace of its own, emptied: no notebook another test left open is in the page."""
+    """JupyterLab in a workspace of its own, emptied: no notebook another test left open is in the page.
+
+    The page is told it has the focus: headless Chromium gives a page none, and JupyterLab's current widget
+    (which notebook a command acts on) follows the focus, so without it no notebook ever became current.
+    """
+    driver.execute_cdp_cmd("Emulation.setFocusEmulationEnabled", {"enabled": True})
     driver.get(f"{lab.url}/lab/workspaces/{workspace}?reset&token={TOKEN}")
     _wait(driver, "return !!(window.jupyterapp && window.jupyterapp.shell)")
     driver.set_script_timeout(120)  # a command issued before the layout is restored is lost: wait for it
@@ -179,13 +189,16 @@ def _page_text(driver) -> str:
     return driver.execute_script("return document.body.textContent")
 
 
+#: The labelling view's heading element (``h``), not one inside a verdicts view.
+HEADING = (
+    "var h = Array.from(document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .widget-html h4'))"
+    ".filter(function (e) { return !e.closest('.eg-describe'); })[0];"
+)
+
+
 def _current(driver, lab: Lab) -> ResultRow:
     """The answer the labelling view shows, from its heading ("baseline · q001 (answerable)")."""
-    heading = _wait(
-        driver,
-        "var h = Array.from(document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .widget-html h4'))"
-        ".filter(function (e) { return !e.closest('.eg-describe'); })[0]; return h && h.textContent;",
-    )
+    heading = _wait(driver, HEADING + " return h && h.textContent;")
     config, rest = heading.split(" · ", 1)
     return load_results(lab.results).row(config, rest.split(" ", 1)[0])
 
@@ -329,3 +342,104 @@ def test_saving_each_notebook_in_jupyterlab_leaves_git_diff_empty(browser, lab: 
         driver.execute_script(PANEL + "p.sessionContext.shutdown();")
     assert _git(lab.clone, "status", "--porcelain") == ""
     assert _git(lab.clone, "diff", "--stat") == ""
+
+
+def _button(driver, text: str):
+    from selenium.webdriver.common.by import By
+
+    found = [
+        b
+        for b in driver.find_elements(By.CSS_SELECTOR, ".jp-NotebookPanel:not(.lm-mod-hidden) button")
+        if b.text == text and b.is_displayed()
+    ]
+    assert found, f"no button {text!r} in the labelling view"
+    return found[0]
+
+
+def _session(driver, lab: Lab, copy: str, labels: Path, reviewer: str, **more: str) -> None:
+    _fresh(driver, lab, copy)
+    _open(driver, lab, f"{copy}/06_label.ipynb")
+    _set_parameters(
+        driver, labels_path=json.dumps(str(labels)), reviewer=json.dumps(reviewer),
+        results_dir=json.dumps(str(lab.results)), **more,
+    )  # fmt: skip
+    _run_all(driver)
+
+
+def _label_current(driver) -> None:
+    """Every mark of the answer in view, the verdict first ("wrong"), each sentence "supported"."""
+    verdict, sentences = _toggles(driver)
+    _click(driver, verdict[1])
+    for group in sentences:
+        _click(driver, group[0])
+
+
+def _seed_holding(lab: Lab, question_id: str, budget: int) -> int:
+    """A plan seed whose draw of ``budget`` answers holds ``question_id`` (what a reviewer would meet later)."""
+    from evalgate_lib.statistics.sampling_plan import draw_plan
+
+    results = load_results(lab.results)
+    for seed in range(500):
+        plan = draw_plan(results.rows, ("baseline", "candidate"), budget, str(lab.results), {}, seed)
+        if question_id in plan.order():
+            return seed
+    raise AssertionError(f"no seed under 500 draws {question_id}")
+
+
+def test_a_second_visit_is_not_blind_and_keeps_both_labels_and_a_second_reviewer_is_offered_pass_2(
+    browser, lab: Lab
+) -> None:
+    driver = browser
+    labels = lab.root / "visits" / "labels.jsonl"
+    labels.parent.mkdir()
+    # 1. blind: ana labels the first answer, and only then sees its verdicts
+    _session(driver, lab, "first", labels, "ana")
+    row = _current(driver, lab)
+    _label_current(driver)
+    (first,) = _labels(labels, 1)
+    assert (first.question_id, first.verdicts_hidden, first.plan_sha256) == (row.question_id, True, None)
+    _wait(driver, "return document.querySelectorAll('.eg-describe').length === 1")
+    seen = [json.loads(line) for line in (labels.parent / "verdicts-seen.jsonl").read_text().splitlines()]
+    assert [(s["reviewer"], s["question_id"]) for s in seen] == [("ana", row.question_id)]
+    # 2. later, a plan holds that answer: opened again, the view asks before anything replaces the first label
+    seed = _seed_holding(lab, row.question_id, 10)
+    _session(driver, lab, "later", labels, "ana", label_budget="10", label_seed=str(seed))
+    for _ in range(20):
+        shown = _current(driver, lab)
+        if (shown.config, shown.question_id) == (row.config, row.question_id):
+            break
+        _click(driver, _button(driver, "next ▶"))
+        _wait(
+            driver,
+            HEADING + "return h && h.textContent !== arguments[0];",
+            30,
+            f"{shown.config} · {shown.question_id} ({shown.type})",
+        )
+    assert (_current(driver, lab).config, _current(driver, lab).question_id) == (row.config, row.question_id)
+    said = _page_text(driver)
+    assert "You labelled this answer before, blind, outside any plan" in said
+    assert "so a new label records that it is not blind" in said
+    verdict, _ = _toggles(driver)
+    assert not verdict[0].is_enabled()  # locked until the reviewer chooses
+    _click(driver, _button(driver, "Label it again"))
+    locked = ".jp-NotebookPanel:not(.lm-mod-hidden) .widget-toggle-button:disabled"
+    _wait(driver, f"return document.querySelectorAll({json.dumps(locked)}).length === 0")
+    verdict, _ = _toggles(driver)
+    _click(driver, verdict[0])  # "correct" this time: the opened label holds every mark, so this saves it
+    deadline = time.monotonic() + 30
+    while load_labels(labels)[0].plan_sha256 is None:
+        assert time.monotonic() < deadline, "the relabel was not saved"
+        time.sleep(0.2)
+    (again,) = load_labels(labels)
+    assert (again.correct, again.verdicts_hidden, again.mode) == (True, False, "blind")  # the file says: not blind
+    assert [(h.correct, h.verdicts_hidden, h.plan_sha256) for h in again.history] == [(False, True, None)]
+    # 3. a second reviewer on the same file: the pass-1 label is refused at save, with the pass-2 choice
+    _session(driver, lab, "second", labels, "ben")
+    assert (_current(driver, lab).config, _current(driver, lab).question_id) == (row.config, row.question_id)
+    _label_current(driver)
+    _wait(driver, "return document.body.textContent.indexOf('Not saved.') >= 0")
+    assert "already has a pass-1 label by 'ana'" in _page_text(driver)
+    assert [lb.reviewer for lb in load_labels(labels)] == ["ana"]  # nothing of ben's reached the file
+    _click(driver, _button(driver, "Label as pass 2"))
+    saved = _labels(labels, 2)
+    assert {(lb.reviewer, lb.pass_number) for lb in saved} == {("ana", 1), ("ben", 2)}

@@ -89,7 +89,11 @@ def test_mode_round_trips_and_each_label_says_how_it_was_made() -> None:
     assert "mode" not in hand.to_dict()
     kinds = label_kinds([hand, blind, audit, blind, audit, blind])
     assert kinds == {"blind": 3, "audit": 2, "unrecorded": 1} and list(kinds) == ["blind", "audit", "unrecorded"]
-    assert describe_kinds(kinds) == "3 blind, 2 audit, 1 unrecorded"
+    assert describe_kinds(kinds) == (
+        "6 labels: 3 blind (EvalGate's verdicts of the answer hidden from its reviewer until the label was saved), "
+        "2 audit (made seeing EvalGate's verdicts, judging them), 1 whose file does not record whether EvalGate's "
+        "verdicts were hidden"
+    )
     assert describe_kinds({}) == "no labels"
 
 
@@ -196,7 +200,7 @@ def test_store_round_trip_sorted_and_byte_exact(tmp_path: Path) -> None:
     store = LabelStore(path)
     assert store.labels() == [] and not path.exists()
     b = parse_label(_obj(question_id="q002", reviewer="ana"), "x")
-    a2 = parse_label(_obj(reviewer="ben"), "x")
+    a2 = parse_label(_obj(reviewer="ben", **{"pass": 2}), "x")  # a second reviewer labels in pass 2
     a1 = parse_label(_obj(reviewer="ana", comment="é ok"), "x")
     for label in (b, a2, a1):
         store.put(label)
@@ -216,6 +220,7 @@ def test_store_put_replaces_same_key_and_get(tmp_path: Path) -> None:
     assert len(store.labels()) == 1
     got = store.get("baseline", "q001", ANSWER_SHA, "ana")
     assert got is not None and got.correct is False
+    assert [h.correct for h in got.history] == [True]  # never replaced silently: the first label kept
     assert store.get("baseline", "q001", ANSWER_SHA, "ana", pass_number=2) is None
     assert store.get("baseline", "q001", OTHER_SHA, "ana") is None
 
@@ -225,7 +230,7 @@ def test_store_resume_from_labelled_keys(tmp_path: Path) -> None:
     first_session = LabelStore(path)
     first_session.put(parse_label(_obj(question_id="q001"), "x"))
     first_session.put(parse_label(_obj(question_id="q002"), "x"))
-    first_session.put(parse_label(_obj(question_id="q001", reviewer="ben"), "x"))
+    first_session.put(parse_label(_obj(question_id="q001", reviewer="ben", **{"pass": 2}), "x"))
     # a new session (e.g. after a kernel restart) sees what ana already did and continues with q003
     resumed = LabelStore(path)
     done = resumed.labelled_keys(reviewer="ana", pass_number=1)
@@ -233,7 +238,7 @@ def test_store_resume_from_labelled_keys(tmp_path: Path) -> None:
     todo = [q for q in ("q001", "q002", "q003") if ("baseline", q, ANSWER_SHA, "ana", 1) not in done]
     assert todo == ["q003"]
     assert len(resumed.labelled_keys()) == 3
-    assert resumed.labelled_keys(pass_number=2) == set()
+    assert resumed.labelled_keys(pass_number=3) == set()
 
 
 def test_store_put_keeps_labels_saved_by_another_instance(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from evalgate_lib.inputs.corpus import OUTPUT_MARKER
 from evalgate_lib.reporting.page_layout import add_contents, finish_page, label_cells
 from evalgate_lib.reporting.plots import chart_alt, coverage_heatmap
 from evalgate_lib.reporting.results_table import table_page_html
-from evalgate_lib.workbench.charts import chart_png
+from evalgate_lib.workbench.charts import PHONE_MIME, chart_png
 from evalgate_lib.workbench.html_export import NO_DESCRIPTION, ReportExporter
 
 matplotlib.use("Agg")
@@ -166,13 +166,18 @@ def test_show_chart_displays_the_png_with_its_alt_text_and_closes_the_figure(mon
     from evalgate_lib.workbench.charts import show_chart
 
     shown: list = []
-    monkeypatch.setattr(IPython.display, "display", lambda *objs, **_: shown.extend(objs))
+    monkeypatch.setattr(IPython.display, "display", lambda data, **kw: shown.append((data, kw)))
     ax = coverage_heatmap(make_row(question_id="q009"))
     number = ax.figure.number
+    before = set(plt.get_fignums())
     show_chart(ax)
-    data, metadata = shown[0]._repr_png_()
-    assert base64.b64decode(data).startswith(b"\x89PNG")
-    assert metadata["alt"].startswith("Heatmap of the 1 sentence(s) of baseline's answer to q009")
-    assert not plt.fignum_exists(number)  # the inline backend will not show it a second time
+    data, kw = shown[0]
+    assert kw["raw"] is True and base64.b64decode(data["image/png"]).startswith(b"\x89PNG")
+    metadata = kw["metadata"]
+    assert metadata["image/png"]["alt"].startswith("Heatmap of the 1 sentence(s) of baseline's answer to q009")
+    # drawn again at phone width, its smallest text 9 pt (12.5 px at 100 dpi), for the report's <picture>
+    assert base64.b64decode(data[PHONE_MIME]).startswith(b"\x89PNG")
+    assert metadata[PHONE_MIME]["font_px"] == 12.5 and metadata["image/png"]["font_px"] == round(8 * 100 / 72, 2)
+    assert not plt.fignum_exists(number) and set(plt.get_fignums()) <= before  # nothing left for the inline backend
     show_chart(coverage_heatmap(make_row()), alt="my own words")
-    assert shown[1]._repr_png_()[1]["alt"] == "my own words"
+    assert shown[1][1]["metadata"]["image/png"]["alt"] == "my own words"

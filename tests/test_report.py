@@ -23,7 +23,6 @@ from evalgate_lib.api import load_results
 from evalgate_lib.inputs.labels import Label, SentenceLabel, answer_sha256
 from evalgate_lib.judging.flags import review_priority
 from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow, RetrievedChunk, SentenceVerdict
-from evalgate_lib.reporting.answer_details import span_segments, span_unit
 from evalgate_lib.reporting.explorer import FLAG_CHOICES, describe_row, filter_rows, flag_counts, flag_reasons
 from evalgate_lib.reporting.plots import pick_examples, sentences_html, token_marks_html
 from evalgate_lib.reporting.report_html import (
@@ -35,6 +34,7 @@ from evalgate_lib.reporting.report_html import (
     table_page_html,
     unused_model_keys,
 )
+from evalgate_lib.reporting.spans import span_segments, span_unit
 from evalgate_lib.run.manifest import Manifest
 from evalgate_lib.run.results import load_rows
 from evalgate_lib.statistics.beyond_noise import significant_metrics
@@ -390,6 +390,8 @@ def test_report_headline_equals_library(small_report):
     manifest = json.loads((small_report / "results" / "manifest.json").read_text())
     summary = compare(rows, manifest["baseline"], manifest["candidate"])
     soup = BeautifulSoup((small_report / "index.html").read_text(encoding="utf-8"), "html.parser")
+    for appendix in soup.select("details.eg-appendix"):  # notebook 02, inside the page, shows the same table
+        appendix.decompose()
     cells = soup.select("td[data-metric]")
     assert len(cells) == 3 * len(METRICS)
     for cell in cells:
@@ -430,6 +432,8 @@ def test_report_is_self_contained_with_filter_and_sections(small_report):
     assert not soup.select(".jp-CodeCell .jp-InputArea") and "from evalgate_lib" not in page  # code hidden
     for name in ("01_corpus_inspection", "02_two_config_run", "03_coverage_heatmaps", "04_flag_explorer"):
         assert (small_report / "notebooks" / f"{name}.html").is_file()
+        appendix = soup.select_one(f"details.eg-appendix#appendix-{name}")  # and inside the page itself
+        assert appendix is not None and appendix.find_parent(class_="jp-Cell") is None
 
 
 def test_no_page_of_the_report_names_an_absolute_path_of_this_machine(small_report, model_cache):

@@ -111,10 +111,12 @@ def test_flagged_html_of_notebook_04(rows):
 
 
 def test_appendix_links_of_the_report():
-    link = "notebooks/<img src=x onerror=alert(1)>.html"
-    soup = BeautifulSoup(report_html.appendix_links_html([link]), "html.parser")
-    assert soup.find_all("img") == [] and soup.a["href"] == link
-    assert soup.a.get_text() == "<img src=x onerror=alert(1)>.html"
+    name = "<img src=x onerror=alert(1)>"
+    for given in (name, f"notebooks/{name}.html"):  # a notebook's name, or a link to its page as callers gave it
+        soup = BeautifulSoup(report_html.appendix_links_html([given]), "html.parser")
+        assert soup.find_all("img") == [] and soup.a["href"] == f"#appendix-{name}"
+        assert soup.a.get_text() == f"{name}.ipynb"
+        assert soup.select_one("div.eg-appendix-slot")["data-notebook"] == name
     assert report_html.appendix_links_html([]) == ""
 
 
@@ -187,7 +189,7 @@ def test_fairness_manifest_and_methodology_escape_the_manifest():
     inert(report_html.manifest_html(manifest), "corpus-sha", "backend", "generator", "package")
     inert(report_html.methodology_html(manifest), "generator", "scorer")
     external = _manifest(external=True)
-    soup = inert(report_html.fairness_html(external), "name-base", "name-cand", "fairness")
+    soup = inert(report_html.fairness_html(external), "name-base", "name-cand")
     # the log's path as a shared page shows it: its name, never the machine's absolute folder
     assert soup.select("code")[0].get_text() == Path(external.configs[BASE]["path"]).name
 

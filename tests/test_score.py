@@ -188,7 +188,7 @@ def test_the_report_and_gate_read_a_scored_folder(tmp_path):
     report = tmp_path / "report"
     assert main(["report", "--results", str(tmp_path / "out"), "--out", str(report), "--no-progress"]) == 0
     text = (report / "index.html").read_text(encoding="utf-8")
-    assert "External pipeline." in text and "declared by the user, not enforced" in text
+    assert "External pipeline." in text and "The fairness contract is not checked for them" in text
     # EvalGate's chunking played no part: notebook 01 is not run, and the report says why
     assert 'href="notebooks/01_corpus_inspection.html"' not in text
     assert "<b>01_corpus_inspection</b>: the answers were scored from logs (evalgate score)" in text

@@ -34,7 +34,20 @@ delta the gate rests on, so a label edited after it was made is refused like a f
 One label per answer and pass: the same label in two files, or two reviewers' labels of one answer in
 the same pass, would let the file order or the reviewers' names decide which counts. Both are refused,
 naming both places, unless a policy says which counts: ``--reviewer NAME`` keeps one reviewer's labels
-(:class:`LabelSelection` says how many it set aside, and whose).
+(:class:`LabelSelection` says how many it set aside, and whose). A writer of labels (:class:`LabelStore`)
+refuses the second reviewer's label where it is made (:class:`LabelConflict`, naming the first pass free
+for that answer), not only the gate that reads the file afterwards.
+
+**A label is never replaced silently.** A reviewer who labels an answer again (after seeing EvalGate's
+verdicts, or under a new plan) saves a new label whose ``history`` holds every earlier label of that
+answer, oldest first, as it was: the file keeps both, and each says whether it was blind.
+
+**A label template** (:mod:`evalgate_lib.reporting.label_template`, written by ``evalgate sample``) is a
+label file whose rows are not labelled yet: ``correct`` is ``null``, each row holds what the reviewer is
+shown (``material``: question, reference, passages, answer, whose SHA-256 must be the row's
+``answer_sha256``) and the answer's sentences without marks. Filled in (by the static labelling page or
+by hand), it is read as any label file; its rows not filled yet are counted
+(:attr:`LabelSelection.unfilled`), never taken for labels.
 """
 
 from __future__ import annotations
@@ -43,7 +56,7 @@ import difflib
 import hashlib
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
@@ -63,10 +76,15 @@ OPTIONAL_KEYS = (
     "plan_sha256",
     "verdicts_hidden",
     "mode",
+    "history",
+    "material",
     SIGNATURE_KEY,
 )
 KNOWN_KEYS = REQUIRED_KEYS + OPTIONAL_KEYS
 SENTENCE_KEYS = ("text", "supported")
+#: What a template row shows the reviewer (``material``), and each passage of it.
+MATERIAL_KEYS = ("question", "type", "accept", "evidence", "passages", "answer")
+PASSAGE_KEYS = ("rank", "title", "text")
 
 #: The two labelling flows a label can record in ``mode``: the reviewer's own judgement made before any
 #: EvalGate verdict of the answer is shown, and an audit of EvalGate's verdicts made while seeing them.
@@ -76,7 +94,8 @@ MODES = (BLIND, AUDIT)
 #: What a label says about how it was made (:func:`label_kind`), in the order reports list them.
 LABEL_KINDS = ("blind", "audit", "verdicts seen", "unrecorded")
 
-_SHA256_HEX = re.compile(r"[0-9a-f]{64}")
+#: A SHA-256 as labels and the record of what was shown write it: 64 lowercase hex characters.
+SHA256_HEX = re.compile(r"[0-9a-f]{64}")
 
 #: (config, question_id, answer_sha256, reviewer, pass): at most one label per key.
 LabelKey = tuple[str, str, str, str, int]
@@ -93,6 +112,41 @@ class SentenceLabel:
 
     text: str
     supported: bool | None
+
+
+@dataclass(frozen=True)
+class Passage:
+    """One passage a template row shows the reviewer: the context the model was shown, in its order."""
+
+    rank: int
+    title: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Material:
+    """What a label template row shows the reviewer, and nothing else: no verdict, flag or score of EvalGate.
+
+    ``accept`` and ``evidence`` are the reference (the gold answer), as the labelling guide lets a
+    reviewer see it; ``answer`` is the exact text the row's ``answer_sha256`` names.
+    """
+
+    question: str
+    type: str
+    accept: tuple[str, ...]
+    evidence: tuple[str, ...] | None
+    passages: tuple[Passage, ...]
+    answer: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "type": self.type,
+            "accept": list(self.accept),
+            "evidence": None if self.evidence is None else list(self.evidence),
+            "passages": [{"rank": p.rank, "title": p.title, "text": p.text} for p in self.passages],
+            "answer": self.answer,
+        }
 
 
 @dataclass(frozen=True)
@@ -119,6 +173,11 @@ class Label:
     verdicts_hidden: bool | None = None
     #: The labelling flow, :data:`BLIND` or :data:`AUDIT` (``None``: the file does not say).
     mode: str | None = None
+    #: This reviewer's earlier labels of this answer in this pass, oldest first, as each was saved: a label is
+    #: never replaced silently (a relabel after the verdicts were shown, a label re-recorded under a new plan).
+    history: tuple[Label, ...] = ()
+    #: What a label template showed the reviewer (question, reference, passages, answer); not part of the verdict.
+    material: Material | None = field(default=None, compare=False)
     #: Where the label was read (``file:line``), for the messages that name it; not part of the label.
     source: str | None = field(default=None, compare=False)
 
@@ -156,7 +215,15 @@ class Label:
             obj["verdicts_hidden"] = self.verdicts_hidden
         if self.mode is not None:
             obj["mode"] = self.mode
+        if self.history:
+            obj["history"] = [earlier.to_dict() for earlier in self.history]
+        if self.material is not None:
+            obj["material"] = self.material.to_dict()
         return obj
+
+    def earlier(self) -> Label:
+        """This label as one entry of a later label's ``history``: no history of its own, no material, no source."""
+        return replace(self, history=(), material=None, source=None)
 
 
 def _reject_unknown(obj: dict[str, Any], known: tuple[str, ...], where: str) -> None:
@@ -169,6 +236,14 @@ def _reject_unknown(obj: dict[str, Any], known: tuple[str, ...], where: str) -> 
         close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
         parts.append(f"{key!r} (did you mean {close[0]!r}?)" if close else repr(key))
     raise InputError(f"{where}: unknown key(s) {', '.join(parts)}; allowed: {', '.join(known)}")
+
+
+def _check_keys(obj: dict[str, Any], known: tuple[str, ...], required: tuple[str, ...], where: str) -> None:
+    """No unknown key (each named with the nearest valid one), and every required key present."""
+    _reject_unknown(obj, known, where)
+    missing = [k for k in required if k not in obj]
+    if missing:
+        raise InputError(f"{where}: missing required key(s) {', '.join(repr(k) for k in missing)}")
 
 
 def _bool(obj: dict[str, Any], key: str, where: str) -> bool:
@@ -185,7 +260,8 @@ def _string(obj: dict[str, Any], key: str, where: str) -> str:
     return value
 
 
-def _sentences(value: object, where: str) -> tuple[SentenceLabel, ...]:
+def _sentences(value: object, where: str, marked: bool = True) -> tuple[SentenceLabel, ...]:
+    """A label's sentences; with ``marked`` False (a template row not labelled yet) the marks may be absent."""
     if not isinstance(value, list):
         raise InputError(f"{where}: 'sentences' must be a list of objects, got {type(value).__name__}")
     out = []
@@ -196,27 +272,118 @@ def _sentences(value: object, where: str) -> tuple[SentenceLabel, ...]:
         _reject_unknown(item, SENTENCE_KEYS, at)
         if "text" not in item or not isinstance(item["text"], str):
             raise InputError(f"{at}: 'text' is required and must be a string")
-        if "supported" not in item or not (item["supported"] is None or isinstance(item["supported"], bool)):
+        if "supported" not in item and not marked:
+            out.append(SentenceLabel(item["text"], None))
+            continue
+        if "supported" not in item:
+            raise InputError(
+                f"{at}: sentence {i + 1} is not marked: set 'supported' to true, false or null (not a claim); "
+                "a label is saved only when every sentence is marked"
+            )
+        if not (item["supported"] is None or isinstance(item["supported"], bool)):
             raise InputError(f"{at}: 'supported' is required and must be true, false or null")
         out.append(SentenceLabel(item["text"], item["supported"]))
     return tuple(out)
 
 
+def _text_list(value: object, where: str, key: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        raise InputError(f"{where}: {key} must be a list of strings")
+    return tuple(value)
+
+
+def _material(value: object, digest: str, where: str) -> Material:
+    """A template row's ``material``, checked: its answer must be the text the row's ``answer_sha256`` names."""
+    at = f"{where}: 'material'"
+    if not isinstance(value, dict):
+        raise InputError(f"{at} must be an object with the keys {', '.join(MATERIAL_KEYS)}")
+    _check_keys(value, MATERIAL_KEYS, MATERIAL_KEYS, at)
+    for key in ("question", "type", "answer"):
+        if not isinstance(value[key], str):
+            raise InputError(f"{at}: '{key}' must be a string")
+    if answer_sha256(value["answer"]) != digest:
+        raise InputError(
+            f"{at}: its 'answer' is not the text 'answer_sha256' names (SHA-256 "
+            f"{answer_sha256(value['answer'])[:12]}…, the row says {digest[:12]}…): the answer was edited after "
+            "the template was written; write the template again with 'evalgate sample'"
+        )
+    passages = []
+    if not isinstance(value["passages"], list):
+        raise InputError(f"{at}: 'passages' must be a list of objects")
+    for i, item in enumerate(value["passages"]):
+        here = f"{at}: 'passages'[{i}]"
+        if not isinstance(item, dict) or set(item) != set(PASSAGE_KEYS):
+            raise InputError(f"{here} must be an object with the keys {', '.join(PASSAGE_KEYS)}")
+        if (
+            isinstance(item["rank"], bool)
+            or not isinstance(item["rank"], int)
+            or not all(isinstance(item[k], str) for k in ("title", "text"))
+        ):
+            raise InputError(f"{here}: 'rank' must be a whole number, 'title' and 'text' strings")
+        passages.append(Passage(item["rank"], item["title"], item["text"]))
+    evidence = None if value["evidence"] is None else _text_list(value["evidence"], at, "'evidence'")
+    return Material(
+        value["question"], value["type"], _text_list(value["accept"], at, "'accept'"), evidence, tuple(passages),
+        value["answer"],
+    )  # fmt: skip
+
+
+def is_template_row(obj: object) -> bool:
+    """Whether ``obj`` (a decoded line) is a template row not labelled yet: ``correct`` is ``null``."""
+    return isinstance(obj, dict) and "correct" in obj and obj["correct"] is None
+
+
+def _check_template_row(obj: dict[str, Any], where: str) -> None:
+    """A template row not labelled yet: its identity and material checked, no verdict field set."""
+    _reject_unknown(obj, KNOWN_KEYS, where)
+    for key in ("config", "question_id"):
+        _string(obj, key, where)
+    digest = obj.get("answer_sha256")
+    if not isinstance(digest, str) or not SHA256_HEX.fullmatch(digest):
+        raise InputError(f"{where}: 'answer_sha256' must be 64 lowercase hex characters, got {digest!r}")
+    decided = [k for k in ("unsupported_claim", "refusal") if obj.get(k) is not None]
+    decided += [
+        f"sentence {i + 1}"
+        for i, s in enumerate(obj.get("sentences") or [])
+        if isinstance(s, dict) and "supported" in s
+    ]
+    if decided:
+        raise InputError(
+            f"{where}: 'correct' is null (not labelled yet) but {', '.join(decided)} is set: a half-marked label "
+            "counts as neither; set 'correct' (true or false) to finish it, or clear the other marks"
+        )
+    if obj.get("sentences") is not None:
+        _sentences(obj["sentences"], where, marked=False)
+    if obj.get("material") is not None:
+        _material(obj["material"], digest, where)
+
+
 def parse_label(obj: object, where: str) -> Label:
-    """Validate one decoded JSON object; ``where`` (``file:line``) starts every message."""
+    """Validate one decoded JSON object; ``where`` (``file:line``) starts every message.
+
+    A template row not labelled yet (``correct`` null) is refused here: :func:`parse_row` tells them apart.
+    """
     if not isinstance(obj, dict):
         raise InputError(f"{where}: each line must be a JSON object, got {type(obj).__name__}")
-    _reject_unknown(obj, KNOWN_KEYS, where)
-    missing = [k for k in REQUIRED_KEYS if k not in obj]
-    if missing:
-        raise InputError(f"{where}: missing required key(s) {', '.join(repr(k) for k in missing)}")
+    _check_keys(obj, KNOWN_KEYS, REQUIRED_KEYS, where)
     config = canonical(_string(obj, "config", where))
     question_id = canonical(_string(obj, "question_id", where))  # one spelling of an id
+    if obj["correct"] is None:
+        raise InputError(f"{where}: 'correct' is null: a template row not labelled yet, not a label")
     reviewer = canonical(_string(obj, "reviewer", where))  # a name typed on macOS (NFD) is the same reviewer
     digest = obj["answer_sha256"]
-    if not isinstance(digest, str) or not _SHA256_HEX.fullmatch(digest):
+    if not isinstance(digest, str) or not SHA256_HEX.fullmatch(digest):
         raise InputError(f"{where}: 'answer_sha256' must be 64 lowercase hex characters, got {digest!r}")
     correct = _bool(obj, "correct", where)
+    sentences = None if obj.get("sentences") is None else _sentences(obj["sentences"], where)
+    if obj["unsupported_claim"] is None and sentences is not None:
+        # a template filled by hand: the claim-level verdict follows from the sentence marks, as the page derives it
+        derived = tuple(s.text for s in sentences if s.supported is False)
+        obj = {
+            **obj,
+            "unsupported_claim": bool(derived),
+            "unsupported_sentences": obj.get("unsupported_sentences") or list(derived),
+        }
     unsupported_claim = _bool(obj, "unsupported_claim", where)
 
     sentences_raw = obj.get("unsupported_sentences", [])
@@ -235,9 +402,8 @@ def parse_label(obj: object, where: str) -> Label:
     comment = obj.get("comment")
     if comment is not None and not isinstance(comment, str):
         raise InputError(f"{where}: 'comment' must be a string, got {comment!r}")
-    sentences = None if obj.get("sentences") is None else _sentences(obj["sentences"], where)
     plan_sha256 = obj.get("plan_sha256")
-    if plan_sha256 is not None and (not isinstance(plan_sha256, str) or not _SHA256_HEX.fullmatch(plan_sha256)):
+    if plan_sha256 is not None and (not isinstance(plan_sha256, str) or not SHA256_HEX.fullmatch(plan_sha256)):
         raise InputError(f"{where}: 'plan_sha256' must be 64 lowercase hex characters, got {plan_sha256!r}")
     hidden = None if obj.get("verdicts_hidden") is None else _bool(obj, "verdicts_hidden", where)
     mode = obj.get("mode")
@@ -245,7 +411,8 @@ def parse_label(obj: object, where: str) -> Label:
         raise InputError(f"{where}: 'mode' must be one of {', '.join(map(repr, MODES))}, got {mode!r}")
     if mode == AUDIT and hidden is True:
         raise InputError(f"{where}: 'mode' is 'audit' (the reviewer saw the verdicts) but 'verdicts_hidden' is true")
-    return Label(
+    material = None if obj.get("material") is None else _material(obj["material"], digest, where)
+    label = Label(
         config=config,
         question_id=question_id,
         answer_sha256=digest,
@@ -260,8 +427,39 @@ def parse_label(obj: object, where: str) -> Label:
         plan_sha256=plan_sha256,
         verdicts_hidden=hidden,
         mode=mode,
+        material=material,
         source=where,
     )
+    return replace(label, history=_history(obj.get("history"), label, where))
+
+
+def _history(value: object, label: Label, where: str) -> tuple[Label, ...]:
+    """A label's earlier versions: each a label of the same answer by the same reviewer in the same pass."""
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise InputError(f"{where}: 'history' must be a list of the earlier labels of this answer")
+    earlier = []
+    for i, item in enumerate(value):
+        at = f"{where}: 'history'[{i}]"
+        if isinstance(item, dict) and ("history" in item or SIGNATURE_KEY in item or "material" in item):
+            raise InputError(f"{at}: an earlier label holds no history, signature or material of its own")
+        entry = parse_label(item, at)
+        if entry.key != label.key:
+            raise InputError(
+                f"{at}: an earlier label of another answer, reviewer or pass ({_describe(entry.key)}); a history "
+                "holds the earlier labels of its own label's answer only"
+            )
+        earlier.append(replace(entry, source=None))
+    return tuple(earlier)
+
+
+def parse_row(obj: object, where: str) -> Label | None:
+    """One line of a label file: its label, or ``None`` for a template row not labelled yet (checked as such)."""
+    if is_template_row(obj):
+        _check_template_row(obj, where)  # type: ignore[arg-type]
+        return None
+    return parse_label(obj, where)
 
 
 def label_kind(label: Label) -> str:
@@ -290,9 +488,26 @@ def label_kinds(labels: Iterable[Label]) -> dict[str, int]:
     return {kind: n for kind, n in counts.items() if n}
 
 
+#: What each :func:`label_kind` means, in the words a count of them is printed with (:func:`describe_kinds`).
+KIND_WORDS = {
+    "blind": "blind (EvalGate's verdicts of the answer hidden from its reviewer until the label was saved)",
+    "audit": "audit (made seeing EvalGate's verdicts, judging them)",
+    "verdicts seen": "made after its reviewer had been shown EvalGate's verdicts of the answer",
+    "unrecorded": "whose file does not record whether EvalGate's verdicts were hidden",
+}
+
+
 def describe_kinds(kinds: Mapping[str, int]) -> str:
-    """``{"blind": 40, "audit": 2}`` → ``"40 blind, 2 audit"`` (what the gate and the report print)."""
-    return ", ".join(f"{n} {kind}" for kind, n in kinds.items()) or "no labels"
+    """How many labels, and of which kind, in words that say what each count counts (the gate and the report print it).
+
+    ``{"blind": 40, "audit": 2}`` → ``"42 labels: 40 blind (EvalGate's verdicts of the answer hidden from its
+    reviewer until the label was saved), 2 audit (made seeing EvalGate's verdicts, judging them)"``.
+    """
+    total = sum(kinds.values())
+    if not total:
+        return "no labels"
+    parts = ", ".join(f"{n} {KIND_WORDS[kind]}" for kind, n in kinds.items())
+    return f"{total} label{'s' if total != 1 else ''}: {parts}"
 
 
 @dataclass(frozen=True)
@@ -337,20 +552,31 @@ def load_labels(path: str | Path, *, verify: bool = False) -> list[Label]:
 
     Raises :class:`InputError` naming ``file:line`` for bad JSON, unknown or missing keys, wrong types
     and a duplicate key (naming the line of the first occurrence). With ``verify`` and a signing key
-    set, a label whose own signature does not verify is refused, naming its line.
+    set, a label whose own signature does not verify is refused, naming its line. Rows of a label
+    template not labelled yet are checked and left out (:func:`read_label_files` counts them).
     """
-    return _read_labels([path], verify)
+    return _read_labels([path], verify)[0]
 
 
-def _read_labels(paths: Iterable[str | Path], verify: bool) -> list[Label]:
-    """Every label of ``paths`` in order; one label key in two places is refused, naming both."""
+def read_label_files(paths: Iterable[str | Path], verify: bool = False) -> tuple[list[Label], int]:
+    """Every label of ``paths`` in order, and how many template rows they hold that are not labelled yet."""
+    return _read_labels(paths, verify)
+
+
+def _read_labels(paths: Iterable[str | Path], verify: bool) -> tuple[list[Label], int]:
+    """Every label of ``paths`` in order and the template rows not labelled yet; one label key in two places is
+    refused, naming both."""
     key = signing_key() if verify else None
     labels: list[Label] = []
+    unfilled = 0
     seen: dict[LabelKey, str] = {}
     spelt: dict[LabelKey, object] = {}  # each key's reviewer as its first label wrote it
     for path in paths:
         for _, where, obj in read_jsonl(path, "label file"):
-            label = parse_label(obj, where)
+            label = parse_row(obj, where)
+            if label is None:
+                unfilled += 1  # a template row: nothing to verify, it holds no verdict
+                continue
             if key is not None:
                 problem = signature_problem(obj, key)
                 if problem is not None:
@@ -376,7 +602,7 @@ def _read_labels(paths: Iterable[str | Path], verify: bool) -> list[Label]:
             seen[label.key] = where
             spelt[label.key] = obj.get("reviewer")
             labels.append(label)
-    return labels
+    return labels, unfilled
 
 
 @dataclass(frozen=True)
@@ -393,17 +619,34 @@ class LabelSelection:
     sources: tuple[str, ...]
     reviewer: str | None = None
     set_aside: tuple[tuple[str, int], ...] = ()
+    #: Rows of a label template in the files that are not labelled yet (neither read as labels nor dropped silently).
+    unfilled: int = 0
+
+    def nothing_read(self) -> str:
+        """The one line that refuses files holding no label: a template not filled in yet says so."""
+        files = ", ".join(self.sources)
+        if self.unfilled:
+            return (
+                f"no labels in {files}: {self.unfilled} template row{'s' if self.unfilled != 1 else ''} not labelled "
+                "yet; fill them in (its labelling page, or by hand: 'correct', each sentence's 'supported', "
+                "'reviewer') and name the filled file"
+            )
+        return f"no labels in {files}"
 
     def policy_line(self) -> str:
         """Which labels count and why, in one line (the gate, ``diff`` and ``agreement`` print it)."""
         files = ", ".join(self.sources)
+        template = (
+            f" ({self.unfilled} template row{'s' if self.unfilled != 1 else ''} not labelled yet, not counted)"
+            if self.unfilled
+            else ""
+        )
+        read = f"{self.read} read from {files}{template}"
         if self.reviewer is None:
-            return (
-                f"labels: {self.read} read from {files}; every reviewer's labels count (one label per answer and pass)"
-            )
+            return f"labels: {read}; every reviewer's labels count (one label per answer and pass)"
         others = ", ".join(f"{count} of {name!r}" for name, count in self.set_aside) or "none"
         return (
-            f"labels: {self.read} read from {files}; reviewer {self.reviewer!r} only (--reviewer): "
+            f"labels: {read}; reviewer {self.reviewer!r} only (--reviewer): "
             f"{len(self.labels)} kept, set aside: {others}"
         )
 
@@ -419,10 +662,10 @@ def load_label_files(paths: Iterable[str | Path], reviewer: str | None = None) -
     for number, file in enumerate(files):
         if any(file.resolve() == earlier.resolve() for earlier in files[:number]):
             raise InputError(f"label file {file} is given twice: each label would count twice; name it once")
-    loaded = _read_labels(files, verify=True)
+    loaded, unfilled = _read_labels(files, verify=True)
     sources = tuple(str(p) for p in files)
     if reviewer is None:
-        return LabelSelection(tuple(loaded), len(loaded), sources)
+        return LabelSelection(tuple(loaded), len(loaded), sources, unfilled=unfilled)
     reviewer = canonical(reviewer)
     kept = tuple(label for label in loaded if label.reviewer == reviewer)
     if not kept and loaded:
@@ -434,7 +677,7 @@ def load_label_files(paths: Iterable[str | Path], reviewer: str | None = None) -
     for label in loaded:
         if label.reviewer != reviewer:
             counts[label.reviewer] = counts.get(label.reviewer, 0) + 1
-    return LabelSelection(kept, len(loaded), sources, reviewer, tuple(counts.items()))
+    return LabelSelection(kept, len(loaded), sources, reviewer, tuple(counts.items()), unfilled)
 
 
 @dataclass(frozen=True)
@@ -495,14 +738,50 @@ def dumps_labels(labels: Iterable[Label]) -> str:
 def sign_label_file(path: str | Path) -> int:
     """Sign every label of ``path`` with the team's key (the file rewritten atomically); returns how many.
 
-    ``evalgate sign``: whoever holds the key vouches for labels made without it (by hand, or before the
-    key was set), so the gate then trusts them. The file is checked as any label file is first.
+    ``evalgate sign``: whoever holds the key vouches for labels made without it (by hand, with the static
+    labelling page, or before the key was set), so the gate then trusts them. The file is checked as any
+    label file is first, and keeps its lines in their order: a label template's rows not labelled yet stay
+    as they are (they hold no verdict to vouch for).
     """
     if signing_key() is None:
         raise InputError("evalgate sign needs the team's signing key: --key-file FILE or EVALGATE_SIGNING_KEY")
-    labels = load_labels(path)
-    atomic_write(Path(path), dumps_labels(labels))
-    return len(labels)
+    load_labels(path)  # the whole file checked first: nothing is signed unless every line is a valid row
+    lines, signed = [], 0
+    for _, _, obj in read_jsonl(path, "label file"):
+        if not is_template_row(obj):
+            obj = sign_json(obj)
+            signed += 1
+        lines.append(json.dumps(obj, sort_keys=True, ensure_ascii=False) + "\n")
+    atomic_write(Path(path), "".join(lines))
+    return signed
+
+
+class LabelConflict(InputError):
+    """Another reviewer has labelled this answer in this pass: saving would make the file unreadable to the gate.
+
+    Raised by :meth:`LabelStore.put` where the label is made, not only when ``gate`` or ``agreement``
+    read the file. ``free_pass`` is the first pass in which nobody else has labelled that answer (the
+    choice a reviewer is offered: label it as that pass, an independent second label).
+    """
+
+    def __init__(self, message: str, first: Label, free_pass: int) -> None:
+        super().__init__(message)
+        self.first = first
+        self.free_pass = free_pass
+
+
+def free_pass(labels: Iterable[Label], label: Label) -> int:
+    """The first pass (from ``label``'s) in which no reviewer but ``label``'s has labelled ``label``'s answer."""
+    taken = {
+        lb.pass_number
+        for lb in labels
+        if (lb.config, lb.question_id, lb.answer_sha256) == (label.config, label.question_id, label.answer_sha256)
+        and lb.reviewer != label.reviewer
+    }
+    number = label.pass_number
+    while number in taken:
+        number += 1
+    return number
 
 
 class LabelStore:
@@ -513,6 +792,10 @@ class LabelStore:
     leaves either the old or the new file, never half a line. ``put`` re-reads the file first, so labels
     another store instance saved in the meantime are kept; there is no lock, so two writers saving at
     the very same moment can still lose one edit — give each reviewer their own file if that matters.
+
+    ``put`` checks the file as the gate will read it: a label of an answer another reviewer labelled
+    in the same pass is refused (:class:`LabelConflict`), and a label that replaces one of the same
+    reviewer, answer and pass keeps the earlier one in its ``history``.
     """
 
     def __init__(self, path: str | Path) -> None:
@@ -524,9 +807,15 @@ class LabelStore:
         """Re-read the file (a missing file is an empty store: the first ``put`` creates it).
 
         With a signing key set every label already in the file must verify: the next save signs the
-        whole file, and must not sign a label someone edited in the meantime.
+        whole file, and must not sign a label someone edited in the meantime. A label template (rows
+        not labelled yet) is refused: the store rewrites the file, and would drop them.
         """
-        loaded = load_labels(self.path, verify=True) if self.path.exists() else []
+        loaded, unfilled = read_label_files([self.path], verify=True) if self.path.exists() else ([], 0)
+        if unfilled:
+            raise InputError(
+                f"{self.path} is a label template ({unfilled} row(s) not labelled yet): fill it in with its labelling "
+                "page or by hand; label in notebook 06 into a label file of your own"
+            )
         self._labels = {label.key: label for label in loaded}
 
     def labels(self) -> list[Label]:
@@ -539,11 +828,44 @@ class LabelStore:
         """The label with this key, or ``None`` if this reviewer has not labelled this answer in this pass."""
         return self._labels.get((config, question_id, answer_sha256, reviewer, pass_number))
 
-    def put(self, label: Label) -> None:
-        """Add ``label`` or replace the one with the same key, then save the whole file atomically."""
+    def conflict(self, label: Label) -> LabelConflict | None:
+        """Why ``label`` cannot be saved beside the file's labels (another reviewer's label of its answer in its
+        pass), or ``None``."""
+        for other in self._labels.values():
+            same = (other.config, other.question_id, other.answer_sha256, other.pass_number)
+            if other.reviewer != label.reviewer and same == label.key[:3] + (label.pass_number,):
+                free = free_pass(self._labels.values(), label)
+                return LabelConflict(
+                    f"{label.config} {label.question_id} (answer {label.answer_sha256[:12]}…) already has a pass-"
+                    f"{label.pass_number} label by {other.reviewer!r} in {self.path}: two reviewers' labels of one "
+                    f"answer in one pass make 'evalgate gate' and 'evalgate agreement' refuse the file. Label it as "
+                    f"pass {free} (an independent second label, for the agreement between reviewers), or label into a "
+                    "file of your own",
+                    other,
+                    free,
+                )
+        return None
+
+    def put(self, label: Label) -> Label:
+        """Save ``label`` (the whole file atomically) and return it as saved.
+
+        A label of the same reviewer, answer and pass already in the file is never replaced silently: the
+        saved label's ``history`` holds it (and its own history), oldest first. Saving the very label that
+        is already there changes nothing. Raises :class:`LabelConflict` when another reviewer has labelled
+        the answer in this pass.
+        """
         self.reload()
+        problem = self.conflict(label)
+        if problem is not None:
+            raise problem
+        before = self._labels.get(label.key)
+        if before is not None:
+            if replace(label, history=before.history, source=None) == replace(before, source=None):
+                return before
+            label = replace(label, history=(*before.history, before.earlier()))
         self._labels[label.key] = label
         atomic_write(self.path, dumps_labels(self._labels.values()))
+        return label
 
     def labelled_keys(self, reviewer: str | None = None, pass_number: int | None = None) -> set[LabelKey]:
         """Keys already labelled (optionally by one reviewer / in one pass), to resume a session where it stopped."""

@@ -4,8 +4,8 @@ A reviewer checking a flag wants the retrieved chunks' *text* (not only their id
 passage that supports each sentence marked in it, each sentence's verdict with the scorer's
 reason, the reasons every flag carries and, when reviewers labelled the run, their verdicts
 beside the automatic ones. :func:`details_html` renders that for the answer table's full-width
-details row; :func:`span_segments` (which characters of a chunk support which sentence) is a
-plain function of strings so a test can check the marking by hand.
+details row; which characters of a chunk support which sentence is :mod:`evalgate_lib.reporting.spans`'
+(shared with the explorer), a plain function of strings so a test can check the marking by hand.
 
 Every string from the model, the gold file or the corpus is HTML-escaped.
 """
@@ -13,14 +13,14 @@ Every string from the model, the gold file or the corpus is HTML-escaped.
 from __future__ import annotations
 
 import html
-import re
 from typing import Mapping, Sequence
 
 from evalgate_lib.inputs.labels import Label
-from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow, RetrievedChunk, SentenceVerdict, row_passages
+from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow, RetrievedChunk, row_passages
 from evalgate_lib.judging.trace import explain
 from evalgate_lib.reporting.explorer import FLAG_LABELS
-from evalgate_lib.reporting.plots import token_marks_html
+from evalgate_lib.reporting.plots import token_marks_html, verdict_word
+from evalgate_lib.reporting.spans import marked_chunk_html, span_segments, span_unit
 from evalgate_lib.reporting.trace_view import TRACE_CSS, explanation_html
 
 e = html.escape
@@ -42,71 +42,6 @@ DETAILS_CSS = """
   font-weight: 700; background: #e0e0e0; }
 .eg-reviewer { color: #4a148c; }
 """ + TRACE_CSS
-
-
-def span_unit(span: str) -> str:
-    """The part of a supporting span that is the supporting text itself.
-
-    The prose scorer prefixes the unit (a sentence or line of the context) with the labels
-    that frame it, one per line: passage title, nearest heading, a table's header row. Those
-    labels are context, not support; the unit is the last non-empty line.
-    """
-    lines = [line for line in span.splitlines() if line.strip()]
-    return lines[-1].strip() if lines else ""
-
-
-def _pattern(unit: str) -> re.Pattern[str] | None:
-    words = unit.rstrip(".").split()
-    if not words:
-        return None
-    return re.compile(r"\s+".join(re.escape(w) for w in words), re.IGNORECASE)
-
-
-def span_segments(text: str, spans: Sequence[str | None]) -> list[tuple[str, frozenset[int]]]:
-    """``text`` cut into pieces, each with the (1-based) numbers of the sentences whose span covers it.
-
-    ``spans[i]`` is sentence ``i + 1``'s supporting span (``None``: it has none). The span's unit
-    (:func:`span_unit`) is looked up in ``text`` ignoring case and how whitespace is laid out,
-    since the scorer may join lines. Joining the pieces gives back ``text`` exactly.
-    """
-    cover: list[set[int]] = [set() for _ in text]
-    for number, span in enumerate(spans, start=1):
-        pattern = _pattern(span_unit(span)) if span else None
-        if pattern is None:
-            continue
-        for match in pattern.finditer(text):
-            for i in range(match.start(), match.end()):
-                cover[i].add(number)
-    pieces: list[tuple[str, frozenset[int]]] = []
-    for char, numbers in zip(text, cover, strict=True):
-        key = frozenset(numbers)
-        if pieces and pieces[-1][1] == key:
-            pieces[-1] = (pieces[-1][0] + char, key)
-        else:
-            pieces.append((char, key))
-    return pieces
-
-
-def marked_chunk_html(text: str, sentences: Sequence[SentenceVerdict]) -> str:
-    """A chunk's text, escaped, with each sentence's supporting span in a ``<mark>`` naming the sentence."""
-    out = []
-    for piece, numbers in span_segments(text, [s.span for s in sentences]):
-        if not numbers:
-            out.append(e(piece))
-            continue
-        supported = any(sentences[n - 1].supported for n in numbers)
-        which = ", ".join(str(n) for n in sorted(numbers))
-        kind = "supported" if supported else "unsupported"
-        title = f"supporting span of sentence {which}" + ("" if supported else " (judged not enough)")
-        out.append(
-            f'<mark class="eg-span eg-span-{kind}" data-sentences="{which}" title="{e(title)}">{e(piece)}</mark>'
-        )
-    return "".join(out)
-
-
-def _verdict_word(s: SentenceVerdict) -> str:
-    score = "" if s.coverage is None or s.supported is None else f" ({s.coverage:.2f})"
-    return s.outcome + score
 
 
 def _reviewer_sentence(label: Label, text: str) -> str:
@@ -145,7 +80,7 @@ def sentences_table_html(
         reviewers = "".join(f'<td class="eg-reviewer">{e(_reviewer_sentence(lb, s.text))}</td>' for lb in labels)
         lines.append(
             f'<tr><td><span class="eg-snum">{number}</span></td><td>{token_marks_html(s)}</td>'
-            f"<td>{e(_verdict_word(s))}</td><td>{e(s.reason)}</td><td>{span}</td>{reviewers}</tr>"
+            f"<td>{e(verdict_word(s))}</td><td>{e(s.reason)}</td><td>{span}</td>{reviewers}</tr>"
         )
     if not row.sentences:
         lines.append(f'<tr><td colspan="{5 + len(labels)}">(empty answer)</td></tr>')

@@ -18,8 +18,9 @@ import json
 from typing import Sequence
 
 from evalgate_lib.reporting.explorer import FLAG_LABELS
+from evalgate_lib.reporting.pager import PAGER_JS, pager_html
 from evalgate_lib.reporting.results_table import badges_html, row_anchor, verdict_html
-from evalgate_lib.reporting.styles import BASE_CSS, SCROLL_CSS
+from evalgate_lib.reporting.styles import BASE_CSS, PHONE_PAGE_ROWS, SCROLL_CSS
 from evalgate_lib.statistics.changes import BROKEN, FIXED, FLAGS, QuestionChange, count_changes, select_changes
 
 e = html.escape
@@ -53,16 +54,17 @@ _CHANGES_JS = """
   var pick = root.querySelector('select.eg-change-filter');
   var count = root.querySelector('.eg-change-count');
   var keep = %(keep)s;
+  var pager = window.egPager(root, %(page)d, function (row, shown) { row.style.display = shown ? '' : 'none'; });
   function apply() {
     var rows = root.querySelectorAll('tr.eg-change');
     var wanted = keep[pick.value] || [];
-    var shown = 0;
+    var kept = [];
     for (var i = 0; i < rows.length; i++) {
-      var ok = wanted.indexOf(rows[i].getAttribute('data-change')) >= 0;
-      rows[i].style.display = ok ? '' : 'none';
-      if (ok) { shown++; }
+      if (wanted.indexOf(rows[i].getAttribute('data-change')) >= 0) { kept.push(rows[i]); }
+      else { rows[i].style.display = 'none'; }
     }
-    count.textContent = String(shown);
+    count.textContent = String(kept.length);
+    pager.set(kept);
   }
   root.addEventListener('click', function (event) {
     var link = event.target.closest ? event.target.closest('a.eg-goto') : null;
@@ -131,10 +133,12 @@ def changes_html(changes: Sequence[QuestionChange], root_id: str = "eg-changes")
         f'<span><label for="{root}-kind">Show</label> '
         f'<select id="{root}-kind" class="eg-change-filter" name="change">{options}</select></span>'
         f'<span><b class="eg-change-count">{len(changed)}</b> of {len(changed)} changed questions shown</span>'
-        "</div>"
+        f"</div>{pager_html('changed questions')}"
         '<div class="eg-scroll"><table class="eg-changes-table eg-fit">'
         '<colgroup><col style="width:24%"><col style="width:38%"><col style="width:38%"></colgroup>'
         f"<thead><tr><th>question</th><th>{e(base)}: verdict, flags, answer</th>"
         f"<th>{e(cand)}: verdict, flags, answer</th></tr></thead><tbody>{body}</tbody></table></div>"
-        f"<script>{_CHANGES_JS % {'root': json.dumps(root_id), 'keep': json.dumps(keep)}}</script></div>"
+        f"{pager_html('changed questions')}<script>{PAGER_JS}"
+        f"{_CHANGES_JS % {'root': json.dumps(root_id), 'keep': json.dumps(keep), 'page': PHONE_PAGE_ROWS}}"
+        "</script></div>"
     )

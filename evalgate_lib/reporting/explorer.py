@@ -15,6 +15,7 @@ from evalgate_lib.judging.flags import review_priority
 from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow, row_passages
 from evalgate_lib.judging.trace import explain
 from evalgate_lib.reporting.plots import sentences_html
+from evalgate_lib.reporting.spans import marked_chunk_html
 from evalgate_lib.reporting.trace_view import TRACE_CSS, explanation_html
 
 #: Display label → flag key in a row's ``flags``; ``None`` means every row.
@@ -69,10 +70,12 @@ def _fmt(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.3f}"
 
 
-def describe_row(row: ResultRow, bodies: Mapping[str, str] | None = None, excerpt: int = 400) -> str:
+def describe_row(row: ResultRow, bodies: Mapping[str, str] | None = None) -> str:
     """HTML for one result row: question, answer, accepted strings, retrieval, sentence coverage, flags and why.
 
-    ``bodies`` (from :func:`chunk_texts`) adds the text of each retrieved chunk, cut to ``excerpt`` characters.
+    ``bodies`` (from :func:`chunk_texts`) adds the whole text of each retrieved chunk, every sentence's supporting
+    span marked in it (:func:`~evalgate_lib.reporting.spans.marked_chunk_html`): cut at 400 characters, a chunk
+    hid the span that supports a sentence from a reviewer in 76 of the 254 such sentences of the shipped pair.
     """
     e = html.escape
     verdict = "correct" if row.correct else "wrong"
@@ -100,9 +103,10 @@ def describe_row(row: ResultRow, bodies: Mapping[str, str] | None = None, excerp
         cells = f"<td>{r.rank}</td><td style='text-align:left'>{e(r.chunk_id)}{gold}</td><td>{r.similarity:.3f}</td>"
         if bodies:
             text = r.text_in(bodies) or ""
-            cut = text if len(text) <= excerpt else text[:excerpt] + " …"
             pre = "white-space:pre-wrap;margin:0;text-align:left"
-            cells += f"<td style='text-align:left'><pre style='{pre}'>{e(cut)}</pre></td>"
+            cells += (
+                f"<td style='text-align:left'><pre style='{pre}'>{marked_chunk_html(text, row.sentences)}</pre></td>"
+            )
         parts.append(f"<tr>{cells}</tr>")
     parts.append("</tbody></table>")
     parts.append(f"<p><b>Per-sentence support</b> (scorer {e(row.scorer)}):</p>" + sentences_html(row))

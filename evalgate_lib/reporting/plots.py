@@ -25,7 +25,7 @@ from evalgate_lib.inputs.gold import GoldQuestion
 from evalgate_lib.judging.rows import ResultRow, SentenceVerdict
 from evalgate_lib.judging.scorers import scorer_floor
 from evalgate_lib.judging.terms import terms_of
-from evalgate_lib.statistics.metrics import METRICS, Summary, format_value
+from evalgate_lib.statistics.metrics import METRICS, Summary, direction, format_value
 from evalgate_lib.text.stopwords import STOPWORDS
 from evalgate_lib.text.tokens import token_spans
 
@@ -45,6 +45,59 @@ def _describe(figure: Any, text: str, created: bool = True) -> None:
     """
     if created:
         figure.set_label(" ".join(text.split()))
+
+
+#: A chart's phone rendition: this wide (inches) and no text under :data:`PHONE_FONT_PT`, so that shown across a
+#: phone held upright (about 340 CSS px of a 390 px screen) its smallest text is at least 9 px.
+PHONE_WIDTH_IN = 3.8
+PHONE_FONT_PT = 9.0
+
+
+def _phone_version(figure: Any, redraw: Any, created: bool) -> None:
+    """Attach to a chart the function that draws it again at phone width (:func:`phone_chart` calls it)."""
+    if created:
+        figure.evalgate_phone = redraw
+
+
+#: The widest a phone rendition's image may be, labels included (inches): shown 330 px wide (a 390 px screen less
+#: the page's margins and an appendix's indent), its 9 pt text is then at least 9 px (9 / 72 × 330 / 4.5 = 9.17).
+PHONE_MAX_IN = 4.5
+
+
+def phone_chart(figure: Any) -> Any:
+    """The chart drawn again for a phone (a ``Figure``), or ``None`` when its drawing function gave no such version.
+
+    Labels outside the axes (a heatmap's sentences, a legend below) widen the saved image beyond the figure; the
+    figure is narrowed until the image, labels included, is at most :data:`PHONE_MAX_IN` wide, so no label is cut
+    and none is scaled below 9 px.
+    """
+    redraw = getattr(figure, "evalgate_phone", None)
+    if redraw is None:
+        return None
+    drawn = redraw()
+    phone = drawn if hasattr(drawn, "savefig") else drawn.figure
+    width, height = phone.get_size_inches()
+    for _ in range(8):
+        tight = phone.get_tightbbox(phone.canvas.get_renderer()).width + 0.2  # the saved image's padding, both sides
+        if tight <= PHONE_MAX_IN or width <= 1.5:
+            break
+        width = max(1.5, width - (tight - PHONE_MAX_IN) - 0.05)
+        phone.set_size_inches(width, height)
+    return phone
+
+
+def smallest_text_px(figure: Any) -> float:
+    """The smallest text of ``figure`` in pixels of its image (font size in points × dpi / 72): what a reader sees
+    at the image's own size, scaled by how wide the page shows it."""
+    from matplotlib.text import Text
+
+    sizes = [t.get_fontsize() for t in figure.findobj(Text) if t.get_visible() and t.get_text().strip()]
+    return round(min(sizes, default=0.0) * figure.dpi / 72.0, 2)
+
+
+def _pt(size: float, phone: bool) -> float:
+    """A font size: as given, or never under :data:`PHONE_FONT_PT` in a phone rendition."""
+    return max(size, PHONE_FONT_PT) if phone else size
 
 
 def chart_alt(figure: Any) -> str:
@@ -130,23 +183,30 @@ def chunk_summary(articles: Sequence[Article], chunkings: Mapping[str, Mapping[s
 
 
 def chunk_length_histograms(
-    articles: Sequence[Article], chunkings: Mapping[str, Mapping[str, Any]], axes: Sequence[Axes] | None = None
+    articles: Sequence[Article],
+    chunkings: Mapping[str, Mapping[str, Any]],
+    axes: Sequence[Axes] | None = None,
+    phone: bool = False,
 ) -> Figure:
-    """One histogram of chunk lengths (words) per chunking, side by side, sharing the x axis."""
+    """One histogram of chunk lengths (words) per chunking, side by side (``phone``: one above the other)."""
     import matplotlib.pyplot as plt
 
     made = axes is None
     if axes is None:
-        fig, created = plt.subplots(1, len(chunkings), figsize=(5 * len(chunkings), 3.2), sharex=True, squeeze=False)
-        axes = list(created[0])
+        count = len(chunkings)
+        shape, size = ((count, 1), (PHONE_WIDTH_IN, 2.6 * count)) if phone else ((1, count), (5 * count, 3.2))
+        fig, created = plt.subplots(*shape, figsize=size, sharex=True, squeeze=False)
+        axes = list(created.flat)
+        _phone_version(fig, lambda: chunk_length_histograms(articles, chunkings, phone=True), not phone)
     fig = axes[0].figure
     said: list[str] = []
     for ax, (name, spec) in zip(axes, chunkings.items(), strict=True):
         lengths = chunk_lengths(articles, spec)
         ax.hist(lengths, bins=20, color="#4c72b0", edgecolor="white")
-        ax.set_title(f"{name}: {spec.get('method')} ({len(lengths)} chunks)")
+        ax.set_title(f"{name}: {spec.get('method')} ({len(lengths)} chunks)", fontsize=_pt(12, phone))
         ax.set_xlabel("chunk length (words)")
         ax.set_ylabel("chunks")
+        ax.tick_params(labelsize=_pt(10, phone))
         said.append(f"{name}, {spec.get('method')}: {len(lengths)} chunks" + (
             f" of {min(lengths)} to {max(lengths)} words" if lengths else ""
         ))  # fmt: skip
@@ -196,18 +256,33 @@ def delta_frame(summary: Summary) -> pd.DataFrame:
     )
 
 
-def delta_bar_chart(summary: Summary, axes: Sequence[Axes] | None = None) -> Figure:
+#: Bar colour by which way a delta moved (:func:`~evalgate_lib.statistics.metrics.direction`): grey for no change.
+_COLOURS = {"better": "#2e7d32", "worse": "#c62828", "unchanged": "#9e9e9e"}
+
+
+def delta_bar_chart(summary: Summary, axes: Sequence[Axes] | None = None, phone: bool = False) -> Figure:
     """Candidate-minus-baseline deltas as bars: rates and groundedness in points (left), flag counts (right).
 
-    Green is better, red is worse: a rise in a rate is good, a rise in a flag count is bad.
+    Green is better, red is worse: a rise in a rate is good, a rise in a flag count is bad; grey, no change
+    (a delta the table prints as zero). ``phone``: the two panels one above the other, at phone width.
     """
     import matplotlib.pyplot as plt
 
     made = axes is None
     if axes is None:
         rates = sum(1 for m in METRICS if m.kind != "count")
-        fig, created = plt.subplots(1, 2, figsize=(12, 0.3 * rates + 1.4), gridspec_kw={"width_ratios": [5, 4]})
+        if phone:
+            counts = len(METRICS) - rates
+            fig, created = plt.subplots(
+                2,
+                1,
+                figsize=(PHONE_WIDTH_IN, 0.24 * (rates + counts) + 1.8),
+                gridspec_kw={"height_ratios": [rates, counts]},
+            )
+        else:
+            fig, created = plt.subplots(1, 2, figsize=(12, 0.3 * rates + 1.4), gridspec_kw={"width_ratios": [5, 4]})
         axes = list(created)
+        _phone_version(fig, lambda: delta_bar_chart(summary, phone=True), not phone)
     fig = axes[0].figure
     delta = summary.delta
     panels = (
@@ -219,10 +294,10 @@ def delta_bar_chart(summary: Summary, axes: Sequence[Axes] | None = None) -> Fig
         ),
         ([m for m in METRICS if m.kind == "count"], "delta (number of answers)", 1.0, False),
     )
-    for ax, (metrics, ylabel, scale, higher_is_better) in zip(axes, panels, strict=True):
+    for ax, (metrics, ylabel, scale, _higher) in zip(axes, panels, strict=True):
         labels = [m.label for m in metrics]
         values = [0.0 if delta.get(m.key) is None else delta[m.key] * scale for m in metrics]
-        colors = ["#9e9e9e" if v == 0 else ("#2e7d32" if (v > 0) == higher_is_better else "#c62828") for v in values]
+        colors = [_COLOURS[direction(delta.get(m.key), m.kind)] for m in metrics]
         bars = ax.barh(labels, values, color=colors)
         for bar, m, value in zip(bars, metrics, values, strict=True):
             text = format_value(delta.get(m.key), m.kind, signed=True)  # as the table prints it: +0.010, not +1.0
@@ -237,21 +312,18 @@ def delta_bar_chart(summary: Summary, axes: Sequence[Axes] | None = None) -> Fig
             )
         ax.axvline(0, color="black", linewidth=0.8)
         ax.invert_yaxis()
-        ax.set_xlabel(ylabel)
+        ax.set_xlabel("points (scores × 100)" if phone and scale != 1.0 else ylabel, fontsize=_pt(10, phone))
+        ax.tick_params(labelsize=_pt(10, phone))
         lo, hi = min(values + [0.0]), max(values + [0.0])
         pad = max(hi - lo, 1.0) * 0.25
         ax.set_xlim(lo - pad, hi + pad)
     from matplotlib.ticker import MaxNLocator
 
     axes[1].xaxis.set_major_locator(MaxNLocator(integer=True))
-    axes[0].set_title(f"{summary.candidate} − {summary.baseline}: rates")
-    axes[1].set_title("flag counts (lower is better)")
+    axes[0].set_title(f"{summary.candidate} − {summary.baseline}: rates", fontsize=_pt(12, phone))
+    axes[1].set_title("flag counts (lower is better)", fontsize=_pt(12, phone))
     fig.tight_layout()
-    moves = Counter(
-        "unchanged" if not delta.get(m.key) else "better" if (delta[m.key] > 0) == (m.kind != "count") else "worse"
-        for m in METRICS
-        if delta.get(m.key) is not None
-    )
+    moves = Counter(direction(delta.get(m.key), m.kind) for m in METRICS if delta.get(m.key) is not None)
     _describe(
         fig,
         f"Horizontal bar charts of each metric's change from {summary.baseline} to {summary.candidate}: rates in "
@@ -288,7 +360,16 @@ def _verdict_image(ax: Axes, values: Any, missing_color: str) -> Any:
     return ax.imshow(np.ma.masked_invalid(values), cmap=cmap, norm=BoundaryNorm([-0.5, 0.5, 1.5], 2), aspect="auto")
 
 
-def _verdict_legend(ax: Axes, image: Any, scorer: str) -> None:
+def _verdict_legend(ax: Axes, image: Any, scorer: str, phone: bool = False) -> None:
+    if phone:  # a legend under the cells: a colour bar beside them leaves the sentences no room at phone width
+        from matplotlib.patches import Patch
+
+        ax.legend(
+            handles=[Patch(color="#a6d9a0", label="supported"), Patch(color="#f4a6a0", label="unsupported")],
+            loc="upper center", bbox_to_anchor=(0.5, -0.02), ncol=2, fontsize=PHONE_FONT_PT, frameon=False,
+            title=f"verdict of {scorer or 'the scorer'}", title_fontsize=PHONE_FONT_PT,
+        )  # fmt: skip
+        return
     colorbar = ax.figure.colorbar(image, ax=ax, fraction=0.05, pad=0.02, ticks=[0, 1])
     colorbar.ax.set_yticklabels(["unsupported", "supported"], fontsize=8)
     floor = scorer_floor(scorer) if scorer else None
@@ -300,7 +381,7 @@ def _verdict_value(s: SentenceVerdict) -> float:
     return float("nan") if s.supported is None else float(s.supported)
 
 
-def coverage_heatmap(row: ResultRow, ax: Axes | None = None, width: int = 60) -> Axes:
+def coverage_heatmap(row: ResultRow, ax: Axes | None = None, width: int = 60, phone: bool = False) -> Axes:
     """Each answer sentence as one cell coloured by the run's verdict, with the scorer's support score in it.
 
     Green: supported; red: unsupported; grey: the sentence claims nothing (a decline, courtesy,
@@ -312,7 +393,13 @@ def coverage_heatmap(row: ResultRow, ax: Axes | None = None, width: int = 60) ->
     sentences = row.sentences
     created = ax is None
     if ax is None:
-        _, ax = plt.subplots(figsize=(8, 0.45 * max(len(sentences), 1) + 1.1))
+        size = (
+            (PHONE_WIDTH_IN, 0.5 * max(len(sentences), 1) + 1.6) if phone else (8, 0.45 * max(len(sentences), 1) + 1.1)
+        )
+        _, ax = plt.subplots(figsize=size)
+        _phone_version(ax.figure, lambda: coverage_heatmap(row, phone=True), not phone)
+    if phone:
+        width = min(width, 22)
     values = np.array([[_verdict_value(s)] for s in sentences] or [[np.nan]])
     image = _verdict_image(ax, values, missing_color="#d9d9d9")
     for i, s in enumerate(sentences):
@@ -322,10 +409,11 @@ def coverage_heatmap(row: ResultRow, ax: Axes | None = None, width: int = 60) ->
         mark += " (undecided)" if s.undecided else ""
         ax.text(0, i, label + mark, ha="center", va="center", fontsize=9)
     ax.set_yticks(range(len(sentences)) if sentences else [0])
-    ax.set_yticklabels([_short(s.text, width) for s in sentences] or ["(empty answer)"], fontsize=8)
+    ax.set_yticklabels([_short(s.text, width) for s in sentences] or ["(empty answer)"], fontsize=_pt(8, phone))
     ax.set_xticks([])
-    _verdict_legend(ax, image, row.scorer)
-    ax.set_title(f"{row.config} · {row.question_id}: {_short(row.question, 70)}", fontsize=9)
+    _verdict_legend(ax, image, row.scorer, phone)
+    title = f"{row.config} · {row.question_id}: {_short(row.question, 34 if phone else 70)}"
+    ax.set_title(title, fontsize=9)
     kinds = Counter("no claim" if s.supported is None else "supported" if s.supported else "unsupported"
                     for s in sentences)  # fmt: skip
     _describe(
@@ -339,7 +427,7 @@ def coverage_heatmap(row: ResultRow, ax: Axes | None = None, width: int = 60) ->
 
 
 def coverage_matrix_heatmap(
-    rows: Sequence[ResultRow], ax: Axes | None = None, max_sentences: int = 6, title: str = ""
+    rows: Sequence[ResultRow], ax: Axes | None = None, max_sentences: int = 6, title: str = "", phone: bool = False
 ) -> Axes:
     """Several answers at once: one heatmap row per answer, one cell per sentence (up to ``max_sentences``).
 
@@ -351,7 +439,10 @@ def coverage_matrix_heatmap(
 
     created = ax is None
     if ax is None:
-        _, ax = plt.subplots(figsize=(1.1 * max_sentences + 3, 0.35 * max(len(rows), 1) + 1.2))
+        lines = max(len(rows), 1)
+        size = (PHONE_WIDTH_IN, 0.3 * lines + 1.8) if phone else (1.1 * max_sentences + 3, 0.35 * lines + 1.2)
+        _, ax = plt.subplots(figsize=size)
+        _phone_version(ax.figure, lambda: coverage_matrix_heatmap(rows, None, max_sentences, title, True), not phone)
     values = np.full((max(len(rows), 1), max_sentences), np.nan)
     scores = np.full_like(values, np.nan)
     for i, row in enumerate(rows):
@@ -362,15 +453,21 @@ def coverage_matrix_heatmap(
     image = _verdict_image(ax, values, missing_color="#f0f0f0")
     for (i, j), v in np.ndenumerate(scores):
         if not np.isnan(v):
-            ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=7)
+            ax.text(j, i, f"{v:.2f}"[1:] if phone else f"{v:.2f}", ha="center", va="center", fontsize=_pt(7, phone))
     ax.set_yticks(range(len(rows)))
-    ax.set_yticklabels([f"{r.config} {r.question_id}" for r in rows], fontsize=8)
+    ax.set_yticklabels([f"{r.config} {r.question_id}" for r in rows], fontsize=_pt(8, phone))
     ax.set_xticks(range(max_sentences))
-    ax.set_xticklabels([f"s{j + 1}" for j in range(max_sentences)], fontsize=8)
-    ax.set_xlabel("answer sentence (grey: no sentence, or nothing claimed)")
-    _verdict_legend(ax, image, _scorer_of(rows))
+    ax.set_xticklabels([f"s{j + 1}" for j in range(max_sentences)], fontsize=_pt(8, phone))
+    ax.set_xlabel(
+        "sentence (grey: none, or no claim)" if phone else "answer sentence (grey: no sentence, or nothing claimed)",
+        fontsize=_pt(10, phone),
+    )
+    if phone:
+        ax.xaxis.set_label_position("top")
+        ax.xaxis.tick_top()
+    _verdict_legend(ax, image, _scorer_of(rows), phone)
     if title:
-        ax.set_title(title, fontsize=9)
+        ax.set_title(title, fontsize=9, wrap=phone)
     cells = Counter(int(v) for v in values.flat if not np.isnan(v))
     _describe(
         ax.figure,
@@ -404,14 +501,15 @@ def sentence_coverages(rows: Iterable[ResultRow]) -> pd.DataFrame:
     )
 
 
-def coverage_distribution(rows: Sequence[ResultRow], ax: Axes | None = None) -> Axes:
+def coverage_distribution(rows: Sequence[ResultRow], ax: Axes | None = None, phone: bool = False) -> Axes:
     """Histogram of sentence support scores per config, with the run's scorer's floor as a vertical line."""
     import matplotlib.pyplot as plt
     import numpy as np
 
     created = ax is None
     if ax is None:
-        _, ax = plt.subplots(figsize=(8, 3.4))
+        _, ax = plt.subplots(figsize=(PHONE_WIDTH_IN, 3.4) if phone else (8, 3.4))
+        _phone_version(ax.figure, lambda: coverage_distribution(rows, phone=True), not phone)
     frame = sentence_coverages(rows)
     configs = list(dict.fromkeys(r.config for r in rows))
     bins = np.linspace(0, 1, 21)
@@ -426,10 +524,25 @@ def coverage_distribution(rows: Sequence[ResultRow], ax: Axes | None = None) -> 
     floor = scorer_floor(scorer) if scorer else None
     if floor is not None:
         ax.axvline(floor, color="black", linestyle="--", linewidth=1.2)
-        ax.text(floor, ax.get_ylim()[1] * 0.95, f" {scorer} floor {floor:.2f}", va="top", fontsize=8)
-    ax.set_xlabel(f"sentence support score of {scorer or 'the scorer'} (its verdicts are counted in the legend)")
-    ax.set_ylabel("sentences")
-    ax.legend(fontsize=8)
+        ax.text(
+            floor,
+            ax.get_ylim()[1] * 0.95,
+            f" floor {floor:.2f}" if phone else f" {scorer} floor {floor:.2f}",
+            va="top",
+            fontsize=_pt(8, phone),
+        )
+    ax.set_xlabel(
+        f"support score of {scorer or 'the scorer'}"
+        if phone
+        else f"sentence support score of {scorer or 'the scorer'} (its verdicts are counted in the legend)",
+        fontsize=_pt(10, phone),
+    )
+    ax.set_ylabel("sentences", fontsize=_pt(10, phone))
+    ax.tick_params(labelsize=_pt(10, phone))
+    if phone:
+        ax.legend(fontsize=PHONE_FONT_PT, loc="upper center", bbox_to_anchor=(0.5, -0.25), frameon=False)
+    else:
+        ax.legend(fontsize=8)
     counts = "; ".join(counted)
     floor_said = f", the {scorer} floor at {floor:.2f}" if floor is not None else ""
     _describe(
@@ -486,6 +599,27 @@ def _mark(piece: str, is_missing: bool, claims: bool) -> str:
     )
 
 
+def support_figure(s: SentenceVerdict) -> str:
+    """The figure a sentence's verdict rests on, as every view prints it: ``0.80`` (the share of its words its span
+    holds), or for an answer fragment ("Superseded.") the share of the question's words its span holds, which is
+    what decides a fragment (its own one or two words do not); ``n/a`` when it claims nothing.
+    """
+    if s.coverage is None or s.supported is None:
+        return "n/a"
+    evidence = s.steps[-1].evidence if s.steps else {}
+    if s.rule == "S.words" and evidence.get("kind") == "an answer fragment" and evidence.get("question_needed"):
+        held, needed = evidence.get("question_held") or [], evidence["question_needed"]
+        return f"an answer fragment: its span holds {len(held)}/{len(needed)} of the question's words"
+    return f"{s.coverage:.2f}"
+
+
+def verdict_word(s: SentenceVerdict) -> str:
+    """A sentence's verdict with its figure (:func:`support_figure`): ``supported (0.80)``, never a bare
+    ``supported (0.00)`` of a fragment's own words."""
+    figure = support_figure(s)
+    return s.outcome if figure == "n/a" else f"{s.outcome} ({figure})"
+
+
 def sentences_html(row: ResultRow) -> str:
     """Table of an answer's sentences: score, the scorer's verdict and reason, tokens marked found / not found."""
     lines = [
@@ -494,7 +628,7 @@ def sentences_html(row: ResultRow) -> str:
     ]
     for i, s in enumerate(row.sentences, start=1):
         verdict = s.outcome
-        shown = "n/a" if s.coverage is None or s.supported is None else f"{s.coverage:.2f}"
+        shown = support_figure(s)
         lines.append(
             f"<tr><td>{i}</td><td>{shown}</td><td>{html.escape(verdict)}</td><td>{token_marks_html(s)}</td>"
             f"<td>{html.escape(s.reason)}</td></tr>"

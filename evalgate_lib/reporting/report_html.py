@@ -15,23 +15,27 @@ from __future__ import annotations
 import difflib
 import html
 import json
+from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from evalgate_lib.inputs.labels import LabelProvenance
 from evalgate_lib.judging.flags import REVIEW_CONFIDENCE
 from evalgate_lib.judging.grounding import COVERAGE_FLOOR
 from evalgate_lib.judging.lexicon import table as lexicon_table
+from evalgate_lib.judging.rows import ResultRow
 from evalgate_lib.judging.scorers import known_scorer
 from evalgate_lib.judging.support import NEAR_MISS, WORD_FLOOR
 from evalgate_lib.reporting.first_screen import significant_mark
-from evalgate_lib.reporting.paths import shareable_path
+from evalgate_lib.reporting.paths import input_root, shareable_path
 from evalgate_lib.reporting.results_table import FILTER_LABELS, results_table_html, table_page_html
 from evalgate_lib.reporting.styles import BASE_CSS
 from evalgate_lib.run.manifest import Manifest
+from evalgate_lib.statistics.agreement_measures import interval_text, small_sample_note
 from evalgate_lib.statistics.beyond_noise import significance_evidence, with_adjusted_p
 from evalgate_lib.statistics.metrics import (
     METRICS,
     Summary,
+    direction,
     format_interval,
     format_value,
     metric_label,
@@ -65,10 +69,40 @@ _CSS = BASE_CSS
 
 
 def _delta_class(kind: str, value: float | None) -> str:
-    if not value:
-        return ""
-    better = value > 0 if kind != "count" else value < 0
-    return "better" if better else "worse"
+    """The delta cell's colour class: ``better``, ``worse``, or none for a change the table prints as zero."""
+    moved = direction(value, kind)
+    return "" if moved == "unchanged" else moved
+
+
+def _headline_list(summary: Summary, alpha: float, adjusted_p: Mapping[str, float | None] | None) -> str:
+    """The headline as a short list, one line per metric, for a phone (the table is shown on a wider screen)."""
+    base, cand = summary.baseline, summary.candidate
+    shallow = set(not_measurable(summary.depth))
+    items = []
+    for m in METRICS:
+        name = e(metric_label(m.key, summary.depth))
+        if m.key in shallow:
+            items.append(f"<li><b>{name}</b>: not measurable at the depth the answers hold</li>")
+            continue
+        s = summary.significance.get(m.key) or {}
+        judged = with_adjusted_p(s, adjusted_p, m.key)
+        evidence = significance_evidence(judged, alpha)
+        delta = summary.delta.get(m.key)
+        moved = _delta_class(m.kind, delta)
+        interval = f" {e(format_interval(s, m.kind))}" if s else ""
+        p = s.get("p_value")
+        items.append(
+            f"<li><b>{name}</b>: {e(format_value(summary.baseline_metrics.get(m.key), m.kind))} → "
+            f"{e(format_value(summary.candidate_metrics.get(m.key), m.kind))} "
+            f"(<span class=\"{moved}\">{e(format_value(delta, m.kind, signed=True))}</span>{interval}"
+            + ("" if p is None else f", p {p:.3f}")
+            + f"){significant_mark(evidence, judged, alpha, 'McNemar p')}</li>"
+        )
+    return (
+        f'<ul class="eg-narrow-only eg-headline-list"><li><i>{e(base)} → {e(cand)} (delta, its 95% interval'
+        f"{', McNemar p' if any('p_value' in (summary.significance.get(m.key) or {}) for m in METRICS) else ''})"
+        f"</i></li>{''.join(items)}</ul>"
+    )
 
 
 def headline_html(summary: Summary, alpha: float = 0.05, adjusted_p: Mapping[str, float | None] | None = None) -> str:
@@ -99,7 +133,8 @@ def headline_html(summary: Summary, alpha: float = 0.05, adjusted_p: Mapping[str
         )
 
     lines = [
-        f'<div class="eg-report"><style>{_CSS}</style><table class="eg-headline" id="eg-headline">'
+        f'<div class="eg-report"><style>{_CSS}</style><div class="eg-wide-only">'
+        '<table class="eg-headline" id="eg-headline">'
         f"<thead><tr><th>metric</th><th>{e(base)}</th><th>{e(cand)}</th><th>delta ({e(cand)} − {e(base)})</th>"
         "<th>95% CI of the delta</th><th>McNemar p</th></tr></thead><tbody>"
     ]
@@ -126,7 +161,8 @@ def headline_html(summary: Summary, alpha: float = 0.05, adjusted_p: Mapping[str
             f"{significant_mark(evidence, judged, alpha, 'McNemar p' if not holm else 'Holm-adjusted p')}</td>"
             f'<td class="num">{"" if p is None else f"{p:.3f}"}{holm}</td></tr>'
         )
-    lines.append("</tbody></table>")
+    lines.append("</tbody></table></div>")
+    lines.append(_headline_list(summary, alpha, adjusted_p))
     boot = summary.bootstrap
     lines.append(
         "<p><b>The judge's figures</b>: every answer judged by EvalGate's rules, no reviewer label (the first screen "
@@ -175,6 +211,14 @@ def unused_model_keys(manifest: Manifest) -> list[str]:
     return sorted(keys)
 
 
+def manifest_root(manifest: Manifest) -> Path | None:
+    """The folder the run's inputs share (corpus, gold file, configs or answer logs): where their paths are shown
+    from when the report is built outside it (:func:`~evalgate_lib.reporting.paths.input_root`)."""
+    paths = [manifest.corpus.get("path"), manifest.gold.get("path")]
+    paths += [config.get("path") for config in manifest.configs.values()]
+    return input_root(paths)
+
+
 def fairness_html(manifest: Manifest) -> str:
     """What differs between the configs and what is held constant (from the manifest).
 
@@ -188,8 +232,9 @@ def fairness_html(manifest: Manifest) -> str:
     used = manifest.backend_name
     unused = unused_model_keys(manifest)
     others = sorted({key.split(".")[2] for key in unused})
+    root = manifest_root(manifest)
     shared = "".join(
-        f"<tr><td><code>{e(k)}</code></td><td>{e(shareable_path(v)) if k in _PATH_KEYS else _value(v)}</td></tr>"
+        f"<tr><td><code>{e(k)}</code></td><td>{e(shareable_path(v, root)) if k in _PATH_KEYS else _value(v)}</td></tr>"
         for k, v in sorted(fairness["shared"].items())
         if k not in unused
     )
@@ -218,9 +263,13 @@ def fairness_html(manifest: Manifest) -> str:
 
 
 def external_fairness_html(manifest: Manifest) -> str:
-    """Answers scored from logs (``evalgate score``): the logs by hash, and fairness declared, not checked."""
+    """Answers scored from logs (``evalgate score``): the logs by hash, and what EvalGate can and cannot say of them.
+
+    Nothing was declared about such a pair and nothing was checked: the page says exactly that, never that the
+    contract "is declared by the user" (the manifest's own words for it are kept in the manifest).
+    """
     logs = "".join(
-        f"<tr><td>{e(name)}</td><td><code>{e(shareable_path(c['path']))}</code></td>"
+        f"<tr><td>{e(name)}</td><td><code>{e(shareable_path(c['path'], manifest_root(manifest)))}</code></td>"
         f"<td><code>{e(c['sha256'][:12])}</code></td>"
         f"<td class='num'>{c['answer_log']['answers']}</td><td class='num'>{c['answer_log']['passages']}</td>"
         f"<td>{'yes' if c['answer_log']['doc_ids'] else 'no (retrieval metrics left empty)'}</td></tr>"
@@ -229,8 +278,10 @@ def external_fairness_html(manifest: Manifest) -> str:
     return (
         f'<div class="eg-report"><style>{_CSS}</style>'
         "<p><b>External pipeline.</b> These answers were produced by a pipeline EvalGate did not run and scored "
-        "from its answer logs with EvalGate's own judges. The fairness contract (the two configurations differ "
-        f"only in chunking and prompt) is <b>{e(str((manifest.pipeline or {}).get('fairness')))}</b>.</p>"
+        "from its answer logs with EvalGate's own judges. <b>The fairness contract is not checked for them</b>: for "
+        "a pair it runs, EvalGate refuses two configurations that differ in more than chunking and prompt; here it "
+        "saw only the logs, which do not say how the two pipelines differ (model, retriever, top-k, decoding could "
+        "all have changed). Read the deltas as the difference between these two logs, whatever made it.</p>"
         "<table><thead><tr><th>config</th><th>answer log</th><th>sha256</th><th>answers</th><th>passages</th>"
         f"<th>document ids</th></tr></thead><tbody>{logs}</tbody></table></div>"
     )
@@ -311,7 +362,8 @@ def manifest_html(manifest: Manifest) -> str:
     body = "".join(f"<tr><td>{e(str(k))}</td><td><code>{e(str(v))}</code></td></tr>" for k, v in rows)
     return (
         f'<div class="eg-report"><style>{_CSS}</style>{models_used_html(manifest)}'
-        f'<table class="eg-manifest"><tbody>{body}</tbody></table></div>'
+        '<details class="eg-phone-fold" open><summary><b>Versions and hashes</b></summary>'
+        f'<table class="eg-manifest"><tbody>{body}</tbody></table></details></div>'
     )
 
 
@@ -388,8 +440,48 @@ def _review_rule(scorer: str) -> str:
     )
 
 
-def methodology_html(manifest: Manifest) -> str:
-    """How every number is computed, and the honest limits of those numbers."""
+def matching_example(rows: Sequence[ResultRow], mode: str) -> str:
+    """The "matching is by strings" limit told with this run's own answers (HTML, escaped).
+
+    The first answer whose deciding rule (``mode``) and another matching rule disagree, in words; when
+    no rule disagrees anywhere, the run's first accepted string as the thing an answer must state.
+    """
+    for row in rows:
+        verdicts = {"raw": row.matching.raw, "token": row.matching.token, "normalised": row.matching.normalised}
+        for name, verdict in verdicts.items():
+            if name == mode or verdict is None or verdict.correct == row.correct:
+                continue
+            accept = ", ".join(f"“{a}”" for a in row.accept) or "a refusal"
+            decided, other = ("correct" if v else "wrong" for v in (row.correct, verdict.correct))
+            return (
+                f"In this run, {e(row.config)}'s answer to {e(row.question_id)} is {decided} "
+                f"by the {e(mode)} rule and {other} by the {e(name)} rule "
+                f"(accepted: {e(accept)}): how an answer words a fact decides its verdict."
+            )
+    first = next((r for r in rows if r.accept), None)
+    if first is None:
+        return "An answer is correct only by what it says, matched against the accepted strings."
+    return (
+        f"An answer to {e(first.question_id)} is correct when it states “{e(first.accept[0])}” (or another accepted "
+        "string) in words the rule matches; the same fact put otherwise can count as wrong. No answer of this run "
+        "is judged differently by the other matching rules."
+    )
+
+
+def _decline_patterns() -> str:
+    """The decline patterns, collapsed: a page-long list of them helps no reader of the report."""
+    phrases = [str(p) for p in lexicon_table("declines")["phrases"]]  # type: ignore[union-attr]
+    listed = ", ".join(f"<code>{e(p)}</code>" for p in phrases)
+    return (
+        f"<li><details><summary>Decline patterns: {len(phrases)} phrases (lower-cased, any match; "
+        f"e.g. <code>{e(phrases[0])}</code>)</summary><p>{listed}</p></details></li>"
+        if phrases
+        else ""
+    )
+
+
+def methodology_html(manifest: Manifest, rows: Sequence[ResultRow] = ()) -> str:
+    """How every number is computed, and the honest limits of those numbers, told with ``rows`` (the run's answers)."""
     gold = manifest.gold
     partial = ""
     if gold["questions_run"] < gold["questions_in_file"]:
@@ -400,7 +492,6 @@ def methodology_html(manifest: Manifest) -> str:
         )
     n = gold["questions_run"]
     one_answer = f"{100 / n:.1f}" if n else "n/a"
-    refusals = "".join(f"<li><code>{e(str(p))}</code></li>" for p in lexicon_table("declines")["phrases"])  # type: ignore[union-attr]
     backend = manifest.backend
     scorer = manifest.sentence_scorer
     matching_text = _MATCHING_TEXT.get(manifest.answer_matching, "")
@@ -431,7 +522,7 @@ def methodology_html(manifest: Manifest) -> str:
             "so absolute accuracy is low; compare the configs, not the absolute levels.</li>"
         )
     return f"""<div class="eg-report"><style>{_CSS}</style>
-<h3>How the numbers are computed</h3>
+<details class="eg-phone-fold" open><summary><b>How the numbers are computed</b></summary>
 <ul>
 {same}
 <li><b>Retrieval recall</b>: share of answerable questions where a chunk of the gold article is among the
@@ -445,15 +536,15 @@ score over the sentences that claim something.</li>
 <i>Grounded-but-wrong</i>: wrong although every claim is supported by the context (the context misled, or the
 wrong passage was retrieved). <i>Review queue</i>: computable in production, never reading a gold answer:
 {_review_rule(scorer)}</li>
-<li>Decline patterns (lower-cased, any match): <ul>{refusals}</ul></li>
-</ul>
+{_decline_patterns()}
+</ul></details>
 <h3>Honest limits</h3>
 <ul>
 {partial}
 <li><b>Small sample.</b> {n} questions per config: one answer moves a rate on all questions by
 {one_answer} points. Deltas of a few points can be noise; treat them as a direction to check, not a proof.</li>
-<li><b>Matching is by strings.</b> "three seats" does not contain "3 seats" unless normalised matching is on: a
-correct paraphrase can count as wrong.</li>
+<li><b>Matching is by strings.</b> {matching_example(rows, manifest.answer_matching)} A correct paraphrase can
+count as wrong; the verdicts are measured against reviewers in the agreement section.</li>
 <li><b>Support is measured, not proven.</b> The sentence scorer is a function of strings; its agreement with
 reviewers' labels is measured with <code>evalgate agreement</code> (see the README): it says "this was in front of
 the model", not "this is true".</li>
@@ -502,11 +593,8 @@ def report_title(summary: Summary) -> str:
 
 
 def _interval_cell(stat: Mapping[str, Any]) -> str:
-    if stat.get("value") is None:
-        return "—"
-    if stat.get("ci_low") is None:
-        return f"{stat['value']:.3f}"
-    return f"{stat['value']:.3f} <small>[{stat['ci_low']:.3f}, {stat['ci_high']:.3f}]</small>"
+    """One agreement figure with its interval, as ``evalgate agreement`` prints it (:func:`interval_text`)."""
+    return e(interval_text(stat))
 
 
 def _agreement_rows(items: Sequence[Mapping[str, Any]]) -> str:
@@ -561,10 +649,15 @@ def agreement_html(report: Mapping[str, Any], provenance: LabelProvenance | None
     """
     said = "" if provenance is None else e(provenance_sentence(provenance)) + " "
     head = (
-        "<tr><th>judgement</th><th>scorer / rule</th><th>n</th><th>TP / FP / FN / TN</th><th>agreement</th>"
-        "<th>precision</th><th>recall</th><th>Cohen's κ</th></tr>"
+        "<tr><th>judgement</th><th>scorer / rule</th><th>answers labelled</th><th>TP / FP / FN / TN</th>"
+        "<th>agreement</th><th>precision</th><th>recall</th><th>Cohen's κ</th></tr>"
     )
     items = list(report["correctness"]) + [a for scorer in report["by_scorer"].values() for a in scorer]
+    small = any(
+        item[key].get("method") in ("exact", "too few labels", "no spread")
+        for item in items
+        for key in ("agreement", "precision", "recall", "kappa")
+    )
     census_rows = "".join(
         f"<tr><td>{e(group)}</td><td>{e(name)}</td><td class='num'>{est['naive_auto_rate'] * 100:.1f}%</td>"
         f"<td class='num'>{est['estimate'] * 100:.1f}% [{est['ci_low'] * 100:.1f}, {est['ci_high'] * 100:.1f}]</td>"
@@ -576,7 +669,9 @@ def agreement_html(report: Mapping[str, Any], provenance: LabelProvenance | None
         f'<div class="eg-report eg-agreement"><style>{_CSS}</style>'
         f"<p>Measured against {report['labelled']} reviewer-labelled answers "
         f"({report['stale']} stale labels of changed answers not used). {said}"
-        "Intervals: 95% bootstrap over answers.</p>"
+        "Intervals: 95% bootstrap over answers, as <code>evalgate agreement</code> prints them."
+        + (f" {e(small_sample_note())}" if small else "")
+        + "</p>"
         f"<table class='eg-headline'><thead>{head}</thead><tbody>{_agreement_rows(items)}</tbody></table>"
         f"<p class='eg-label-sample'>{e(report.get('sample', ''))}</p>"
         + (
@@ -592,17 +687,30 @@ def agreement_html(report: Mapping[str, Any], provenance: LabelProvenance | None
     )
 
 
+def appendix_name(link: str) -> str:
+    """An appendix's notebook name from what the report was given: ``03_coverage_heatmaps``, or a link to its page."""
+    return link.rsplit("/", 1)[-1].removesuffix(".html").removesuffix(".ipynb")
+
+
 def appendix_links_html(links: Sequence[str], skipped: Sequence[Sequence[str]] = ()) -> str:
     """The report's closing list of the executed notebooks, then every notebook not executed and why.
 
-    ``links`` are paths relative to ``index.html`` (``notebooks/03_coverage_heatmaps.html``), each
-    shown as a link with its file name as the text; ``skipped`` are ``(notebook, why)`` pairs. Every
-    string is escaped, so a path is never markup. Empty when there are neither.
+    ``links`` name the appendices (``03_coverage_heatmaps``, or the link to its page as older callers gave
+    it): each is listed with a link to its place further down this page, and a slot
+    (``div.eg-appendix-slot``) where ``evalgate report`` puts the executed notebook itself
+    (:func:`~evalgate_lib.reporting.page_layout.embed_appendices`), so the report is one file.
+    ``skipped`` are ``(notebook, why)`` pairs. Every string is escaped, so a path is never markup. Empty when
+    there are neither.
     """
     parts = []
     if links:
-        items = "".join(f'<li><a href="{e(link)}">{e(link.rsplit("/", 1)[-1])}</a></li>' for link in links)
-        parts.append(f"<p>Executed notebooks (appendices, beside this file):</p><ul>{items}</ul>")
+        names = [appendix_name(link) for link in links]
+        items = "".join(f'<li><a href="#appendix-{e(name)}">{e(name)}.ipynb</a></li>' for name in names)
+        slots = "".join(f'<div class="eg-appendix-slot" data-notebook="{e(name)}"></div>' for name in names)
+        parts.append(
+            f"<p>Executed notebooks (appendices, inside this page below, each closed until you open it):</p>"
+            f"<ul>{items}</ul>{slots}"
+        )
     if skipped:
         items = "".join(f'<li data-notebook="{e(name)}"><b>{e(name)}</b>: {e(why)}</li>' for name, why in skipped)
         parts.append(f'<p>Notebooks not executed for this report:</p><ul class="eg-skipped">{items}</ul>')
@@ -610,12 +718,9 @@ def appendix_links_html(links: Sequence[str], skipped: Sequence[Sequence[str]] =
 
 
 def kappa_cell(stat: Mapping[str, Any]) -> str:
-    """Cohen's κ of one judgement (``JudgementAgreement.to_dict()``) as "0.58 [0.42, 0.72]"; "—" when undefined."""
-    k = stat["kappa"]
-    if k["value"] is None:
-        return "—"
-    interval = "" if k["ci_low"] is None else f" [{k['ci_low']:.2f}, {k['ci_high']:.2f}]"
-    return f"{k['value']:.2f}{interval}"
+    """Cohen's κ of one judgement (``JudgementAgreement.to_dict()``) as "0.58 [0.42, 0.72]", as ``evalgate agreement
+    --sets`` and the README print it (:func:`interval_text`, 2 places); "—" when undefined."""
+    return e(interval_text(stat["kappa"], 2))
 
 
 _NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
@@ -647,7 +752,7 @@ def sets_agreement_html(sets: Sequence[Mapping[str, Any]]) -> str:
         blocks.append(
             f"<h4>{e(item['set'])} <small>({'held out: measured, never tuned on; ' if item.get('held_out') else ''}"
             f"{e(item['generator'])} answers, {item['labelled']} labelled)</small></h4>"
-            "<table class='eg-headline'><thead><tr><th>judge</th><th>n</th><th>correct κ</th>"
+            "<table class='eg-headline'><thead><tr><th>judge</th><th>answers</th><th>correct κ</th>"
             "<th>unsupported claim κ</th><th>hallucination κ</th><th>review queue</th></tr></thead>"
             f"<tbody>{rows}</tbody></table>"
         )
@@ -655,9 +760,11 @@ def sets_agreement_html(sets: Sequence[Mapping[str, Any]]) -> str:
     said = _NUMBER_WORDS[domains] if domains < len(_NUMBER_WORDS) else str(domains)
     return (
         f'<div class="eg-report eg-agreement"><style>{_CSS}</style>'
+        f'<details class="eg-phone-fold" open><summary><b>Agreement on each of the {len(sets)} labelled sets '
+        "EvalGate ships</b></summary>"
         "<p>How far each judge agrees with blind reviewers on every labelled set EvalGate ships "
         "(<code>labels/sets.toml</code>): the demo model's answers and fluent answers written in the style of "
         f"capable generators, in {said} domain{'' if domains == 1 else 's'} (one gold file each). Figures are "
         "per set, never pooled: a judge can agree on one kind of answer and not on another. κ with 95% bootstrap "
-        "intervals.</p>" + "".join(blocks) + "</div>"
+        "intervals.</p>" + "".join(blocks) + "</details></div>"
     )

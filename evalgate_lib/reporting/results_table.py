@@ -36,7 +36,8 @@ from evalgate_lib.judging.rows import FLAG_NAMES, ResultRow
 from evalgate_lib.reporting.answer_details import DETAILS_CSS, details_html
 from evalgate_lib.reporting.explorer import FLAG_LABELS
 from evalgate_lib.reporting.page_layout import finish_page
-from evalgate_lib.reporting.styles import BASE_CSS, SCROLL_CSS
+from evalgate_lib.reporting.pager import PAGER_JS, pager_html
+from evalgate_lib.reporting.styles import BASE_CSS, PHONE_PAGE_ROWS, SCROLL_CSS
 
 e = html.escape
 
@@ -77,19 +78,21 @@ _FILTER_JS = """
     var detail = detailOf(row);
     if (detail) { detail.style.display = visible && isOpen(row) ? '' : 'none'; }
   }
+  var pager = window.egPager(root, %(page)d, show);
+  function passes(row) {
+    var needle = (search.value || '').toLowerCase().trim();
+    return (flag.value === 'all' || row.getAttribute('data-' + flag.value) === '1') &&
+           (config.value === 'all' || row.getAttribute('data-config') === config.value) &&
+           (!needle || (row.getAttribute('data-search') || '').indexOf(needle) >= 0);
+  }
   function apply() {
     var rows = root.querySelectorAll('tr.eg-row');
-    var needle = (search.value || '').toLowerCase().trim();
-    var shown = 0;
+    var kept = [];
     for (var i = 0; i < rows.length; i++) {
-      var row = rows[i];
-      var ok = (flag.value === 'all' || row.getAttribute('data-' + flag.value) === '1') &&
-               (config.value === 'all' || row.getAttribute('data-config') === config.value) &&
-               (!needle || (row.getAttribute('data-search') || '').indexOf(needle) >= 0);
-      show(row, ok);
-      if (ok) { shown++; }
+      if (passes(rows[i])) { kept.push(rows[i]); } else { show(rows[i], false); }
     }
-    count.textContent = String(shown);
+    count.textContent = String(kept.length);
+    pager.set(kept);
   }
   function setOpen(row, open) {
     row.setAttribute('data-open', open ? '1' : '0');
@@ -104,10 +107,13 @@ _FILTER_JS = """
     var row = button.closest('tr.eg-row');
     setOpen(row, !isOpen(row));
   });
-  // another view (what changed) asks to show one answer: make sure it is not filtered out, open it
+  // another view (what changed) asks to show one answer: make sure it is not filtered out, turn to its page, open it
   root.addEventListener('eg-open', function (event) {
     var row = event.target;
-    if (row.style.display === 'none') { flag.value = 'all'; config.value = 'all'; search.value = ''; apply(); }
+    if (row.style.display === 'none') {
+      if (!passes(row)) { flag.value = 'all'; config.value = 'all'; search.value = ''; apply(); }
+      pager.reveal(row);
+    }
     setOpen(row, true);
     row.scrollIntoView({block: 'start'});
   });
@@ -239,10 +245,10 @@ def results_table_html(
         f'<span><label for="{root}-search">search</label> '
         f'<input id="{root}-search" class="eg-search" type="search" placeholder="text shown in the rows"></span>'
         f'<span><b class="eg-visible-count">{len(rows)}</b> of {len(rows)} answers shown</span>'
-        f"</div>{note}"
+        f"</div>{note}{pager_html('answers')}"
         f'<div class="eg-scroll"><table class="eg-results-table eg-fit"><colgroup>{colgroup}</colgroup>'
-        f"<thead><tr>{header}</tr></thead><tbody>{body}</tbody></table></div>"
-        f"<script>{_FILTER_JS % {'root': json.dumps(root_id)}}</script></div>"
+        f"<thead><tr>{header}</tr></thead><tbody>{body}</tbody></table></div>{pager_html('answers')}"
+        f"<script>{PAGER_JS}{_FILTER_JS % {'root': json.dumps(root_id), 'page': PHONE_PAGE_ROWS}}</script></div>"
     )
 
 

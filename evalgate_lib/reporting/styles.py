@@ -52,34 +52,81 @@ SCROLL_CSS = """
 .eg-fit .eg-badge { white-space: normal; }
 """
 
-#: The width below which every table of a report page is laid out as stacked cards (a phone held upright).
+#: The width below which a report page takes its phone layout (a phone held upright).
 NARROW_BREAKPOINT_PX = 640
 
-#: Below :data:`NARROW_BREAKPOINT_PX`, every table stacks: each row a card, each cell a full-width block led
-#: by its column's heading (the ``data-label`` that ``reporting/page_layout.py`` writes), so no cell is a
-#: few pixels wide and nothing sticks out of the screen. Wider screens keep the tables as they are. The page
-#: puts these rules in its head, before the pieces' own style sheets: ``html body`` and ``!important`` let
-#: them win over a piece's rule of the same weight that comes later (``.eg-report td.num``). ``display``
-#: is never ``!important``: a row a filter hides (``style="display:none"``: a closed details row, an answer
-#: filtered out) must stay hidden.
+#: How many rows a paged view shows at a time on a phone (the answer table, what changed): each is a card of
+#: several lines there, and every card of a run at once made the page tens of thousands of pixels tall.
+PHONE_PAGE_ROWS = 4
+
+#: The phone layout, below :data:`NARROW_BREAKPOINT_PX`, for every piece of the page alike:
+#:
+#: * a table of two columns stays a table; a wider one sits in a ``.eg-wide`` box
+#:   (``reporting/page_layout.py`` wraps it) that scrolls sideways within the page, its columns at their
+#:   own width, no cell narrower than 64 px. The box is never taller than its table, so a vertical swipe
+#:   over it moves the page: no box on the page scrolls vertically on its own;
+#: * the answer table and what changed (``.eg-fit``) stack each row into a card whose cells are led by
+#:   their column's heading (the ``data-label`` ``page_layout`` writes), and show
+#:   :data:`PHONE_PAGE_ROWS` rows at a time with a pager (``.eg-pager``) instead of a box that scrolls;
+#: * what has a phone form of its own shows it (``.eg-narrow-only``: the headline as a short list, a chart
+#:   re-drawn at phone width) and hides its wide form (``.eg-wide-only``); a long part a reader can open
+#:   when they want it (how the numbers are computed, the per-set agreement, the manifest's hashes) is a
+#:   ``details.eg-phone-fold``: open on a wider screen and without JavaScript, closed on a phone
+#:   (:data:`PHONE_FOLD_JS`).
+#:
+#: The page puts these rules in its head, before the pieces' own style sheets: ``html body`` and
+#: ``!important`` let them win over a piece's rule of the same weight that comes later. ``display`` of a
+#: row is never ``!important``: a row a filter or the pager hides (``style="display:none"``) stays hidden.
 NARROW_CSS = f"""
+.eg-narrow-only {{ display: none !important; }}
+.eg-pager {{ display: none; }}
 @media (max-width: {NARROW_BREAKPOINT_PX}px) {{
-  html body table, html body tbody, html body tfoot, html body tr, html body th, html body td {{ display: block;
-    width: auto !important; max-width: 100% !important; min-width: 0 !important; box-sizing: border-box; }}
-  table {{ width: 100% !important; margin-left: 0 !important; margin-right: 0 !important; }}
-  colgroup, col, thead {{ display: none !important; }}
-  tr {{ border: 1px solid #ccc; margin: 0 0 0.6em; }}
-  html body th, html body td, html body .eg-report td.num {{ border: none !important;
-    border-top: 1px solid #eee !important; text-align: left !important; overflow-wrap: anywhere;
-    white-space: normal !important; }}
+  .eg-narrow-only {{ display: block !important; }}
+  .eg-wide-only {{ display: none !important; }}
+  .eg-wide {{ overflow-x: auto; overflow-y: hidden; max-width: 100%; }}
+  html body .eg-wide > table {{ width: max-content !important; min-width: 100%; max-width: none !important;
+    margin-left: 0 !important; margin-right: 0 !important; }}
+  html body .eg-wide > table > * > tr > td, html body .eg-wide > table > * > tr > th {{ min-width: 64px;
+    max-width: 22em; white-space: normal !important; overflow-wrap: anywhere; }}
+  html body table {{ max-width: 100%; }}
+  html body table.eg-fit, html body table.eg-fit > tbody, html body table.eg-fit > tbody > tr,
+  html body table.eg-fit > tbody > tr > td {{ display: block; width: auto !important; max-width: 100% !important;
+    min-width: 0 !important; box-sizing: border-box; }}
+  html body table.eg-fit > colgroup, html body table.eg-fit > thead {{ display: none !important; }}
+  html body table.eg-fit > tbody > tr {{ border: 1px solid #ccc; margin: 0 0 0.6em; }}
+  html body table.eg-fit > tbody > tr > td {{ border: none !important; border-top: 1px solid #eee !important;
+    text-align: left !important; overflow-wrap: anywhere; white-space: normal !important; padding: 3px 6px; }}
+  html body table.eg-fit > tbody > tr > td[data-label]::before {{ content: attr(data-label); display: block;
+    font-size: 11px; font-weight: 600; color: #555; }}
+  html body table.eg-results-table > tbody > tr.eg-row {{ display: flex; flex-wrap: wrap; }}
+  html body table.eg-results-table > tbody > tr.eg-row > td {{ flex: 1 1 28%; }}
+  html body table.eg-results-table > tbody > tr.eg-row > td:nth-child(1) {{ order: 1; }}
+  html body table.eg-results-table > tbody > tr.eg-row > td:nth-child(4) {{ order: 2; }}
+  html body table.eg-results-table > tbody > tr.eg-row > td:nth-child(5) {{ order: 3; }}
+  html body table.eg-results-table > tbody > tr.eg-row > td:nth-child(2),
+  html body table.eg-results-table > tbody > tr.eg-row > td:nth-child(3) {{ order: 4; flex-basis: 100%; }}
+  html body table.eg-results-table > tbody > tr.eg-row > td:nth-child(6) {{ order: 5; flex: 1 1 60%; }}
+  html body table.eg-results-table > tbody > tr.eg-row > td:nth-child(7) {{ order: 6; flex: 0 0 auto;
+    min-width: 64px !important; }}
+  html body table.eg-results-table > tbody > tr.eg-row > td.num {{ text-align: left !important; }}
   td.answer, td .answer, pre {{ white-space: pre-wrap !important; }}
-  td[data-label]::before {{ content: attr(data-label); display: block; font-size: 11px; font-weight: 600;
-    color: #555; }}
-  .eg-scroll {{ max-height: calc(100vh - 60px); }}
+  .eg-scroll {{ max-height: none !important; overflow: visible !important; border: none !important; }}
+  .eg-pager {{ display: flex; gap: 0.8em; align-items: center; margin: 0.4em 0; }}
+  .eg-pager button {{ font-size: 14px; padding: 0.3em 0.8em; }}
   .eg-controls input, .eg-controls select {{ max-width: 100%; }}
   img {{ max-width: 100% !important; height: auto !important; }}
   .jp-OutputArea-output pre, .eg-report pre {{ overflow-x: auto; max-width: 100%; }}
 }}
+"""
+
+#: Closes every ``details.eg-phone-fold`` on a phone, once, as the page opens (they are open in the HTML, so a
+#: reader without JavaScript, or on a wider screen, sees them whole).
+PHONE_FOLD_JS = f"""
+(function () {{
+  if (!window.matchMedia || !window.matchMedia('(max-width: {NARROW_BREAKPOINT_PX}px)').matches) {{ return; }}
+  var folds = document.querySelectorAll('details.eg-phone-fold');
+  for (var i = 0; i < folds.length; i++) {{ folds[i].open = false; }}
+}})();
 """
 
 #: The whole page's rules: its table of contents, and inline code that wraps where it must (a long pattern in

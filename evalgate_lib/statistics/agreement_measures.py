@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 from scipy.stats import binomtest
@@ -123,19 +123,31 @@ def cohen_kappa(c: Confusion) -> float | None:
 _STAT_FUNCTIONS = {"agreement": agreement, "precision": precision, "recall": recall, "kappa": cohen_kappa}
 
 
+#: Below this many items in a statistic's denominator a percentile bootstrap does not describe its uncertainty:
+#: 8 labels that all agree resample to 8 labels that all agree, and "1.000 [1.000, 1.000]" reads as certainty.
+SMALL_SAMPLE = 30
+
+#: How an :class:`Interval` was made: ``bootstrap`` (percentile, over items); ``exact`` (Clopper-Pearson over the
+#: statistic's own denominator: a share on a small sample, or one whose resamples all give one value);
+#: ``too few labels`` (κ over fewer than :data:`SMALL_SAMPLE` items: no interval is given); ``no spread`` (κ
+#: whose resamples all give one value: no interval is given); ``undefined`` (the point value itself is 0/0).
+METHODS = ("bootstrap", "exact", "too few labels", "no spread", "undefined")
+
+
 @dataclass(frozen=True)
 class Interval:
-    """A point value with its percentile bootstrap interval.
+    """A point value with its interval, and how the interval was made (:data:`METHODS`).
 
     ``resamples_used`` counts the resamples in which the statistic was defined (e.g. precision is
-    undefined in a resample that happens to contain no flagged answer); the interval is taken over those
-    only, and is ``None`` when none was usable or the point value itself is undefined.
+    undefined in a resample that happens to contain no flagged answer); a bootstrap interval is taken over
+    those only, and is ``None`` when none was usable or the point value itself is undefined.
     """
 
     value: float | None
     ci_low: float | None
     ci_high: float | None
     resamples_used: int
+    method: str = "bootstrap"
 
 
 def _check_settings(resamples: int, confidence: float) -> None:
@@ -161,7 +173,7 @@ def _bootstrap(
     points = {name: fn(table) for name, fn in _STAT_FUNCTIONS.items()}
     n = table.n
     if n == 0:
-        return table, {name: Interval(None, None, None, 0) for name in STATISTICS}
+        return table, {name: Interval(None, None, None, 0, "undefined") for name in STATISTICS}
 
     a, h = _check_pair(auto, human)
     # cell code per item: 3 = tp, 2 = fp, 1 = fn, 0 = tn
@@ -188,11 +200,61 @@ def _bootstrap(
     for name in STATISTICS:
         values = samples[name]
         if points[name] is None or not values:
-            intervals[name] = Interval(points[name], None, None, len(values))
+            intervals[name] = Interval(points[name], None, None, len(values), "undefined")
             continue
         low, high = np.percentile(np.array(values), [100.0 * alpha / 2.0, 100.0 * (1.0 - alpha / 2.0)])
-        intervals[name] = Interval(points[name], _round(float(low)), _round(float(high)), len(values))
+        found = Interval(points[name], _round(float(low)), _round(float(high)), len(values))
+        intervals[name] = small_sample_interval(name, table, found, confidence)
     return table, intervals
+
+
+#: Each share's numerator and denominator in a table (κ is not a share: it has no exact binomial interval).
+_SHARES = {
+    "agreement": lambda c: (c.tp + c.tn, c.n),
+    "precision": lambda c: (c.tp, c.tp + c.fp),
+    "recall": lambda c: (c.tp, c.tp + c.fn),
+}
+
+
+def small_sample_interval(name: str, table: Confusion, found: Interval, confidence: float) -> Interval:
+    """``found`` (a percentile bootstrap interval of statistic ``name`` over ``table``), or what replaces it where
+    a bootstrap cannot describe the uncertainty: a denominator under :data:`SMALL_SAMPLE`, or no spread.
+
+    A share (agreement, precision, recall) then gets the exact Clopper-Pearson interval of its count over its
+    own denominator: 8 of 8 labels agreeing is 1.000 [0.631, 1.000], not [1.000, 1.000]. κ has no exact
+    interval; it keeps its value and gets none, saying why (``too few labels`` or ``no spread``).
+    """
+    if found.value is None or found.ci_low is None:
+        return found
+    degenerate = found.ci_low == found.ci_high
+    if name in _SHARES:
+        k, n = _SHARES[name](table)
+        if n >= SMALL_SAMPLE and not degenerate:
+            return found
+        exact = binomtest(k, n).proportion_ci(confidence_level=confidence, method="exact")
+        return Interval(found.value, _round(exact.low), _round(exact.high), found.resamples_used, "exact")
+    if table.n < SMALL_SAMPLE:
+        return Interval(found.value, None, None, found.resamples_used, "too few labels")
+    if degenerate:
+        return Interval(found.value, None, None, found.resamples_used, "no spread")
+    return found
+
+
+def interval_text(stat: Interval | Mapping[str, Any], digits: int = 3) -> str:
+    """One statistic with its interval as every view prints it (the CLI's tables, the report, the README's figures).
+
+    ``0.700 [0.550, 0.820]``; a κ without an interval says why (``0.000 (too few labels to say)``); "—" for a
+    value that is undefined (0/0). ``stat`` is an :class:`Interval` or its dict (``JudgementAgreement.to_dict()``).
+    """
+    item = asdict(stat) if isinstance(stat, Interval) else stat
+    value = item.get("value")
+    if value is None:
+        return "—"
+    if item.get("ci_low") is None or item.get("ci_high") is None:
+        why = {"too few labels": "too few labels to say", "no spread": "no spread in the resamples to say"}
+        reason = why.get(str(item.get("method")))
+        return f"{value:.{digits}f}" + (f" ({reason})" if reason else " [—]")
+    return f"{value:.{digits}f} [{item['ci_low']:.{digits}f}, {item['ci_high']:.{digits}f}]"
 
 
 def bootstrap_agreement(
@@ -269,20 +331,12 @@ def judgement_agreement(
     )
 
 
-def _cell(interval: Interval) -> str:
-    if interval.value is None:
-        return "—"
-    if interval.ci_low is None or interval.ci_high is None:
-        return f"{interval.value:.3f} [—]"
-    return f"{interval.value:.3f} [{interval.ci_low:.3f}, {interval.ci_high:.3f}]"
-
-
 def format_agreement_table(results: Sequence[JudgementAgreement]) -> str:
     """A fixed-width plain-text table, one row per judgement, with a footnote on how intervals were made.
 
     Values are shown to 3 places (the stored values keep 6); "—" marks an undefined statistic.
     """
-    header = ["judgement", "n", "TP", "FP", "FN", "TN", "agreement [CI]", "precision [CI]", "recall [CI]"]
+    header = ["judgement", "answers", "TP", "FP", "FN", "TN", "agreement [CI]", "precision [CI]", "recall [CI]"]
     header.append("Cohen's κ [CI]")
     rows = [header]
     for r in results:
@@ -290,7 +344,7 @@ def format_agreement_table(results: Sequence[JudgementAgreement]) -> str:
         c = r.confusion
         rows.append(
             [label, str(c.n), str(c.tp), str(c.fp), str(c.fn), str(c.tn)]
-            + [_cell(r.agreement), _cell(r.precision), _cell(r.recall), _cell(r.kappa)]
+            + [interval_text(r.agreement), interval_text(r.precision), interval_text(r.recall), interval_text(r.kappa)]
         )
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
 
@@ -305,7 +359,21 @@ def format_agreement_table(results: Sequence[JudgementAgreement]) -> str:
             f"{confidence:.0%} percentile bootstrap intervals over items, {resamples} resamples, seed {seed}; "
             "— = undefined (0/0)."
         )
+    out += [small_sample_note()] if any(_small(r) for r in results) else []
     return "\n".join(out) + "\n"
+
+
+def _small(result: JudgementAgreement) -> bool:
+    return any(i.method in ("exact", "too few labels", "no spread") for i in (result.agreement, result.precision,
+               result.recall, result.kappa))  # fmt: skip
+
+
+def small_sample_note() -> str:
+    """The footnote every view prints under a table holding an interval the small-sample rule replaced."""
+    return (
+        f"Where a share rests on fewer than {SMALL_SAMPLE} labels, or its resamples all give one value, its interval "
+        "is the exact Clopper-Pearson interval of the count; κ there has no interval (too few labels to say)."
+    )
 
 
 @dataclass(frozen=True)

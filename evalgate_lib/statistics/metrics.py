@@ -375,6 +375,17 @@ def format_value(value: float | int | None, kind: str, signed: bool = False) -> 
     return f"{value:+.3f}" if signed else f"{value:.3f}"
 
 
+def direction(value: float | int | None, kind: str) -> str:
+    """Which way a delta moved as the table prints it: ``better``, ``worse`` or ``unchanged``.
+
+    A rate or score rising is better, a flag count rising is worse; a delta that prints as zero
+    (``+0.000``: a change in the fourth decimal) is ``unchanged``, so no view colours it as a move.
+    """
+    if value is None or not any(ch in "123456789" for ch in format_value(value, kind, signed=True)):
+        return "unchanged"
+    return "better" if (value > 0) == (kind != "count") else "worse"
+
+
 def signed(value: float, digits: int) -> str:
     """``value`` with its sign and ``digits`` decimals, more where fewer would print a non-zero bound as ±0.
 

@@ -42,6 +42,7 @@ from evalgate_lib.statistics.agreement_measures import (
     census_rate,
     format_agreement_table,
     interrater,
+    interval_text,
     judgement_agreement,
 )
 from evalgate_lib.statistics.paired_tests import DEFAULT_SEED
@@ -359,14 +360,8 @@ def format_report(report: AgreementReport) -> str:
     if report.interrater:
         out += ["", f"agreement between labelling passes ({report.double_labelled} answers labelled twice)"]
         for name, stats in report.interrater.items():
-            kappa = stats["kappa"]
             out.append(
-                f"  {name:<18} agreement {stats['agreement']['value']:.3f}  Cohen's κ "
-                + (
-                    "n/a"
-                    if kappa["value"] is None
-                    else f"{kappa['value']:.3f} [{kappa['ci_low']:.3f}, {kappa['ci_high']:.3f}]"
-                )
+                f"  {name:<18} agreement {interval_text(stats['agreement'])}  Cohen's κ {interval_text(stats['kappa'])}"
             )
     return "\n".join(out) + "\n"
 

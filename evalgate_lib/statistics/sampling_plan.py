@@ -17,8 +17,10 @@ inclusion probability (:mod:`evalgate_lib.statistics.label_estimates`):
   say nothing of the stratum's spread), draws one uniform stratum ``all`` instead;
 * the draw is ``numpy.random.default_rng(seed).permutation`` of each stratum's questions (gold
   order), the first ``n_h`` drawn; that order is the order to label them in, interleaved across
-  strata in proportion to their sizes (:meth:`LabelPlan.order`), so labels made from the start of
-  the order are, in every stratum, a simple random sample of it at every moment.
+  strata in proportion to their sizes at random (:meth:`LabelPlan.order`), so labels made from the
+  start of the order are, in every stratum, a simple random sample of it at every moment, and an
+  answer's place in the order does not tell its reviewer whether it is in the review queue. What a
+  reviewer is told of a plan (:func:`format_plan_for_reviewer`) names no stratum either.
 
 The plan is JSON written beside the results (``label-plan.json``): the strata (every question and
 the drawn ones, in order), every question's inclusion probability, the seed, and the results folder's
@@ -92,15 +94,17 @@ class LabelPlan:
     strata: tuple[PlanStratum, ...]
 
     def order(self) -> list[str]:
-        """The drawn questions in labelling order: each stratum's draw order, interleaved by its share.
+        """The drawn questions in labelling order: each stratum's draw order, interleaved by its share at random.
 
-        Question ``r`` (0-based) of a stratum drawing ``n`` comes at ``(r + 0.5) / n`` (ties: strata
-        in plan order), so any prefix of this order holds a prefix of every stratum's draw.
+        Question ``r`` (0-based) of a stratum drawing ``n`` comes at ``(r + u) / n``, ``u`` uniform in
+        [0, 1) from the plan's seed (:func:`interleave_keys`), so any prefix of this order holds a prefix of
+        every stratum's draw (``(r + u) / n < (r + 1 + u') / n``), while where an answer stands says
+        nothing of its stratum: with ``u = 0.5`` every position was a fixed function of the two strata's
+        sizes, which the plan prints, so a reviewer could tell which answers the review queue held.
         """
+        keys = interleave_keys(self.seed, [len(s.drawn) for s in self.strata])
         keyed = [
-            ((r + 0.5) / len(s.drawn), index, qid)
-            for index, s in enumerate(self.strata)
-            for r, qid in enumerate(s.drawn)
+            (keys[index][r], index, qid) for index, s in enumerate(self.strata) for r, qid in enumerate(s.drawn)
         ]
         return [qid for _, _, qid in sorted(keyed)]
 
@@ -138,6 +142,16 @@ class LabelPlan:
                 for s in self.strata
             ],
         }
+
+
+def interleave_keys(seed: int, sizes: Sequence[int]) -> list[list[float]]:
+    """Each stratum's labelling keys ``(r + u_r) / n``, one per drawn question (``u_r`` uniform, from ``seed``).
+
+    A generator of its own (``default_rng([seed, 1])``): the draw itself (``default_rng(seed)``) is not
+    changed by it, so a plan's questions are what they were; only the order they are labelled in is.
+    """
+    rng = np.random.default_rng([seed, 1])
+    return [[(r + float(u)) / n for r, u in enumerate(rng.random(n))] if n else [] for n in sizes]
 
 
 def plan_text(plan: LabelPlan) -> str:
@@ -423,6 +437,19 @@ def _check_strata(plan: LabelPlan, plan_path: str | Path, rows: Sequence[ResultR
         raise InputError(f"{where}: it draws {drawn} answers, over its budget of {plan.budget}; {again}")
 
 
+def format_plan_for_reviewer(plan: LabelPlan, path: str | Path, digest: str) -> str:
+    """What a reviewer is told of the plan they label (notebook 06, the labelling page): how many answers, the file.
+
+    No stratum, size of the review queue or inclusion probability: which answers the judge doubted is a
+    verdict, and a reviewer who knows it is no longer blind to it.
+    """
+    drawn = sum(len(s.drawn) for s in plan.strata)
+    return (
+        f"plan {path} (SHA-256 {digest[:12]}…): {drawn * len(plan.configs)} answers to label ({drawn} questions, "
+        "every config of a question together), in the plan's order"
+    )
+
+
 def format_plan(plan: LabelPlan, path: str | Path, digest: str) -> str:
     """What ``evalgate sample`` prints: each stratum's size, draw and inclusion probability, the file."""
     per = len(plan.configs)
@@ -444,4 +471,8 @@ def format_plan(plan: LabelPlan, path: str | Path, digest: str) -> str:
             f"{s.inclusion_probability:.3f} ({kind})"
         )
     lines.append(f"written: {path} (SHA-256 {digest}); label its answers in this order in notebook 06")
+    lines.append(
+        "  (the strata say how many answers of the review queue the plan holds: keep this to whoever draws the plan; "
+        "notebook 06 and the labelling page tell a reviewer only how many answers to label)"
+    )
     return "\n".join(lines)

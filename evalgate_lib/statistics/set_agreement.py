@@ -26,7 +26,7 @@ from evalgate_lib.inputs.labels import Label, load_labels, match_labels
 from evalgate_lib.judging.answer import judge_answer
 from evalgate_lib.judging.flags import review_priority as flag_priority
 from evalgate_lib.judging.rows import Judgement
-from evalgate_lib.statistics.agreement_measures import JudgementAgreement, judgement_agreement
+from evalgate_lib.statistics.agreement_measures import JudgementAgreement, interval_text, judgement_agreement
 from evalgate_lib.statistics.paired_tests import DEFAULT_SEED
 from evalgate_lib.statistics.run_agreement import human_judgements, passes_agreement, split_passes
 
@@ -291,12 +291,8 @@ def measure_set(
 
 
 def _kappa(result: JudgementAgreement) -> str:
-    k = result.kappa
-    if k.value is None:
-        return "—"
-    if k.ci_low is None or k.ci_high is None:
-        return f"{k.value:.2f}"
-    return f"{k.value:.2f} [{k.ci_low:.2f}, {k.ci_high:.2f}]"
+    """κ with its interval to 2 places, as the report and the README print it (:func:`interval_text`)."""
+    return interval_text(result.kappa, 2)
 
 
 def _selective(result: Selective | None) -> str:
@@ -322,7 +318,7 @@ def _curve(curve: Sequence[QueueCapture]) -> str:
 def _table(rows: Sequence[tuple[str, JudgeAgreement]]) -> list[str]:
     header = (
         "",
-        "n",
+        "answers",
         "correct κ [95% CI]",
         "decided: κ (share)",
         "unsupported claim κ",
@@ -367,8 +363,7 @@ def format_set(result: SetAgreement) -> str:
     if result.interrater:
         parts = []
         for name, stats in result.interrater.items():
-            k = stats["kappa"]
-            parts.append(f"{name} κ " + ("—" if k["value"] is None else f"{k['value']:.2f}"))
+            parts.append(f"{name} κ {interval_text(stats['kappa'], 2)}")
         out.append(
             f"  agreement between labelling passes ({result.double_labelled} answers labelled twice): "
             + ", ".join(parts)

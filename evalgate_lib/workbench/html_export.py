@@ -13,7 +13,12 @@ It renders:
   manager) left out, its CSS inlined, images embedded, so the page loads nothing from the network;
 * **code hidden**, prompts hidden, the kernel's stderr (progress bars, warnings) dropped;
 * **every PNG with the alt text its output carries** (``eg.show_chart`` records the chart's own
-  description), a plain "chart" note where a notebook gave none;
+  description), a plain "chart" note where a notebook gave none; **on a phone**, the chart drawn again
+  at phone width where the output holds that rendition (a ``<picture>``), else the chart's text
+  alternative in its place (its small text would be unreadable scaled to a phone);
+* **titled as the report**: a notebook without a title of its own takes the report's heading
+  (``h1.eg-title``, :func:`~evalgate_lib.reporting.report_html.report_title`), so notebook 05 rendered by
+  hand has the tab title ``evalgate report`` gives it;
 * **finished** by :func:`evalgate_lib.reporting.page_layout.finish_page`: a table of contents, and
   tables that stack into cards on a phone; and marked as EvalGate's own page (``OUTPUT_MARKER``), so
   a corpus that ends up holding it skips it.
@@ -29,7 +34,9 @@ from nbconvert import HTMLExporter
 from traitlets import default
 
 from evalgate_lib.inputs.corpus import OUTPUT_MARKER
-from evalgate_lib.reporting.page_layout import finish_page
+from evalgate_lib.reporting.page_layout import embed_appendices, finish_page
+from evalgate_lib.reporting.styles import NARROW_BREAKPOINT_PX
+from evalgate_lib.workbench.charts import PHONE_MIME
 
 #: Where an image's output records no description (a chart drawn with ``plt.show()``, not ``eg.show_chart``).
 NO_DESCRIPTION = "A chart; the notebook recorded no description of it."
@@ -41,15 +48,29 @@ _TEMPLATE = (
 {%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
 {%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
 {% block data_png scoped %}
+{%- set alt = (output | get_metadata('alt', 'image/png')) or '"""
+    + NO_DESCRIPTION
+    + """' -%}
+{%- set phone = output.data.get('"""
+    + PHONE_MIME
+    + """') -%}
 <div class="jp-RenderedImage jp-OutputArea-output {{ extra_class }}">
+{%- if phone %}<picture><source media="(max-width: """
+    + str(NARROW_BREAKPOINT_PX)
+    + """px)" srcset="data:image/png;base64,{{ phone | escape_html }}">{% endif %}
 {%- if 'image/png' in output.metadata.get('filenames', {}) %}
 <img src="{{ output.metadata.filenames['image/png'] | posix_path | escape_html }}"
 {%- else %}
 <img src="data:image/png;base64,{{ output.data['image/png'] | escape_html }}"
 {%- endif %}
-alt="{{ ((output | get_metadata('alt', 'image/png')) or '"""
-    + NO_DESCRIPTION
-    + """') | escape_html }}"
+alt="{{ alt | escape_html }}"
+{%- if not phone %} class="eg-wide-only"{% endif %}
+{%- set font=output | get_metadata('font_px', 'image/png') -%}
+{%- if font is not none %} data-font-px="{{ font | escape_html }}"{% endif %}
+{%- set phone_font=output | get_metadata('font_px', '"""
+    + PHONE_MIME
+    + """') -%}
+{%- if phone_font is not none %} data-phone-font-px="{{ phone_font | escape_html }}"{% endif %}
 {%- set width=output | get_metadata('width', 'image/png') -%}
 {%- if width is not none %}
 width={{ width | escape_html }}
@@ -59,6 +80,7 @@ width={{ width | escape_html }}
 height={{ height | escape_html }}
 {%- endif %}
 >
+{%- if phone %}</picture>{% else %}<p class="eg-narrow-only eg-chart-text">{{ alt | escape_html }}</p>{% endif %}
 </div>
 {%- endblock data_png %}
 """
@@ -82,6 +104,8 @@ class ReportExporter(HTMLExporter):
     """nbconvert's HTML exporter as EvalGate's pages need it (module docstring). Registered as ``evalgate``."""
 
     export_from_notebook = "EvalGate page (offline HTML)"
+    #: ``(notebook name, its rendered page)`` of each appendix to put inside the page (``evalgate report`` sets them).
+    appendices: list[tuple[str, str]] = []  # noqa: RUF012 - replaced per exporter, never mutated
 
     @default("extra_loaders")
     def _extra_loaders_default(self) -> list[Any]:
@@ -110,4 +134,7 @@ class ReportExporter(HTMLExporter):
     def from_notebook_node(self, nb: Any, resources: dict[str, Any] | None = None, **kw: Any) -> tuple[str, Any]:
         """The finished, offline page of ``nb`` (module docstring)."""
         body, resources = super().from_notebook_node(_without_stderr(nb), resources, **kw)
-        return finish_page(body).replace("<head>", f"<head>\n{OUTPUT_MARKER}", 1), resources
+        page = finish_page(body, title_from_heading=not nb.metadata.get("title"))
+        if self.appendices:
+            page = embed_appendices(page, self.appendices)
+        return page.replace("<head>", f"<head>\n{OUTPUT_MARKER}", 1), resources

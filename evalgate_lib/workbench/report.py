@@ -7,8 +7,10 @@ self-contained ``<out>/index.html``: first the gate's PASS / FAIL under a thresh
 file with the rules that decided it and what changed, then headline metrics and
 deltas (significant ones marked), the questions that changed side by side,
 methodology and limits, charts as embedded PNGs, and a table of every answer of
-both configs that a reader filters in the browser with no kernel running.
-The executed notebooks land in ``<out>/notebooks/`` (``.ipynb`` and ``.html``).
+both configs that a reader filters in the browser with no kernel running, then the
+executed notebooks themselves as closed appendices inside the same file (it can be
+mailed or attached to a CI run as it is). The executed notebooks are also kept in
+``<out>/notebooks/`` (``.ipynb`` and ``.html``), for their tracebacks and kernel logs.
 
 The HTML pieces are in :mod:`evalgate_lib.reporting.report_html`; the config overrides and
 run-or-load of results that the notebooks share are in :mod:`evalgate_lib.workbench.notebook_support`.
@@ -20,7 +22,7 @@ import errno
 import json
 import time
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from evalgate_lib.errors import EvalGateError, InputError, OutputError
 from evalgate_lib.files import atomic_write
@@ -175,10 +177,13 @@ def _say_kernel_log(executed: Path, log: Callable[[str], Any]) -> None:
         log(f"kernel of {executed.name} wrote {len(lines)} line(s) to its own log: {path}")
 
 
-def render_html(notebook: str | Path, dest: str | Path, title: str | None = None) -> Path:
+def render_html(
+    notebook: str | Path, dest: str | Path, title: str | None = None, appendices: Sequence[tuple[str, str]] = ()
+) -> Path:
     """Render an executed notebook to one self-contained, offline HTML file: :class:`ReportExporter`'s page.
 
-    The same page ``jupyter nbconvert --to evalgate`` writes, with ``title`` in its ``<title>``.
+    The same page ``jupyter nbconvert --to evalgate`` writes, with ``title`` in its ``<title>`` and each of
+    ``appendices`` (``(notebook name, its rendered page)``) inside it.
     """
     import nbformat
 
@@ -187,7 +192,9 @@ def render_html(notebook: str | Path, dest: str | Path, title: str | None = None
     nb = nbformat.read(str(notebook), as_version=4)
     if title:
         nb.metadata["title"] = title
-    body, _ = ReportExporter().from_notebook_node(nb)
+    exporter = ReportExporter()
+    exporter.appendices = list(appendices)
+    body, _ = exporter.from_notebook_node(nb)
     out = Path(dest)
     atomic_write(out, body)
     return out
@@ -315,7 +322,7 @@ def build_report(
         render_html(executed / f"{name}.ipynb", executed / f"{name}.html", title=name)
         timings[name] = round(time.perf_counter() - started, 1)
     started = time.perf_counter()
-    appendices = [f"notebooks/{n}.html" for n in names]
+    appendices = list(names)
     log(f"executing {REPORT_NOTEBOOK}.ipynb ...")
     source = nb_dir / f"{REPORT_NOTEBOOK}.ipynb"
     execute_notebook(
@@ -330,7 +337,8 @@ def build_report(
     _say_kernel_log(executed / f"{REPORT_NOTEBOOK}.ipynb", log)
     without_machine_paths(executed / f"{REPORT_NOTEBOOK}.ipynb", roots)
     title = report_title(read_results_folder(results_dir).summary)
-    index = render_html(executed / f"{REPORT_NOTEBOOK}.ipynb", out / "index.html", title=title)
+    pages = [(name, (executed / f"{name}.html").read_text(encoding="utf-8")) for name in names]
+    index = render_html(executed / f"{REPORT_NOTEBOOK}.ipynb", out / "index.html", title, pages)  # one file
     timings[REPORT_NOTEBOOK] = round(time.perf_counter() - started, 1)
     atomic_write(executed / "timings.json", json.dumps(timings, indent=2) + "\n")
     return index
