@@ -132,7 +132,7 @@ def bound_elsewhere(
     agrees: Callable[[Place], bool | None],
     *,
     also: frozenset[str] = frozenset(),
-    floor: float = BIND_FLOOR,
+    floor: float | None = None,
     own_only: bool = False,
     superset: bool = True,
 ) -> Binding | None:
@@ -141,7 +141,8 @@ def bound_elsewhere(
     ``words`` are the piece's own subject words; only when it has none is it compared on ``also``, the words it
     takes from elsewhere (the clause it refers back to, the question a fragment answers). ``agrees(place)`` is
     ``True`` (holds the claim's value), ``False`` (holds another of its kind, not the claim's) or ``None``
-    (neither). The rival must hold ``floor`` of the words (rounded down, at least ``FRAGMENT_WORDS``), more of them
+    (neither). The rival must hold ``floor`` (default :data:`BIND_FLOOR`) of the words (rounded down, at least
+    ``FRAGMENT_WORDS``), more of them
     than the best agreeing place and, with ``superset``, every word that place holds. ``own_only`` compares a
     place's own words, not the headings above it."""
     compared = words or also
@@ -157,7 +158,8 @@ def bound_elsewhere(
     best = max((len(held) for _, held in own), default=0)
     own_place = next((p for p, held in own if len(held) == best), None)
     own_held = frozenset().union(*(held for _, held in own if len(held) == best)) if own else frozenset()
-    least = max(math.floor(floor * len(compared)), FRAGMENT_WORDS)
+    share = BIND_FLOOR if floor is None else floor  # read when called: a threshold curve may set it
+    least = max(math.floor(share * len(compared)), FRAGMENT_WORDS)
     for place, held in sorted(rivals, key=lambda r: -len(r[1])):
         if len(held) <= best or len(held) < least:
             break
