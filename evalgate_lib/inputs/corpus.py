@@ -201,7 +201,15 @@ def _html_article(page: HtmlPage, source: str, default_id: str) -> Article:
 def read_document(path: Path) -> str:
     """The text of one document file: decompressed, UTF-8 decoded, ``\\r\\n`` normalised, HTML turned to text."""
     text = _decoded(path)
-    return html_to_text(text) if document_suffix(path.name) in HTML_SUFFIXES else text
+    return _read_page(text, path).text if document_suffix(path.name) in HTML_SUFFIXES else text
+
+
+def _read_page(markup: str, path: Path) -> HtmlPage:
+    """:func:`~evalgate_lib.text.html_page.read_html_page`, a refusal (a page nested too deep) naming the file."""
+    try:
+        return read_html_page(markup)
+    except InputError as exc:
+        raise InputError(f"{path}: {exc}") from None
 
 
 def _decoded(path: Path) -> str:
@@ -336,7 +344,7 @@ def scan_corpus(directory: str | Path) -> CorpusScan:
         default_id = path_id(path.relative_to(folder).as_posix())
         text = _decoded(path)
         if document_suffix(path.name) in HTML_SUFFIXES:
-            page = read_html_page(text)
+            page = _read_page(text, path)
             if page.generator == OUTPUT_GENERATOR:
                 skipped.append((str(path), OUTPUT_REASON))
                 continue

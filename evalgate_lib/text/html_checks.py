@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from evalgate_lib.text.html_page import INLINE_TAGS
+from evalgate_lib.text.html_page import INLINE_TAGS, PERMALINK_SIGNS, PRIVATE_USE
 
 #: The word every word of the page's navigation becomes in :func:`mark_navigation`.
 NAVIGATION_MARK = "navmarkqz"
@@ -46,7 +46,14 @@ class Orphans:
 
 
 def _norm(text: str) -> str:
-    return _SPACE.sub(" ", text).strip()
+    return _SPACE.sub(" ", PRIVATE_USE.sub("", text)).strip()
+
+
+def _is_permalink(tag: Any) -> bool:
+    """A heading's or a caption's permalink sign (``¶``, MkDocs' icon glyph): no reader reads it as part of a line."""
+    if tag.name != "a" or not str(tag.get("href") or "").startswith("#"):
+        return False
+    return _norm(tag.get_text()) in {"", *PERMALINK_SIGNS}
 
 
 def _visual_lines(soup: Any) -> tuple[set[str], set[str]]:
@@ -70,29 +77,35 @@ def _visual_lines(soup: Any) -> tuple[set[str], set[str]]:
         parts.clear()
         opened.clear()
 
-    def walk(node: Any, parts: list[str], opened: list[tuple[str, int]]) -> None:
-        for child in node.children:
-            if isinstance(child, NavigableString):
-                if child.__class__.__name__ == "NavigableString":
-                    parts.append(str(child))
-            elif child.name in _SKIPPED:
-                continue
-            elif child.name == "br":
+    # One walk on an explicit stack (a page may nest thousands of levels): each entry is a block's or an inline
+    # element's children, the line being collected (shared by an inline element with its block) and what to do
+    # when they are done: an inline element is then one of the texts opened on that line, a block closes its line.
+    stack: list[tuple[Any, list[str], list[tuple[str, int]], Any]] = [(iter(soup.children), [], [], None)]
+    while stack:
+        children, parts, opened, owner = stack[-1]
+        child = next(children, None)
+        if child is None:
+            stack.pop()
+            if owner is None or owner.name not in INLINE_TAGS:
                 close(parts, opened)
-            elif child.name == "pre":  # preformatted text keeps its own line breaks, as the browser shows them
-                close(parts, opened)
-                whole.update(line for line in map(_norm, child.get_text().split("\n")) if line)
-            elif child.name in INLINE_TAGS:
-                start = len(parts)
-                walk(child, parts, opened)
-                if not any(d.name not in INLINE_TAGS for d in child.find_all(True)):  # no block, no <br> inside
-                    opened.append((_norm(child.get_text()), start))
-            else:
-                close(parts, opened)
-                walk(child, [], [])
-        close(parts, opened)
-
-    walk(soup, [], [])
+            elif not any(d.name not in INLINE_TAGS for d in owner.find_all(True)):  # no block, no <br> inside
+                opened.append((_norm(owner.get_text()), 0))
+            continue
+        if isinstance(child, NavigableString):
+            if child.__class__.__name__ == "NavigableString":
+                parts.append(str(child))
+        elif child.name in _SKIPPED or _is_permalink(child):
+            continue
+        elif child.name == "br":
+            close(parts, opened)
+        elif child.name == "pre":  # preformatted text keeps its own line breaks, as the browser shows them
+            close(parts, opened)
+            whole.update(line for line in map(_norm, child.get_text().split("\n")) if line)
+        elif child.name in INLINE_TAGS:
+            stack.append((iter(child.children), parts, opened, child))
+        else:
+            close(parts, opened)
+            stack.append((iter(child.children), [], [], child))
     return whole, inside
 
 
