@@ -335,6 +335,7 @@ def scan_corpus(directory: str | Path) -> CorpusScan:
     files = sorted(found, key=lambda p: p.relative_to(folder).as_posix())
     articles: list[Article] = []
     html_pages: list[int] = []
+    written_titles: dict[int, str] = {}  # an HTML article's <title> as written, by its index
     seen: dict[str, str] = {}
     for path in files:
         reason = _skip_reason(path, folder)
@@ -353,6 +354,8 @@ def scan_corpus(directory: str | Path) -> CorpusScan:
                 continue
             article = _html_article(page, str(path), default_id)
             html_pages.append(len(articles))
+            if page.written_title:
+                written_titles[len(articles)] = page.written_title
         else:
             article = parse_article(text, str(path), default_id)
         if article.id in seen:
@@ -362,8 +365,10 @@ def scan_corpus(directory: str | Path) -> CorpusScan:
     if not articles:
         kinds = ", ".join(DOCUMENT_SUFFIXES)
         raise InputError(f"corpus folder {folder} holds no readable documents ({kinds})")
-    titles = without_site_part([articles[i].title for i in html_pages])
-    for index, title in zip(html_pages, titles, strict=True):
+    written = [written_titles.get(i) or articles[i].title for i in html_pages]
+    for index, full, title in zip(html_pages, written, without_site_part(written), strict=True):
+        if title == full:  # no other page shares a part of it: the page's own reading of its title stands
+            continue
         articles[index] = dataclasses.replace(articles[index], title=title)
     skipped.sort(key=lambda item: Path(item[0]).relative_to(folder).as_posix())
     return CorpusScan(tuple(articles), tuple(skipped))

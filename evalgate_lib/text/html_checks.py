@@ -114,15 +114,30 @@ def orphan_lines(markup: str, text: str) -> Orphans:
     which sits inside a longer line on the page.
 
     A line's Markdown marker (``#``, ``-``, ``1.``, a table's ``|``) is not part of it; a text that is also a whole
-    line somewhere on the page (a heading that is one code span) is never counted.
+    line somewhere on the page (a heading that is one code span) is never counted, nor a line of a fenced code
+    block (counted among the lines; its fences are not).
     """
     from bs4 import BeautifulSoup
 
     whole, inside = _visual_lines(BeautifulSoup(markup, "html.parser"))
     candidates = inside - whole
-    lines = [_norm(_MARKERS.sub("", line.strip()).rstrip("|")) for line in text.split("\n")]
-    lines = [line for line in lines if line and not line.startswith("```")]
-    return Orphans(tuple(line for line in lines if line in candidates), len(lines))
+    lines: list[str] = []
+    in_code = 0  # lines of fenced code: counted, never orphans (read verbatim from a <pre>, not from inline elements)
+    fence = ""
+    for raw in text.split("\n"):
+        stripped = raw.strip()
+        if fence:
+            if stripped == fence:
+                fence = ""
+            elif _norm(_MARKERS.sub("", stripped).rstrip("|")):
+                in_code += 1
+            continue
+        if stripped.startswith("```"):
+            fence = stripped[: len(stripped) - len(stripped.lstrip("`"))]
+            continue
+        if line := _norm(_MARKERS.sub("", stripped).rstrip("|")):
+            lines.append(line)
+    return Orphans(tuple(line for line in lines if line in candidates), len(lines) + in_code)
 
 
 def mark_navigation(markup: str, selectors: Sequence[str]) -> str:

@@ -127,6 +127,8 @@ class HtmlPage:
     text: str
     redirect: str | None = None
     generator: str | None = None
+    #: The ``<title>`` as written (whitespace collapsed), before a site part is dropped from it; ``None`` without one.
+    written_title: str | None = None
 
 
 def read_html_page(markup: str) -> HtmlPage:
@@ -146,7 +148,7 @@ def read_html_page(markup: str) -> HtmlPage:
     title = _page_title(raw_title, root, shown)
     writer = _Writer()
     run(writer.container(root))
-    return HtmlPage(title, writer.text(), redirect, generator)
+    return HtmlPage(title, writer.text(), redirect, generator, raw_title or None)
 
 
 # --------------------------------------------------------------------------------------------- how deep
@@ -592,19 +594,17 @@ _SITE_SEPARATOR = re.compile(r"\s+(?:[-–—|·]|::)\s+|\s+(?=\()|(?<=\S):\s+")
 
 
 def _without_own_site_part(title: str, heading: str, shown: str) -> str:
-    """``title`` as its page's first heading when the title is that heading and, set off by a separator, a part
-    the page shows elsewhere as a name of its own (mdBook's ``Customizing Builds with Release Profiles - The Rust
+    """``title`` as its page's first heading when the title is that heading followed, set off by a separator, by a
+    part the page shows elsewhere as a name of its own (mdBook's ``Customizing Builds with Release Profiles - The Rust
     Programming Language``, whose menu bar reads ``The Rust Programming Language``); else the title as it is. A
     part the page does not show (``About Lynx – Who, What, and When``) may be the page's own subtitle: one page
     cannot tell, and :func:`without_site_part` tells it across a corpus."""
     if not heading or heading == title:
         return title
-    if title.startswith(heading) and (cut := _SITE_SEPARATOR.match(title, len(heading))):
-        rest = title[cut.end() :].strip("() ")
-    elif title.endswith(heading) and (cut := re.search(f"(?:{_SITE_SEPARATOR.pattern})$", title[: -len(heading)])):
-        rest = title[: cut.start()].strip("() ")
-    else:
+    cut = _SITE_SEPARATOR.match(title, len(heading)) if title.startswith(heading) else None
+    if cut is None:
         return title
+    rest = title[cut.end() :].strip("() ")
     return heading if rest and rest in shown.replace(title, "") else title
 
 
