@@ -759,6 +759,27 @@ def _read_html(text: str, builder: _Builder) -> None:
     run(walk(root))
 
 
+def code_block_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """Character spans of the code blocks of Markdown ``text`` (fenced, or indented four spaces), as CommonMark
+    reads them: each from the start of its first line (the opening fence) to the end of its last (the closing
+    fence). A ``#`` line inside one is code, not a heading. Only texts that could hold one are parsed."""
+    if "```" not in text and "~~~" not in text and not _INDENTED.search(text):
+        return ()
+    lines = text.split("\n")
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    spans = []
+    for token in _markdown().parse(text):
+        if token.type in ("fence", "code_block") and token.map:
+            first, last = token.map
+            spans.append((starts[first], min(len(text), starts[last] - 1)))
+    return tuple(spans)
+
+
+_INDENTED = re.compile(r"^(?: {4}|\t)", re.MULTILINE)
+
+
 # --------------------------------------------------------------------------------------------- entry points
 
 
