@@ -588,6 +588,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         corpus=args.corpus,
         matching=args.matching,
         scorer=args.scorer,
+        declined_references=args.declined_references,
     )
     summary, folder = score_and_write(run, args.out)
     print(f"pipeline: external (answer logs {args.baseline_log}, {candidate_log})")
@@ -606,8 +607,14 @@ def cmd_score(args: argparse.Namespace) -> int:
                 f"{name}: {count} passage(s) placed as spans of the corpus joined by other text "
                 "(merged chunks; each span and join is in its row)"
             )
+    for name, count in run.located.items():
+        if count:
+            print(f"{name}: {count} passage(s) without a doc_id placed in the corpus by their text (retrieval metrics)")
     if not all(log.has_doc_ids for log in run.logs):
-        print("retrieval metrics: left empty for a log whose passages do not all carry a doc_id")
+        print(
+            "retrieval metrics: left empty for a log whose passages do not all carry a doc_id"
+            + ("" if run.corpus_path is not None else " (--corpus places passages by their text)")
+        )
     print()
     print(format_table(summary))
     print()
@@ -631,9 +638,15 @@ def _print_log_shapes(run: ExternalRun) -> None:
     if not run.gold_from_log:
         return
     answerable = sum(q.answerable for q in run.questions)
+    declined = (
+        f", {len(run.declined)} of them because the reference declines ({', '.join(list(run.declined)[:5])}"
+        f"{', …' if len(run.declined) > 5 else ''}; --declined-references answerable keeps them answerable)"
+        if run.declined
+        else ""
+    )
     print(
         f"gold: from {run.gold_path} ({len(run.questions)} questions: {answerable} answerable, "
-        f"{len(run.questions) - answerable} no-answer; no gold article, so no retrieval metrics)"
+        f"{len(run.questions) - answerable} no-answer{declined}; no gold article, so no retrieval metrics)"
     )
     long = long_accepts(run.questions)
     if long:
@@ -659,6 +672,7 @@ def _score_candidates(args: argparse.Namespace, names: Sequence[str] | None) -> 
         corpus=args.corpus,
         matching=args.matching,
         scorer=args.scorer,
+        declined_references=args.declined_references,
     )
     family = load_candidates(args.out)
     print(f"pipeline: external (answer logs {args.baseline_log}, {', '.join(map(str, args.candidate_log))})")
@@ -750,6 +764,7 @@ def _configure_score(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--matching", choices=ANSWER_MATCHING, default=DEFAULT_ANSWER_MATCHING, help="answer matching")
     parser.add_argument("--scorer", default=DEFAULT_SENTENCE_SCORER, help="sentence scorer (registered name)")
+    _add_declined_references(parser)
     parser.add_argument("--out", default=Path("results/external"), type=Path, help="results folder to write")
 
 
@@ -940,9 +955,22 @@ def _cmd_gold_import(args: argparse.Namespace) -> int:
     from evalgate_lib.gold_tools.gold_import_format import format_import
 
     check_outputs(args, [args.corpus], "out", inputs=[("input file", args.input)])
-    result = import_gold_file(args.input, args.out, args.corpus, args.force)
+    from evalgate_lib.run.external import reference_declines
+
+    declines = reference_declines if args.declined_references == "no-answer" else None
+    result = import_gold_file(args.input, args.out, args.corpus, args.force, declines)
     print(format_import(result, str(args.out), None if args.corpus is None else str(args.corpus)), end="")
     return 1 if result.skipped else 0
+
+
+def _add_declined_references(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--declined-references",
+        choices=("no-answer", "answerable"),
+        default="no-answer",
+        help="a reference that declines ('The documentation does not answer this.', read as the judge reads a "
+        "refusal) makes its question no-answer (default), or stays an accept string (answerable)",
+    )
 
 
 def _configure_gold(parser: argparse.ArgumentParser) -> None:
@@ -970,6 +998,7 @@ def _configure_gold(parser: argparse.ArgumentParser) -> None:
         "--corpus", default=None, type=Path, help="corpus folder: find each gold article and evidence from the contexts"
     )
     imp.add_argument("--force", action="store_true", help="overwrite --out when it exists")
+    _add_declined_references(imp)
     imp.set_defaults(gold_handler=_cmd_gold_import, file_outputs=("out",))
 
 

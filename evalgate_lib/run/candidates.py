@@ -170,6 +170,7 @@ def score_and_write_candidates(
     corpus: str | Path | None = None,
     matching: str = DEFAULT_ANSWER_MATCHING,
     scorer: str = DEFAULT_SENTENCE_SCORER,
+    declined_references: str = "no-answer",
 ) -> list[tuple[ExternalRun, Summary, Path]]:
     """``evalgate score`` with several candidate logs: each paired with the baseline log, one pair folder each.
 
@@ -189,7 +190,14 @@ def score_and_write_candidates(
     written = []
     for name, log, sub in zip(names[1:], logs[1:], folders, strict=True):
         run = score_answer_logs(
-            logs[0], log, gold, names=(names[0], name), corpus=corpus, matching=matching, scorer=scorer
+            logs[0],
+            log,
+            gold,
+            names=(names[0], name),
+            corpus=corpus,
+            matching=matching,
+            declined_references=declined_references,
+            scorer=scorer,
         )
         summary, folder = score_and_write(run, out / sub)
         written.append((run, summary, folder))
