@@ -16,6 +16,7 @@ import argparse
 import contextlib
 import logging
 import os
+import re
 import sys
 import traceback
 from pathlib import Path
@@ -863,6 +864,59 @@ def _configure_report(parser: argparse.ArgumentParser) -> None:
     )
 
 
+#: Control characters an article's text may hold: shown as ``\x1b``, never sent to the terminal.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def cmd_corpus(args: argparse.Namespace) -> int:
+    """``evalgate corpus show ARTICLE``: print an article as EvalGate reads it, each line with its number."""
+    from evalgate_lib.inputs.corpus import scan_corpus
+    from evalgate_lib.text.matching import canonical
+
+    corpus = args.corpus
+    if corpus is None:
+        from evalgate_lib.gold_tools.gold_files import gold_sources
+
+        corpus, _, _ = gold_sources(args.config, args.config)
+    articles = {a.id: a for a in scan_corpus(corpus).articles}
+    article = articles.get(canonical(args.article))
+    if article is None:
+        import difflib
+
+        near = difflib.get_close_matches(args.article, sorted(articles), n=1)
+        hint = f"; did you mean {near[0]!r}?" if near else f"; articles: {', '.join(sorted(articles)[:10])}"
+        raise InputError(f"no article {args.article!r} in the corpus {corpus}{hint}")
+    from evalgate_lib.gold_tools.gold_check import body_line_offsets
+
+    offset = body_line_offsets([article]).get(article.id, 0)  # the front matter's lines: numbers are the file's
+    lines = [""] * offset + article.body.split("\n")
+    first, last = offset + 1, len(lines)
+    if args.lines is not None:
+        found = re.fullmatch(r"(\d+)(?:-(\d+))?", args.lines.strip())
+        if found is None:
+            raise InputError(f"--lines {args.lines!r}: write a line number or a range, e.g. 390-400")
+        first, last = int(found.group(1)), int(found.group(2) or found.group(1))
+        if not 1 <= first <= last or first > len(lines):
+            raise InputError(f"--lines {args.lines!r}: the article {article.id!r} has lines 1-{len(lines)}")
+    print(f"article {article.id}: {article.title} ({article.path}; lines {first}-{min(last, len(lines))} of the text "
+          f"EvalGate reads, {len(lines)} in all)")  # fmt: skip
+    width = len(str(min(last, len(lines))))
+    for number in range(first, min(last, len(lines)) + 1):
+        shown = _CONTROL.sub(lambda c: "\\x%02x" % ord(c.group()), lines[number - 1])  # noqa: UP031
+        print(f"{number:>{width}}  {shown}")
+    return 0
+
+
+def _configure_corpus(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="corpus_command", required=True)
+    show_help = "print an article as EvalGate reads it (an HTML page's main content as text), lines numbered"
+    show = sub.add_parser("show", help=show_help, description=show_help)
+    show.add_argument("article", help="the article's id (its file name without suffixes, or its front matter's id)")
+    show.add_argument("--lines", default=None, help="only these lines: N or A-B (the numbers gold check prints)")
+    show.add_argument("--corpus", default=None, type=Path, help="corpus folder (default: the config's)")
+    show.add_argument("--config", default="configs/baseline.toml", help="config naming the corpus (%(default)s)")
+
+
 def cmd_gold(args: argparse.Namespace) -> int:
     """``evalgate gold check`` / ``evalgate gold import``: run the chosen sub-subcommand."""
     return args.gold_handler(args)
@@ -1151,6 +1205,8 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callab
         cmd_agreement,
     ),
     "gold": ("check a gold set against its corpus, or import one (RAGAS / HF style)", _configure_gold, cmd_gold),
+    "corpus": ("print an article as EvalGate reads it (the text gold check's line numbers count)", _configure_corpus,
+               cmd_corpus),  # fmt: skip
     "diff": ("list the questions the candidate fixed, broke or re-flagged, both answers", _configure_diff, cmd_diff),
     "explain": (
         "show the trace behind one answer's verdicts: each sentence's role, every rule tried, which one decided",

@@ -89,11 +89,11 @@ def test_one_answer_gets_one_verdict_in_every_log_shape(tmp_path: Path) -> None:
             writer.writerow([q, json.dumps([PASSAGE]), a, r])
     shapes["logger"] = tmp_path / "logger.jsonl"
     with AnswerLogger(shapes["logger"], gold=gold) as logger:
-        for qid, (q, _, a) in zip(("r1", "r2"), QUESTIONS, strict=True):
+        for qid, (_, _, a) in zip(("r1", "r2"), QUESTIONS, strict=True):
             logger.write(qid, a, [{"text": PASSAGE, "doc_id": "refunds", "title": "Refunds | Nimbus Help"}])
-    shapes["own"] = _write(tmp_path / "own.jsonl", [
-        {"question_id": qid, "answer": a, "passages": [PASSAGE]} for qid, (_, _, a) in zip(("r1", "r2"), QUESTIONS)
-    ])  # fmt: skip
+    ids = ("r1", "r2")
+    own = [{"question_id": qid, "answer": q[2], "passages": [PASSAGE]} for qid, q in zip(ids, QUESTIONS, strict=True)]
+    shapes["own"] = _write(tmp_path / "own.jsonl", own)
     verdicts = {}
     for name, log in shapes.items():
         out = tmp_path / f"out-{name}"
