@@ -119,6 +119,14 @@ def prepare(folder: Path, work: Path, navigation: list[str]) -> tuple[Path, Path
     return plain, marked
 
 
+def export_revision(revision: str, folder: Path) -> Path:
+    """``evalgate_lib`` of the git ``revision``, extracted into ``folder`` (made here); returns ``folder``."""
+    folder.mkdir(parents=True)
+    archive = subprocess.run(["git", "archive", revision, "evalgate_lib"], cwd=ROOT, capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    return folder
+
+
 def evalgate_reading(code_root: Path, plain: Path, marked: Path) -> Reading:
     """EvalGate's articles and chunks, as the ``evalgate_lib`` under ``code_root`` reads them (in a subprocess)."""
     proc = subprocess.run(
@@ -219,11 +227,7 @@ def main(argv: list[str] | None = None) -> int:
         before_roots: dict[str, Path] = {}
         if "before" in readers:
             for revision in revisions:
-                before_roots[revision] = work / "before" / revision
-                before_roots[revision].mkdir(parents=True)
-                command = ["git", "archive", revision, "evalgate_lib"]
-                archive = subprocess.run(command, cwd=ROOT, capture_output=True, check=True)
-                subprocess.run(["tar", "-x", "-C", str(before_roots[revision])], input=archive.stdout, check=True)
+                before_roots[revision] = export_revision(revision, work / "before" / revision)
         library: dict[str, Callable[[str], tuple[str, str]]] = {}
         for name, extract, module in (
             ("trafilatura", trafilatura_extract, "trafilatura"),
