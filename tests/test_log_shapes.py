@@ -49,6 +49,9 @@ def test_ragas_rows_whose_reference_declines_are_no_answer_questions(tmp_path: P
     assert main(["score", str(log), str(log), "--names", "a,b", "--out", str(tmp_path / "o")]) == 0
     out = capsys.readouterr().out
     assert "2 questions: 1 answerable, 1 no-answer, 1 of them because the reference declines (q002; " in out
+    # no doc ids and no --corpus: the retrieval rows are n/a, their McNemar p too (no "1.000" beside an n/a delta)
+    (recall,) = [line for line in out.splitlines() if line.startswith("recall@1 (doc) ")]
+    assert recall.split()[-5:] == ["n/a"] * 5
     rows = [json.loads(line) for line in (tmp_path / "o" / "results.jsonl").read_text().splitlines()]
     refused = [r for r in rows if r["question_id"] == "q002"]
     assert [r["type"] for r in refused] == ["no_answer", "no_answer"]
