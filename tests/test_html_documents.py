@@ -98,6 +98,95 @@ def test_gold_check_finds_the_evidence_copied_from_the_browser(name: str) -> Non
     assert all(e.count >= 1 for q in checked.questions for e in q.evidence)
 
 
+# --------------------------------------------------------------------------------------------- each rule, on its pages
+
+
+def _article(name: str, article_id: str) -> str:
+    return next(a.body for a in scan_corpus(SETS_FOLDER / name / "corpus").articles if a.id == article_id)
+
+
+def _page(name: str, article_id: str) -> str:
+    return markup(next((SETS_FOLDER / name / "corpus").glob(f"{article_id}.htm*")))
+
+
+@pytest.mark.parametrize(
+    ("name", "article_id", "lead", "items"),
+    [
+        # mdBook: a list of two links a sentence introduces, in the article's flow (the page's menus are dropped)
+        ("mdbook-rust", "how-to-write-documentation", "to see what's possible:",
+         ["- CommonMark quick reference", "- current spec"]),
+        # MkDocs Material: the example navigation the text shows, nested items and all
+        ("mkdocs-material", "index", "", ["- Frob", "- Baz", "- Borgs"]),
+    ],
+)  # fmt: skip
+def test_a_link_list_in_the_articles_flow_is_kept_as_a_list(name: str, article_id: str, lead: str, items) -> None:
+    """A list of links the article's prose introduces carries the page's facts: it stays, as a list, while the
+    same page's menus (link lists outside the flow) go: none of their words is kept (the test above)."""
+    lines = [line.strip() for line in _article(name, article_id).split("\n")]
+    for item in items:
+        assert item in lines, item
+    if lead:
+        introduced = next(i for i, line in enumerate(lines) if line.endswith(lead))
+        assert lines[introduced + 2] == items[0]  # right below the sentence that introduces it
+
+
+def test_hidden_code_lines_are_not_text() -> None:
+    """mdBook hides a doctest's wrapper lines (``<span class="boring">``: ``fn main() {`` … ``}``): no reader sees
+    them, so no line only they hold is in the article."""
+    from bs4 import BeautifulSoup
+
+    checked = 0
+    for page in (SETS_FOLDER / "mdbook-rust" / "corpus").iterdir():
+        soup = BeautifulSoup(markup(page), "html.parser")
+        hidden = {line.strip() for span in soup.select("span.boring") for line in span.get_text().split("\n")}
+        for span in soup.select("span.boring"):
+            span.decompose()
+        shown = {line.strip() for pre in soup.find_all("pre") for line in pre.get_text().split("\n")}
+        article = {line.strip() for line in _article("mdbook-rust", page.name.split(".html")[0]).split("\n")}
+        only_hidden = {line for line in hidden - shown if line}
+        checked += len(only_hidden)
+        assert not only_hidden & article, only_hidden & article
+    assert checked >= 2  # "#![allow(unused)]" and "fn main() {" at least
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_no_private_use_glyph_in_any_article(name: str) -> None:
+    """Icon glyphs (private-use code points: MkDocs' permalink U+F0C1 after every heading) are pictures, not text."""
+    from evalgate_lib.text.html_page import PRIVATE_USE
+
+    for article in scan_corpus(SETS_FOLDER / name / "corpus").articles:
+        assert PRIVATE_USE.search(article.body) is None and PRIVATE_USE.search(article.title) is None, article.id
+    if name == "mkdocs-bootstrap":  # the pages do hold them
+        assert all("\uf0c1" in markup(page) for page in (SETS_FOLDER / name / "corpus").iterdir())
+
+
+def test_a_site_headers_logo_block_and_tagline_are_not_text() -> None:
+    """SQLite's pages open with its logo and a two-line tagline outside any menu: no article holds the tagline (its
+    menus go as navigation: the test above)."""
+    for page in (SETS_FOLDER / "handwritten-sqlite" / "corpus").iterdir():
+        assert "Choose any three." in markup(page)
+        body = _article("handwritten-sqlite", page.name.split(".html")[0])
+        assert "Small. Fast. Reliable." not in body and "Choose any three." not in body
+
+
+@pytest.mark.parametrize(
+    ("name", "article_id", "title"),
+    [
+        ("mdbook-rust", "documentation-tests", "Documentation tests"),  # "- The rustdoc book", shown in its menu bar
+        ("mkdocs-bootstrap", "cli", "Command Line Interface"),  # "- MkDocs", the site's name in its navbar
+        ("handwritten-lynx", "about_lynx", "About Lynx – Who, What, and When – Where it is now"),  # shown nowhere else
+    ],
+)
+def test_one_page_alone_reads_its_title_less_the_site_part_it_shows(name: str, article_id: str, title: str) -> None:
+    """One page, read alone (``read_html_page``): a suffix of its ``<title>`` that the page shows elsewhere as a name
+    of its own is the site's; a suffix it does not show may be its own subtitle, and stays."""
+    from evalgate_lib.text.html_page import read_html_page
+
+    page = read_html_page(_page(name, article_id))
+    assert page.title == title
+    assert page.written_title is not None and page.written_title.startswith(title)
+
+
 def test_gold_check_on_the_command_line_reads_an_html_set(tmp_path: Path) -> None:
     """The newcomer's command: exit 0, every evidence line found in the page's file."""
     import subprocess

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evalgate_lib.text.markup import detect_format, read_blocks, read_inline
+from evalgate_lib.text.markup import code_block_spans, detect_format, read_blocks, read_inline
 from evalgate_lib.text.tokens import answer_sentences, sentences_of, split_plain_sentences
 
 
@@ -123,3 +123,16 @@ def test_sentences_may_start_with_a_code_span_for_the_judge_but_chunking_keeps_i
     assert sentences_of(text) == (text,)  # the chunkers' rule is unchanged, so prompts (and cached answers) are too
     plain = "It clears the cache. pip cache dir prints it. See e.g. Foo."
     assert split_plain_sentences(plain, (21,)) == ["It clears the cache.", "pip cache dir prints it.", "See e.g. Foo."]
+
+
+def test_code_block_spans_by_hand() -> None:
+    """Fenced (backticks or tildes) and indented blocks, each from its first line's start to its last line's end;
+    a ``#`` line inside is code, and inline backticks are no block."""
+    # offsets: "Intro.\n\n" 0-8, the fence 8-37, "\n\n" 37-39, the indented block 39-65, then the tilde fence 97-112
+    text = (
+        "Intro.\n\n```toml\n# a comment\nx = 1\n```\n\n    indented code\n    more\n\n"
+        "Text with ```inline``` ticks.\n~~~\n~ tilde\n~~~"
+    )
+    assert code_block_spans(text) == ((8, 37), (39, 65), (97, 112))
+    assert text[8:37] == "```toml\n# a comment\nx = 1\n```" and text[97:112] == "~~~\n~ tilde\n~~~"
+    assert code_block_spans("No code here.\n# Heading") == ()

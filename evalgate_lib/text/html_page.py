@@ -96,10 +96,12 @@ PRIVATE_USE = re.compile(f"[{_PRIVATE_USE_RANGES}]")
 #: ``<li>`` inside the one before): deeper than any page of eleven generators' documentation (SQLite's deepest,
 #: with its unclosed list items, nests 2,792 levels), far below what makes the reading slow.
 MAX_DEPTH = 10_000
-#: Nested lists are indented at most this many levels; deeper items line up with the last (as a browser stops
-#: nesting elements at some depth, 512 in Chromium): written out in full, a list nested thousands of levels deep is
-#: millions of spaces, copied once per level.
-_INDENT_LEVELS = 32
+#: Nested lists are indented at most this many levels; deeper items line up with the last. Written out in full, a
+#: list nested thousands of levels deep is millions of spaces, copied once per level; even at 32 levels a page of
+#: 330 nested lists read as lines of 64 spaces and a word, and its four longest chunks were 17,140 characters for
+#: 499 words, a prompt ``run`` refused as too long for the context. No page of the eleven generators' documentation
+#: nests lists more than five deep.
+_INDENT_LEVELS = 8
 #: Words a site header's block may hold beside its logo and links: a tagline, never an article's paragraph.
 _TAGLINE_WORDS = 12
 #: Block elements a link list (navigation) is looked for in.
