@@ -610,7 +610,13 @@ def cmd_score(args: argparse.Namespace) -> int:
             )
     for name, count in run.located.items():
         if count:
-            print(f"{name}: {count} passage(s) without a doc_id placed in the corpus by their text (retrieval metrics)")
+            why = (
+                "retrieval metrics"
+                if not run.gold_from_log
+                else "their articles; the gold from the rows names no gold article, so retrieval metrics stay empty: "
+                "evalgate gold import --corpus writes a gold file that names them, for --gold"
+            )
+            print(f"{name}: {count} passage(s) without a doc_id placed in the corpus by their text ({why})")
     if not all(log.has_doc_ids for log in run.logs):
         print(
             "retrieval metrics: left empty for a log whose passages do not all carry a doc_id"

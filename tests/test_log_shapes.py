@@ -107,3 +107,16 @@ def test_one_answer_gets_one_verdict_in_every_log_shape(tmp_path: Path) -> None:
         verdicts[name] = json.dumps([[r["question_id"], r["judgement"]] for r in mine], sort_keys=True)
         assert all(r["retrieval_metrics"] is not None for r in mine if r["type"] == "answerable"), name
     assert len(set(verdicts.values())) == 1, verdicts
+
+
+def test_corpus_places_rows_contexts_and_says_what_that_gives(tmp_path: Path, capsys) -> None:
+    """With --corpus, a RAGAS row's contexts get their article (its title read as in every shape); without --gold
+    the gold from the rows names no gold article, so the command says the retrieval metrics stay empty."""
+    log = _ragas(tmp_path / "a.jsonl")
+    argv = ["score", str(log), str(log), "--names", "a,b", "--corpus", str(_corpus(tmp_path))]
+    assert main([*argv, "--out", str(tmp_path / "o")]) == 0
+    out = capsys.readouterr().out
+    assert "a: 2 passage(s) without a doc_id placed in the corpus by their text (their articles; the gold from the " \
+        "rows names no gold article, so retrieval metrics stay empty" in out  # fmt: skip
+    rows = [json.loads(line) for line in (tmp_path / "o" / "results.jsonl").read_text().splitlines()]
+    assert {c["article_id"] for r in rows for c in r["retrieved"]} == {"refunds"}

@@ -27,6 +27,7 @@ from evalgate_lib.inputs.foreign_logs import gold_questions, is_own_line, read_r
 from evalgate_lib.inputs.foreign_rows import FOREIGN_KEYS, SHAPE_KEYS
 from evalgate_lib.inputs.gold import GoldQuestion
 from evalgate_lib.inputs.tables import Row, Table, read_table
+from evalgate_lib.run.external import score_answer_logs
 
 DATA = ROOT / "tests" / "data" / "ragas-eval"
 IDS = [f"q00{n}" for n in range(1, 7)]
@@ -64,6 +65,7 @@ def test_a_ragas_jsonl_pair_to_verdicts_gate_and_report(tmp_path: Path) -> None:
         "gold accept ← 'reference', gold type ← 'type'; kept under meta: 'reference_contexts', 'synthesizer_name'"
     ) in printed
     assert "'reference' checked against the gold; kept under meta" in printed
+    assert "id ← the gold question of the same text, 'reference' checked against the gold" in printed  # v2's rows
     assert f"gold: from {DATA / 'v1.jsonl'} (6 questions: 5 answerable, 1 no-answer;" in printed
     assert "gold: 1 reference(s) longer than 8 tokens (q005)" in printed
     # the columns fit their widest cell ("not measurable" beside recall@5), so the spacing is not pinned
@@ -382,3 +384,19 @@ def test_rows_without_ids_match_the_gold_by_question_text_in_any_order(tmp_path:
     results = load_results(tmp_path / "o")
     by_config = {c: {r.question_id: r.answer for r in results.rows if r.config == c} for c in ("v2", "b")}
     assert by_config["v2"] == by_config["b"] and sorted(by_config["b"]) == sorted(g["id"] for g in gold)
+
+
+def test_a_question_asked_twice_is_matched_in_row_order(tmp_path: Path) -> None:
+    """A test set that asks one question twice: its rows are matched to the gold questions of that text in order (the
+    log the gold came from keeps its row-order ids); a row more than the gold has of that text is named."""
+    rows = [json.loads(line) for line in (DATA / "v2.jsonl").read_text(encoding="utf-8").splitlines()]
+    twice = [*rows, {**rows[0], "response": "Another answer."}]
+    log = _write(tmp_path / "twice.jsonl", twice)
+    assert main(["score", str(log), str(log), "--names", "a,b", "--out", str(tmp_path / "o")]) == 0
+    results = load_results(tmp_path / "o")
+    answers = {r.question_id: r.answer for r in results.rows if r.config == "b"}
+    assert answers[f"q{len(twice):03d}"] == "Another answer." and answers["q001"] == rows[0]["response"]
+    thrice = _write(tmp_path / "thrice.jsonl", [*twice[1:], twice[0], twice[0]])
+    with pytest.raises(InputError, match=r"thrice\.jsonl:\d+: question .* is the text of 2 gold question\(s\), and an "
+                       r"earlier row already answers each"):  # fmt: skip
+        score_answer_logs(log, thrice, None, names=("a", "b"))

@@ -342,21 +342,30 @@ def _question_key(text: str) -> str:
 
 def _by_question_text(log: LogFile, questions: Mapping[str, str]) -> tuple[LoggedAnswer, ...]:
     """The answers of rows without an id column, each given the id of the gold question with its text
-    (:func:`_question_key`); the first row whose text is no gold question's is an error naming it."""
+    (:func:`_question_key`). A text several gold questions share (a test set that asks one question twice) is
+    matched in order: its first row to the first of them, and so on, so the log the gold came from keeps its
+    row-order ids. The first row whose text no gold question has left is an error naming it."""
     ids: dict[str, list[str]] = {}
     for qid, text in questions.items():
         ids.setdefault(_question_key(text), []).append(qid)
+    used: dict[str, int] = {}
     matched = []
     for answer in log.answers:
-        found = ids.get(_question_key(answer.question or ""), [])
-        if len(found) != 1:
-            why = "is the text of no gold question" if not found else f"is the text of {len(found)} gold questions"
+        key = _question_key(answer.question or "")
+        found, taken = ids.get(key, []), used.get(key, 0)
+        if taken >= len(found):
+            why = (
+                "is the text of no gold question"
+                if not found
+                else f"is the text of {len(found)} gold question(s), and an earlier row already answers each"
+            )
             raise InputError(
                 f"{answer.where}: question {answer.question!r:.80} {why} (the rows have no id column, so each is "
                 "matched to the gold question of the same text, Unicode NFC and whitespace aside); give the rows an "
                 "'id' column, or fix the question's text"
             )
-        matched.append(replace(answer, question_id=found[0]))
+        used[key] = taken + 1
+        matched.append(replace(answer, question_id=found[taken]))
     return tuple(matched)
 
 

@@ -98,8 +98,10 @@ class ForeignLog:
         against it; ``"unused"``, a gold file was given.
         """
         shown = [f"{role} ← {column!r}" for role, column in self.columns.items() if role in LOG_ROLES]
-        if self.ids_from_row_order:
-            shown.append("id ← the row order (q001, q002, …)")
+        if self.ids_from_row_order:  # the source's ids are its rows' positions; another log's rows match them by text
+            shown.append(
+                "id ← the row order (q001, q002, …)" if gold == "source" else "id ← the gold question of the same text"
+            )
         gold_columns = {role: column for role, column in self.columns.items() if role in GOLD_ROLES}
         if gold == "source":
             shown += [f"gold {role} ← {column!r}" for role, column in gold_columns.items()]
