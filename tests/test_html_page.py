@@ -392,3 +392,15 @@ def test_orphan_lines_read_a_heading_with_a_code_span_as_one_line() -> None:
     )
     found = orphan_lines(markup, "#### The bench field\n\nSee The bench field below.\n\n```\nmake\nmake install\n```\n")
     assert found.lines == () and found.total == 4
+
+
+def test_hidden_text_by_hand() -> None:
+    """Two private-use glyphs, and one line only a hidden code line holds ("fn main() {"; "}" the page also shows)."""
+    from evalgate_lib.text.html_checks import hidden_text
+
+    markup = (
+        "<h2>Setup<a href='#s'>\uf0c1</a></h2><pre><span class='boring'>fn main() {\n</span>let x = 5;\n"
+        "<span class='boring'>}</span></pre><pre>}</pre>"
+    )
+    assert hidden_text(markup, "## Setup\uf0c1\n\n```\nfn main() {\nlet x = 5;\n}\n```\n\u2009\uf0c1") == 3
+    assert hidden_text(markup, "## Setup\n\n```\nlet x = 5;\n```\n\n```\n}\n```") == 0

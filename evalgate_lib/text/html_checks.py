@@ -1,12 +1,15 @@
 """How well a page's text reads as the browser shows the page: orphaned inline lines and navigation text.
 
-Two figures, each made by one function here, that compare the text a reader (EvalGate's, an
+Three figures, each made by one function here, that compare the text a reader (EvalGate's, an
 extraction library's, an older version's) made of a page with the page itself:
 
 * :func:`orphan_lines` — lines of the text that consist of nothing but the text of an inline
   element (a link, emphasis, a code span, a superscript …) which, on the page, sits inside a
   longer line: ``is an alias for the <a>KEY</a> column`` read as ``is an alias for the``,
   ``KEY``, ``column``. A reader that keeps inline elements inside their lines has none.
+* :func:`hidden_text` — what the reader of the page never sees that the text kept: icon glyphs
+  (private-use code points, MkDocs' permalink U+F0C1) and code lines the page hides (mdBook's
+  ``<span class="boring">``: a doctest's ``fn main() {`` wrapper).
 * :func:`mark_navigation` and :func:`starts_with_navigation` — the page's navigation (named by
   CSS selectors for its generator: Sphinx's ``div.related``, Texinfo's ``div.header`` …) has
   every word replaced by :data:`NAVIGATION_MARK`, so that whatever a reader keeps of it can be
@@ -138,6 +141,27 @@ def orphan_lines(markup: str, text: str) -> Orphans:
         if line := _norm(_MARKERS.sub("", stripped).rstrip("|")):
             lines.append(line)
     return Orphans(tuple(line for line in lines if line in candidates), len(lines) + in_code)
+
+
+#: Classes of code lines a page hides from its reader (mdBook's doctest wrapper lines).
+HIDDEN_CODE = ("span.boring",)
+
+
+def hidden_text(markup: str, text: str) -> int:
+    """How many pieces of what the page's reader does not see ``text`` (a reading of the page ``markup``) kept:
+    each private-use code point (an icon glyph), and each line that on the page only a hidden code line
+    (:data:`HIDDEN_CODE`) holds — a line the page also shows elsewhere (a visible ``}``) is never counted."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(markup, "html.parser")
+    hidden = [element for selector in HIDDEN_CODE for element in soup.select(selector)]
+    only_hidden = {line.strip() for element in hidden for line in element.get_text().split("\n")}
+    for element in hidden:
+        element.decompose()
+    shown = {line.strip() for line in soup.get_text().split("\n")}
+    only_hidden -= shown | {""}
+    kept = sum(1 for line in text.split("\n") if line.strip() in only_hidden)
+    return kept + len(PRIVATE_USE.findall(text))
 
 
 def mark_navigation(markup: str, selectors: Sequence[str]) -> str:
