@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -34,18 +33,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from html_reading import export_revision  # noqa: E402  (bench/ is this script's own folder on sys.path)
+from bench_long_lines import CHUNKINGS  # noqa: E402  (bench/ is this script's own folder on sys.path)
+from html_reading import export_revision, run_dump  # noqa: E402
 
 from evalgate_lib.chunks.chunk_checks import ChunkShape, chunk_shape  # noqa: E402
 from evalgate_lib.chunks.chunking import Chunk  # noqa: E402
 from evalgate_lib.inputs.corpus import Article  # noqa: E402
 
-#: Each built-in chunker with the shipped configs' parameters (sentence: its defaults; no shipped config uses it).
-CHUNKINGS = {
-    "fixed": {"method": "fixed", "size": 120, "overlap": 20},
-    "markdown": {"method": "markdown", "max_words": 250},
-    "sentence": {"method": "sentence", "window": 5, "overlap": 1},
-}
 SETS = ROOT / "tests" / "data" / "html-docs"
 
 #: Run by a revision's Python with its evalgate_lib first on the path: each folder's articles and chunk spans.
@@ -78,14 +72,7 @@ def corpora() -> dict[str, Path]:
 
 def shapes(code_root: Path, folders: dict[str, Path]) -> dict[tuple[str, str], ChunkShape]:
     """Per (corpus, chunker): the counts of the ``evalgate_lib`` under ``code_root``'s chunks (in a subprocess)."""
-    proc = subprocess.run(
-        [sys.executable, "-c", _DUMP, str(code_root), json.dumps(CHUNKINGS), *map(str, folders.values())],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=code_root,
-    )
-    dumped = json.loads(proc.stdout)
+    dumped = run_dump(_DUMP, code_root, CHUNKINGS, list(folders.values()))
     out = {}
     for name, folder in folders.items():
         found = dumped[str(folder)]

@@ -135,15 +135,15 @@ def export_revision(revision: str, folder: Path) -> Path:
 
 def evalgate_reading(code_root: Path, plain: Path, marked: Path) -> Reading:
     """EvalGate's articles and chunks, as the ``evalgate_lib`` under ``code_root`` reads them (in a subprocess)."""
-    proc = subprocess.run(
-        [sys.executable, "-c", _DUMP, str(code_root), json.dumps(CHUNKINGS), str(plain), str(marked)],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=code_root,
-    )
-    found = json.loads(proc.stdout)
+    found = run_dump(_DUMP, code_root, CHUNKINGS, [plain, marked])
     return Reading(found[str(plain)], found[str(marked)])
+
+
+def run_dump(script: str, code_root: Path, chunkings: dict[str, Any], folders: list[Path]) -> Any:
+    """What ``script`` prints as JSON, run by this Python with the ``evalgate_lib`` under ``code_root`` first on its
+    path (its arguments: that folder, ``chunkings`` as JSON, then ``folders``)."""
+    command = [sys.executable, "-c", script, str(code_root), json.dumps(chunkings), *map(str, folders)]
+    return json.loads(subprocess.run(command, capture_output=True, text=True, check=True, cwd=code_root).stdout)
 
 
 def library_reading(extract: Callable[[str], tuple[str, str]], plain: Path, marked: Path) -> Reading:
