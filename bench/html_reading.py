@@ -9,6 +9,9 @@ each set's navigation and titles written down in its ``set.toml``) and every rea
   reading of the page with its navigation marked by ``mark_navigation``);
 * **navigation words kept**: words of the page's navigation anywhere in the articles;
 * **wrong titles**: articles whose title is not the page's title in ``set.toml``;
+* **hidden text kept**: what the page's reader never sees, kept in the articles: icon glyphs (private-use code
+  points) and lines only the page's hidden code lines hold (mdBook's ``span.boring``)
+  (:func:`evalgate_lib.text.html_checks.hidden_text`);
 * **orphaned inline lines**: lines that are just the text of an inline element sitting inside a
   longer line on the page (:func:`evalgate_lib.text.html_checks.orphan_lines`), over all lines;
 * **browser evidence found**: the set's ``gold.jsonl`` evidence, copied from the pages as
@@ -30,6 +33,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import logging
 import subprocess
 import sys
 import tempfile
@@ -42,6 +46,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from evalgate_lib.text.html_checks import (  # noqa: E402
+    hidden_text,
     mark_navigation,
     navigation_words,
     orphan_lines,
@@ -88,6 +93,7 @@ class Figures:
     titled: int = 0
     orphans: int = 0
     lines: int = 0
+    hidden: int = 0
     evidence_found: int = 0
     evidence: int = 0
 
@@ -119,17 +125,25 @@ def prepare(folder: Path, work: Path, navigation: list[str]) -> tuple[Path, Path
     return plain, marked
 
 
+def export_revision(revision: str, folder: Path) -> Path:
+    """``evalgate_lib`` of the git ``revision``, extracted into ``folder`` (made here); returns ``folder``."""
+    folder.mkdir(parents=True)
+    archive = subprocess.run(["git", "archive", revision, "evalgate_lib"], cwd=ROOT, capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    return folder
+
+
 def evalgate_reading(code_root: Path, plain: Path, marked: Path) -> Reading:
     """EvalGate's articles and chunks, as the ``evalgate_lib`` under ``code_root`` reads them (in a subprocess)."""
-    proc = subprocess.run(
-        [sys.executable, "-c", _DUMP, str(code_root), json.dumps(CHUNKINGS), str(plain), str(marked)],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=code_root,
-    )
-    found = json.loads(proc.stdout)
+    found = run_dump(_DUMP, code_root, CHUNKINGS, [plain, marked])
     return Reading(found[str(plain)], found[str(marked)])
+
+
+def run_dump(script: str, code_root: Path, chunkings: dict[str, Any], folders: list[Path]) -> Any:
+    """What ``script`` prints as JSON, run by this Python with the ``evalgate_lib`` under ``code_root`` first on its
+    path (its arguments: that folder, ``chunkings`` as JSON, then ``folders``)."""
+    command = [sys.executable, "-c", script, str(code_root), json.dumps(chunkings), *map(str, folders)]
+    return json.loads(subprocess.run(command, capture_output=True, text=True, check=True, cwd=code_root).stdout)
 
 
 def library_reading(extract: Callable[[str], tuple[str, str]], plain: Path, marked: Path) -> Reading:
@@ -181,6 +195,7 @@ def measure(folder: Path, spec: dict[str, Any], reading: Reading) -> Figures:
             if article["title"] != titles[article_id]:
                 figures.wrong_titles.append(f"{article_id}: {article['title']!r}")
         found = orphan_lines(read_page(pages[article_id]), article["body"])
+        figures.hidden += hidden_text(read_page(pages[article_id]), article["body"])
         figures.orphans += len(found.lines)
         figures.lines += found.total
     for line in (folder / "gold.jsonl").read_text(encoding="utf-8").splitlines():
@@ -211,6 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--extra-path", action="append", default=[], help="a folder to import extractors from")
     parser.add_argument("--json", type=Path, help="also write every figure here")
     args = parser.parse_args(argv)
+    logging.disable(logging.WARNING)  # the chunkers' warnings of code blocks cut between their lines: not figures here
     revisions: list[str] = args.before or ["ba3a88b"]
     sys.path[1:1] = args.extra_path
     readers = args.readers.split(",")
@@ -219,11 +235,7 @@ def main(argv: list[str] | None = None) -> int:
         before_roots: dict[str, Path] = {}
         if "before" in readers:
             for revision in revisions:
-                before_roots[revision] = work / "before" / revision
-                before_roots[revision].mkdir(parents=True)
-                command = ["git", "archive", revision, "evalgate_lib"]
-                archive = subprocess.run(command, cwd=ROOT, capture_output=True, check=True)
-                subprocess.run(["tar", "-x", "-C", str(before_roots[revision])], input=archive.stdout, check=True)
+                before_roots[revision] = export_revision(revision, work / "before" / revision)
         library: dict[str, Callable[[str], tuple[str, str]]] = {}
         for name, extract, module in (
             ("trafilatura", trafilatura_extract, "trafilatura"),
@@ -252,13 +264,13 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append(table_row(folder, spec, reader, reading))
     print(
         "| set (generator) | reader | chunks starting with navigation | navigation words kept | wrong titles "
-        "| orphaned inline lines | browser evidence found |"
+        "| hidden text kept | orphaned inline lines | browser evidence found |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|")
     for row in rows:
         print(
             f"| {row['set']} ({row['generator']}) | {row['reader']} | {percent(row['nav_chunks'], row['chunks'])} "
-            f"| {row['nav_words']} | {len(row['wrong_titles'])} / {row['titled']} "
+            f"| {row['nav_words']} | {len(row['wrong_titles'])} / {row['titled']} | {row['hidden']} "
             f"| {percent(row['orphans'], row['lines'])} | {percent(row['evidence_found'], row['evidence'])} |"
         )
     if args.json:

@@ -16,6 +16,7 @@ import argparse
 import contextlib
 import logging
 import os
+import re
 import sys
 import traceback
 from pathlib import Path
@@ -639,6 +640,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         corpus=args.corpus,
         matching=args.matching,
         scorer=args.scorer,
+        declined_references=args.declined_references,
     )
     summary, folder = score_and_write(run, args.out)
     print(f"pipeline: external (answer logs {args.baseline_log}, {candidate_log})")
@@ -658,8 +660,20 @@ def cmd_score(args: argparse.Namespace) -> int:
                 f"{name}: {count} passage(s) placed as spans of the corpus joined by other text "
                 "(merged chunks; each span and join is in its row)"
             )
+    for name, count in run.located.items():
+        if count:
+            why = (
+                "retrieval metrics"
+                if not run.gold_from_log
+                else "their articles; the gold from the rows names no gold article, so retrieval metrics stay empty: "
+                "evalgate gold import --corpus writes a gold file that names them, for --gold"
+            )
+            print(f"{name}: {count} passage(s) without a doc_id placed in the corpus by their text ({why})")
     if not all(log.has_doc_ids for log in run.logs):
-        print("retrieval metrics: left empty for a log whose passages do not all carry a doc_id")
+        print(
+            "retrieval metrics: left empty for a log whose passages do not all carry a doc_id"
+            + ("" if run.corpus_path is not None else " (--corpus places passages by their text)")
+        )
     print()
     print(format_table(summary))
     print()
@@ -691,9 +705,15 @@ def _print_log_shapes(run: ExternalRun) -> None:
     if not run.gold_from_log:
         return
     answerable = sum(q.answerable for q in run.questions)
+    declined = (
+        f", {len(run.declined)} of them because the reference declines ({', '.join(list(run.declined)[:5])}"
+        f"{', …' if len(run.declined) > 5 else ''}; --declined-references answerable keeps them answerable)"
+        if run.declined
+        else ""
+    )
     print(
         f"gold: from {run.gold_path} ({len(run.questions)} questions: {answerable} answerable, "
-        f"{len(run.questions) - answerable} no-answer; no gold article, so no retrieval metrics)"
+        f"{len(run.questions) - answerable} no-answer{declined}; no gold article, so no retrieval metrics)"
     )
     long = long_accepts(run.questions)
     if long:
@@ -719,6 +739,7 @@ def _score_candidates(args: argparse.Namespace, names: Sequence[str] | None) -> 
         corpus=args.corpus,
         matching=args.matching,
         scorer=args.scorer,
+        declined_references=args.declined_references,
     )
     family = load_candidates(args.out)
     print(f"pipeline: external (answer logs {args.baseline_log}, {', '.join(map(str, args.candidate_log))})")
@@ -816,6 +837,7 @@ def _configure_score(parser: argparse.ArgumentParser) -> None:
         help="answer matching (default claim; raw is byte-exact containment, case folded only)",
     )
     parser.add_argument("--scorer", default=DEFAULT_SENTENCE_SCORER, help="sentence scorer (registered name)")
+    _add_declined_references(parser)
     parser.add_argument("--out", default=Path("results/external"), type=Path, help="results folder to write")
 
 
@@ -914,6 +936,59 @@ def _configure_report(parser: argparse.ArgumentParser) -> None:
     )
 
 
+#: Control characters an article's text may hold: shown as ``\x1b``, never sent to the terminal.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def cmd_corpus(args: argparse.Namespace) -> int:
+    """``evalgate corpus show ARTICLE``: print an article as EvalGate reads it, each line with its number."""
+    from evalgate_lib.inputs.corpus import scan_corpus
+    from evalgate_lib.text.matching import canonical
+
+    corpus = args.corpus
+    if corpus is None:
+        from evalgate_lib.gold_tools.gold_files import gold_sources
+
+        corpus, _, _ = gold_sources(args.config, args.config)
+    articles = {a.id: a for a in scan_corpus(corpus).articles}
+    article = articles.get(canonical(args.article))
+    if article is None:
+        import difflib
+
+        near = difflib.get_close_matches(args.article, sorted(articles), n=1)
+        hint = f"; did you mean {near[0]!r}?" if near else f"; articles: {', '.join(sorted(articles)[:10])}"
+        raise InputError(f"no article {args.article!r} in the corpus {corpus}{hint}")
+    from evalgate_lib.gold_tools.gold_check import body_line_offsets
+
+    offset = body_line_offsets([article]).get(article.id, 0)  # the front matter's lines: numbers are the file's
+    lines = [""] * offset + article.body.split("\n")
+    first, last = offset + 1, len(lines)
+    if args.lines is not None:
+        found = re.fullmatch(r"(\d+)(?:-(\d+))?", args.lines.strip())
+        if found is None:
+            raise InputError(f"--lines {args.lines!r}: write a line number or a range, e.g. 390-400")
+        first, last = int(found.group(1)), int(found.group(2) or found.group(1))
+        if not 1 <= first <= last or first > len(lines):
+            raise InputError(f"--lines {args.lines!r}: the article {article.id!r} has lines 1-{len(lines)}")
+    print(f"article {article.id}: {article.title} ({article.path}; lines {first}-{min(last, len(lines))} of the text "
+          f"EvalGate reads, {len(lines)} in all)")  # fmt: skip
+    width = len(str(min(last, len(lines))))
+    for number in range(first, min(last, len(lines)) + 1):
+        shown = _CONTROL.sub(lambda c: "\\x%02x" % ord(c.group()), lines[number - 1])  # noqa: UP031
+        print(f"{number:>{width}}  {shown}")
+    return 0
+
+
+def _configure_corpus(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="corpus_command", required=True)
+    show_help = "print an article as EvalGate reads it (an HTML page's main content as text), lines numbered"
+    show = sub.add_parser("show", help=show_help, description=show_help)
+    show.add_argument("article", help="the article's id (its file name without suffixes, or its front matter's id)")
+    show.add_argument("--lines", default=None, help="only these lines: N or A-B (the numbers gold check prints)")
+    show.add_argument("--corpus", default=None, type=Path, help="corpus folder (default: the config's)")
+    show.add_argument("--config", default="configs/baseline.toml", help="config naming the corpus (%(default)s)")
+
+
 def cmd_gold(args: argparse.Namespace) -> int:
     """``evalgate gold check`` / ``evalgate gold import``: run the chosen sub-subcommand."""
     return args.gold_handler(args)
@@ -1008,9 +1083,22 @@ def _cmd_gold_import(args: argparse.Namespace) -> int:
     from evalgate_lib.gold_tools.gold_import_format import format_import
 
     check_outputs(args, [args.corpus], "out", inputs=[("input file", args.input)])
-    result = import_gold_file(args.input, args.out, args.corpus, args.force)
+    from evalgate_lib.run.external import reference_declines
+
+    declines = reference_declines if args.declined_references == "no-answer" else None
+    result = import_gold_file(args.input, args.out, args.corpus, args.force, declines)
     print(format_import(result, str(args.out), None if args.corpus is None else str(args.corpus)), end="")
     return 1 if result.skipped else 0
+
+
+def _add_declined_references(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--declined-references",
+        choices=("no-answer", "answerable"),
+        default="no-answer",
+        help="a reference that declines ('The documentation does not answer this.', read as the judge reads a "
+        "refusal) makes its question no-answer (default), or stays an accept string (answerable)",
+    )
 
 
 def _configure_gold(parser: argparse.ArgumentParser) -> None:
@@ -1038,6 +1126,7 @@ def _configure_gold(parser: argparse.ArgumentParser) -> None:
         "--corpus", default=None, type=Path, help="corpus folder: find each gold article and evidence from the contexts"
     )
     imp.add_argument("--force", action="store_true", help="overwrite --out when it exists")
+    _add_declined_references(imp)
     imp.set_defaults(gold_handler=_cmd_gold_import, file_outputs=("out",))
 
 
@@ -1236,6 +1325,8 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callab
         cmd_agreement,
     ),
     "gold": ("check a gold set against its corpus, or import one (RAGAS / HF style)", _configure_gold, cmd_gold),
+    "corpus": ("print an article as EvalGate reads it (the text gold check's line numbers count)", _configure_corpus,
+               cmd_corpus),  # fmt: skip
     "diff": ("list the questions the candidate fixed, broke or re-flagged, both answers", _configure_diff, cmd_diff),
     "explain": (
         "show the trace behind one answer's verdicts: each sentence's role, every rule tried, which one decided",

@@ -136,7 +136,7 @@ def test_holm_families_are_per_metric():
     assert adjusted[0]["accuracy_answerable"] == 0.03125  # 2 x 0.015625 = 0.03125, then max(0.03125, 0.03125)
     assert adjusted[1]["accuracy_answerable"] == 0.03125
     assert adjusted[0]["wrong"] == 0.03125  # the wrong flag moves with accuracy: its own family, same values
-    assert adjusted[0]["refusal_accuracy"] == 1.0  # no no-answer question: McNemar p 1.0, adjusted 1.0
+    assert adjusted[0]["refusal_accuracy"] is None  # no no-answer question: no test made, nothing to adjust
 
 
 def test_ranking_puts_the_best_passing_candidate_first():

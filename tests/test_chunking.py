@@ -188,11 +188,11 @@ def test_markdown_sections_one_long_paragraph_is_cut_between_sentences() -> None
 
 
 def test_markdown_sections_body_starting_with_heading_has_no_empty_chunk() -> None:
-    article = Article("h", "H", "\n\n# Title\n\nBody text.\n## Next\nMore.")
-    # whitespace-only pre-heading text is dropped; "# Title" at 2, "## Next" at 23
+    article = Article("h", "H", "\n\n# Title\n\nBody text.\n# Next\nMore.")
+    # whitespace-only pre-heading text is dropped; "# Title" at 2, "# Next" at 22 (a sibling: "# Title" is no lead)
     assert spans(markdown_sections(article)) == [
         (0, 2, 21, "# Title\n\nBody text."),
-        (1, 22, 35, "## Next\nMore."),
+        (1, 22, 34, "# Next\nMore."),
     ]
 
 
@@ -496,3 +496,61 @@ def test_a_run_of_markup_spans_merges_as_specified() -> None:
         else:  # anything: a team's own chunker
             spans = [(a, draw.randint(a + 1, size)) for a in (draw.randrange(size) for _ in range(draw.randint(1, 6)))]
         assert merged(body, spans) == _make_as_specified(body, spans), (body, spans)
+
+
+# --------------------------------------------------------------------------------------------- code blocks, leads
+
+CODE_PAGE = (
+    "# Profiles\n\nSet the level in the manifest:\n\n```toml\n# the default\n[profile.dev]\nopt-level = 0\n\n"
+    "# for releases\n[profile.release]\nopt-level = 3\n```\n\nThe release profile is slower to build.\n"
+)
+
+
+def test_a_hash_line_inside_a_fenced_block_is_code_not_a_heading() -> None:
+    chunks = markdown_sections(Article("p", "P", CODE_PAGE))
+    assert [c.text for c in chunks] == [CODE_PAGE.strip()]
+
+
+def test_a_long_section_is_cut_around_a_code_block_never_inside_it() -> None:
+    code = "```sh\n# step one\nmake\n\n# step two\nmake install\n```"
+    body = "# Build\n\n" + "Words here. " * 6 + f"\n\n{code}\n\nDone now."
+    article = Article("b", "B", body)
+    fence = body.index("```sh"), body.rindex("```") + 3
+    chunks = markdown_sections(article, max_words=14)
+    assert [c.text for c in chunks] == [body[: fence[0]].strip(), body[fence[0] :].strip()]
+    for chunk in fixed_size(article, size=12, overlap=2) + markdown_sections(article, max_words=14):
+        assert not fence[0] < chunk.start < fence[1] and not fence[0] < chunk.end < fence[1], chunk.text
+
+
+def test_fixed_windows_hold_a_code_block_whole() -> None:
+    body = "one two three four\n\n```\na b c\nd e\n```\n\nfive six seven"
+    block = body.index("```"), body.rindex("```") + 3
+    texts = [c.text for c in fixed_size(Article("f", "F", body), size=8, overlap=1)]
+    # 4 words, the block (7 words with its fences) as one unit of weight 7, 3 words: no window cuts the block
+    assert texts == ["one two three four", body[block[0] :].removesuffix(" six seven"), "five six seven"]
+    assert [c.text for c in fixed_size(Article("f", "F", "a b c d e f g"), size=3, overlap=1)] == [
+        "a b c",
+        "c d e",
+        "e f g",
+    ]
+
+
+def test_a_code_block_longer_than_a_chunk_is_cut_between_its_lines_and_said(caplog: pytest.LogCaptureFixture) -> None:
+    code = "\n".join(f"line{n} x y" for n in range(8))
+    body = f"# Big\n\n```\n{code}\n```\n"
+    with caplog.at_level("WARNING", logger="evalgate_lib.chunks.chunking"):
+        chunks = markdown_sections(Article("big", "Big", body), max_words=10)
+    assert len(chunks) > 1 and all(len(c.text.split()) <= 10 for c in chunks)
+    assert all(c.text == c.text.strip() and "\n" not in c.text[:1] for c in chunks)
+    said = "big: a code block of 26 words is longer than a chunk may be (10): it is cut between its lines"
+    assert said in caplog.text
+
+
+def test_a_heading_only_lead_is_joined_to_what_follows() -> None:
+    body = "# MkDocs Installation\n\nA detailed guide.\n\n## Requirements\n\nMkDocs requires a recent Python.\n"
+    assert [c.text for c in markdown_sections(Article("i", "I", body))] == [body.strip()]
+    # a lead that says more than a subtitle, or a first section followed by a sibling, stands alone
+    longer = body.replace("A detailed guide.", "A detailed guide to installing MkDocs on every system.")
+    assert len(markdown_sections(Article("i", "I", longer))) == 2
+    sibling = body.replace("## Requirements", "# Requirements")
+    assert len(markdown_sections(Article("i", "I", sibling))) == 2

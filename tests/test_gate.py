@@ -104,3 +104,22 @@ def test_gate_command_on_results_folder(tmp_path, capsys):
     same = write_results_folder(tmp_path / "same", _rows([True] * 10, [True] * 10), "base", "cand")
     assert main(["gate", "--results", str(same), "--thresholds", str(thresholds)]) == 0
     assert main(["gate", "--results", str(tmp_path / "nope"), "--thresholds", str(thresholds)]) == 2
+
+
+def test_a_summary_that_tested_a_metric_measured_on_no_question_is_named_as_an_earlier_evalgates() -> None:
+    """EvalGate gave a yes/no metric with no complete pair McNemar p = 1; now it makes no test (None). A folder
+    written before is refused for what it is, not as a summary edited after the run."""
+    import dataclasses
+
+    from evalgate_lib.statistics.gate import recompute_summary
+
+    rows = [make_row(config=c, question_id=f"q{n}", retrieval_metrics=None, retrieval_hit=None)
+            for c in ("baseline", "candidate") for n in range(3)]  # fmt: skip
+    fresh = compare(rows, "baseline", "candidate")
+    assert fresh.significance["recall@1"]["n"] == 0 and fresh.significance["recall@1"]["p_value"] is None
+    assert recompute_summary(rows, fresh, "summary.json") == fresh
+    old = dataclasses.replace(fresh, significance={**fresh.significance,
+                                                   "recall@1": {**fresh.significance["recall@1"], "p_value": 1.0}})
+    with pytest.raises(InputError, match=r"^summary\.json: written by an earlier EvalGate: significance\.recall@1\."
+                                         r"p_value is 1\.0 for a metric measured on no question"):  # fmt: skip
+        recompute_summary(rows, old, "summary.json")

@@ -147,7 +147,7 @@ def test_summary_counts_every_code() -> None:
     assert result.counts()["inside-word"] == 1 and sum(result.counts().values()) == 1
     assert summary_line(result) == (
         "summary: 2 questions (1 answerable, 1 no-answer), 1 accept strings, 0 evidence strings, 2 articles; "
-        "1 warnings (inside-word 1, in-question 0, not-in-article 0, evidence-repeated 0); 0 errors"
+        "1 warnings (inside-word 1, in-question 0, not-in-article 0, evidence-repeated 0, evidence-markup 0); 0 errors"
     )
 
 
@@ -181,7 +181,8 @@ def test_cli_check_on_the_test_corpus(capsys: pytest.CaptureFixture[str], tmp_pa
     assert "g5  [no answer]  Can pip limit the size of its cache?\n  no accept strings" in text
     summary = (
         "summary: 5 questions (4 answerable, 1 no-answer), 5 accept strings, 4 evidence strings, 3 articles; "
-        "3 warnings (inside-word 1, in-question 1, not-in-article 1, evidence-repeated 0); 0 errors\n"
+        "3 warnings (inside-word 1, in-question 1, not-in-article 1, evidence-repeated 0, evidence-markup 0); "
+        "0 errors\n"
     )
     assert summary + "power of the gate configs/gate.toml on this gold set (4 answerable, 1 no-answer):\n" in text
     assert text.rstrip().endswith(f"findings: {out}")

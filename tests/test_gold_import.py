@@ -178,7 +178,7 @@ def test_locate_contexts_tie_and_left_out_contexts() -> None:
                                                 "Not there"], [A, B], None)  # fmt: skip
     assert (article, evidence) == ("a", ["The trial lasts 30 days.", "Plans start"])
     assert notes == [
-        "contexts are equally in a, b; chose a (set an 'article' column)",
+        "contexts are equally in a, b; chose a, which holds the highest-ranked of them (set an 'article' column)",
         "context 3 is in b, not the gold article a: left out",
         "context 4 not found in the corpus (even ignoring whitespace): left out",
     ]
@@ -227,9 +227,9 @@ def test_cli_import_ragas_jsonl(tmp_path: Path, capsys: pytest.CaptureFixture[st
         "used for accept), 'evolution_type' (no EvalGate gold field), 'metadata' (no EvalGate gold field), "
         "'episode_done' (no EvalGate gold field)",
         "imported: 3 of 4 rows (3 answerable, 0 no-answer)",
-        f"  note q002 ({RAGAS}:2): context 1 matches only if whitespace is ignored: the article's text is used",
         f"  note q003 ({RAGAS}:3): context 3 is in config, not the gold article caching: left out",
         f"  note q003 ({RAGAS}:3): context 4 not found in the corpus (even ignoring whitespace): left out",
+        "  1 context(s) in 1 row(s) match only if whitespace is ignored: the article's text is their evidence (q002)",
         "NOT imported: 1 row(s)",
         f"  {RAGAS}:4 (q004): no reference answer (column 'ground_truth' is empty); if the corpus holds no answer, "
         "say so in a 'type' column (no_answer) or an 'answerable' column (false)",

@@ -267,3 +267,140 @@ def test_a_caption_goes_with_its_link_list_only_from_above() -> None:
     )
     assert doxygen.text == "Json::Path Class Reference\n\nBody text.\n"
     assert doxygen.title == "Json::Path Class Reference"
+
+
+# --------------------------------------------------------------------------------------------- issue 54's rules
+
+
+def _main(html: str) -> str:
+    return read_html_page(f"<html><body><main>{html}</main></body></html>").text
+
+
+def test_what_the_reader_does_not_see_is_not_text() -> None:
+    """An icon font's element (its text a glyph or a ligature's name), a class that hides (Bootstrap's ``d-none``,
+    mdBook's ``boring``), a private-use code point, a permalink that shows only an icon: none is read."""
+    html = (
+        "<h1>Search<a class='headerlink' href='#search'><i class='fa fa-link'></i></a></h1>"
+        "<p>Press <span class='material-icons'>search</span> to search, <i class='fa fa-copy'></i>copy."
+        "<span class='d-none'> Hidden words.</span> Done.</p>"
+        "<pre><code><span class='boring'>fn main() {\n</span>let x = 5;\n<span class='boring'>}</span></code></pre>"
+    )
+    assert _main(html) == "# Search\n\nPress to search, copy. Done.\n\n```\nlet x = 5;\n```\n"
+    assert _main("<h2>Setup<a class='headerlink' href='#setup'>\uf0c1</a></h2><p>Go\U000f0001.</p>") == (
+        "## Setup\n\nGo.\n"
+    )
+
+
+def test_a_link_list_in_the_flow_stays_and_one_outside_it_goes() -> None:
+    """A table of data (a header row), or a list or table a sentence introduces (its text ends with ``:`` and has more
+    words than a caption), is the article's, links or not; a list under a caption of at most three words is not."""
+    table = (
+        "<table><tr><td><a href='b'>cargo build</a></td><td><a href='d'>dev</a></td></tr>"
+        "<tr><td><a href='t'>cargo test</a></td><td><a href='u'>test</a></td></tr></table>"
+    )
+    links = "<ul><li><a href='a'>Alpha</a></li><li><a href='b'>Beta</a></li></ul>"
+    data = "<table><tr><th>Command</th><th>Profile</th></tr><tr><td><a href='r'>cargo run</a></td><td>dev</td></tr>"
+    assert _main(f"<h1>Profiles</h1><p>The default profile if none is specified is:</p>{table}") == (
+        "# Profiles\n\nThe default profile if none is specified is:\n\ncargo build dev\n\ncargo test test\n"
+    )
+    assert _main(f"<h1>P</h1><p>Read these two pages first:</p>{links}") == (
+        "# P\n\nRead these two pages first:\n\n- Alpha\n- Beta\n"
+    )
+    assert _main(f"<h1>P</h1><p>Text.</p>{data}</table>") == (
+        "# P\n\nText.\n\n| Command | Profile |\n| --- | --- |\n| cargo run | dev |\n"
+    )
+    assert _main(f"<h1>P</h1><p>See also:</p>{links}<p>Body text.</p>") == "# P\n\nSee also:\n\nBody text.\n"
+    assert _main(f"<h1>P</h1><p>Body text.</p>{links}") == "# P\n\nBody text.\n"
+
+
+def test_a_site_headers_logo_block_goes_with_its_tagline() -> None:
+    page = (
+        "<html><head><title>Start - Site</title></head><body><div class='head'><a href='index.html'>"
+        "<img src='images/sqlite370_banner.gif'></a><div class='tagline'>Small. Fast. Reliable.<br>Choose any three."
+        "</div></div><h1>Start</h1><p>Body text here.</p></body></html>"
+    )
+    assert read_html_page(page).text == "# Start\n\nBody text here.\n"
+    # a block around a logo that says more than a tagline (twelve words) is content, and stays
+    said = "This long paragraph beside the logo is the page's own text, and it says a lot more."
+    assert said in read_html_page(page.replace("Small. Fast. Reliable.", said)).text
+
+
+def test_one_pages_title_drops_a_site_part_only_where_the_page_shows_it() -> None:
+    page = "<html><head><title>Profiles - The Cargo Book</title></head><body>{menu}<main><h1>Profiles</h1><p>x</p>"
+    shown = read_html_page(page.format(menu="<div class='menu-title'>The Cargo Book</div>"))
+    assert (shown.title, shown.written_title) == ("Profiles", "Profiles - The Cargo Book")
+    assert read_html_page(page.format(menu="")).title == "Profiles - The Cargo Book"  # maybe its own subtitle
+
+
+@pytest.mark.parametrize(
+    ("markup", "depth"),
+    [
+        ("<div><div></div></div>", 2),
+        ("<ul><li>a<li>b</ul>", 3),  # an item left open holds the next one, as html.parser builds it
+        ("<p>a<br><img src=x>b</p>", 1),  # void elements hold nothing
+        ("<div/><div></div>", 1),  # a self-closed tag opens nothing
+        ("<!-- <div><div> --><p>x</p>", 1),  # nor does a comment
+        ("<!-- never closed <div>", 0),
+        ("<script>'<div><div>'</script>", 0),  # nor a script's text
+        ("<div><span><b></div>", 3),  # an end tag closes its element and every one opened after it
+        ("</div><p>", 1),  # an end tag with no open element of its name closes nothing
+    ],
+)
+def test_nesting_depth_by_hand(markup: str, depth: int) -> None:
+    from evalgate_lib.text.html_page import nesting_depth
+
+    assert nesting_depth(markup) == depth
+
+
+def test_a_page_nested_past_the_bound_is_refused_before_it_is_parsed(tmp_path: Path) -> None:
+    from evalgate_lib.text.html_page import MAX_DEPTH, check_depth
+
+    check_depth("<div>" * MAX_DEPTH)  # at the bound: read
+    with pytest.raises(InputError, match=r"^its elements nest more than 10,000 levels deep"):
+        check_depth("<div>" * (MAX_DEPTH + 1))
+    (tmp_path / "deep.html").write_text("<li>x" * (MAX_DEPTH + 1), encoding="utf-8")
+    with pytest.raises(InputError, match=r"deep\.html: its elements nest more than 10,000 levels deep"):
+        scan_corpus(tmp_path)
+
+
+def test_deep_pages_read_without_recursion() -> None:
+    """Nested far past Python's recursion limit (1,000 frames), below the bound: read whole, in every walk."""
+    divs = read_html_page("<body>" + "<div>" * 5000 + "<p>Deep text.</p>" + "</div>" * 5000 + "</body>")
+    assert divs.text == "Deep text.\n"
+    items = read_html_page("<body><ul>" + "<li>item<ul>" * 3000 + "<li>last</li>" + "</ul></li>" * 3000 + "</ul>")
+    lines = items.text.rstrip("\n").split("\n")
+    assert len(lines) == 3001 and lines[-1] == "  " * 8 + "- last"  # indented at most 8 levels
+    assert [b.text for b in read_blocks("<p>" + "<b>" * 3000 + "bold" + "</b>" * 3000 + "</p>", "html")] == ["bold"]
+
+
+def test_iterative_run_by_hand() -> None:
+    from evalgate_lib.text.iterative import run
+
+    def count(depth: int):  # a chain of ``depth`` nodes, each counting itself and what is below it
+        below = (yield count(depth - 1)) if depth > 1 else 0
+        return below + 1
+
+    assert run(count(100_000)) == 100_000  # 100 times Python's recursion limit
+
+
+def test_orphan_lines_read_a_heading_with_a_code_span_as_one_line() -> None:
+    """``<h4>The <code>bench</code> field</h4>`` is one line on the page, whatever links to it; a permalink sign and
+    the lines of fenced code are never orphans."""
+    markup = (
+        "<h4>The <code>bench</code> field<a class='headerlink' href='#b'>¶</a></h4>"
+        "<p>See <a href='#b'>The <code>bench</code> field</a> below.</p><pre>make\nmake install</pre>"
+    )
+    found = orphan_lines(markup, "#### The bench field\n\nSee The bench field below.\n\n```\nmake\nmake install\n```\n")
+    assert found.lines == () and found.total == 4
+
+
+def test_hidden_text_by_hand() -> None:
+    """Two private-use glyphs, and one line only a hidden code line holds ("fn main() {"; "}" the page also shows)."""
+    from evalgate_lib.text.html_checks import hidden_text
+
+    markup = (
+        "<h2>Setup<a href='#s'>\uf0c1</a></h2><pre><span class='boring'>fn main() {\n</span>let x = 5;\n"
+        "<span class='boring'>}</span></pre><pre>}</pre>"
+    )
+    assert hidden_text(markup, "## Setup\uf0c1\n\n```\nfn main() {\nlet x = 5;\n}\n```\n\u2009\uf0c1") == 3
+    assert hidden_text(markup, "## Setup\n\n```\nlet x = 5;\n```\n\n```\n}\n```") == 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evalgate_lib.text.markup import detect_format, read_blocks, read_inline
+from evalgate_lib.text.markup import code_block_spans, detect_format, read_blocks, read_inline
 from evalgate_lib.text.tokens import answer_sentences, sentences_of, split_plain_sentences
 
 
@@ -132,3 +132,16 @@ def test_no_sentence_ends_inside_a_code_span() -> None:
     text = "Run `pip install foo... Then` to go. Use `a.b. C` here. Fine."
     sentences = [s for _, s in iter_sentences_of_blocks(read_blocks(text))]
     assert sentences == ["Run pip install foo... Then to go.", "Use a.b. C here.", "Fine."]
+
+
+def test_code_block_spans_by_hand() -> None:
+    """Fenced (backticks or tildes) and indented blocks, each from its first line's start to its last line's end;
+    a ``#`` line inside is code, and inline backticks are no block."""
+    # offsets: "Intro.\n\n" 0-8, the fence 8-37, "\n\n" 37-39, the indented block 39-65, then the tilde fence 97-112
+    text = (
+        "Intro.\n\n```toml\n# a comment\nx = 1\n```\n\n    indented code\n    more\n\n"
+        "Text with ```inline``` ticks.\n~~~\n~ tilde\n~~~"
+    )
+    assert code_block_spans(text) == ((8, 37), (39, 65), (97, 112))
+    assert text[8:37] == "```toml\n# a comment\nx = 1\n```" and text[97:112] == "~~~\n~ tilde\n~~~"
+    assert code_block_spans("No code here.\n# Heading") == ()

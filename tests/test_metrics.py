@@ -12,6 +12,7 @@ from evalgate_lib.statistics.metrics import (
     METRIC_KEYS,
     aggregate,
     compare,
+    format_p,
     format_table,
     format_value,
     in_population,
@@ -224,6 +225,20 @@ def test_format_table_without_significance_and_with_none() -> None:
     table = format_table(comparison)
     assert "n/a" in table  # accuracy on answerable: no answerable rows
     assert table.splitlines()[-2] == "questions: 1 (0 answerable, 1 no-answer)"
+
+
+def test_an_undefined_metric_prints_no_test_beside_it() -> None:
+    """Rows without retrieval metrics (a log without doc ids): the retrieval rows read n/a in every column, McNemar
+    p included (no "1.000" beside an n/a delta); a score has no McNemar p at all (blank)."""
+    rows = [dataclasses.replace(r, retrieval_metrics=None, retrieval_hit=None) for r in BASE + CAND]
+    table = format_table(compare(rows, "baseline", "candidate")).splitlines()
+    (recall,) = [x for x in table if x.startswith("recall@1 (doc) ")]
+    assert recall.split()[-5:] == ["n/a"] * 5
+    (groundedness,) = [x for x in table if x.startswith("mean groundedness ")]
+    assert groundedness.rstrip().endswith("[+0.000, +0.300]")  # its interval, and a blank McNemar column
+    assert format_p(None, binary=True) == "n/a" and format_p(None, binary=False) == "" and format_p(0.0312, True) == (
+        "0.031"
+    )
 
 
 def test_aggregate_is_the_one_mean_and_count() -> None:

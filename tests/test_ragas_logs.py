@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,7 @@ from evalgate_lib.inputs.foreign_logs import gold_questions, is_own_line, read_r
 from evalgate_lib.inputs.foreign_rows import FOREIGN_KEYS, SHAPE_KEYS
 from evalgate_lib.inputs.gold import GoldQuestion
 from evalgate_lib.inputs.tables import Row, Table, read_table
+from evalgate_lib.run.external import score_answer_logs
 
 DATA = ROOT / "tests" / "data" / "ragas-eval"
 IDS = [f"q00{n}" for n in range(1, 7)]
@@ -63,6 +65,7 @@ def test_a_ragas_jsonl_pair_to_verdicts_gate_and_report(tmp_path: Path) -> None:
         "gold accept ← 'reference', gold type ← 'type'; kept under meta: 'reference_contexts', 'synthesizer_name'"
     ) in printed
     assert "'reference' checked against the gold; kept under meta" in printed
+    assert "id ← the gold question of the same text, 'reference' checked against the gold" in printed  # v2's rows
     assert f"gold: from {DATA / 'v1.jsonl'} (6 questions: 5 answerable, 1 no-answer;" in printed
     assert "gold: 1 reference(s) longer than 8 tokens (q005)" in printed
     # the columns fit their widest cell ("not measurable" beside recall@5), so the spacing is not pinned
@@ -305,10 +308,10 @@ def test_a_bad_csv_row_is_one_line_with_file_line_and_column_and_exit_2(tmp_path
         # a reference that differs from the baseline's: the two logs are of different test sets
         (lambda rows: rows[1].update(reference="14 days"), "b.jsonl:2: column 'reference': question 'q002' has the "
          "reference '14 days' here, but the reference"),
-        # rows in another order, ids by row order: the question text says so
-        (lambda rows: rows.reverse(), "b.jsonl:1: 'question' 'Does Nimbus offer a lifetime licence?' is not the text "
-         "of gold question 'q001' ('How many seats does the Starter plan include?'): was this log written for another "
-         "gold file? (its ids come from the row order: give the rows an 'id' column)"),
+        # no id column: a row is matched to the gold question of its text, and a text no gold question has is named
+        (lambda rows: rows[0].update(user_input="Does Nimbus sell a lifetime licence?"), "b.jsonl:1: question 'Does "
+         "Nimbus sell a lifetime licence?' is the text of no gold question (the rows have no id column, so each is "
+         "matched to the gold question of the same text, Unicode NFC and whitespace aside)"),
         # a line in EvalGate's own format in a RAGAS file
         (lambda rows: rows.__setitem__(2, {"question_id": "q003", "answer": "x", "passages": []}), "b.jsonl:3: a line "
          "in EvalGate's own answer-log format, but the log's first line (b.jsonl:1) is in the shape of RAGAS"),
@@ -363,4 +366,37 @@ def test_with_a_gold_file_the_rows_answer_it_and_their_references_are_not_used(t
     ids = evalgate_cli("score", DATA / "v1.jsonl", DATA / "v2.jsonl", "--gold", ROOT / "gold" / "questions.jsonl",
                        "--out", tmp_path / "o2")  # fmt: skip
     assert ids.returncode == 2
-    assert ids.stderr.rstrip().endswith("(its ids come from the row order: give the rows an 'id' column)")
+    assert "is the text of no gold question (the rows have no id column, so each is matched" in ids.stderr
+
+
+def test_rows_without_ids_match_the_gold_by_question_text_in_any_order(tmp_path: Path) -> None:
+    """RAGAS rows carry no ids: with --gold each row answers the gold question of its text (NFC, whitespace aside)."""
+    rows = [json.loads(line) for line in (DATA / "v2.jsonl").read_text(encoding="utf-8").splitlines()]
+    gold = [
+        {"id": f"g{n}", "question": row["user_input"], "type": "answerable", "article": "plans", "accept": ["x"]}
+        for n, row in enumerate(rows, 1)
+    ]
+    path = _write(tmp_path / "gold.jsonl", gold)
+    shuffled = [*reversed(rows)]
+    shuffled[0]["user_input"] = unicodedata.normalize("NFD", "  " + shuffled[0]["user_input"].replace(" ", "\n "))
+    log = _write(tmp_path / "b.jsonl", shuffled)
+    assert main(["score", str(DATA / "v2.jsonl"), str(log), "--gold", str(path), "--out", str(tmp_path / "o")]) == 0
+    results = load_results(tmp_path / "o")
+    by_config = {c: {r.question_id: r.answer for r in results.rows if r.config == c} for c in ("v2", "b")}
+    assert by_config["v2"] == by_config["b"] and sorted(by_config["b"]) == sorted(g["id"] for g in gold)
+
+
+def test_a_question_asked_twice_is_matched_in_row_order(tmp_path: Path) -> None:
+    """A test set that asks one question twice: its rows are matched to the gold questions of that text in order (the
+    log the gold came from keeps its row-order ids); a row more than the gold has of that text is named."""
+    rows = [json.loads(line) for line in (DATA / "v2.jsonl").read_text(encoding="utf-8").splitlines()]
+    twice = [*rows, {**rows[0], "response": "Another answer."}]
+    log = _write(tmp_path / "twice.jsonl", twice)
+    assert main(["score", str(log), str(log), "--names", "a,b", "--out", str(tmp_path / "o")]) == 0
+    results = load_results(tmp_path / "o")
+    answers = {r.question_id: r.answer for r in results.rows if r.config == "b"}
+    assert answers[f"q{len(twice):03d}"] == "Another answer." and answers["q001"] == rows[0]["response"]
+    thrice = _write(tmp_path / "thrice.jsonl", [*twice[1:], twice[0], twice[0]])
+    with pytest.raises(InputError, match=r"thrice\.jsonl:\d+: question .* is the text of 2 gold question\(s\), and an "
+                       r"earlier row already answers each"):  # fmt: skip
+        score_answer_logs(log, thrice, None, names=("a", "b"))

@@ -286,6 +286,9 @@ def test_details_open_as_a_full_width_row_with_chunk_text_and_marked_spans():
     assert sum(float(c["style"].split(":")[1].rstrip("%")) for c in soup.select("colgroup col")) == 100
     chunk = detail.select_one(".eg-chunk-text")
     assert chunk.get_text() == BODY  # the chunk's text, not only its id
+    # its lines kept even where the page's <style> is dropped (JupyterLab, an untrusted notebook): a <pre>, and the
+    # rule on the element itself
+    assert chunk.name == "pre" and "white-space:pre-wrap" in chunk["style"]
     marks = {m.get_text(): (m["data-sentences"], m["class"]) for m in chunk.select("mark.eg-span")}
     assert marks == {
         "The Starter plan includes 3 seats": ("1", ["eg-span", "eg-span-supported"]),

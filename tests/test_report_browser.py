@@ -79,6 +79,28 @@ def test_hallucination_filter_on_known_rows(browser, fixture_page):
     assert all(r.get_attribute("data-config") == "candidate" for r in shown)
 
 
+def test_a_chunk_reads_as_written_even_without_the_pages_style(browser, tmp_path):
+    """A retrieved chunk's table rows and code lines stay lines in the details, also with every ``<style>`` of the
+    page removed, as JupyterLab's sanitiser removes them from an untrusted notebook's output."""
+    import re
+
+    from conftest import make_row
+    from selenium.webdriver.common.by import By
+
+    from evalgate_lib.judging.rows import RetrievedChunk
+
+    body = "| plan | seats |\n|---|---|\n| Starter | 3 |\n\n```\ndef seats():\n    return 3\n```"
+    row = make_row(retrieved=(RetrievedChunk(1, "plans#0", "plans", 0, 0, len(body), 0.8),), gold_article="plans")
+    page = table_page_html([row], "chunk text", bodies={"plans": body})
+    for name, markup in (("styled", page), ("bare", re.sub(r"<style>.*?</style>", "", page, flags=re.S))):
+        (tmp_path / f"{name}.html").write_text(markup, encoding="utf-8")
+        browser.get((tmp_path / f"{name}.html").as_uri())
+        browser.find_element(By.CSS_SELECTOR, "tr.eg-row button.eg-toggle").click()
+        chunk = browser.find_element(By.CSS_SELECTOR, ".eg-chunk-text")
+        assert browser.execute_script("return arguments[0].innerText", chunk) == body, name
+        assert chunk.value_of_css_property("white-space") == "pre-wrap", name
+
+
 @pytest.mark.slow
 def test_real_report_filters_offline_and_screenshots(browser, small_report):
     from selenium.webdriver.common.by import By

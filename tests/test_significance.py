@@ -185,6 +185,14 @@ def test_compare_metric_without_pairs_is_json_null() -> None:
     assert json.loads(json.dumps(row))["ci_high"] is None
 
 
+def test_a_yes_no_metric_without_pairs_has_no_mcnemar_p() -> None:
+    """No complete pair (retrieval metrics of logs without doc ids): no test was made, so p is None, not 1."""
+    row = compare_metric("recall@1", [None, None], [None, None], binary=True)
+    assert (row["n"], row["delta"], row["ci_low"], row["p_value"]) == (0, None, None, None)
+    assert (row["b"], row["c"]) == (0, 0)
+    assert compare_metric("recall@1", [True, None], [True, False], binary=True)["p_value"] == 1.0  # one pair, b = c
+
+
 def test_result_type() -> None:
     assert isinstance(paired_bootstrap_ci([1.0], [1.0]), BootstrapResult)
 

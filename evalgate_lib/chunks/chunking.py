@@ -5,6 +5,11 @@ chunker is a pure function of (article, parameters) and every chunk keeps where
 it came from: article id, position within the article, and the exact character
 span of the article body, so ``article.body[chunk.start:chunk.end] == chunk.text``.
 That span is what chunk-level retrieval metrics check evidence against.
+
+Every built-in chunker reads the structure it cuts: a code block (fenced, or indented, as
+CommonMark reads a Markdown or HTML article; :func:`code_blocks`) is one unit, so no chunk
+starts or ends inside one unless the block alone is longer than a chunk may be (then it is cut
+between its lines, and a warning says so), and a ``#`` line inside it is code, never a heading.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import bisect
 import difflib
 import inspect
+import logging
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +27,10 @@ from evalgate_lib.chunks.custom import check_params, is_custom, load_chunker, sp
 from evalgate_lib.errors import InputError
 from evalgate_lib.inputs.corpus import Article
 from evalgate_lib.text.locate import Assembly
+from evalgate_lib.text.markup import code_block_spans, format_of_name
 from evalgate_lib.text.tokens import sentence_spans
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -190,16 +199,91 @@ def _make(article: Article, spans: Iterable[tuple[int, int]]) -> list[Chunk]:
     return [Chunk(article.id, article.title, i, s, e, body[s:e]) for i, (s, e) in enumerate(merged)]
 
 
-def _windows(units: list[tuple[int, int]], size: int, overlap: int) -> list[tuple[int, int]]:
+def _windows(units: Sequence[tuple[int, ...]], size: int, overlap: int) -> list[tuple[int, int]]:
     """Spans covering ``size`` consecutive units (words or sentences), each ``size - overlap`` units
-    after the previous; the last window ends at the last unit, so nothing is dropped."""
-    spans = []
-    for first in range(0, len(units), size - overlap):
-        group = units[first : first + size]
-        spans.append((group[0][0], group[-1][1]))
-        if first + size >= len(units):
+    after the previous; the last window ends at the last unit, so nothing is dropped.
+
+    A unit may weigh more than one (``(start, end, weight)``: a code block of that many words or sentences,
+    :func:`_fused`): a window then holds units up to ``size`` of weight (at least one unit), and the next one
+    starts at the first unit at least ``size - overlap`` of weight after it. With every weight 1 these are the
+    windows of ``size`` units every ``size - overlap`` units."""
+    weights = [unit[2] if len(unit) > 2 else 1 for unit in units]
+    spans: list[tuple[int, int]] = []
+    first = 0
+    while first < len(units):
+        last, total = first, 0
+        while last < len(units) and (last == first or total + weights[last] <= size):
+            total += weights[last]
+            last += 1
+        spans.append((units[first][0], units[last - 1][1]))
+        if last >= len(units):
             break
+        step, following = 0, first
+        while following < len(units) and step < size - overlap:
+            step += weights[following]
+            following += 1
+        first = min(max(following, first + 1), last)  # never past the window's end: no unit is skipped
     return spans
+
+
+def code_blocks(article: Article) -> tuple[tuple[int, int], ...]:
+    """Character spans of the article's code blocks, as CommonMark reads a Markdown, plain-text or HTML article
+    (:func:`~evalgate_lib.text.markup.code_block_spans`). None for reStructuredText, whose literal blocks no
+    Markdown reading finds (an indented directive body would read as code): its chunks are cut as before."""
+    if format_of_name(article.path) == "rst":
+        return ()
+    return code_block_spans(article.body)
+
+
+def _block_at(blocks: Sequence[tuple[int, int]], start: int, end: int) -> int | None:
+    """The index of the code block that ``[start, end)`` overlaps, if any."""
+    at = bisect.bisect_left(blocks, (end,)) - 1  # the last block that starts before ``end`` (blocks never overlap)
+    return at if at >= 0 and start < blocks[at][1] else None
+
+
+def _fused(
+    units: Sequence[tuple[int, int]], blocks: Sequence[tuple[int, int]], size: int, article: Article, what: str
+) -> list[tuple[int, ...]]:
+    """``units`` with the ones inside one code block fused into one unit that weighs as many (``(start, end,
+    weight)``), so a window never starts or ends inside the block; a block of more than ``size`` units stays cut
+    between them, and a warning says so."""
+    if not blocks:
+        return list(units)
+    out: list[tuple[int, ...]] = []
+    group: list[tuple[int, int]] = []
+    group_block: int | None = None
+
+    def flush() -> None:
+        if not group:
+            return
+        if len(group) <= size:
+            out.append((group[0][0], group[-1][1], len(group)))
+        else:
+            _say_cut(article, len(group), what, size)
+            out.extend(group)
+        group.clear()
+
+    for unit in units:
+        block = _block_at(blocks, unit[0], unit[1])
+        if block is None or block != group_block:
+            flush()
+            group_block = block
+        if block is None:
+            out.append(unit)
+        else:
+            group.append(unit)
+    flush()
+    return out
+
+
+def _say_cut(article: Article, count: int, what: str, size: int) -> None:
+    log.warning(
+        "chunking: %s: a code block of %d %s is longer than a chunk may be (%d): it is cut between its lines",
+        article.id,
+        count,
+        what,
+        size,
+    )
 
 
 def fixed_size(article: Article, size: int = 200, overlap: int = 40) -> list[Chunk]:
@@ -212,10 +296,14 @@ def fixed_size(article: Article, size: int = 200, overlap: int = 40) -> list[Chu
     if size <= 0 or not 0 <= overlap < size:
         raise InputError(f"fixed chunker needs size > 0 and 0 <= overlap < size, got size={size} overlap={overlap}")
     words = [(m.start(), m.end()) for m in re.finditer(r"\S+", article.body)]
-    return _make(article, _windows(words, size, overlap))
+    return _make(article, _windows(_fused(words, code_blocks(article), size, article, "words"), size, overlap))
 
 
 _HEADING = re.compile(r"^(#{1,6})\s+\S.*$", re.MULTILINE)
+#: An article's first section that holds, beside its heading, at most one line of at most this many words (the
+#: page's title and subtitle: ``# MkDocs Installation`` / ``A detailed guide.``) and is followed by a subsection of
+#: its own is a heading-only lead: no passage of its own, it is joined to what follows.
+LEAD_WORDS = 8
 
 
 def markdown_sections(article: Article, max_words: int = 400) -> list[Chunk]:
@@ -225,24 +313,71 @@ def markdown_sections(article: Article, max_words: int = 400) -> list[Chunk]:
     boundaries) into pieces of at most ``max_words`` words, so a long section does
     not drown the embedding; a paragraph longer than that is split between its
     sentences, and a sentence longer than that every ``max_words`` words. Text before
-    the first heading is a section of its own.
+    the first heading is a section of its own. A code block is one piece (a ``#`` line in
+    it is code, not a heading), cut between its lines only when it alone is longer than
+    ``max_words`` (a warning says so); a heading-only lead (:data:`LEAD_WORDS`) is joined
+    to the section that follows it.
     """
     if max_words <= 0:
         raise InputError(f"markdown chunker needs max_words > 0, got {max_words}")
     body = article.body
-    starts = sorted({0, *(m.start() for m in _HEADING.finditer(body))})
-    bounds = list(zip(starts, starts[1:] + [len(body)], strict=True))
+    blocks = code_blocks(article)
+    headings = [m for m in _HEADING.finditer(body) if _block_at(blocks, m.start(), m.start() + 1) is None]
+    starts = sorted({0, *(m.start() for m in headings)})
+    bounds = _without_thin_leads(body, list(zip(starts, starts[1:] + [len(body)], strict=True)))
     spans: list[tuple[int, int]] = []
     for start, end in bounds:
-        spans.extend(_split_long_section(body, start, end, max_words))
+        spans.extend(_split_long_section(body, start, end, max_words, blocks, article))
     return _make(article, [_trim(body, s, e) for s, e in spans])
 
 
-def _split_long_section(body: str, start: int, end: int, max_words: int) -> list[tuple[int, int]]:
+def _level(body: str, start: int) -> int:
+    """The level of the heading a section starts with (its ``#`` count), 0 when it starts with none."""
+    found = _HEADING.match(body, start)
+    return len(found.group(1)) if found else 0
+
+
+def _is_thin_lead(body: str, start: int, end: int, following: int) -> bool:
+    """A section of headings and at most one short line (:data:`LEAD_WORDS`), followed by a subsection of it."""
+    level = _level(body, start)
+    if not level or _level(body, following) <= level:
+        return False
+    text = [line for line in body[start:end].split("\n") if line.strip() and not _HEADING.match(line)]
+    return len(text) <= 1 and all(len(line.split()) <= LEAD_WORDS for line in text)
+
+
+def _without_thin_leads(body: str, bounds: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``bounds`` with the article's lead joined to the section after it when it is heading-only
+    (:func:`_is_thin_lead`): the page's title and at most a subtitle, before its first subsection."""
+    if len(bounds) < 2 or not body[: bounds[0][0]].strip() == "":
+        return bounds
+    first = 1 if not body[bounds[0][0] : bounds[0][1]].strip() else 0  # an empty span before the first heading
+    if first + 1 >= len(bounds) or not _is_thin_lead(body, *bounds[first], bounds[first + 1][0]):
+        return bounds
+    return [*bounds[:first], (bounds[first][0], bounds[first + 1][1]), *bounds[first + 2 :]]
+
+
+def _split_long_section(
+    body: str,
+    start: int,
+    end: int,
+    max_words: int,
+    blocks: Sequence[tuple[int, int]] = (),
+    article: Article | None = None,
+) -> list[tuple[int, int]]:
     if len(body[start:end].split()) <= max_words:
         return [(start, end)]
     paragraphs = [(start + m.start(), start + m.end()) for m in re.finditer(r"(?:[^\n]|\n(?!\s*\n))+", body[start:end])]
-    units = [unit for p_start, p_end in paragraphs for unit in _bounded_units(body, p_start, p_end, max_words)]
+    units: list[tuple[int, int]] = []
+    for p_start, p_end, code in _code_grouped(paragraphs, blocks):
+        if not code:
+            units.extend(_bounded_units(body, p_start, p_end, max_words))
+        elif len(body[p_start:p_end].split()) <= max_words:
+            units.append((p_start, p_end))
+        else:
+            if article is not None:
+                _say_cut(article, len(body[p_start:p_end].split()), "words", max_words)
+            units.extend(_line_units(body, p_start, p_end, max_words))
     pieces: list[tuple[int, int]] = []
     piece_start, words = units[0][0], 0
     for u_start, u_end in units:
@@ -253,6 +388,33 @@ def _split_long_section(body: str, start: int, end: int, max_words: int) -> list
         words += n
     pieces.append((piece_start, end))
     return pieces
+
+
+def _code_grouped(
+    paragraphs: list[tuple[int, int]], blocks: Sequence[tuple[int, int]]
+) -> list[tuple[int, int, bool]]:
+    """The paragraphs, those of one code block (parted by its blank lines) joined into one: ``(start, end, code)``."""
+    grouped: list[tuple[int, int, bool]] = []
+    last_block: int | None = None
+    for start, end in paragraphs:
+        block = _block_at(blocks, start, end)
+        if block is not None and block == last_block:
+            grouped[-1] = (grouped[-1][0], end, True)
+        else:
+            grouped.append((start, end, block is not None))
+        last_block = block
+    return grouped
+
+
+def _line_units(body: str, start: int, end: int, max_words: int) -> list[tuple[int, int]]:
+    """A code block too long for one chunk as the units it is cut between: its lines (a line above ``max_words``
+    words every ``max_words`` words)."""
+    units: list[tuple[int, int]] = []
+    for found in re.finditer(r"[^\n]*\S[^\n]*", body[start:end]):
+        line = (start + found.start(), start + found.end())
+        words = [(line[0] + m.start(), line[0] + m.end()) for m in re.finditer(r"\S+", body[slice(*line)])]
+        units.extend(_windows(words, max_words, 0) if len(words) > max_words else [line])
+    return units
 
 
 def _bounded_units(body: str, start: int, end: int, max_words: int) -> list[tuple[int, int]]:
@@ -288,7 +450,8 @@ def sentence_window(article: Article, window: int = 5, overlap: int = 1) -> list
     """
     if window <= 0 or not 0 <= overlap < window:
         raise InputError(f"sentence chunker needs window > 0 and 0 <= overlap < window, got {window}/{overlap}")
-    return _make(article, _windows(sentence_spans(article.body), window, overlap))
+    sentences = _fused(sentence_spans(article.body), code_blocks(article), window, article, "sentences")
+    return _make(article, _windows(sentences, window, overlap))
 
 
 CHUNKERS: dict[str, Callable[..., list[Chunk]]] = {

@@ -37,6 +37,7 @@ CODES: dict[str, str] = {
     "in-question": WARNING,
     "not-in-article": WARNING,
     "evidence-repeated": WARNING,
+    "evidence-markup": WARNING,
     "unknown-article": ERROR,
     "evidence-not-found": ERROR,
     "no-answer-has-accept": ERROR,
@@ -44,15 +45,30 @@ CODES: dict[str, str] = {
 }
 
 _WORD_CHARS = "._-'"
+#: What the reading of an HTML page writes before a line's text (text.html_page): a list item's ``- `` or ``3. ``,
+#: a heading's ``## ``, a table row's ``| ``, a code fence.
+_ADDED_MARKUP = re.compile(r"^(?:[-*] |\d+\. |#{1,6} |\| |```)")
 
 
 @dataclass(frozen=True)
 class Place:
-    """One occurrence: the article, its file and the line in that file."""
+    """One occurrence: the article, its file and the line in that file (of an HTML page: in the text EvalGate reads
+    from it, which ``evalgate corpus show ARTICLE --lines N`` prints)."""
 
     article: str
     path: str
     line: int
+
+    @property
+    def as_read(self) -> bool:
+        """True when the line is one of the text EvalGate reads from an HTML page, not of the file."""
+        return format_of_name(self.path) == "html"
+
+    @property
+    def shown(self) -> str:
+        """``path:line``, and for an HTML page the command that prints that line of the text EvalGate reads."""
+        where = f"{self.path}:{self.line}"
+        return f"{where} (as read: evalgate corpus show {self.article} --lines {self.line})" if self.as_read else where
 
 
 @dataclass(frozen=True)
@@ -279,6 +295,13 @@ def _check_evidence(
         count = doc.article.body.count(text)
         first = _place(doc, span[0], doc.article.body)
         checks.append(EvidenceCheck(text, count, first))
+        added = _ADDED_MARKUP.match(text)
+        if first.as_read and added:
+            message = (
+                f"starts with {added.group().strip()!r}, markup EvalGate added when it read the page (a list item, "
+                "heading, table row or code fence): copy the text after it, which the page shows"
+            )
+            findings.append(Finding("evidence-markup", q.id, text, message))
         if count > 1:
             message = f"occurs {count} times in {q.article!r}; the evidence metrics use the first (line {first.line})"
             findings.append(Finding("evidence-repeated", q.id, text, message))

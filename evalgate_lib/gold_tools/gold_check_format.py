@@ -34,7 +34,7 @@ def _short(text: str, width: int = 70) -> str:
 
 def _accept_line(check: AcceptCheck, article: str | None) -> str:
     if check.first is not None:
-        where = f"{check.in_article}× in {article} (first at {check.first.path}:{check.first.line})"
+        where = f"{check.in_article}× in {article} (first at {check.first.shown})"
     else:
         where = f"0× in {article}"
     others = len(check.other_articles)
@@ -46,7 +46,7 @@ def _evidence_line(number: int, check: EvidenceCheck) -> str:
     if check.first is None:
         return f"  evidence {number}: NOT FOUND {_short(check.text)!r}"
     times = f", {check.count}×" if check.count > 1 else ""
-    return f"  evidence {number}: {check.first.path}:{check.first.line}{times} {_short(check.text, 50)!r}"
+    return f"  evidence {number}: {check.first.shown}{times} {_short(check.text, 50)!r}"
 
 
 def format_question(q: QuestionCheck) -> list[str]:

@@ -18,6 +18,7 @@ from evalgate_lib.gold_tools.gold_check import GoldCheck, body_line_offsets, che
 from evalgate_lib.gold_tools.gold_import import ImportResult, gold_record, import_table
 from evalgate_lib.inputs.config import load_config
 from evalgate_lib.inputs.corpus import CorpusScan, scan_corpus
+from evalgate_lib.inputs.foreign_rows import Declines
 from evalgate_lib.inputs.gold import GoldQuestion, check_articles, load_gold, parse_question
 from evalgate_lib.inputs.tables import read_table
 
@@ -71,7 +72,9 @@ def write_gold(questions: Sequence[GoldQuestion], out: Path, article_ids: Sequen
     atomic_write(out, "\n".join(lines) + "\n")
 
 
-def import_gold_file(source: Path, out: Path, corpus: Path | None = None, force: bool = False) -> ImportResult:
+def import_gold_file(
+    source: Path, out: Path, corpus: Path | None = None, force: bool = False, declines: Declines | None = None
+) -> ImportResult:
     """Import ``source`` (JSONL or CSV) into the gold file ``out``; with ``corpus``, locate contexts there.
 
     Refuses when not one row could be imported (nothing useful to write), naming the first reasons.
@@ -79,7 +82,7 @@ def import_gold_file(source: Path, out: Path, corpus: Path | None = None, force:
     refuse_overwrite(out, force)
     table = read_table(source)
     articles = scan_corpus(corpus).articles if corpus is not None else None
-    result = import_table(table, articles)
+    result = import_table(table, articles, declines)
     if not result.questions:
         reasons = "; ".join(f"{n.where}: {n.message}" for n in result.skipped[:3])
         raise InputError(f"{source}: no row could be imported ({reasons})")

@@ -29,10 +29,12 @@ from evalgate_lib.inputs.corpus import Article
 from evalgate_lib.inputs.foreign_rows import (
     FOREIGN_KEYS,
     QA_PAIR_ANSWER,
+    Declines,
     assign,
     cell_answerable,
     cell_strings,
     cell_text,
+    declining_reference,
     long_accepts,
     row_ids,
 )
@@ -53,6 +55,11 @@ ROLES: dict[str, tuple[str, ...]] = {
     "article": FOREIGN_KEYS["article"],
     "note": FOREIGN_KEYS["note"],
 }
+
+
+#: How a note about a context found only with whitespace ignored starts: many rows have one, so the report counts
+#: them in one line instead of listing each above the notes that need a decision.
+WHITESPACE_NOTE = "matches only if whitespace is ignored"
 
 
 @dataclass(frozen=True)
@@ -78,6 +85,8 @@ class ImportResult:
     notes: tuple[RowNote, ...]
     long_accepts: tuple[str, ...] = field(default=())
     corpus_checked: bool = True
+    #: Ids of the questions made no-answer because their reference declines ("The documentation does not say.").
+    declined: tuple[str, ...] = field(default=())
 
 
 def map_columns(columns: Sequence[str]) -> tuple[dict[str, str], dict[str, str]]:
@@ -116,8 +125,9 @@ def locate_contexts(
     """``(gold article, evidence, notes)``: where the contexts are in the corpus.
 
     The gold article is ``article`` when given, else the one holding most contexts
-    (the first in corpus order on a tie, noted). Evidence is the gold article's own
-    text of each context found there; every context left out gets a note.
+    (on a tie, the one holding the highest-ranked context: contexts are in rank order; noted).
+    Evidence is the gold article's own text of each context found there; every context left out
+    gets a note.
     """
     located = [_hosts(text, articles) for text in contexts]
     hosts = [found for found, _ in located]
@@ -128,15 +138,19 @@ def locate_contexts(
         if best == 0:
             return None, [], notes
         tied = [a for a, n in counts.items() if n == best]
-        article = tied[0]
+        ranked = [aid for found in hosts for aid in found if aid in tied]  # the tied articles by their first context
+        article = ranked[0] if ranked else tied[0]
         if len(tied) > 1:
-            notes.append(f"contexts are equally in {', '.join(tied)}; chose {article} (set an 'article' column)")
+            notes.append(
+                f"contexts are equally in {', '.join(tied)}; chose {article}, which holds the highest-ranked of them "
+                "(set an 'article' column)"
+            )
     evidence: list[str] = []
     for number, found in enumerate(hosts, start=1):
         if article in found:
             evidence.append(found[article])
             if located[number - 1][1]:
-                notes.append(f"context {number} matches only if whitespace is ignored: the article's text is used")
+                notes.append(f"context {number} {WHITESPACE_NOTE}: the article's text is used")
         elif found:
             notes.append(f"context {number} is in {', '.join(found)}, not the gold article {article}: left out")
         else:
@@ -151,8 +165,10 @@ class _Mapper:
     table: Table
     columns: dict[str, str]
     articles: Sequence[Article] | None
+    declines: Declines | None = None
     skipped: list[RowNote] = field(default_factory=list)
     notes: list[RowNote] = field(default_factory=list)
+    declined: list[str] = field(default_factory=list)
 
     def question(self, row: Row, qid: str) -> GoldQuestion | None:
         """The gold question for ``row``, or ``None`` after recording why it was skipped."""
@@ -164,6 +180,11 @@ class _Mapper:
         contexts = cell_strings(row, col("evidence"), self.table.format == "CSV")
         note = cell_text(row, col("note"))
         answerable = cell_answerable(row, col("type"))
+        said = declining_reference(accept, text, self.declines) if answerable is None else None
+        if said is not None:
+            self.declined.append(qid)
+            self._note(row, qid, f"no-answer: its reference declines ({said[:60]!r})")
+            return GoldQuestion(qid, text, NO_ANSWER, None, (), None, note)
         if answerable is False:
             if accept:
                 raise InputError(
@@ -212,14 +233,17 @@ class _Mapper:
         self.notes.append(RowNote(row.where, qid, message))
 
 
-def import_table(table: Table, articles: Sequence[Article] | None) -> ImportResult:
+def import_table(table: Table, articles: Sequence[Article] | None, declines: Declines | None = None) -> ImportResult:
     """Map every row of ``table`` onto the gold schema; with ``articles``, locate contexts in that corpus.
+
+    ``declines`` (the judge's decline reading, passed in by the command): a row whose reference declines and
+    whose type column says nothing is a no-answer question, listed in ``declined``.
 
     Pure (reads no file). Raises :class:`InputError` for malformed input (a cell of the
     wrong type, an unreadable list, duplicate ids, a type column contradicting a reference).
     """
     columns, unmapped = map_columns(table.columns)
-    mapper = _Mapper(table, columns, articles)
+    mapper = _Mapper(table, columns, articles, declines)
     questions = []
     for row, qid in zip(table.rows, row_ids(table, columns.get("id")), strict=True):
         question = mapper.question(row, qid)
@@ -236,6 +260,7 @@ def import_table(table: Table, articles: Sequence[Article] | None) -> ImportResu
         tuple(mapper.notes),
         long_accepts(questions),
         corpus_checked=articles is not None,
+        declined=tuple(mapper.declined),
     )
 
 

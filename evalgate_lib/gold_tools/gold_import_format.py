@@ -6,7 +6,7 @@ make the gold set smaller than the team believes, so every one is listed.
 
 from __future__ import annotations
 
-from evalgate_lib.gold_tools.gold_import import ImportResult
+from evalgate_lib.gold_tools.gold_import import WHITESPACE_NOTE, ImportResult
 from evalgate_lib.inputs.foreign_rows import LONG_ACCEPT_TOKENS
 
 
@@ -25,11 +25,24 @@ def format_import(result: ImportResult, out: str, corpus: str | None) -> str:
     ]
     if result.unmapped:
         lines.append("not mapped: " + ", ".join(f"{c!r} ({why})" for c, why in result.unmapped.items()))
+    declined = (
+        f", {len(result.declined)} of them because the reference declines ({', '.join(result.declined[:5])}"
+        f"{', …' if len(result.declined) > 5 else ''}; --declined-references answerable keeps them answerable)"
+        if result.declined
+        else ""
+    )
     lines.append(
         f"imported: {len(result.questions)} of {result.rows} rows "
-        f"({answerable} answerable, {len(result.questions) - answerable} no-answer)"
+        f"({answerable} answerable, {len(result.questions) - answerable} no-answer{declined})"
     )
-    lines += [f"  note {n.id} ({n.where}): {n.message}" for n in result.notes]
+    minor = [n for n in result.notes if WHITESPACE_NOTE in n.message]
+    lines += [f"  note {n.id} ({n.where}): {n.message}" for n in result.notes if n not in minor]
+    if minor:
+        rows = list(dict.fromkeys(n.id or n.where for n in minor))
+        lines.append(
+            f"  {len(minor)} context(s) in {len(rows)} row(s) match only if whitespace is ignored: the article's text "
+            f"is their evidence ({', '.join(map(str, rows[:8]))}{', …' if len(rows) > 8 else ''})"
+        )
     if result.long_accepts:
         lines.append(
             f"accept strings longer than {LONG_ACCEPT_TOKENS} tokens in {', '.join(result.long_accepts)}: an answer "

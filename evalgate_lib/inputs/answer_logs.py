@@ -34,7 +34,8 @@ import difflib
 import hashlib
 import json
 import math
-from dataclasses import dataclass, field
+import unicodedata
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Collection, Mapping, Sequence
 
@@ -48,6 +49,7 @@ from evalgate_lib.inputs.foreign_logs import (
     is_own_line,
     read_rows,
 )
+from evalgate_lib.inputs.foreign_rows import Declines
 from evalgate_lib.inputs.gold import GoldQuestion
 from evalgate_lib.inputs.jsonl import read_jsonl
 from evalgate_lib.inputs.structured import MAX_ANSWER_CHARS
@@ -274,12 +276,13 @@ def _foreign_file(file: Path, foreign: ForeignLog) -> LogFile:
     return LogFile(file, source_sha256(file), answers, foreign)
 
 
-def gold_from_logs(files: Sequence[LogFile]) -> list[GoldQuestion]:
+def gold_from_logs(files: Sequence[LogFile], declines: Declines | None = None) -> list[GoldQuestion]:
     """The gold the first log's RAGAS / Hugging Face rows carry (no gold file given); the others must agree.
 
     Each other log in that shape must give every question it has a reference for the same
     reference: logs of one comparison answer one test set. A log in EvalGate's own format holds
-    no references, so it cannot be the source.
+    no references, so it cannot be the source. ``declines``: a reference that declines makes its question
+    no-answer (:func:`~evalgate_lib.inputs.foreign_logs.gold_questions`).
     """
     first = files[0]
     if first.foreign is None:
@@ -287,10 +290,10 @@ def gold_from_logs(files: Sequence[LogFile]) -> list[GoldQuestion]:
             f"{first.path} is in EvalGate's own answer-log format, which holds no reference answers: pass --gold "
             f"FILE (only a log of {SHAPE} carries its gold)"
         )
-    questions = gold_questions(first.foreign)
+    questions = gold_questions(first.foreign, declines)
     for other in files[1:]:
         if other.foreign is not None:
-            check_same_references(other.foreign, questions, str(first.path))
+            check_same_references(other.foreign, questions, str(first.path), declines)
     return questions
 
 
@@ -298,15 +301,17 @@ def match_gold(log: LogFile, question_ids: Collection[str], questions: Mapping[s
     """Check that ``log`` answers exactly the gold questions ``question_ids``; the answers in their order.
 
     Returns the answers in the order of ``question_ids``, so both configurations' rows line
-    up whatever order the pipeline wrote them in. With ``questions`` (id → the gold question's
-    text), a line that logs its ``question`` must log that text (whitespace aside): a log
-    written for another gold file, or shifted by a line, is refused.
+    up whatever order the pipeline wrote them in. Rows of a RAGAS / Hugging Face table without an
+    id column are matched by their question's text instead (:func:`_by_question_text`). With
+    ``questions`` (id → the gold question's text), a line that logs its ``question`` must log that
+    text (whitespace aside): a log written for another gold file, or shifted by a line, is refused.
     """
     by_id: dict[str, LoggedAnswer] = {}
     gold = set(question_ids)
     by_row = log.foreign is not None and log.foreign.ids_from_row_order
     order = " (its ids come from the row order: give the rows an 'id' column)" if by_row else ""
-    for answer in log.answers:
+    answers = _by_question_text(log, questions) if by_row and questions else log.answers
+    for answer in answers:
         where = answer.where
         if answer.question_id in by_id:
             raise InputError(
@@ -328,6 +333,40 @@ def match_gold(log: LogFile, question_ids: Collection[str], questions: Mapping[s
         shown = ", ".join(missing[:10]) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
         raise InputError(f"{log.path}: no answer for {len(missing)} gold question(s): {shown}")
     return AnswerLog(log.path, log.sha256, tuple(by_id[q] for q in question_ids), log.foreign)
+
+
+def _question_key(text: str) -> str:
+    """A question's text as rows and gold are matched on it: NFC, runs of whitespace one space, ends stripped."""
+    return " ".join(unicodedata.normalize("NFC", text).split())
+
+
+def _by_question_text(log: LogFile, questions: Mapping[str, str]) -> tuple[LoggedAnswer, ...]:
+    """The answers of rows without an id column, each given the id of the gold question with its text
+    (:func:`_question_key`). A text several gold questions share (a test set that asks one question twice) is
+    matched in order: its first row to the first of them, and so on, so the log the gold came from keeps its
+    row-order ids. The first row whose text no gold question has left is an error naming it."""
+    ids: dict[str, list[str]] = {}
+    for qid, text in questions.items():
+        ids.setdefault(_question_key(text), []).append(qid)
+    used: dict[str, int] = {}
+    matched = []
+    for answer in log.answers:
+        key = _question_key(answer.question or "")
+        found, taken = ids.get(key, []), used.get(key, 0)
+        if taken >= len(found):
+            why = (
+                "is the text of no gold question"
+                if not found
+                else f"is the text of {len(found)} gold question(s), and an earlier row already answers each"
+            )
+            raise InputError(
+                f"{answer.where}: question {answer.question!r:.80} {why} (the rows have no id column, so each is "
+                "matched to the gold question of the same text, Unicode NFC and whitespace aside); give the rows an "
+                "'id' column, or fix the question's text"
+            )
+        used[key] = taken + 1
+        matched.append(replace(answer, question_id=found[taken]))
+    return tuple(matched)
 
 
 def load_answer_log(

@@ -201,7 +201,15 @@ def _html_article(page: HtmlPage, source: str, default_id: str) -> Article:
 def read_document(path: Path) -> str:
     """The text of one document file: decompressed, UTF-8 decoded, ``\\r\\n`` normalised, HTML turned to text."""
     text = _decoded(path)
-    return html_to_text(text) if document_suffix(path.name) in HTML_SUFFIXES else text
+    return _read_page(text, path).text if document_suffix(path.name) in HTML_SUFFIXES else text
+
+
+def _read_page(markup: str, path: Path) -> HtmlPage:
+    """:func:`~evalgate_lib.text.html_page.read_html_page`, a refusal (a page nested too deep) naming the file."""
+    try:
+        return read_html_page(markup)
+    except InputError as exc:
+        raise InputError(f"{path}: {exc}") from None
 
 
 def _decoded(path: Path) -> str:
@@ -355,6 +363,7 @@ def scan_corpus(directory: str | Path) -> CorpusScan:
     files = sorted(found, key=lambda p: p.relative_to(folder).as_posix())
     articles: list[Article] = []
     html_pages: list[int] = []
+    written_titles: dict[int, str] = {}  # an HTML article's <title> as written, by its index
     seen: dict[str, str] = {}
     for path in files:
         reason = _skip_reason(path, folder)
@@ -364,7 +373,7 @@ def scan_corpus(directory: str | Path) -> CorpusScan:
         default_id = path_id(path.relative_to(folder).as_posix())
         text = _decoded(path)
         if document_suffix(path.name) in HTML_SUFFIXES:
-            page = read_html_page(text)
+            page = _read_page(text, path)
             if page.generator == OUTPUT_GENERATOR:
                 skipped.append((str(path), OUTPUT_REASON))
                 continue
@@ -373,6 +382,8 @@ def scan_corpus(directory: str | Path) -> CorpusScan:
                 continue
             article = _html_article(page, str(path), default_id)
             html_pages.append(len(articles))
+            if page.written_title:
+                written_titles[len(articles)] = page.written_title
         else:
             article = parse_article(text, str(path), default_id)
         if article.id in seen:
@@ -382,8 +393,10 @@ def scan_corpus(directory: str | Path) -> CorpusScan:
     if not articles:
         kinds = ", ".join(DOCUMENT_SUFFIXES)
         raise InputError(f"corpus folder {folder} holds no readable documents ({kinds})")
-    titles = without_site_part([articles[i].title for i in html_pages])
-    for index, title in zip(html_pages, titles, strict=True):
+    written = [written_titles.get(i) or articles[i].title for i in html_pages]
+    for index, full, title in zip(html_pages, written, without_site_part(written), strict=True):
+        if title == full:  # no other page shares a part of it: the page's own reading of its title stands
+            continue
         articles[index] = dataclasses.replace(articles[index], title=title)
     skipped.sort(key=lambda item: Path(item[0]).relative_to(folder).as_posix())
     return CorpusScan(tuple(articles), tuple(skipped))

@@ -33,11 +33,13 @@ from evalgate_lib.errors import InputError
 from evalgate_lib.inputs.foreign_rows import (
     FOREIGN_KEYS,
     SHAPE_KEYS,
+    Declines,
     assign,
     cell_answerable,
     cell_list,
     cell_strings,
     cell_text,
+    declining_reference,
     row_ids,
 )
 from evalgate_lib.inputs.gold import ANSWERABLE, NO_ANSWER, GoldQuestion
@@ -96,8 +98,10 @@ class ForeignLog:
         against it; ``"unused"``, a gold file was given.
         """
         shown = [f"{role} ← {column!r}" for role, column in self.columns.items() if role in LOG_ROLES]
-        if self.ids_from_row_order:
-            shown.append("id ← the row order (q001, q002, …)")
+        if self.ids_from_row_order:  # the source's ids are its rows' positions; another log's rows match them by text
+            shown.append(
+                "id ← the row order (q001, q002, …)" if gold == "source" else "id ← the gold question of the same text"
+            )
         gold_columns = {role: column for role, column in self.columns.items() if role in GOLD_ROLES}
         if gold == "source":
             shown += [f"gold {role} ← {column!r}" for role, column in gold_columns.items()]
@@ -157,11 +161,28 @@ def read_rows(table: Table) -> ForeignLog:
     return ForeignLog(table, columns, meta, tuple(lines))
 
 
-def gold_questions(log: ForeignLog) -> list[GoldQuestion]:
+def declined_references(log: ForeignLog, declines: Declines | None) -> dict[str, str]:
+    """Question id → its reference, for each row whose reference declines (:func:`declining_reference`) and whose
+    type column does not say it is answerable: a question the documents cannot answer, as its reference says."""
+    column, type_column = log.columns.get("accept"), log.columns.get("type")
+    if column is None or declines is None:
+        return {}
+    found: dict[str, str] = {}
+    for row, (_, line) in zip(log.table.rows, log.lines, strict=True):
+        if cell_answerable(row, type_column) is True:
+            continue
+        said = declining_reference(cell_strings(row, column, log.table.format == "CSV"), line["question"], declines)
+        if said is not None:
+            found[line["question_id"]] = said
+    return found
+
+
+def gold_questions(log: ForeignLog, declines: Declines | None = None) -> list[GoldQuestion]:
     """The gold set the rows carry: each row's question, its reference as the accept list (no gold file given).
 
-    Without a gold article (the rows name none) the questions have no retrieval metrics, which
-    these rows could not feed anyway: their contexts carry no document ids.
+    A row whose reference declines (``declines``, the judge's decline reading; :func:`declined_references`) is a
+    no-answer question. Without a gold article (the rows name none) the questions have no retrieval metrics
+    unless the contexts are placed in a corpus.
     """
     if "accept" not in log.columns and "type" not in log.columns:
         raise InputError(
@@ -170,11 +191,15 @@ def gold_questions(log: ForeignLog) -> list[GoldQuestion]:
         )
     csv_text = log.table.format == "CSV"
     accept_column, type_column = log.columns.get("accept"), log.columns.get("type")
+    declined = declined_references(log, declines)
     questions = []
     for row, (where, line) in zip(log.table.rows, log.lines, strict=True):
         qid, text = line["question_id"], line["question"]
         accept = cell_strings(row, accept_column, csv_text)
         note = cell_text(row, log.columns.get("note"))
+        if qid in declined:
+            questions.append(GoldQuestion(qid, text, NO_ANSWER, None, (), None, note))
+            continue
         if cell_answerable(row, type_column) is False:
             if accept:
                 raise InputError(
@@ -194,7 +219,9 @@ def gold_questions(log: ForeignLog) -> list[GoldQuestion]:
     return questions
 
 
-def check_same_references(log: ForeignLog, gold: Sequence[GoldQuestion], source: str) -> None:
+def check_same_references(
+    log: ForeignLog, gold: Sequence[GoldQuestion], source: str, declines: Declines | None = None
+) -> None:
     """Refuse a row whose reference differs from the gold's: the logs of one comparison answer one test set.
 
     ``gold`` came from the baseline's rows (``source``). A row without a reference is not compared,
@@ -210,6 +237,8 @@ def check_same_references(log: ForeignLog, gold: Sequence[GoldQuestion], source:
         question = by_id.get(line["question_id"])
         if question is None or question.question.split() != line["question"].split():
             continue
+        if not question.answerable and declining_reference(accept, question.question, declines) is not None:
+            continue  # both say the documents do not answer it
         if accept and accept != question.accept:
             raise InputError(
                 f"{where}: column {column!r}: question {question.id!r} has {_references(accept)} here, but "

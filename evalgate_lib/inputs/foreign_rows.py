@@ -25,7 +25,7 @@ is named as not used.
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 from evalgate_lib.errors import InputError
 from evalgate_lib.inputs.gold import ANSWERABLE, NO_ANSWER, GoldQuestion
@@ -57,6 +57,9 @@ SHAPE_KEYS: tuple[str, ...] = tuple(
     for name in FOREIGN_KEYS[meaning]
     if name not in ("question", "answer")
 )
+#: Whether a reference answer declines, given the reference and its question: the judge's own decline reading,
+#: passed in by the layer that may call the judge (``run.external.reference_declines``).
+Declines = Callable[[str, str], bool]
 #: A reference (accept string) longer than this many tokens must appear verbatim in an answer to count: said so.
 LONG_ACCEPT_TOKENS = 8
 _TRUE = ("true", "yes", "1")
@@ -156,3 +159,11 @@ def long_accepts(questions: Sequence[GoldQuestion]) -> tuple[str, ...]:
     answer to them read as wrong without a word.
     """
     return tuple(q.id for q in questions if any(len(tokenize(a)) > LONG_ACCEPT_TOKENS for a in q.accept))
+
+
+def declining_reference(accept: Sequence[str], question: str, declines: Declines | None) -> str | None:
+    """The reference when a row's references all decline (``"The documentation does not answer this."``), else
+    ``None``: such a row is a question the documents cannot answer, as the reference itself says."""
+    if declines is None or not accept or not all(declines(reference, question) for reference in accept):
+        return None
+    return accept[0]

@@ -119,6 +119,12 @@ def labels_table_html(row: ResultRow, labels: Sequence[Label]) -> str:
     )
 
 
+#: The chunk text's own rule, inline: a chunk reads as written (a table's rows, code's lines and indentation) even
+#: where the page's ``<style>`` is gone (JupyterLab drops it from an untrusted notebook's output and keeps an
+#: element's ``style``); a ``<pre>`` keeps the lines even without it.
+_KEEP_LINES = "white-space:pre-wrap;overflow-wrap:anywhere;margin:0"
+
+
 def assembly_note(chunk: RetrievedChunk) -> str:
     """For a logged passage made of several spans: which spans of which articles, and what joined them."""
     if chunk.assembly is None:
@@ -152,7 +158,8 @@ def chunks_html(row: ResultRow, bodies: Mapping[str, str] | None) -> tuple[str, 
                 for n in numbers:
                     if chunk.rank not in found.setdefault(n, []):
                         found[n].append(chunk.rank)
-            body = assembly_note(chunk) + f'<div class="eg-chunk-text">{marked_chunk_html(text, row.sentences)}</div>'
+            marked = marked_chunk_html(text, row.sentences)
+            body = assembly_note(chunk) + f'<pre class="eg-chunk-text" style="{_KEEP_LINES}">{marked}</pre>'
         cards.append(f'<div class="eg-chunk">{head}{body}</div>')
     return f'<div class="eg-chunks">{"".join(cards)}</div>', found
 

@@ -37,6 +37,7 @@ from evalgate_lib.statistics.metrics import (
     Summary,
     direction,
     format_interval,
+    format_p,
     format_value,
     metric_label,
     not_measurable,
@@ -159,7 +160,7 @@ def headline_html(summary: Summary, alpha: float = 0.05, adjusted_p: Mapping[str
             f"{cell(m.key, m.kind, 'delta', d.get(m.key), signed=True, cls=_delta_class(m.kind, d.get(m.key)))}"
             f'<td class="num">{e(format_interval(s, m.kind)) if s else "n/a"}'
             f"{significant_mark(evidence, judged, alpha, 'McNemar p' if not holm else 'Holm-adjusted p')}</td>"
-            f'<td class="num">{"" if p is None else f"{p:.3f}"}{holm}</td></tr>'
+            f'<td class="num">{e(format_p(p, m.binary))}{holm}</td></tr>'
         )
     lines.append("</tbody></table></div>")
     lines.append(_headline_list(summary, alpha, adjusted_p))

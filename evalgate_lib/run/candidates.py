@@ -174,6 +174,7 @@ def score_and_write_candidates(
     corpus: str | Path | None = None,
     matching: str = DEFAULT_ANSWER_MATCHING,
     scorer: str = DEFAULT_SENTENCE_SCORER,
+    declined_references: str = "no-answer",
 ) -> list[tuple[ExternalRun, Summary, Path]]:
     """``evalgate score`` with several candidate logs: each paired with the baseline log, one pair folder each.
 
@@ -201,7 +202,17 @@ def score_and_write_candidates(
     folders = pair_folder_names(names[1:])
     out = Path(out_dir)
     with folder_lock(out, write=True):  # the family as one write: a report reading it waits for the index
-        return _score_family(logs, names, folders, gold, out, corpus=corpus, matching=matching, scorer=scorer)
+        return _score_family(
+            logs,
+            names,
+            folders,
+            gold,
+            out,
+            corpus=corpus,
+            matching=matching,
+            scorer=scorer,
+            declined_references=declined_references,
+        )
 
 
 def _score_family(
@@ -232,6 +243,8 @@ def _score_family(
         command += f" --matching {judging['matching']}"
     if judging.get("scorer", DEFAULT_SENTENCE_SCORER) != DEFAULT_SENTENCE_SCORER:
         command += f" --scorer {judging['scorer']}"
+    if judging.get("declined_references", "no-answer") != "no-answer":
+        command += f" --declined-references {judging['declined_references']}"
     command += f" --out {out}"  # the command that writes this folder again, as 'evalgate run''s records its --out
     write_index(out, names[0], list(zip(names[1:], folders, map(str, logs[1:]), strict=True)), stats, command)
     return written

@@ -47,6 +47,7 @@ from evalgate_lib.inputs.answer_logs import (
 )
 from evalgate_lib.inputs.config import ANSWER_MATCHING, DEFAULT_ANSWER_MATCHING, DEFAULT_SENTENCE_SCORER
 from evalgate_lib.inputs.corpus import Article, corpus_digest, scan_corpus
+from evalgate_lib.inputs.foreign_logs import declined_references as declined_references_of
 from evalgate_lib.inputs.gold import GoldQuestion, load_gold
 from evalgate_lib.judging.evaluation import Retrieved, score_answer
 from evalgate_lib.judging.rows import SCHEMA_VERSION, ResultRow
@@ -85,6 +86,25 @@ class ExternalRun:
     gold_from_log: bool = False
     #: SHA-256 of the gold's source (the gold file, or the baseline's log).
     gold_sha256: str | None = None
+    #: Question id → its reference, for the questions made no-answer because their reference declines.
+    declined: dict[str, str] = field(default_factory=dict)
+    #: Per log name: passages without a doc_id that the corpus placed (their article found from their text).
+    located: dict[str, int] = field(default_factory=dict)
+
+
+def reference_declines(reference: str, question: str) -> bool:
+    """Whether a reference answer declines ("The documentation does not answer this."): the judge's own decline
+    reading of an answer (:func:`~evalgate_lib.judging.reading.read_answer`, then
+    :func:`~evalgate_lib.judging.correctness.declining`), so a reference is read as an answer is."""
+    from evalgate_lib.judging.correctness import declining
+    from evalgate_lib.judging.reading import read_answer
+
+    return declining(read_answer(reference, question)).refused
+
+
+#: What ``--declined-references`` may say: a reference that declines makes its question no-answer (the default),
+#: or is an accept string like any other.
+DECLINED_REFERENCES = ("no-answer", "answerable")
 
 
 def _non_space(text: str) -> int:
@@ -178,7 +198,11 @@ def place_passage(
 
 
 def _placed(answer: LoggedAnswer, articles: dict[str, Article]) -> list[Retrieved]:
-    """The logged passages as retrieved chunks, placed in their articles' text when the corpus has them."""
+    """The logged passages as retrieved chunks, placed in their articles' text when the corpus has them.
+
+    A passage's title is read one way whatever the log's shape (so one answer gets one verdict from RAGAS rows, a
+    Hugging Face table, ``AnswerLogger`` lines or EvalGate's own): its article's title when the corpus places it,
+    else the title it logs (only EvalGate's own lines can), else its ``doc_id``, else none."""
     retrieved = []
     for rank, passage in enumerate(answer.passages, 1):
         article = articles.get(passage.doc_id or "")
@@ -189,12 +213,33 @@ def _placed(answer: LoggedAnswer, articles: dict[str, Article]) -> list[Retrieve
                 assembly = placed
             else:
                 start, end = placed
-        title = passage.title or (article.title if article is not None else passage.doc_id or "")
+        title = article.title if article is not None else passage.title or passage.doc_id or ""
         chunk = Chunk(passage.doc_id or "", title, rank - 1, start, end, passage.text, assembly)
         # no score logged: read as a full match, so confidence is the groundedness alone
         similarity = passage.score if passage.score is not None else 1.0
         retrieved.append(Retrieved(rank, chunk, similarity))
     return retrieved
+
+
+def locate_passages(log: AnswerLog, articles: Sequence[Article]) -> tuple[AnswerLog, int]:
+    """``log`` with each passage that names no ``doc_id`` given the article whose text holds it (exactly, else with
+    whitespace ignored; on several, the first in corpus order), as ``evalgate gold import`` finds a context's
+    article: a RAGAS row's contexts then feed the retrieval metrics. Returns the log and how many were placed;
+    a passage no article holds keeps no ``doc_id`` (the log then has no retrieval metrics)."""
+    placed = 0
+    answers = []
+    for answer in log.answers:
+        passages = []
+        for passage in answer.passages:
+            if passage.doc_id is None and passage.spans is None:
+                host = next((a.id for a in articles if find_exact(a.body, passage.text)), None)
+                host = host or next((a.id for a in articles if find_loose(a.body, passage.text)), None)
+                if host is not None:
+                    passage = replace(passage, doc_id=host)
+                    placed += 1
+            passages.append(passage)
+        answers.append(replace(answer, passages=tuple(passages)))
+    return replace(log, answers=tuple(answers)), placed
 
 
 def score_log(
@@ -242,11 +287,14 @@ def score_answer_logs(
     corpus: str | Path | None = None,
     matching: str = DEFAULT_ANSWER_MATCHING,
     scorer: str = DEFAULT_SENTENCE_SCORER,
+    declined_references: str = "no-answer",
 ) -> ExternalRun:
     """Load and check both logs against the gold set (and the corpus, if given), then judge every answer.
 
     ``gold`` ``None``: the gold is the one the baseline log's RAGAS / Hugging Face rows carry
-    (:func:`~evalgate_lib.inputs.answer_logs.gold_from_logs`).
+    (:func:`~evalgate_lib.inputs.answer_logs.gold_from_logs`); a reference that declines makes its question
+    no-answer (:func:`reference_declines`) unless ``declined_references`` is ``"answerable"``. With ``corpus``, a
+    passage without a ``doc_id`` is placed in the article that holds its text (:func:`locate_passages`).
     """
     started = time.perf_counter()
     if matching not in ANSWER_MATCHING:
@@ -256,8 +304,11 @@ def score_answer_logs(
     names = names or (paths[0].stem, paths[1].stem)
     if names[0] == names[1]:
         raise InputError(f"both configurations would be named {names[0]!r}: pass --names BASELINE,CANDIDATE")
+    if declined_references not in DECLINED_REFERENCES:
+        raise InputError(f"--declined-references must be one of {', '.join(DECLINED_REFERENCES)}")
+    declines = reference_declines if declined_references == "no-answer" else None
     files = (read_answer_log(paths[0]), read_answer_log(paths[1]))
-    questions = load_gold(gold) if gold is not None else gold_from_logs(files)
+    questions = load_gold(gold) if gold is not None else gold_from_logs(files, declines)
     gold_path = Path(gold) if gold is not None else paths[0]
     ids = [q.id for q in questions]
     texts = {q.id: q.question for q in questions}
@@ -265,10 +316,14 @@ def score_answer_logs(
     articles: list[Article] | None = None
     skipped: tuple[tuple[str, str], ...] = ()
     evidence: dict[str, list[tuple[int, int]]] = {}
+    located: dict[str, int] = {}
     if corpus is not None:
         scan = scan_corpus(corpus)
         articles, skipped = list(scan.articles), scan.skipped
         evidence = checked_evidence(questions, articles, gold_path)
+        placed = [locate_passages(log, articles) for log in logs]
+        logs = (placed[0][0], placed[1][0])
+        located = {name: count for name, (_, count) in zip(names, placed, strict=True)}
         for log in logs:
             check_doc_ids(log, [a.id for a in articles])
     by_id = {a.id: a for a in articles or ()}
@@ -278,6 +333,9 @@ def score_answer_logs(
     run.skipped = skipped
     run.gold_from_log = gold is None
     run.gold_sha256 = files[0].sha256 if gold is None else None
+    run.located = located
+    if gold is None and files[0].foreign is not None:
+        run.declined = declined_references_of(files[0].foreign, declines)
     for name, log in zip(names, logs, strict=True):
         run.rows.extend(score_log(name, log, questions, by_id, evidence, matching, scorer))
     run.stats = {

@@ -183,6 +183,11 @@ def recompute_summary(
     difference = _first_difference(recorded.to_json(), fresh.to_json(), "")
     if difference is not None:
         where, was, now = difference
+        if where.endswith(".p_value") and was == 1.0 and now is None:  # the one figure EvalGate itself changed
+            raise InputError(
+                f"{source}: written by an earlier EvalGate: {where} is 1.0 for a metric measured on no question "
+                "(no test is made now: n/a)"
+            )
         raise InputError(
             f"{source}: {where} is {was!r}, but the rows give {now!r}: the summary does not match its rows "
             "(one of them was changed after the run)"

@@ -409,6 +409,14 @@ def format_interval(sig: Mapping[str, Any], kind: str) -> str:
     return f"[{signed(sig['ci_low'], 3)}, {signed(sig['ci_high'], 3)}]"
 
 
+def format_p(p: float | None, binary: bool) -> str:
+    """McNemar's p as the table and the report print it: blank for a score (no McNemar test), ``n/a`` for a yes/no
+    metric measured on no question (its delta is ``n/a`` too: no test was made)."""
+    if p is None:
+        return "n/a" if binary else ""
+    return f"{p:.3f}"
+
+
 def depth_note(summary: Summary) -> str | None:
     """The line that says which rank metrics the rows are too shallow for, or ``None`` when every one is measured."""
     missing = not_measurable(summary.depth)
@@ -446,7 +454,7 @@ def format_table(summary: Summary) -> str:
                 format_value(c[m.key], m.kind),
                 format_value(d[m.key], m.kind, signed=True),
                 format_interval(s, m.kind) if s else "n/a",
-                "" if p is None else f"{p:.3f}",
+                format_p(p, m.binary),
             )
         )
     widths = [max(len(row[i]) for row in lines) for i in range(len(header))]

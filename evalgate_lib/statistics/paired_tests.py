@@ -277,7 +277,8 @@ def compare_metric(
     ``confidence``), for a score the percentile bootstrap (:func:`paired_bootstrap_ci`), whose
     interval the gate reads itself; ``interval`` names which. ``scale`` (a count metric: its number of
     questions) gives the delta as the integer ``c - b`` and the interval in answers. Floats are rounded
-    to 6 places; undefined values (no complete pair) are ``None``.
+    to 6 places; undefined values (no complete pair) are ``None``, McNemar's ``p_value`` among them: a metric
+    measured on no question has no test, and a p of 1 beside an "n/a" delta would read as "no change".
     """
     base, cand = _paired_arrays(
         [None if v is None else float(v) for v in baseline_values],
@@ -298,7 +299,8 @@ def compare_metric(
     factor = 1 if scale is None else scale
     if binary:
         test = mcnemar_exact(baseline_values, candidate_values)  # type: ignore[arg-type]
-        row.update({"b": test.b, "c": test.c, "p_value": mcnemar_p(test.b, test.c)})
+        # no complete pair (a retrieval metric of logs without doc ids): no test was made, so no p (not p = 1)
+        row.update({"b": test.b, "c": test.c, "p_value": mcnemar_p(test.b, test.c) if n else None})
         if n:
             low, high = mcnemar_interval(test.b, test.c, n, confidence)
             row["ci_low"], row["ci_high"] = _round_bound(low * factor), _round_bound(high * factor)

@@ -644,33 +644,38 @@ def _rst_table(table: Any, builder: _Builder) -> None:
 # --------------------------------------------------------------------------------------------- HTML
 
 
-def _html_inline(element: Any) -> Inline:
+def _html_inline(element: Any, skip: list[Any] | tuple[Any, ...] = ()) -> Inline:
+    """An element's inline text, its code spans and link targets, less the children in ``skip`` (an item's nested
+    lists); one walk on an explicit stack (no recursion)."""
     from bs4 import NavigableString, Tag
 
     pieces: list[tuple[str, bool]] = []
     links: list[str] = []
-
-    def walk(node: Any, in_code: bool) -> None:
-        for child in node.children:
-            if isinstance(child, Tag) and child.name == "a" and child.get("href"):
-                links.append(str(child["href"]))
-            if isinstance(child, NavigableString):
-                if child.__class__.__name__ in ("Comment", "Doctype", "ProcessingInstruction"):
-                    continue
-                pieces.append((str(child), in_code))
-            elif isinstance(child, Tag):
-                if child.name in ("script", "style"):
-                    continue
-                if child.name == "br":
-                    pieces.append((" ", False))
-                    continue
-                code = in_code or child.name in ("code", "kbd", "samp", "tt", "var")
-                if code and not in_code:
-                    pieces.append((child.get_text(), True))
-                else:
-                    walk(child, code)
-
-    walk(element, False)
+    skipped = {id(child) for child in skip}
+    stack: list[tuple[Any, bool]] = [(iter([c for c in element.children if id(c) not in skipped]), False)]
+    while stack:
+        children, in_code = stack[-1]
+        child = next(children, None)
+        if child is None:
+            stack.pop()
+            continue
+        if isinstance(child, Tag) and child.name == "a" and child.get("href"):
+            links.append(str(child["href"]))
+        if isinstance(child, NavigableString):
+            if child.__class__.__name__ in ("Comment", "Doctype", "ProcessingInstruction"):
+                continue
+            pieces.append((str(child), in_code))
+        elif isinstance(child, Tag):
+            if child.name in ("script", "style"):
+                continue
+            if child.name == "br":
+                pieces.append((" ", False))
+                continue
+            code = in_code or child.name in ("code", "kbd", "samp", "tt", "var")
+            if code and not in_code:
+                pieces.append((child.get_text(), True))
+            else:
+                stack.append((iter(child.children), code))
     return _join(pieces, links)
 
 
@@ -680,16 +685,21 @@ _HTML_BLOCKS = ("h1", "h2", "h3", "h4", "h5", "h6", "p", "li", "pre", "tr", "dt"
 def _read_html(text: str, builder: _Builder) -> None:
     from bs4 import BeautifulSoup, Tag
 
-    from evalgate_lib.text.html_page import main_content
+    from evalgate_lib.text.html_page import MAX_DEPTH, main_content, nesting_depth
+    from evalgate_lib.text.iterative import Walk, run
 
+    if nesting_depth(text, stop=MAX_DEPTH) > MAX_DEPTH:  # too deep to parse in time: its text, a line each
+        for line in re.sub(r"<[^>]*>", " ", text).split("\n"):
+            builder.add("paragraph", Inline(line))
+        return
     soup = BeautifulSoup(text, "html.parser")
     for dropped in soup(["script", "style", "head"]):
         dropped.decompose()
     root = main_content(soup)  # the corpus's chrome rules: menus, sidebars, "Next / Up" link lists
     headings: list[tuple[int, str]] = []
 
-    def walk(node: Any, group: int = -1) -> None:
-        for child in node.children:
+    def walk(node: Any, group: int = -1, children: list[Any] | None = None) -> Walk:
+        for child in node.children if children is None else children:
             if not isinstance(child, Tag):
                 if str(child).strip() and node.name in ("body", "[document]", "div", "section", "article", "main"):
                     builder.add("paragraph", Inline(str(child)))
@@ -711,15 +721,10 @@ def _read_html(text: str, builder: _Builder) -> None:
                 for item in child.find_all("li", recursive=False):
                     nested = [c for c in item.children if isinstance(c, Tag) and c.name in ("ul", "ol", "pre", "p")]
                     if nested and any(c.name in ("p", "pre") for c in nested):
-                        walk(item, number)
-                    else:
-                        for sub in nested:
-                            sub.extract()
-                        builder.add("item", _html_inline(item), number)
-                        for sub in nested:
-                            holder = BeautifulSoup("", "html.parser")
-                            holder.append(sub)
-                            walk(holder, number)
+                        (yield walk(item, number))
+                    else:  # the item's own text, then its nested lists
+                        builder.add("item", _html_inline(item, skip=nested), number)
+                        yield walk(item, number, nested)
             elif name == "pre":
                 builder.code(child.get_text())
             elif name == "table":
@@ -742,16 +747,37 @@ def _read_html(text: str, builder: _Builder) -> None:
                     definition = term.find_next_sibling("dd")
                     if definition is not None:
                         builder.labels.append(_WHITESPACE.sub(" ", inline.text).strip())
-                        walk(definition, group)
+                        yield walk(definition, group)
                         builder.labels.pop()
             elif name in ("div", "section", "article", "main", "body", "blockquote", "dd", "aside", "details"):
-                walk(child, group)
+                yield walk(child, group)
             elif name in ("span", "a", "em", "strong", "code", "b", "i"):
                 builder.add("paragraph", _html_inline(child), group)
             else:
-                walk(child, group)
+                yield walk(child, group)
 
-    walk(root)
+    run(walk(root))
+
+
+def code_block_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """Character spans of the code blocks of Markdown ``text`` (fenced, or indented four spaces), as CommonMark
+    reads them: each from the start of its first line (the opening fence) to the end of its last (the closing
+    fence). A ``#`` line inside one is code, not a heading. Only texts that could hold one are parsed."""
+    if "```" not in text and "~~~" not in text and not _INDENTED.search(text):
+        return ()
+    lines = text.split("\n")
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    spans = []
+    for token in _markdown().parse(text):
+        if token.type in ("fence", "code_block") and token.map:
+            first, last = token.map
+            spans.append((starts[first], min(len(text), starts[last] - 1)))
+    return tuple(spans)
+
+
+_INDENTED = re.compile(r"^(?: {4}|\t)", re.MULTILINE)
 
 
 # --------------------------------------------------------------------------------------------- entry points
