@@ -9,7 +9,7 @@ the same folder). In the browser, reading only what is displayed:
   (judge, labels (census), labels (exact), labels (estimate));
 * for every rule the interval displayed beside the deciding delta excludes 0 exactly when the p
   displayed beside it is below the gate's α;
-* counts carry their base ("44 → 61 of 101 answers"), and refusal accuracy at 0 in both configs says so.
+* counts carry their base ("44 → 65 of 101 answers"), and refusal accuracy at 0 in both configs says so.
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ def test_each_number_names_its_source_and_every_interval_agrees_with_its_p(brows
     assert "both 0 of 20 no-answer questions" in refusal
     if labelled == "census":
         assert hallucination.startswith("hallucination flags: 56 → 72 of 101 answers, 16 answers more")
-        assert "judge alone: 44 → 61 of 101 answers, 17 answers more" in hallucination
+        assert "judge alone: 44 → 65 of 101 answers, 21 answers more" in hallucination
         assert changed.text.startswith("By the reviewers' labels")  # the decided figures lead "What changed"
     else:
         assert "of 101 questions labelled" in hallucination or "judge" in hallucination

@@ -81,7 +81,7 @@ def test_the_headline_is_a_short_list_on_a_phone(shipped: eg.Results) -> None:
     items = page.select("ul.eg-narrow-only.eg-headline-list > li")
     assert len(items) == 1 + 17 and page.select_one("div.eg-wide-only table#eg-headline") is not None
     line = next(li.get_text(" ") for li in items if li.get_text().startswith("hallucination flags"))
-    assert line.startswith("hallucination flags : 44 → 61 (") and "[+2.7, +29.1]" in line and "significant" in line
+    assert line.startswith("hallucination flags : 44 → 65 (") and "[+7.2, +31.9]" in line and "significant" in line
 
 
 def _fragment(supported: bool = True) -> SentenceVerdict:
