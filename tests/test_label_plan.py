@@ -14,8 +14,9 @@ from evalgate_lib.cli import main
 from evalgate_lib.errors import InputError
 from evalgate_lib.inputs.labels import Label, LabelStore, answer_sha256, load_labels
 from evalgate_lib.judging.rows import ResultRow
+from evalgate_lib.statistics.label_bootstrap import bootstrap_interval, bootstrap_replicates
 from evalgate_lib.statistics.label_correction import correct_with_labels, narrowing, plan_progress
-from evalgate_lib.statistics.label_estimates import StratumValues, corrected_delta
+from evalgate_lib.statistics.label_estimates import StratumValues, corrected_delta, paired_values
 from evalgate_lib.statistics.paired_tests import compare_metric
 from evalgate_lib.statistics.sampling_plan import draw_plan, draw_strata, load_plan
 from evalgate_lib.workbench.labelling import LabellingSession
@@ -192,7 +193,12 @@ def test_plan_labels_give_the_stratified_estimate(folder: Path, tmp_path: Path) 
 
     expected = corrected_delta(strata("baseline"), strata("candidate"))
     acc = correction.metrics["accuracy_answerable"]
-    assert (acc.delta, acc.ci_low, acc.ci_high) == (expected.estimate, expected.ci_low, expected.ci_high)
+    # the interval and p are the bootstrap's of the same estimate (at its λ), not the t interval
+    boot = bootstrap_interval(bootstrap_replicates(paired_values(strata("baseline"), strata("candidate")),
+                                                   expected.power), 0.95)  # fmt: skip
+    assert acc.delta == expected.estimate
+    assert (acc.ci_low, acc.ci_high, acc.p_value) == (boot.ci_low, boot.ci_high, boot.p_value)
+    assert acc.significance()["test"] == "bootstrap"
     assert acc.labelled == 10 and acc.questions == N
 
 
@@ -390,7 +396,9 @@ def test_a_population_with_no_label_is_not_corrected_and_the_gate_says_so(tmp_pa
     decision = decide(compare(all_rows, "baseline", "candidate"), gate, "g.toml", correction)
     refusal = decision.rules[1]
     assert refusal.basis == "judge" and "not corrected: none of the 2 no-answer questions" in refusal.message
-    said = "decided on the judge's delta for accuracy_answerable, refusal_accuracy (the labels cannot decide"
+    # accuracy is decided on its plan's corrected delta (the PPI++ estimate and its bootstrap), refusal on the judge's
+    assert decision.rules[0].basis == "labels" and decision.rules[0].stat["test"] == "bootstrap"
+    said = "decided on the delta corrected by labels for accuracy_answerable; on the judge's delta for refusal_accuracy"
     assert decision.basis().startswith(said)
 # ------------------------------------------------------------------ plans never over, edited plans refused (issue 45)
 

@@ -43,6 +43,7 @@ from evalgate_lib.errors import InputError
 from evalgate_lib.inputs.config import check_keys
 from evalgate_lib.inputs.structured import read_toml
 from evalgate_lib.judging.rows import ResultRow
+from evalgate_lib.statistics.label_bootstrap import BOOTSTRAP_INTERVAL, bootstrap_interval
 from evalgate_lib.statistics.label_bounds import FAIL, IMPROVED, REGRESSED, CensusRule, decide_by_labels
 from evalgate_lib.statistics.metrics import METRICS, Summary, compare, format_interval, format_value
 from evalgate_lib.statistics.paired_tests import DEFAULT_SEED, EXACT_MCNEMAR, mcnemar_interval
@@ -270,9 +271,14 @@ def _breach(rule: Rule, delta: float | None) -> tuple[bool, float]:
     return delta is not None and delta > limit, limit
 
 
-def _decide(
+def decide_rule(
     rule: Rule, delta: float | None, stat: Mapping[str, Any], gate: GateConfig
 ) -> tuple[bool, bool | None, bool]:
+    """``(breached, significant, failed)`` of one rule from its deciding delta and that delta's interval and p.
+
+    The one decision every basis goes through (judge, a census of labels, a plan's bootstrap), so the
+    benchmark (``bench/gate_labels.py``) measures the gate's own rule.
+    """
     breached, limit = _breach(rule, delta)
     significant = _significant(rule, stat, gate.alpha, limit) if breached else None
     return breached, significant, breached and (gate.mode == "point" or bool(significant))
@@ -316,6 +322,9 @@ def judge(
             basis, delta = LABELS, fixed.delta
             stat = exact_stat(sig["b"], sig["c"], sig["n"], metric.kind == "count", 1.0 - gate.alpha, fixed.p_value)
             stat["source"] = "labels (a census)"
+        elif fixed is not None and fixed.replicates:
+            basis, delta = LABELS, fixed.delta
+            stat = plan_stat(fixed, gate.alpha)
         elif fixed is not None:
             labels = decide_by_labels(fixed.strata, census_rule(rule, gate))
             if labels.decided:
@@ -337,7 +346,7 @@ def judge(
             breached = failed or _breach(rule, delta)[0]
             significant = labels.p_value < gate.alpha
         else:
-            breached, significant, failed = _decide(rule, delta, stat, gate)
+            breached, significant, failed = decide_rule(rule, delta, stat, gate)
         message = _message(rule, metric.kind, basis, delta, stat, judge_delta, judge_stat, fixed, labels, note,
                            adjusted is not None, breached, failed, gate)  # fmt: skip
         verdicts.append(
@@ -360,6 +369,19 @@ def judge(
             )  # fmt: skip
         )
     return verdicts
+
+
+def plan_stat(fixed: Any, alpha: float) -> dict[str, Any]:
+    """A plan's corrected delta's interval at 1 − α and its p, from its bootstrap replicates (one procedure).
+
+    ``fixed`` is a :class:`~evalgate_lib.statistics.label_correction.CorrectedDelta` with replicates; a
+    count's replicates (rates) are scaled by its population.
+    """
+    scale = fixed.questions if fixed.kind == "count" else 1
+    fig = bootstrap_interval(fixed.replicates, 1.0 - alpha, scale)
+    return {"ci_low": fig.ci_low, "ci_high": fig.ci_high, "p_value": fig.p_value, "test": "bootstrap",
+            "interval": BOOTSTRAP_INTERVAL, "confidence": fig.confidence,
+            "source": "labels (PPI++ estimate, bootstrap)"}  # fmt: skip
 
 
 def census_rule(rule: Rule, gate: GateConfig) -> CensusRule:
@@ -405,6 +427,11 @@ def _message(rule: Rule, kind: str, basis: str, delta: float | None, stat: Mappi
         said = (
             f"corrected delta {figure_text(delta, {**stat, 'p_value': stat['p_value']}, kind)} (the labels' census); "
             f"judge-only {figure_text(judge_delta, judge_stat, kind)}"
+        )
+    elif basis == LABELS and labels is None:
+        said = (
+            f"corrected delta {figure_text(delta, stat, kind)} (the judge on every answer corrected by "
+            f"{fixed.labelled} labelled question(s)); judge-only {figure_text(judge_delta, judge_stat, kind)}"
         )
     elif basis == LABELS:
         said = (

@@ -366,6 +366,14 @@ def corrected_delta(
     (the plan labels both answers of a question together): the estimate is :func:`corrected_rate`
     of the per-question differences, so its variance is the paired one.
     """
+    return _estimate(paired_values(baseline, candidate), confidence, tuned, (-1.0, 1.0))
+
+
+def paired_values(baseline: Sequence[StratumValues], candidate: Sequence[StratumValues]) -> list[StratumValues]:
+    """Per-question differences candidate − baseline of two configs' strata (the same questions in the same order).
+
+    What a paired delta is estimated from: the question, not the answer, is the sampling unit.
+    """
     if len(baseline) != len(candidate):
         raise ValueError(f"paired strata: baseline has {len(baseline)}, candidate {len(candidate)}")
     paired = []
@@ -381,4 +389,4 @@ def corrected_delta(
                 ),
             )
         )
-    return _estimate(paired, confidence, tuned, (-1.0, 1.0))
+    return paired
