@@ -19,6 +19,7 @@ import os
 import re
 import sys
 import traceback
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, Sequence
 
@@ -30,6 +31,9 @@ if TYPE_CHECKING:
 EXIT_INPUT = 2
 #: The gate's thresholds file, as every subcommand that reads one defaults to it.
 DEFAULT_THRESHOLDS = "configs/gate.toml"
+THRESHOLDS_HELP = (
+    f"gate thresholds (TOML); default {DEFAULT_THRESHOLDS} when it exists here, else EvalGate's packaged default"
+)
 EXIT_INTERNAL = 3
 EXIT_INTERRUPTED = 130
 #: What Ctrl-C prints, whenever it comes: one line, never a traceback.
@@ -43,6 +47,8 @@ EXIT_CODES_HELP = """exit codes:
   2    a problem you can fix: bad input, option, config or backend; one line
        'evalgate: error: ...' says what and where (also argparse usage errors)
   3    an internal error: a bug in EvalGate; rerun with --debug for the traceback
+  4    the gate is INCONCLUSIVE: no rule fails, but one cannot be shown within its limit
+       on this data (evalgate gate; 0 with --allow-inconclusive)
   130  interrupted (Ctrl-C); what was computed is in the cache, rerun to resume"""
 
 
@@ -288,6 +294,21 @@ def _say_run(args: argparse.Namespace, manifest: Any, differs: Sequence[str]) ->
     print()
 
 
+def resolve_thresholds(given: Path | None) -> Path:
+    """The thresholds file a gate reads: ``given`` (a missing one is an error when read), else
+    ``configs/gate.toml`` when it exists in the working directory, else the packaged default
+    (:data:`~evalgate_lib.statistics.gate.PACKAGED_THRESHOLDS`): a gate run outside the repository still has
+    rules. Prints which file was used when it was not given."""
+    from evalgate_lib.statistics.gate import PACKAGED_THRESHOLDS
+
+    if given is not None:
+        return given
+    if Path(DEFAULT_THRESHOLDS).is_file():
+        return Path(DEFAULT_THRESHOLDS)
+    print(f"thresholds: {PACKAGED_THRESHOLDS} (EvalGate's packaged default: no {DEFAULT_THRESHOLDS} here)")
+    return PACKAGED_THRESHOLDS
+
+
 def cmd_gate(args: argparse.Namespace) -> int:
     """Judge an existing results folder, or run the evaluation first; exit 1 on regression.
 
@@ -304,6 +325,7 @@ def cmd_gate(args: argparse.Namespace) -> int:
     from evalgate_lib.statistics.gate import EXIT_REGRESSION, load_gate
     from evalgate_lib.statistics.power import format_powers, summary_powers
 
+    args.thresholds = resolve_thresholds(args.thresholds)
     gate = load_gate(args.thresholds)
     if args.plan is not None and not args.labels:
         raise InputError("--plan goes with --labels FILE: the labels made under the plan")
@@ -344,6 +366,8 @@ def cmd_gate(args: argparse.Namespace) -> int:
     decision = results.gate_decision(
         args.thresholds, args.labels or (), args.plan, strict_labels=True, reviewer=args.reviewer
     )
+    decision = replace(decision, allow_inconclusive=args.allow_inconclusive,
+                       junit_inconclusive=args.junit_inconclusive)  # fmt: skip
     if results.family is not None:  # one pair of several: judged as the family judges it
         n = len(results.family.pairs)
         print(f"{results.candidate} is one of {n} candidates in {results.family.folder}: " + HOLM_FAMILY.format(n=n))
@@ -441,6 +465,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     check_limit(args.limit)
     if args.reviewer is not None and not args.labels:
         raise InputError("--reviewer goes with --labels FILE: it says whose labels count")
+    args.thresholds = resolve_thresholds(args.thresholds)
     load_gate(args.thresholds)  # a missing or malformed thresholds file fails here, not inside a notebook
     read = [*results_and_labels(args), ("gate thresholds file", args.thresholds), ("set file", args.sets)]
     read += [("config", Path(c)) for c in (args.baseline, *candidate_configs(args))]
@@ -877,7 +902,7 @@ def _configure_run(parser: argparse.ArgumentParser) -> None:
 
 def _configure_gate(parser: argparse.ArgumentParser) -> None:
     add_run_arguments(parser)
-    parser.add_argument("--thresholds", default=Path(DEFAULT_THRESHOLDS), type=Path, help="gate thresholds (TOML)")
+    parser.add_argument("--thresholds", default=None, type=Path, help=THRESHOLDS_HELP)
     parser.add_argument(
         "--results", default=None, type=Path, help="judge this results folder instead of running the evaluation"
     )
@@ -886,6 +911,17 @@ def _configure_gate(parser: argparse.ArgumentParser) -> None:
         "--allow-partial",
         action="store_true",
         help="judge a --limit run too (refused by default: it judged only part of the gold set)",
+    )
+    parser.add_argument(
+        "--allow-inconclusive",
+        action="store_true",
+        help="exit 0 on an INCONCLUSIVE verdict (no rule fails, one cannot be shown within its limit); default: exit 4",
+    )
+    parser.add_argument(
+        "--junit-inconclusive",
+        choices=("failure", "error"),
+        default="failure",
+        help="how --junit shows an INCONCLUSIVE rule (with --allow-inconclusive: skipped)",
     )
     _add_label_arguments(parser)
     parser.add_argument("--json", type=Path, default=None, help="also write the gate's decision to this JSON file")
@@ -912,11 +948,9 @@ def _configure_report(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--notebooks", default=None, type=Path, help="folder holding the numbered notebooks")
     parser.add_argument(
-        "--thresholds",
-        default=Path(DEFAULT_THRESHOLDS),
-        type=Path,
-        help="gate thresholds (TOML) whose PASS / FAIL opens the report",
-    )
+        "--thresholds", default=None, type=Path, help="gate thresholds (TOML) whose verdict opens the report; "
+        + THRESHOLDS_HELP
+    )  # fmt: skip
     parser.add_argument(
         "--labels",
         default=None,

@@ -46,9 +46,17 @@ from evalgate_lib.judging.rows import ResultRow
 from evalgate_lib.statistics.label_bootstrap import BOOTSTRAP_INTERVAL, bootstrap_interval
 from evalgate_lib.statistics.label_bounds import FAIL, IMPROVED, REGRESSED, CensusRule, decide_by_labels
 from evalgate_lib.statistics.metrics import METRICS, Summary, compare, format_interval, format_value
-from evalgate_lib.statistics.paired_tests import DEFAULT_SEED, EXACT_MCNEMAR, mcnemar_interval
+from evalgate_lib.statistics.paired_tests import DEFAULT_SEED, EXACT_MCNEMAR, TANGO, mcnemar_interval, tango_interval
 
 EXIT_REGRESSION = 1
+#: The thresholds shipped inside the package: what ``evalgate gate`` reads with no ``--thresholds`` and no
+#: ``configs/gate.toml`` in the working directory (the repository's file is the same).
+PACKAGED_THRESHOLDS = Path(__file__).with_name("gate.toml")
+#: ``evalgate gate``'s exit when no rule fails but one cannot be shown within its limit (0 with --allow-inconclusive).
+EXIT_INCONCLUSIVE = 4
+#: A rule's outcome: shown within its limit, worse beyond chance, or neither (the data cannot tell yet).
+PASS, INCONCLUSIVE = "PASS", "INCONCLUSIVE"
+FAILED = "FAIL"
 _KINDS = {m.key: m for m in METRICS}
 
 
@@ -156,6 +164,15 @@ class RuleVerdict:
     corrected: Any = None
     labels: Any = None
     note: str | None = None
+    #: :data:`PASS`, :data:`FAILED` or :data:`INCONCLUSIVE` (``significant`` mode; ``point`` mode never is).
+    outcome: str = PASS
+    #: The interval that shows the rule within its limit (PASS) or cannot (INCONCLUSIVE), in the metric's unit,
+    #: and how it is made: Tango's score interval for a yes/no delta, the deciding interval otherwise.
+    margin: Mapping[str, Any] | None = None
+
+    @property
+    def inconclusive(self) -> bool:
+        return self.outcome == INCONCLUSIVE
 
 
 def _significant(rule: Rule, sig: Mapping[str, Any], alpha: float, limit: float) -> bool | None:
@@ -347,8 +364,10 @@ def judge(
             significant = labels.p_value < gate.alpha
         else:
             breached, significant, failed = decide_rule(rule, delta, stat, gate)
+        margin = margin_interval(stat, metric.kind, gate.alpha)
+        outcome = rule_outcome(rule, delta, breached, failed, margin, gate.mode)
         message = _message(rule, metric.kind, basis, delta, stat, judge_delta, judge_stat, fixed, labels, note,
-                           adjusted is not None, breached, failed, gate)  # fmt: skip
+                           adjusted is not None, breached, failed, gate, outcome, margin)  # fmt: skip
         verdicts.append(
             RuleVerdict(
                 rule,
@@ -366,9 +385,54 @@ def judge(
                 fixed,
                 labels,
                 note,
+                outcome,
+                margin,
             )  # fmt: skip
         )
     return verdicts
+
+
+def margin_interval(stat: Mapping[str, Any], kind: str, alpha: float) -> dict[str, Any] | None:
+    """The interval a rule is shown within its limit by, at 1 − α, in the metric's unit (``None``: none).
+
+    A yes/no delta with its counts (the judge's, or a census of labels): Tango's score interval
+    (:func:`~evalgate_lib.statistics.paired_tests.tango_interval`), which, unlike the exact McNemar
+    interval, keeps the width a gold set of this size leaves when nothing moved. Otherwise (a plan's
+    bootstrap, the census bound's hull, a score's bootstrap) the deciding interval itself.
+    """
+    if stat.get("b") is not None and stat.get("n"):
+        low, high = tango_interval(int(stat["b"]), int(stat["c"]), int(stat["n"]), 1.0 - alpha)
+        scale = stat["n"] if kind == "count" else 1
+        return {"ci_low": round(low * scale, 6), "ci_high": round(high * scale, 6), "interval": TANGO,
+                "confidence": 1.0 - alpha}  # fmt: skip
+    if stat.get("ci_low") is None or stat.get("ci_high") is None:
+        return None
+    return {"ci_low": stat["ci_low"], "ci_high": stat["ci_high"], "interval": stat.get("interval"),
+            "confidence": stat.get("confidence") or 0.95}  # fmt: skip
+
+
+def within_limit(rule: Rule, margin: Mapping[str, Any] | None) -> bool:
+    """Whether the whole interval lies on the good side of the rule's limit (non-inferiority shown)."""
+    if margin is None:
+        return False
+    if rule.max_drop is not None:
+        return float(margin["ci_low"]) >= -float(rule.max_drop) - 1e-9
+    return float(margin["ci_high"]) <= float(rule.max_increase) + 1e-9  # type: ignore[arg-type]
+
+
+def rule_outcome(
+    rule: Rule, delta: float | None, breached: bool, failed: bool, margin: Mapping[str, Any] | None, mode: str
+) -> str:
+    """FAIL when the rule failed (worse beyond chance, or any breach in ``point`` mode); in ``significant`` mode
+    PASS only when the interval shows the candidate within the limit, else INCONCLUSIVE.
+
+    A limit of exactly 0 on a yes/no metric is never shown: no finite gold set excludes every rise.
+    """
+    if failed:
+        return FAILED
+    if mode == "point":
+        return PASS
+    return PASS if delta is not None and not breached and within_limit(rule, margin) else INCONCLUSIVE
 
 
 def plan_stat(fixed: Any, alpha: float) -> dict[str, Any]:
@@ -382,6 +446,25 @@ def plan_stat(fixed: Any, alpha: float) -> dict[str, Any]:
     return {"ci_low": fig.ci_low, "ci_high": fig.ci_high, "p_value": fig.p_value, "test": "bootstrap",
             "interval": BOOTSTRAP_INTERVAL, "confidence": fig.confidence,
             "source": "labels (PPI++ estimate, bootstrap)"}  # fmt: skip
+
+
+#: The metrics no judgement makes (retrieval): the run measures them, labels have nothing to correct.
+RUN_METRICS = ("retrieval_recall", "mrr", "evidence_hit", "evidence_mrr")
+#: What decided a rule, in the one wording the text, Markdown, JUnit and the report all use (:func:`decided_by`).
+BY_CENSUS, BY_ESTIMATE, BY_BOUND = "labels (census)", "labels (PPI++ estimate)", "labels (census bound)"
+BY_JUDGE, BY_RUN = "judge", "run (no judgement)"
+
+
+def decided_by(verdict: RuleVerdict) -> str:
+    """Which figure decided ``verdict``'s rule: :data:`BY_CENSUS`, :data:`BY_ESTIMATE`, :data:`BY_BOUND`,
+    :data:`BY_JUDGE` or :data:`BY_RUN` (a retrieval metric: measured by the run, nothing judged)."""
+    if verdict.basis == LABELS:
+        if verdict.corrected is not None and verdict.corrected.census:
+            return BY_CENSUS
+        return BY_ESTIMATE if verdict.labels is None else BY_BOUND
+    if verdict.rule.metric in RUN_METRICS or verdict.rule.metric.startswith("recall@"):
+        return BY_RUN
+    return BY_JUDGE
 
 
 def census_rule(rule: Rule, gate: GateConfig) -> CensusRule:
@@ -417,9 +500,10 @@ def figure_text(delta: float | None, stat: Mapping[str, Any] | None, kind: str) 
 
 def _message(rule: Rule, kind: str, basis: str, delta: float | None, stat: Mapping[str, Any],
              judge_delta: float | None, judge_stat: Mapping[str, Any], fixed: Any, labels: Any, note: str | None,
-             adjusted: bool, breached: bool, failed: bool, gate: GateConfig) -> str:  # fmt: skip
+             adjusted: bool, breached: bool, failed: bool, gate: GateConfig, outcome: str = PASS,
+             margin: Mapping[str, Any] | None = None) -> str:  # fmt: skip
     """The rule's line: its status, the deciding figure first, then the other figures, then its limit."""
-    status = "FAIL" if failed else ("breach, not significant" if breached else "ok")
+    status = {FAILED: "FAIL", INCONCLUSIVE: "INCONCLUSIVE"}.get(outcome, "ok")
     label = _KINDS[rule.metric].label
     if basis == JUDGE and fixed is None:
         said = f"delta {figure_text(delta, stat, kind)}" + ("" if note is None else f" ({note})")
@@ -450,7 +534,23 @@ def _message(rule: Rule, kind: str, basis: str, delta: float | None, stat: Mappi
             + ("" if fixed.p_value is None else f" (t p={fixed.p_value:.3f})")
         )
         said = f"delta {figure_text(delta, stat, kind)} ({note}){est}"
-    return f"{status:>4}  {label}: {said} ({bound_text(rule)})"
+    return f"{status:>4}  {label}: {said} ({bound_text(rule)}){_margin_text(rule, kind, outcome, margin, gate)}"
+
+
+def _margin_text(rule: Rule, kind: str, outcome: str, margin: Mapping[str, Any] | None, gate: GateConfig) -> str:
+    """What shows the rule within its limit, or why it cannot: "; within the limit: Tango 95% CI [-3.1, +2.0]"."""
+    if gate.mode == "point" or outcome == FAILED:
+        return ""
+    if margin is None:
+        return "; not shown within the limit: no interval (no question of its population)"
+    level = f"{float(margin['confidence']) * 100:.4g}%"
+    how = "Tango" if margin.get("interval") == TANGO else "the same"
+    said = f"{how} {level} CI {format_interval(margin, kind)}"
+    if outcome == PASS:
+        return f"; within the limit: {said}"
+    zero = (rule.max_drop if rule.max_drop is not None else rule.max_increase) == 0
+    why = " (a limit of 0 can never be shown by data)" if zero else ""
+    return f"; not shown within the limit: {said} reaches past it{why}"
 
 
 def judged_line(summary: Summary, questions_in_file: int | None = None) -> str:
@@ -468,21 +568,14 @@ def judged_line(summary: Summary, questions_in_file: int | None = None) -> str:
 
 
 def basis_line(verdicts: Sequence[RuleVerdict], labels_line: str | None = None) -> str:
-    """Which delta the verdict used: the judge's alone, the labels' where they decide, and why not elsewhere."""
-    corrected = [v.rule.metric for v in verdicts if v.basis == LABELS]
-    waiting = [v.rule.metric for v in verdicts if v.basis != LABELS and v.note is not None]
-    rest = [v.rule.metric for v in verdicts if v.basis != LABELS and v.note is None]
-    if not corrected and not waiting:
-        return "decided on the judge's delta (no reviewer labels given)"
-    parts = []
-    if corrected:
-        parts.append(f"decided on the delta corrected by labels for {', '.join(corrected)}")
-    if waiting:
-        parts.append(f"on the judge's delta for {', '.join(waiting)} (the labels cannot decide them: see each rule)")
-    if rest:
-        parts.append(f"on the run's delta for {', '.join(rest)} (no judgement to correct)")
-    said = "; ".join(parts)
-    said = said if said.startswith("decided") else "decided " + said
+    """What decided each rule, grouped in :func:`decided_by`'s words: "decided by: labels (PPI++ estimate) for
+    accuracy_answerable; judge for refusal_accuracy (not corrected: see the rule); run (no judgement) for ..."."""
+    groups: dict[str, list[str]] = {}
+    for v in verdicts:
+        word = decided_by(v)
+        name = v.rule.metric + (" (labels could not decide: see the rule)" if word == BY_JUDGE and v.note else "")
+        groups.setdefault(word, []).append(name)
+    said = "decided by: " + "; ".join(f"{word} for {', '.join(names)}" for word, names in groups.items())
     return said + ("" if labels_line is None else f"\n{labels_line}")
 
 
@@ -495,22 +588,29 @@ def format_verdict(
     trust: str | None = None,
     power: Sequence[str] = (),
     cannot_fail: Sequence[str] = (),
+    tail: str | None = None,
 ) -> str:
-    """The readable verdict: what was judged, which delta decided, one line per rule, then PASS or FAIL.
+    """The readable verdict: what was judged, which delta decided, one line per rule, then PASS, INCONCLUSIVE or FAIL.
 
     ``questions_in_file`` is given for a partial (``--limit``) run only, so the verdict says it;
     ``labels_line`` (:meth:`~evalgate_lib.statistics.label_correction.LabelCorrection.line`) when labels corrected it;
     ``trust`` is a line on what vouches for the folder (its signature, or checksums only), after the count.
     ``power`` are the lines of :func:`evalgate_lib.statistics.power.format_powers`, printed before
     the verdict, and ``cannot_fail`` the rules (metric keys) no change could fail at this size: a PASS
-    then says that those rules could not have failed it.
+    then says that those rules could not have failed it. ``tail``: the last line as the decision words it
+    (:meth:`~evalgate_lib.statistics.decision.GateDecision.tail`), else made here from the verdicts.
     """
     head = f"gate ({gate.mode} mode): {summary.candidate} vs {summary.baseline}"
     failed = [v.rule.metric for v in verdicts if v.failed]
-    tail = f"FAIL: candidate regresses on {', '.join(failed)}" if failed else "PASS: no regression beyond thresholds"
-    if cannot_fail and not failed:
-        tail += f" (but {', '.join(cannot_fail)} could not fail on this gold set: see power above)"
+    if tail is None:
+        unsure = [v.rule.metric for v in verdicts if v.inconclusive]
+        tail = (
+            f"FAIL: candidate regresses on {', '.join(failed)}" if failed
+            else f"INCONCLUSIVE: not shown within the limit of {', '.join(unsure)}" if unsure
+            else "PASS: no regression beyond thresholds"
+        )  # fmt: skip
+        if cannot_fail and not failed and not unsure:
+            tail += f" (but {', '.join(cannot_fail)} could not fail on this gold set: see power above)"
     lines = [head, judged_line(summary, questions_in_file), *([trust] if trust else [])]
-    if labels_line is not None or any(v.basis == LABELS for v in verdicts):
-        lines.append(basis_line(verdicts, labels_line))
+    lines.append(basis_line(verdicts, labels_line))
     return "\n".join(lines + [v.message for v in verdicts] + list(power) + [tail])
