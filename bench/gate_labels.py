@@ -49,7 +49,16 @@ sys.path.insert(0, str(ROOT / "bench"))
 from label_budget import PAIRS, Question, judged_questions  # noqa: E402
 
 from evalgate_lib.inputs.labelled_sets import load_sets  # noqa: E402
-from evalgate_lib.statistics.gate import GateConfig, Rule, census_rule, decide_rule, exact_stat, load_gate  # noqa: E402
+from evalgate_lib.statistics.gate import (  # noqa: E402
+    GateConfig,
+    Rule,
+    census_rule,
+    decide_rule,
+    exact_stat,
+    load_gate,
+    margin_interval,
+    rule_outcome,
+)
 from evalgate_lib.statistics.label_bootstrap import bootstrap_interval, bootstrap_replicates  # noqa: E402
 from evalgate_lib.statistics.label_bounds import CANNOT_TELL, PairStratum, decide_by_labels  # noqa: E402
 from evalgate_lib.statistics.label_correction import CORRECTED, LabelledMetric  # noqa: E402
@@ -60,12 +69,17 @@ from evalgate_lib.statistics.sampling_plan import draw_strata  # noqa: E402
 
 BUDGETS = (0.2, 0.4, 0.6)
 GATE = ROOT / "configs" / "gate.toml"
-FAIL, NOT_FAIL = "FAIL", "not FAIL"
+COUNTS = {m.key for m in CORRECTED if m.kind == "count"}
+FAIL = "FAIL"
 
 
 def outcome(rule: Rule, delta: float, stat: dict, gate: GateConfig) -> str:
-    """The rule's verdict as the gate reaches it (:func:`~evalgate_lib.statistics.gate.decide_rule`)."""
-    return FAIL if decide_rule(rule, delta, stat, gate)[2] else NOT_FAIL
+    """The rule's verdict as :func:`~evalgate_lib.statistics.gate.judge` reaches it: FAIL, PASS or INCONCLUSIVE
+    (:func:`~evalgate_lib.statistics.gate.decide_rule`, then :func:`~evalgate_lib.statistics.gate.rule_outcome` on
+    :func:`~evalgate_lib.statistics.gate.margin_interval`)."""
+    breached, _, failed = decide_rule(rule, delta, stat, gate)
+    kind = "count" if rule.metric in COUNTS else "rate"
+    return rule_outcome(rule, delta, breached, failed, margin_interval(stat, kind, gate.alpha), gate.mode)
 
 
 def census(questions: list[Question], metric: LabelledMetric, pair: tuple[str, str], side: str,
@@ -79,10 +93,21 @@ def census(questions: list[Question], metric: LabelledMetric, pair: tuple[str, s
             x, y = bool(values[base][metric.key]), bool(values[cand][metric.key])
             n, b, c = n + 1, b + (x and not y), c + (y and not x)
     if n == 0:
-        return NOT_FAIL
+        return "INCONCLUSIVE"
     count = metric.kind == "count"
     delta = float(c - b) if count else round((c - b) / n, 6)
     return outcome(rule, delta, exact_stat(b, c, n, count, 1.0 - gate.alpha, mcnemar_p(b, c)), gate)
+
+
+def census_breached(questions: list[Question], metric: LabelledMetric, pair: tuple[str, str], rule: Rule) -> bool:
+    """Whether the all-labels delta is past the rule's limit (a FAIL where it is not is a false FAIL by any test)."""
+    base, cand = pair
+    moves = [(q.human[base][metric.key], q.human[cand][metric.key]) for q in questions
+             if in_population(q, metric.population)]  # fmt: skip
+    change = sum(y - x for x, y in moves)
+    if metric.kind == "count":
+        return change > float(rule.max_increase)  # type: ignore[arg-type]
+    return bool(moves) and round(change / len(moves), 6) < -float(rule.max_drop)  # type: ignore[arg-type]
 
 
 def _values(questions: list[Question], strata, metric: LabelledMetric, config: str) -> list[StratumValues]:  # noqa: ANN001
@@ -129,12 +154,15 @@ def plan_verdict(questions: list[Question], strata, metric: LabelledMetric, pair
         fig = bootstrap_interval(reps, 1.0 - gate.alpha, est.n_population if count else 1)
         estimate = est.labels_only if labels_only else est.estimate
         delta = round(estimate * est.n_population, 4) if count else estimate
-        stat = {"ci_low": fig.ci_low, "ci_high": fig.ci_high, "p_value": fig.p_value}
+        stat = {"ci_low": fig.ci_low, "ci_high": fig.ci_high, "p_value": fig.p_value, "confidence": fig.confidence}
         return outcome(rule, delta, stat, gate), True
-    decision = decide_by_labels(_pair_strata(questions, strata, metric, pair), census_rule(rule, gate), False)
+    decision = decide_by_labels(_pair_strata(questions, strata, metric, pair), census_rule(rule, gate))
     if decision.outcome == CANNOT_TELL:
         return judge_verdict, False
-    return (FAIL if decision.outcome == "fail" else NOT_FAIL), True
+    if decision.outcome == "fail":
+        return FAIL, True
+    hull = {"ci_low": decision.low, "ci_high": decision.high, "p_value": decision.p_value, "confidence": 0.95}
+    return outcome(rule, est.estimate * (est.n_population if count else 1), hull, gate), True
 
 
 def _errors(q: Question, metric: LabelledMetric, pair: tuple[str, str]) -> tuple[bool, bool]:
@@ -183,7 +211,8 @@ def measure(questions: list[Question], metric: LabelledMetric, pair: tuple[str, 
     truth = census(questions, metric, pair, "human", rule, gate)
     judge = census(questions, metric, pair, "judge", rule, gate)
     review = {q.qid: q.review for q in questions}
-    out = {"questions": len(questions), "all_labels": truth, "judge_only": judge, "budgets": {}}
+    out = {"questions": len(questions), "all_labels": truth, "judge_only": judge,
+           "census_within_limit": not census_breached(questions, metric, pair, rule), "budgets": {}}  # fmt: skip
     for share in BUDGETS:
         budget = max(2, round(share * len(questions)))
         cells = {"gate": [0, 0, 0], "labels only": [0, 0, 0]}
@@ -209,15 +238,15 @@ def _pct(x: float | None) -> str:
 
 def markdown(results: list[dict]) -> str:
     """One table: a row per pair and budget, the gate's figures beside the labels-only ones."""
-    head = ("| pair | rule | kind | questions | all labels (judge) | budget | agreement | labels decided | false FAIL "
-            "| labels-only agreement | labels-only false FAIL |")  # fmt: skip
-    rows = [head, "|" + "---|" * 11]
+    head = ("| pair | rule | kind | questions | all labels (judge only) | census within limit | budget | agreement "
+            "| labels decided | false FAIL | labels-only agreement | labels-only false FAIL |")  # fmt: skip
+    rows = [head, "|" + "---|" * 12]
     for r in results:
         for budget, cell in r["budgets"].items():
             g, lo = cell["gate"], cell["labels only"]
             rows.append(
                 f"| {r['name']} | {r['metric']} | {r['kind']} | {r['questions']} "
-                f"| {r['all_labels']} ({r['judge_only']}) "
+                f"| {r['all_labels']} ({r['judge_only']}) | {'yes' if r['census_within_limit'] else 'no'} "
                 f"| {budget} | {_pct(g['agreement'])} | {_pct(g['labels_decided'])} | {_pct(g['false_fail'])} "
                 f"| {_pct(lo['agreement'])} | {_pct(lo['false_fail'])} |"
             )
@@ -271,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
                 r = {"name": name, "metric": rule.metric, "kind": kind, **measure(subset, metric, pair, rule, gate,
                                                                                   args.plans)}  # fmt: skip
                 results.append(r)
-                print(markdown([r]).splitlines()[-1], flush=True)
+                print("\n".join(markdown([r]).splitlines()[2:]), flush=True)
     elapsed = time.perf_counter() - started
     print(f"{args.plans} plans per pair and budget; {elapsed:.1f} s")
     args.json.parent.mkdir(parents=True, exist_ok=True)
