@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import math
 import os
 import re
 import sys
@@ -427,10 +428,53 @@ def cmd_sample(args: argparse.Namespace) -> int:
             args.plan_out, "--out", folder=False, corpora=results_corpus(args.results),
             inputs=results_inputs(args.results),
         )  # fmt: skip
+    if not 0 < args.target_width < 1:
+        raise InputError(f"--target-width must be a fraction in (0, 1): 0.05 = ±5 points, not {args.target_width}")
     drawn = draw_label_plan(args.results, args.budget, args.seed, args.review_share, args.plan_out)
     print(drawn.describe())
+    print(_width_lines(args.results, drawn.plan, args.target_width))
     print(_label_kit(args.results, drawn))
     return 0
+
+
+def _width_lines(results: Path, plan: Any, target: float) -> str:
+    """What the plan's budget buys: each labelled rate's forecast interval
+    (:mod:`evalgate_lib.statistics.budget_width`), the budget ``target`` (a half-width) needs; a population
+    the plan drew no question of, said."""
+    from evalgate_lib.api import load_results
+    from evalgate_lib.statistics.budget_width import JUDGE_ERROR, forecast, labels_for_width
+    from evalgate_lib.statistics.metrics import in_population
+    from evalgate_lib.statistics.power import POPULATION_WORDS
+
+    rows = {(r.config, r.question_id): r for r in load_results(results).rows}
+    base, cand = plan.configs[0], plan.configs[-1]
+    every = [q for s in plan.strata for q in s.questions]
+    drawn = {q for s in plan.strata for q in s.drawn}
+    lines = [f"interval forecast at this budget (the labels alone, the judge's deltas and {JUDGE_ERROR:.0%} judge "
+             "errors as their proxy; the judge-corrected interval the gate decides on is narrower when the judge is "
+             "good):"]  # fmt: skip
+    for label, population in (("accuracy on answerable", "answerable"), ("refusal accuracy", "no_answer")):
+        ids = [q for q in every if in_population(rows[(base, q)], population)]
+        if not ids:
+            continue
+        words = POPULATION_WORDS[population]
+        labelled = sum(q in drawn for q in ids)
+        deltas = [float(rows[(cand, q)].correct) - float(rows[(base, q)].correct) for q in ids]
+        if not labelled:
+            lines.append(f"  {label}: none of the {len(ids)} {words} drawn: its rule keeps the judge's delta")
+            continue
+        now = forecast(deltas, labelled)
+        need = labels_for_width(deltas, target)
+        said = (
+            f"no budget: every one labelled leaves ±{now.floor * 100:.1f}" if need is None
+            else f"about {need} of them labelled (a budget of about "
+            f"{math.ceil(need * len(every) / len(ids)) * len(plan.configs)} answers)"
+        )  # fmt: skip
+        lines.append(
+            f"  {label}: ±{now.half_width * 100:.1f} pts at {labelled} of {len(ids)} {words} labelled; "
+            f"±{target * 100:.1f} pts needs {said}"
+        )
+    return "\n".join(lines)
 
 
 def _label_kit(results: Path, drawn: Any) -> str:
@@ -1259,6 +1303,10 @@ def _configure_sample(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_REVIEW_SHARE,
         help="share of the budget for the review queue's questions (all of them if they fit)",
     )
+    parser.add_argument(
+        "--target-width", type=float, default=0.05,
+        help="half-width (a fraction: 0.05 = ±5 points) whose label budget `sample` prints beside its forecast",
+    )  # fmt: skip
     parser.add_argument(
         "--out", dest="plan_out", type=Path, default=None, help="plan file (default: <results>/label-plan.json)"
     )

@@ -116,3 +116,15 @@ def test_rule_outcome_by_hand() -> None:
     assert rule_outcome(drop, -0.01, False, False, past, "point") == "PASS"  # point mode: two outcomes
     zero = Rule("hallucination", max_increase=0)
     assert rule_outcome(zero, 0, False, False, {"ci_low": -1.4, "ci_high": 1.4}, "significant") == "INCONCLUSIVE"
+
+
+def test_sample_forecasts_the_interval_and_the_budget_a_width_needs(small_pair: Path, tmp_path, capsys) -> None:
+    """Issue 53 defect: a budget-8 plan printed a ±100-point interval and nothing said what budget helps."""
+    capsys.readouterr()
+    assert main(["sample", "--results", str(small_pair), "--budget", "8", "--out", str(tmp_path / "plan.json")]) == 0
+    out = capsys.readouterr().out
+    assert "interval forecast at this budget" in out
+    line = next(x for x in out.splitlines() if x.startswith("  accuracy on answerable: ±"))
+    assert "of 17 answerable questions labelled; ±5.0 pts needs" in line
+    refusal = next(x for x in out.splitlines() if x.startswith("  refusal accuracy: "))
+    assert "no-answer questions drawn: its rule keeps the judge's delta" in refusal or "labelled; ±5.0" in refusal
