@@ -59,7 +59,7 @@ from evalgate_lib.statistics.gate import (  # noqa: E402
     margin_interval,
     rule_outcome,
 )
-from evalgate_lib.statistics.label_bootstrap import bootstrap_interval, bootstrap_replicates  # noqa: E402
+from evalgate_lib.statistics.label_bootstrap import bootstrap_interval, bootstrap_replicates, plan_figure  # noqa: E402
 from evalgate_lib.statistics.label_bounds import CANNOT_TELL, PairStratum, decide_by_labels  # noqa: E402
 from evalgate_lib.statistics.label_correction import CORRECTED, LabelledMetric  # noqa: E402
 from evalgate_lib.statistics.label_estimates import StratumValues, corrected_delta, paired_values  # noqa: E402
@@ -151,8 +151,12 @@ def plan_verdict(questions: list[Question], strata, metric: LabelledMetric, pair
     reps = bootstrap_replicates(paired_values(base, cand), power)
     count = metric.kind == "count"
     if reps is not None:
-        fig = bootstrap_interval(reps, 1.0 - gate.alpha, est.n_population if count else 1)
         estimate = est.labels_only if labels_only else est.estimate
+        if labels_only:  # the labels alone: their own bootstrap (λ = 0), no judge to widen it with
+            fig = bootstrap_interval(reps, 1.0 - gate.alpha, est.n_population if count else 1)
+        else:
+            fig = plan_figure(reps, est.estimate, est.total_se, est.total_df, 1.0 - gate.alpha,
+                              est.n_population if count else 1)  # fmt: skip
         delta = round(estimate * est.n_population, 4) if count else estimate
         stat = {"ci_low": fig.ci_low, "ci_high": fig.ci_high, "p_value": fig.p_value, "confidence": fig.confidence}
         return outcome(rule, delta, stat, gate), True

@@ -757,8 +757,8 @@ CASES: tuple[Case, ...] = (
         1,
         r"deltas corrected by labels: 8 of 24 answers labelled under plan {ws}/R/label-plan\.json \(SHA-256 "
         r"[0-9a-f]{12}…\) \(the stratified PPI\+\+ estimate: the judge's verdicts on every answer corrected by the "
-        r"labels, with its stratified percentile bootstrap interval and p, which decide each rule; where a stratum "
-        r"has a single label, the census bound, else the judge\); labels used: "
+        r"labels; its interval the hull of a stratified bootstrap and a floored t interval, which decide each rule; "
+        r"where a stratum has a single label, the census bound, else the judge\); labels used: "
         r"8 labels: 8 whose file does not record whether EvalGate's verdicts were hidden",
         stdout=True,
     ),

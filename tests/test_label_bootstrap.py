@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
-from evalgate_lib.statistics.label_bootstrap import bootstrap_interval, bootstrap_replicates
+from evalgate_lib.statistics.label_bootstrap import bootstrap_interval, bootstrap_replicates, plan_figure
 from evalgate_lib.statistics.label_estimates import StratumValues, corrected_delta, paired_values
 
 TWENTY = [-0.1] + [round(0.1 * i, 1) for i in range(1, 20)]  # one replicate at or below 0, nineteen above
@@ -61,3 +63,12 @@ def test_centred_on_the_estimate_at_its_weight() -> None:
     est = corrected_delta(strata("base"), strata("cand"))
     reps = bootstrap_replicates(paired_values(strata("base"), strata("cand")), est.power)
     assert reps is not None and abs(float(np.median(reps)) - est.estimate) < 0.05
+
+
+def test_plan_figure_is_the_hull_and_the_larger_p() -> None:
+    # bootstrap at 80 %: [0.1, 1.8], p 0.1; t: 0.5 ± z(0.9) · 0.2 = [0.243690, 0.756310], p = 2 · sf(2.5) = 0.012419
+    fig = plan_figure(TWENTY, 0.5, 0.2, math.inf, 0.8)
+    assert (fig.ci_low, fig.ci_high) == (0.1, 1.8) and fig.p_value == 0.1
+    wide = plan_figure(TWENTY, 0.5, 1.0, math.inf, 0.8)  # t: 0.5 ± 1.281552 = [-0.781552, 1.0] (kept in [-1, 1])
+    assert (wide.ci_low, wide.ci_high) == (-0.781552, 1.8) and wide.p_value == pytest.approx(0.617075, abs=1e-6)
+    assert plan_figure(TWENTY, 0.5, None, math.inf, 0.8) == bootstrap_interval(TWENTY, 0.8)  # no t: the bootstrap

@@ -14,7 +14,7 @@ from evalgate_lib.cli import main
 from evalgate_lib.errors import InputError
 from evalgate_lib.inputs.labels import Label, LabelStore, answer_sha256, load_labels
 from evalgate_lib.judging.rows import ResultRow
-from evalgate_lib.statistics.label_bootstrap import bootstrap_interval, bootstrap_replicates
+from evalgate_lib.statistics.label_bootstrap import bootstrap_replicates, plan_figure
 from evalgate_lib.statistics.label_correction import correct_with_labels, narrowing, plan_progress
 from evalgate_lib.statistics.label_estimates import StratumValues, corrected_delta, paired_values
 from evalgate_lib.statistics.paired_tests import compare_metric
@@ -193,9 +193,9 @@ def test_plan_labels_give_the_stratified_estimate(folder: Path, tmp_path: Path) 
 
     expected = corrected_delta(strata("baseline"), strata("candidate"))
     acc = correction.metrics["accuracy_answerable"]
-    # the interval and p are the bootstrap's of the same estimate (at its λ), not the t interval
-    boot = bootstrap_interval(bootstrap_replicates(paired_values(strata("baseline"), strata("candidate")),
-                                                   expected.power), 0.95)  # fmt: skip
+    # the interval and p: the hull of the same estimate's bootstrap (at its λ) and its floored t interval
+    reps = bootstrap_replicates(paired_values(strata("baseline"), strata("candidate")), expected.power)
+    boot = plan_figure(reps, expected.estimate, expected.total_se, expected.total_df, 0.95)
     assert acc.delta == expected.estimate
     assert (acc.ci_low, acc.ci_high, acc.p_value) == (boot.ci_low, boot.ci_high, boot.p_value)
     assert acc.significance()["test"] == "bootstrap"

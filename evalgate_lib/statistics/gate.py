@@ -43,7 +43,7 @@ from evalgate_lib.errors import InputError
 from evalgate_lib.inputs.config import check_keys
 from evalgate_lib.inputs.structured import read_toml
 from evalgate_lib.judging.rows import ResultRow
-from evalgate_lib.statistics.label_bootstrap import BOOTSTRAP_INTERVAL, bootstrap_interval
+from evalgate_lib.statistics.label_bootstrap import BOOTSTRAP_INTERVAL, plan_figure
 from evalgate_lib.statistics.label_bounds import FAIL, IMPROVED, REGRESSED, CensusRule, decide_by_labels
 from evalgate_lib.statistics.metrics import METRICS, Summary, compare, format_interval, format_value
 from evalgate_lib.statistics.paired_tests import DEFAULT_SEED, EXACT_MCNEMAR, TANGO, mcnemar_interval, tango_interval
@@ -442,7 +442,8 @@ def plan_stat(fixed: Any, alpha: float) -> dict[str, Any]:
     count's replicates (rates) are scaled by its population.
     """
     scale = fixed.questions if fixed.kind == "count" else 1
-    fig = bootstrap_interval(fixed.replicates, 1.0 - alpha, scale)
+    est = fixed.estimate
+    fig = plan_figure(fixed.replicates, est.estimate, est.total_se, est.total_df, 1.0 - alpha, scale)
     return {"ci_low": fig.ci_low, "ci_high": fig.ci_high, "p_value": fig.p_value, "test": "bootstrap",
             "interval": BOOTSTRAP_INTERVAL, "confidence": fig.confidence,
             "source": "labels (PPI++ estimate, bootstrap)"}  # fmt: skip

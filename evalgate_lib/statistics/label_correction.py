@@ -31,7 +31,7 @@ from typing import Callable, Mapping, Sequence
 from evalgate_lib.errors import InputError
 from evalgate_lib.inputs.labels import Label, describe_kinds, label_kinds, match_labels
 from evalgate_lib.judging.rows import ResultRow
-from evalgate_lib.statistics.label_bootstrap import BOOTSTRAP_INTERVAL, bootstrap_interval, bootstrap_replicates
+from evalgate_lib.statistics.label_bootstrap import BOOTSTRAP_INTERVAL, bootstrap_replicates, plan_figure
 from evalgate_lib.statistics.label_bounds import PairStratum
 from evalgate_lib.statistics.label_estimates import (
     CorrectedEstimate,
@@ -169,8 +169,8 @@ class LabelCorrection:
         return (
             f"deltas corrected by labels: {self.labelled_answers} of {self.answers} answers labelled under plan "
             f"{named} (the stratified PPI++ estimate: the judge's verdicts on every answer corrected by the "
-            "labels, with its stratified percentile bootstrap interval and p, which decide each rule; where a "
-            "stratum has a single label, the census bound, else the judge); " + self.kinds_line()
+            "labels; its interval the hull of a stratified bootstrap and a floored t interval, which decide each rule; "
+            "where a stratum has a single label, the census bound, else the judge); " + self.kinds_line()
         )
 
 
@@ -281,7 +281,7 @@ def _planned(rows: Mapping[tuple[str, str], ResultRow], plan_labels: Mapping[tup
         drawn = bootstrap_replicates(paired_values(base, cand), d.power)
         if drawn is not None:  # the one procedure: the estimate's bootstrap interval and p (module docstring)
             replicates = tuple(float(x) for x in drawn)
-            fig = bootstrap_interval(replicates, 1.0 - BOOTSTRAP_ALPHA)
+            fig = plan_figure(replicates, d.estimate, d.total_se, d.total_df, 1.0 - BOOTSTRAP_ALPHA)
             low, high, p = fig.ci_low, fig.ci_high, fig.p_value
         out[m.key] = CorrectedDelta(
             m.key, m.label, m.kind,

@@ -116,6 +116,10 @@ class CorrectedEstimate:
     census: bool
     power: float = 1.0
     confidence: float = DEFAULT_CONFIDENCE
+    #: The t interval's standard error (label and question sampling, floored) and Satterthwaite's degrees of
+    #: freedom: what the gate widens a plan's bootstrap interval with (``label_bootstrap.plan_figure``).
+    total_se: float | None = None
+    total_df: float = math.inf
 
 
 def _round(x: float | None) -> float | None:
@@ -336,6 +340,8 @@ def _estimate(
         census=n_labelled == n_pop,
         power=_round(chosen.power),  # type: ignore[arg-type]
         confidence=confidence,
+        total_se=chosen.total_se,
+        total_df=chosen.total_df,
     )
 
 
