@@ -228,7 +228,11 @@ def _status(verdict: RuleVerdict, alpha: float) -> str:
     if verdict.failed:
         return '<span class="eg-rule-fail">FAIL</span>'
     if verdict.inconclusive:
-        return '<span class="eg-rule-breach">INCONCLUSIVE</span> <small>(not shown within its limit)</small>'
+        p = (verdict.stat or {}).get("p_value")
+        why = "not shown within its limit"
+        if verdict.breached and p is not None:
+            why += f"; p = {p:.3f} ≥ {alpha:g}"
+        return f'<span class="eg-rule-breach">INCONCLUSIVE</span> <small>({e(why)})</small>'
     if verdict.breached:
         p = (verdict.stat or {}).get("p_value")
         why = f"p = {p:.3f} ≥ {alpha:g}" if p is not None else "its interval is not wholly past the limit"
