@@ -257,6 +257,30 @@ def markdown(results: list[dict]) -> str:
     return "\n".join(rows)
 
 
+def summary(results: list[dict]) -> str:
+    """The issue's criteria per budget: agreement on the pairs where the judge false-FAILs, false-PASSes or is
+    right (the smallest over pairs, and the mean), and the largest false-FAIL share where the census is within
+    its limit; the gate's beside the labels alone."""
+    lines = ["| criterion | budget | gate: min (mean) | labels only: min (mean) |", "|---|---|---|---|"]
+    kinds = (("agreement, judge false-FAIL", "judge false-FAIL"), ("agreement, judge false-PASS", "judge false-PASS"),
+             ("agreement, judge right", "judge right"))  # fmt: skip
+    for budget in (f"{b:.0%}" for b in BUDGETS):
+        for title, kind in kinds:
+            cells = []
+            for side in ("gate", "labels only"):
+                values = [r["budgets"][budget][side]["agreement"] for r in results if r["kind"] == kind]
+                mean = sum(values) / len(values) if values else 0.0
+                cells.append("—" if not values else f"{min(values) * 100:.0f} % ({mean * 100:.0f} %)")
+            lines.append(f"| {title} | {budget} | {cells[0]} | {cells[1]} |")
+        cells = []
+        for side in ("gate", "labels only"):
+            values = [r["budgets"][budget][side]["false_fail"] for r in results if r["census_within_limit"]
+                      and r["budgets"][budget][side]["false_fail"] is not None]  # fmt: skip
+            cells.append("—" if not values else f"{max(values) * 100:.0f} % (max)")
+        lines.append(f"| FAIL where the census delta is within its limit | {budget} | {cells[0]} | {cells[1]} |")
+    return "\n".join(lines)
+
+
 def pooled(sets_file: Path, generator: str, pair: tuple[str, str]) -> list[Question]:
     """Every judged question of ``pair`` over the sets of ``generator``, ids prefixed by their set."""
     out = []
@@ -279,7 +303,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown", type=Path, metavar="JSON", help="print the docs' table of a saved run and exit")
     args = parser.parse_args(argv)
     if args.markdown:
-        print(markdown(json.loads(args.markdown.read_text())["results"]))
+        saved = json.loads(args.markdown.read_text())["results"]
+        print(markdown(saved))
+        print()
+        print(summary(saved))
         return 0
     started = time.perf_counter()
     gate = load_gate(GATE)
@@ -307,6 +334,7 @@ def main(argv: list[str] | None = None) -> int:
                 print("\n".join(markdown([r]).splitlines()[2:]), flush=True)
     elapsed = time.perf_counter() - started
     print(f"{args.plans} plans per pair and budget; {elapsed:.1f} s")
+    print(summary(results))
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps({"plans": args.plans, "seconds": round(elapsed, 1), "results": results},
                                     indent=1) + "\n")  # fmt: skip
