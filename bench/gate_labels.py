@@ -99,6 +99,14 @@ def census(questions: list[Question], metric: LabelledMetric, pair: tuple[str, s
     return outcome(rule, delta, exact_stat(b, c, n, count, 1.0 - gate.alpha, mcnemar_p(b, c)), gate)
 
 
+def all_labels_delta(questions: list[Question], metric: LabelledMetric, pair: tuple[str, str]) -> float:
+    """The labels' delta over the pair, in the metric's unit (a count: answers; a rate: a share)."""
+    base, cand = pair
+    moves = [q.human[cand][metric.key] - q.human[base][metric.key] for q in questions
+             if in_population(q, metric.population)]  # fmt: skip
+    return float(sum(moves)) if metric.kind == "count" else sum(moves) / len(moves) if moves else 0.0
+
+
 def census_breached(questions: list[Question], metric: LabelledMetric, pair: tuple[str, str], rule: Rule) -> bool:
     """Whether the all-labels delta is past the rule's limit (a FAIL where it is not is a false FAIL by any test)."""
     base, cand = pair
@@ -139,14 +147,16 @@ def _pair_strata(questions: list[Question], strata, metric: LabelledMetric, pair
 
 
 def plan_verdict(questions: list[Question], strata, metric: LabelledMetric, pair: tuple[str, str], rule: Rule,
-                 gate: GateConfig, judge_verdict: str, labels_only: bool = False) -> tuple[str, bool]:  # noqa: ANN001  # fmt: skip
-    """``(verdict, decided by the labels)`` of one plan, as the gate decides a rule from a plan's labels."""
+                 gate: GateConfig, judge_verdict: str,
+                 labels_only: bool = False) -> tuple[str, bool, tuple[float, float] | None]:  # noqa: ANN001  # fmt: skip
+    """``(verdict, decided by the labels, the deciding interval)`` of one plan, as the gate decides a rule from a
+    plan's labels (the interval ``None`` where the judge decided)."""
     base = _values(questions, strata, metric, pair[0])
     cand = _values(questions, strata, metric, pair[1])
     try:
         est = corrected_delta(base, cand)
     except ValueError:  # a stratum drew no question of the population: not corrected, the judge decides
-        return judge_verdict, False
+        return judge_verdict, False, None
     power = 0.0 if labels_only else est.power
     reps = bootstrap_replicates(paired_values(base, cand), power)
     count = metric.kind == "count"
@@ -159,14 +169,15 @@ def plan_verdict(questions: list[Question], strata, metric: LabelledMetric, pair
                               est.n_population if count else 1)  # fmt: skip
         delta = round(estimate * est.n_population, 4) if count else estimate
         stat = {"ci_low": fig.ci_low, "ci_high": fig.ci_high, "p_value": fig.p_value, "confidence": fig.confidence}
-        return outcome(rule, delta, stat, gate), True
+        return outcome(rule, delta, stat, gate), True, (fig.ci_low, fig.ci_high)
     decision = decide_by_labels(_pair_strata(questions, strata, metric, pair), census_rule(rule, gate))
     if decision.outcome == CANNOT_TELL:
-        return judge_verdict, False
+        return judge_verdict, False, None
+    interval = (decision.low, decision.high)
     if decision.outcome == "fail":
-        return FAIL, True
+        return FAIL, True, interval
     hull = {"ci_low": decision.low, "ci_high": decision.high, "p_value": decision.p_value, "confidence": 0.95}
-    return outcome(rule, est.estimate * (est.n_population if count else 1), hull, gate), True
+    return outcome(rule, est.estimate * (est.n_population if count else 1), hull, gate), True, interval
 
 
 def _errors(q: Question, metric: LabelledMetric, pair: tuple[str, str]) -> tuple[bool, bool]:
@@ -211,27 +222,33 @@ def build_pairs(questions: list[Question], metric: LabelledMetric, pair: tuple[s
 
 def measure(questions: list[Question], metric: LabelledMetric, pair: tuple[str, str], rule: Rule, gate: GateConfig,
             plans: int) -> dict:  # fmt: skip
-    """Agreement, labels-decided and false-FAIL shares per budget, for the gate and for the labels alone."""
+    """Agreement, labels-decided and false-FAIL shares per budget, and how often the deciding interval holds the
+    all-labels delta, for the gate and for the labels alone."""
     truth = census(questions, metric, pair, "human", rule, gate)
+    target = all_labels_delta(questions, metric, pair)
     judge = census(questions, metric, pair, "judge", rule, gate)
     review = {q.qid: q.review for q in questions}
     out = {"questions": len(questions), "all_labels": truth, "judge_only": judge,
            "census_within_limit": not census_breached(questions, metric, pair, rule), "budgets": {}}  # fmt: skip
     for share in BUDGETS:
         budget = max(2, round(share * len(questions)))
-        cells = {"gate": [0, 0, 0], "labels only": [0, 0, 0]}
+        cells = {"gate": [0, 0, 0, 0, 0], "labels only": [0, 0, 0, 0, 0]}
         for seed in range(plans):
             strata = draw_strata(review, budget, seed)
             for name, alone in (("gate", False), ("labels only", True)):
-                verdict, decided = plan_verdict(questions, strata, metric, pair, rule, gate, judge, alone)
+                verdict, decided, interval = plan_verdict(questions, strata, metric, pair, rule, gate, judge, alone)
                 cell = cells[name]
                 cell[0] += verdict == truth
                 cell[1] += decided
                 cell[2] += verdict == FAIL and truth != FAIL
+                if interval is not None:
+                    cell[3] += 1
+                    cell[4] += interval[0] - 1e-9 <= target <= interval[1] + 1e-9
         out["budgets"][f"{share:.0%}"] = {
             name: {"agreement": a / plans, "labels_decided": d / plans,
-                   "false_fail": None if truth == FAIL else f / plans}  # fmt: skip
-            for name, (a, d, f) in cells.items()
+                   "false_fail": None if truth == FAIL else f / plans,
+                   "cover": None if not n else c / n}  # fmt: skip
+            for name, (a, d, f, n, c) in cells.items()
         }
     return out
 
@@ -243,8 +260,9 @@ def _pct(x: float | None) -> str:
 def markdown(results: list[dict]) -> str:
     """One table: a row per pair and budget, the gate's figures beside the labels-only ones."""
     head = ("| pair | rule | kind | questions | all labels (judge only) | census within limit | budget | agreement "
-            "| labels decided | false FAIL | labels-only agreement | labels-only false FAIL |")  # fmt: skip
-    rows = [head, "|" + "---|" * 12]
+            "| labels decided | false FAIL | cover | labels-only agreement | labels-only false FAIL "
+            "| labels-only cover |")  # fmt: skip
+    rows = [head, "|" + "---|" * 14]
     for r in results:
         for budget, cell in r["budgets"].items():
             g, lo = cell["gate"], cell["labels only"]
@@ -252,7 +270,7 @@ def markdown(results: list[dict]) -> str:
                 f"| {r['name']} | {r['metric']} | {r['kind']} | {r['questions']} "
                 f"| {r['all_labels']} ({r['judge_only']}) | {'yes' if r['census_within_limit'] else 'no'} "
                 f"| {budget} | {_pct(g['agreement'])} | {_pct(g['labels_decided'])} | {_pct(g['false_fail'])} "
-                f"| {_pct(lo['agreement'])} | {_pct(lo['false_fail'])} |"
+                f"| {_pct(g['cover'])} | {_pct(lo['agreement'])} | {_pct(lo['false_fail'])} | {_pct(lo['cover'])} |"
             )
     return "\n".join(rows)
 
@@ -278,6 +296,13 @@ def summary(results: list[dict]) -> str:
                       and r["budgets"][budget][side]["false_fail"] is not None]  # fmt: skip
             cells.append("—" if not values else f"{max(values) * 100:.0f} % (max)")
         lines.append(f"| FAIL where the census delta is within its limit | {budget} | {cells[0]} | {cells[1]} |")
+        cells = []
+        for side in ("gate", "labels only"):
+            values = [r["budgets"][budget][side]["cover"] for r in results
+                      if r["budgets"][budget][side]["cover"] is not None]  # fmt: skip
+            mean = sum(values) / len(values) if values else 0.0
+            cells.append("—" if not values else f"{min(values) * 100:.0f} % ({mean * 100:.0f} %)")
+        lines.append(f"| 95 % interval holds the all-labels delta | {budget} | {cells[0]} | {cells[1]} |")
     return "\n".join(lines)
 
 

@@ -338,7 +338,7 @@ def judge(
             sig = fixed.significance()
             basis, delta = LABELS, fixed.delta
             stat = exact_stat(sig["b"], sig["c"], sig["n"], metric.kind == "count", 1.0 - gate.alpha, fixed.p_value)
-            stat["source"] = "labels (a census)"
+            stat["source"] = BY_CENSUS
         elif fixed is not None and fixed.replicates:
             basis, delta = LABELS, fixed.delta
             stat = plan_stat(fixed, gate.alpha)
@@ -349,7 +349,7 @@ def judge(
                 stat = {"ci_low": labels.low, "ci_high": labels.high, "p_value": labels.p_value,
                         "test": "McNemar, largest over the censuses the labels allow",
                         "interval": "hull of the exact McNemar intervals of those censuses",
-                        "source": "labels (exact bounds)"}  # fmt: skip
+                        "source": BY_BOUND}  # fmt: skip
             else:
                 note = (
                     f"the {labels.box.labelled} labelled question(s) cannot tell (every census they allow lies in "
@@ -357,7 +357,7 @@ def judge(
                     f"to {labels.p_value:.3f}): decided on the judge's delta"
                 )
         if basis == JUDGE:
-            stat = {**stat, "source": "judge"}
+            stat = {**stat, "source": BY_RUN if _is_run_metric(rule.metric) else BY_JUDGE}
         if basis == LABELS and labels is not None:
             failed = labels.outcome == FAIL
             breached = failed or _breach(rule, delta)[0]
@@ -446,7 +446,7 @@ def plan_stat(fixed: Any, alpha: float) -> dict[str, Any]:
     fig = plan_figure(fixed.replicates, est.estimate, est.total_se, est.total_df, 1.0 - alpha, scale)
     return {"ci_low": fig.ci_low, "ci_high": fig.ci_high, "p_value": fig.p_value, "test": "bootstrap",
             "interval": BOOTSTRAP_INTERVAL, "confidence": fig.confidence,
-            "source": "labels (PPI++ estimate, bootstrap)"}  # fmt: skip
+            "source": BY_ESTIMATE}  # fmt: skip
 
 
 #: The metrics no judgement makes (retrieval): the run measures them, labels have nothing to correct.
@@ -463,9 +463,11 @@ def decided_by(verdict: RuleVerdict) -> str:
         if verdict.corrected is not None and verdict.corrected.census:
             return BY_CENSUS
         return BY_ESTIMATE if verdict.labels is None else BY_BOUND
-    if verdict.rule.metric in RUN_METRICS or verdict.rule.metric.startswith("recall@"):
-        return BY_RUN
-    return BY_JUDGE
+    return BY_RUN if _is_run_metric(verdict.rule.metric) else BY_JUDGE
+
+
+def _is_run_metric(metric: str) -> bool:
+    return metric in RUN_METRICS or metric.startswith("recall@")
 
 
 def census_rule(rule: Rule, gate: GateConfig) -> CensusRule:
