@@ -359,7 +359,11 @@ def cmd_gate(args: argparse.Namespace) -> int:
         power = format_powers(powers, gate.alpha, gate.mode)
         print(signature_line(folder))
         print(format_candidates_verdict(judged, gate, questions_in_file=partial_of, power=power))
-        _write_decisions(args, [pair.gate_decision(args.thresholds) for pair in family.pairs])
+        _write_decisions(args, [
+            replace(pair.gate_decision(args.thresholds), allow_inconclusive=args.allow_inconclusive,
+                    junit_inconclusive=args.junit_inconclusive)
+            for pair in family.pairs
+        ])  # fmt: skip
         return EXIT_REGRESSION if any(c.failed for c in judged) else 0
     results = load_results(folder)
     _partial_of(folder, results.manifest, args.allow_partial)
