@@ -341,11 +341,11 @@ def questions_to_decide(rule: Rule, b: int, c: int, n: int, alpha: float) -> tup
 
 
 def decide_sentence(rule: Rule, b: int, c: int, n: int, alpha: float) -> str:
-    """What would decide an INCONCLUSIVE rule: "about 160 answerable questions would decide it (FAIL, at the same
-    shares moving)", or that no gold-set size would."""
+    """What would decide an INCONCLUSIVE rule: "about 85 answerable questions (now 81) would decide it (FAIL, if the
+    same shares of them move as here)", or that no gold-set size would."""
     words = POPULATION_WORDS[_METRICS[rule.metric].population]
     found = questions_to_decide(rule, b, c, n, alpha)
     if found is None:
         return f"no gold set up to {DECIDE_SEARCH}× this one ({n} {words}) would decide it at the same shares moving"
     m, outcome = found
-    return f"about {m} {words} (now {n}) would decide it ({outcome}, if the same shares move)"
+    return f"about {m} {words} (now {n}) would decide it ({outcome}, if the same shares of them move as here)"
