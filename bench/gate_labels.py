@@ -228,13 +228,14 @@ def measure(questions: list[Question], metric: LabelledMetric, pair: tuple[str, 
     target = all_labels_delta(questions, metric, pair)
     judge = census(questions, metric, pair, "judge", rule, gate)
     review = {q.qid: q.review for q in questions}
+    refusals = [q.qid for q in questions if q.type == "no_answer"]
     out = {"questions": len(questions), "all_labels": truth, "judge_only": judge,
            "census_within_limit": not census_breached(questions, metric, pair, rule), "budgets": {}}  # fmt: skip
     for share in BUDGETS:
         budget = max(2, round(share * len(questions)))
         cells = {"gate": [0, 0, 0, 0, 0], "labels only": [0, 0, 0, 0, 0]}
         for seed in range(plans):
-            strata = draw_strata(review, budget, seed)
+            strata = draw_strata(review, budget, seed, no_answer=refusals)
             for name, alone in (("gate", False), ("labels only", True)):
                 verdict, decided, interval = plan_verdict(questions, strata, metric, pair, rule, gate, judge, alone)
                 cell = cells[name]

@@ -479,3 +479,21 @@ def test_a_plan_edited_by_hand_is_refused_with_the_cause(folder: Path, edit, why
 def test_a_negative_seed_is_one_line(folder: Path) -> None:
     with pytest.raises(InputError, match=r"^--seed must be a whole number >= 0 \(the draw's random seed\), got -1$"):
         eg.draw_label_plan(folder, budget=8, seed=-1)
+
+
+def test_a_small_plan_draws_the_no_answer_questions_a_rule_reads() -> None:
+    """Issue 53 defect: a 4-question plan drew none of 20 no-answer questions, so the refusal rule had no label.
+    The no-answer questions are a stratum of their own, never fewer than two drawn."""
+    in_review = {f"q{i:03d}": i % 2 == 0 for i in range(101)}
+    refusals = [f"q{i:03d}" for i in range(81, 101)]
+    for questions, seed in ((4, 1), (8, 2), (40, 7)):
+        strata = {s.name: s for s in draw_strata(in_review, questions, seed, no_answer=refusals)}
+        apart = strata["no-answer"]
+        assert apart.questions == tuple(refusals) and len(apart.drawn) >= 2 and set(apart.drawn) <= set(refusals)
+        others = [q for name, s in strata.items() if name != "no-answer" for q in s.questions]
+        assert sorted(others) == [f"q{i:03d}" for i in range(81)]  # every answerable question, once
+        assert sum(len(s.drawn) for s in strata.values()) == questions
+    # 8 of 40: the no-answer share of 40 questions is round(40 · 20 / 101) = 8
+    assert len({s.name: s for s in draw_strata(in_review, 40, 7, no_answer=refusals)}["no-answer"].drawn) == 8
+    # too small to keep two for the answerable questions: the draw as before
+    assert [s.name for s in draw_strata(in_review, 3, 1, no_answer=refusals)] == ["all"]
