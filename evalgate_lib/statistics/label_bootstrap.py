@@ -149,9 +149,9 @@ def plan_figure(replicates: Sequence[float], estimate: float, total_se: float | 
     meet (a stratum whose labels all agree with the judge has no spread to resample, and the bootstrap would be a
     point there). Measured on pairs where the judge is wrong (``bench/gate_labels.py``), the bootstrap alone
     failed a pair whose all-labels delta is within its limit in 24 % of plans at 20 % labelled; the hull in
-    at most 4 % at every budget. The hull excludes 0 exactly when both intervals do, which is exactly when both p-values (so the larger)
-    are below α: the interval and the p printed cannot disagree. ``total_se`` ``None`` (a stratum with one
-    label): the bootstrap's alone.
+    at most 4 % at every budget. The hull excludes 0 exactly when both intervals do, which is exactly when both
+    p-values (so the larger) are below α: the interval and the p printed cannot disagree. ``total_se`` ``None``
+    (a stratum with one label): the bootstrap's alone.
     """
     boot = bootstrap_interval(replicates, confidence, scale)
     if total_se is None:
