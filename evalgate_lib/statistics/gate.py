@@ -15,16 +15,21 @@ Thresholds live in a TOML file (``configs/gate.toml``)::
 
 A rule *breaches* when the delta (candidate − baseline) falls below
 ``-max_drop`` or rises above ``max_increase``. In ``point`` mode any breach
-fails the gate. In ``significant`` mode a breach fails only when the paired
-test says it is beyond noise: McNemar's exact p < ``alpha`` for yes/no
-metrics, or a bootstrap interval entirely past the threshold for scores. The
-verdict names each metric, its delta and its 95% interval either way.
+fails the gate. In ``significant`` mode a rule has three outcomes (issue 53,
+:func:`rule_outcome`): FAIL when a breach is beyond noise (McNemar's exact
+p < ``alpha`` for yes/no metrics, a bootstrap interval entirely past the
+threshold for scores); PASS only when the interval at 1 − α shows the
+candidate within the limit (Tango's score interval for a yes/no delta:
+:func:`margin_interval`); INCONCLUSIVE otherwise (exit
+:data:`EXIT_INCONCLUSIVE`). The verdict names each metric, its delta and its
+interval either way.
 
 With reviewers' labels (``corrected``, from :func:`evalgate_lib.statistics.label_correction.correct_with_labels`),
 each rule on a metric a label measures decides on the delta corrected by the labels instead, with
-its interval and p-value (McNemar's on a census of labels, the corrected delta's normal p under a
-plan), and its line prints the judge-only delta beside it; the other rules (retrieval, ...) involve
-no judgement and keep the run's delta. ``RuleVerdict.basis`` says which delta decided.
+its interval and p-value (McNemar's on a census of labels; under a plan, the PPI++ estimate with the
+hull of its stratified bootstrap and floored t interval, :func:`plan_stat`), and its line prints the
+judge-only delta beside it; the other rules (retrieval, ...) involve no judgement and keep the run's
+delta. :func:`decided_by` names which figure decided, in the words every view uses.
 
 Several candidates against one baseline (:mod:`evalgate_lib.statistics.candidates`) are judged
 by the same :func:`judge`, given each yes/no metric's p-value adjusted for the number of
@@ -314,9 +319,10 @@ def judge(
 
     ``corrected`` maps a metric key to a
     :class:`~evalgate_lib.statistics.label_correction.CorrectedDelta`. A census of labels decides on the
-    labels' delta with McNemar's exact test; a plan's labels decide a rule only when every census they
-    allow decides it alike (:func:`~evalgate_lib.statistics.label_bounds.decide_by_labels`, exact at
-    every budget), else the judge's delta decides and the verdict says the labels cannot tell yet.
+    labels' delta with McNemar's exact test; a plan's labels on the PPI++ estimate and its interval and p
+    (:func:`plan_stat`); where a plan stratum has a single label (no bootstrap), on the census bound
+    (:func:`~evalgate_lib.statistics.label_bounds.decide_by_labels`), else the judge's delta decides and the
+    verdict says the labels cannot tell yet.
     ``adjusted_p`` (one candidate of ``family``: each metric's Holm-adjusted McNemar p,
     :func:`evalgate_lib.statistics.candidates.holm_p_values`) replaces McNemar's p in the decision
     of a rule on the judge's delta; the message names both. Every printed interval is at the level

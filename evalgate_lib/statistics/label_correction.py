@@ -7,7 +7,8 @@ Which labels may correct a delta, and how (docs/methodology.md, "Deltas correcte
   error; it is tested as the judge's own delta is (paired bootstrap interval, McNemar's exact p),
   the labels taking the place of the judge's verdicts;
 * **a plan's labels** — labels whose ``plan_sha256`` is the plan's: the stratified
-  prediction-powered estimate (:mod:`evalgate_lib.statistics.label_estimates`) over the drawn
+  prediction-powered estimate (:mod:`evalgate_lib.statistics.label_estimates`), with the interval and p
+  of :func:`~evalgate_lib.statistics.label_bootstrap.plan_figure`, over the drawn
   questions labelled from the start of the plan's order (in every stratum; a label further on,
   past a question not yet labelled, waits until the gap is filled: it is counted, not used);
 * **anything else is a convenience sample** — labels made outside a plan (in the explorer, the
