@@ -27,3 +27,17 @@ def test_the_budget_a_width_needs() -> None:
     assert labels_for_width(deltas, 0.001) is None  # below the question-sampling floor: no budget reaches it
     with pytest.raises(ValueError):
         forecast(deltas, 0)
+
+
+def test_the_labels_that_would_decide_a_rule() -> None:
+    """The first m whose forecast interval around the estimate settles the rule: within the limit, or past 0."""
+    from evalgate_lib.statistics.budget_width import labels_to_decide
+
+    deltas = [0.0] * 400  # nothing moved by the judge: only the assumed judge errors spread the labels
+    need = labels_to_decide(deltas, 0.0, 0.05, drop=True)
+    assert need is not None and forecast(deltas, need).half_width <= 0.05 < forecast(deltas, need - 1).half_width
+    # a drop of 20 points past a 5-point limit: FAIL once the interval clears 0
+    moved = [-1.0] * 80 + [0.0] * 320
+    need = labels_to_decide(moved, -0.2, 0.05, drop=True)
+    assert need is not None and forecast(moved, need).half_width < 0.2 <= forecast(moved, need - 1).half_width
+    assert labels_to_decide([0.0] * 10, 0.0, 0.01, drop=True) is None  # ten questions never show 1 point

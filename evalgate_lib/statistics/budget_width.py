@@ -71,3 +71,19 @@ def labels_for_width(deltas: Sequence[float], half_width: float, confidence: flo
         if forecast(deltas, m, confidence, judge_error).half_width <= half_width + 1e-12:
             return m
     return None
+
+
+def labels_to_decide(deltas: Sequence[float], estimate: float, limit: float, drop: bool,
+                     confidence: float = 0.95, judge_error: float = JUDGE_ERROR) -> int | None:  # fmt: skip
+    """The fewest labelled questions of the population at which a rule on ``estimate`` (a rate's delta) would be
+    decided, were the estimate to hold: the forecast interval wholly within the limit (PASS) or wholly past 0
+    with the estimate past the limit (FAIL). ``limit`` is the rule's bound as a positive share; ``drop``: a
+    ``max_drop`` rule. ``None`` when even every question labelled would leave it undecided."""
+    breach = estimate < -limit if drop else estimate > limit
+    for m in range(1, len(deltas) + 1):
+        half = forecast(deltas, m, confidence, judge_error).half_width
+        if breach and (estimate + half < 0 if drop else estimate - half > 0):
+            return m
+        if not breach and (estimate - half >= -limit if drop else estimate + half <= limit):
+            return m
+    return None

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from evalgate_lib.statistics.beyond_noise import significant_metrics
+from evalgate_lib.statistics.budget_width import labels_to_decide
 from evalgate_lib.statistics.gate import (
     EXIT_INCONCLUSIVE,
     EXIT_REGRESSION,
@@ -271,8 +272,28 @@ def _with_what_decides(verdict: RuleVerdict, gate: GateConfig) -> RuleVerdict:
     else:
         said = decide_sentence(verdict.rule, int(stat["b"]), int(stat["c"]), int(stat["n"]), gate.alpha)
     if verdict.corrected is not None and not verdict.corrected.census:
-        said += "; or label more of the plan's answers (every one labelled: a census)"
+        said += "; or " + _labels_sentence(verdict, gate.alpha)
     return replace(verdict, message=f"{verdict.message}; {said}")
+
+
+def _labels_sentence(verdict: RuleVerdict, alpha: float) -> str:
+    """How many labelled questions would decide a plan's rule, were its estimate to hold
+    (:func:`~evalgate_lib.statistics.budget_width.labels_to_decide`, the judge's deltas as the labels' proxy)."""
+    fixed = verdict.corrected
+    deltas = [float(cand) - float(base) for s in fixed.strata for base, cand in s.judge]
+    estimate = fixed.estimate.estimate if fixed.estimate is not None else None
+    rule = verdict.rule
+    if not deltas or estimate is None or _METRICS[rule.metric].kind != "rate":
+        return "label more of the plan's answers (every one labelled: a census)"
+    drop = rule.max_drop is not None
+    limit = float(rule.max_drop if drop else rule.max_increase)  # type: ignore[arg-type]
+    need = labels_to_decide(deltas, estimate, limit, drop, 1.0 - alpha)
+    if need is None:
+        return f"labelling all {len(deltas)} questions of its population would not decide it, were the estimate to hold"
+    return (
+        f"about {need} of its {len(deltas)} questions labelled (now {fixed.labelled}) would decide it, were the "
+        "estimate to hold (a labels-only forecast: the judge narrows it)"
+    )
 
 
 def decide(
