@@ -323,7 +323,7 @@ def cmd_gate(args: argparse.Namespace) -> int:
     from evalgate_lib.run.candidates import is_candidates_folder
     from evalgate_lib.run.folder import signature_line
     from evalgate_lib.statistics.candidates import HOLM_FAMILY, format_candidates_verdict
-    from evalgate_lib.statistics.gate import EXIT_REGRESSION, load_gate
+    from evalgate_lib.statistics.gate import EXIT_INCONCLUSIVE, EXIT_REGRESSION, load_gate
     from evalgate_lib.statistics.power import format_powers, summary_powers
 
     args.thresholds = resolve_thresholds(args.thresholds)
@@ -364,7 +364,9 @@ def cmd_gate(args: argparse.Namespace) -> int:
                     junit_inconclusive=args.junit_inconclusive)
             for pair in family.pairs
         ])  # fmt: skip
-        return EXIT_REGRESSION if any(c.failed for c in judged) else 0
+        if any(c.failed for c in judged):
+            return EXIT_REGRESSION
+        return EXIT_INCONCLUSIVE if any(c.inconclusive for c in judged) and not args.allow_inconclusive else 0
     results = load_results(folder)
     _partial_of(folder, results.manifest, args.allow_partial)
     # the summary is the one recomputed from the rows (load_results refuses a summary.json that differs)
