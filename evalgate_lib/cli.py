@@ -1123,16 +1123,13 @@ def _cmd_gold_check(args: argparse.Namespace) -> int:
 def _gold_power(thresholds: Path | None, answerable: Sequence[bool]) -> dict[str, object] | None:
     """Print which gate rules can fail on a gold set of this size; return the figures for ``--json``.
 
-    ``thresholds`` given is read (a missing file is an error); not given, ``configs/gate.toml`` is read when it
-    exists, and its absence is said in one line, never passed over.
+    ``thresholds`` given is read (a missing file is an error); not given, ``configs/gate.toml`` when it exists,
+    else the packaged default, and which one is said (:func:`resolve_thresholds`).
     """
     from evalgate_lib.statistics.gate import load_gate
     from evalgate_lib.statistics.power import cannot_fail, format_powers, gold_sizes, rule_powers
 
-    path = thresholds if thresholds is not None else Path(DEFAULT_THRESHOLDS)
-    if thresholds is None and not path.is_file():
-        print(f"power: no gate thresholds file {path} here; pass --thresholds FILE to see which rules can fail")
-        return None
+    path = resolve_thresholds(thresholds)
     gate = load_gate(path)
     sizes = gold_sizes(["answerable" if a else "no_answer" for a in answerable])
     powers = rule_powers(gate, sizes)
