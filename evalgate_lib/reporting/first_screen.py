@@ -475,10 +475,12 @@ def first_screen_html(
     )
     sources = (
         '<p class="eg-sources"><small>Each figure names its source: '
-        f"{_badge(JUDGE_SOURCE)} EvalGate's rules on every answer; {_badge(CENSUS_SOURCE)} every answer labelled "
-        f"by reviewers; {_badge(BOUNDS_SOURCE)} what every census a plan's labels allow says (exact); "
-        f"{_badge(ESTIMATE_SOURCE)} a plan's stratified estimate, shown, not deciding. The interval beside a "
-        "decided delta comes from the test that decides it: it excludes 0 exactly when that p is below α.</small></p>"
+        f"{_badge(JUDGE_SOURCE)} EvalGate's rules on every answer; {_badge(RUN_SOURCE)} measured by the run, "
+        f"nothing judged; {_badge(CENSUS_SOURCE)} every answer labelled by reviewers; {_badge(ESTIMATE_SOURCE)} "
+        "the judge on every answer corrected by a plan's labels (its bootstrap and floored t interval); "
+        f"{_badge(BOUNDS_SOURCE)} what every census a plan's labels allow says (a stratum with one label). The "
+        "interval beside a decided delta comes from the test that decides it: it excludes 0 exactly when that p is "
+        "below α.</small></p>"
     )
     return (
         f'<div class="eg-report eg-first" id="eg-first-screen"><style>{BASE_CSS}{_FIRST_CSS}</style>{leaderboard}'
