@@ -15,10 +15,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import math
 import os
 import re
 import sys
 import traceback
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, Sequence
 
@@ -30,6 +32,9 @@ if TYPE_CHECKING:
 EXIT_INPUT = 2
 #: The gate's thresholds file, as every subcommand that reads one defaults to it.
 DEFAULT_THRESHOLDS = "configs/gate.toml"
+THRESHOLDS_HELP = (
+    f"gate thresholds (TOML); default {DEFAULT_THRESHOLDS} when it exists here, else EvalGate's packaged default"
+)
 EXIT_INTERNAL = 3
 EXIT_INTERRUPTED = 130
 #: What Ctrl-C prints, whenever it comes: one line, never a traceback.
@@ -43,6 +48,8 @@ EXIT_CODES_HELP = """exit codes:
   2    a problem you can fix: bad input, option, config or backend; one line
        'evalgate: error: ...' says what and where (also argparse usage errors)
   3    an internal error: a bug in EvalGate; rerun with --debug for the traceback
+  4    the gate is INCONCLUSIVE: no rule fails, but one cannot be shown within its limit
+       on this data (evalgate gate; 0 with --allow-inconclusive)
   130  interrupted (Ctrl-C); what was computed is in the cache, rerun to resume"""
 
 
@@ -288,6 +295,21 @@ def _say_run(args: argparse.Namespace, manifest: Any, differs: Sequence[str]) ->
     print()
 
 
+def resolve_thresholds(given: Path | None) -> Path:
+    """The thresholds file a gate reads: ``given`` (a missing one is an error when read), else
+    ``configs/gate.toml`` when it exists in the working directory, else the packaged default
+    (:data:`~evalgate_lib.statistics.gate.PACKAGED_THRESHOLDS`): a gate run outside the repository still has
+    rules. Prints which file was used when it was not given."""
+    from evalgate_lib.statistics.gate import PACKAGED_THRESHOLDS
+
+    if given is not None:
+        return given
+    if Path(DEFAULT_THRESHOLDS).is_file():
+        return Path(DEFAULT_THRESHOLDS)
+    print(f"thresholds: {PACKAGED_THRESHOLDS} (EvalGate's packaged default: no {DEFAULT_THRESHOLDS} here)")
+    return PACKAGED_THRESHOLDS
+
+
 def cmd_gate(args: argparse.Namespace) -> int:
     """Judge an existing results folder, or run the evaluation first; exit 1 on regression.
 
@@ -301,9 +323,10 @@ def cmd_gate(args: argparse.Namespace) -> int:
     from evalgate_lib.run.candidates import is_candidates_folder
     from evalgate_lib.run.folder import signature_line
     from evalgate_lib.statistics.candidates import HOLM_FAMILY, format_candidates_verdict
-    from evalgate_lib.statistics.gate import EXIT_REGRESSION, load_gate
+    from evalgate_lib.statistics.gate import EXIT_INCONCLUSIVE, EXIT_REGRESSION, load_gate
     from evalgate_lib.statistics.power import format_powers, summary_powers
 
+    args.thresholds = resolve_thresholds(args.thresholds)
     gate = load_gate(args.thresholds)
     if args.plan is not None and not args.labels:
         raise InputError("--plan goes with --labels FILE: the labels made under the plan")
@@ -336,14 +359,22 @@ def cmd_gate(args: argparse.Namespace) -> int:
         power = format_powers(powers, gate.alpha, gate.mode)
         print(signature_line(folder))
         print(format_candidates_verdict(judged, gate, questions_in_file=partial_of, power=power))
-        _write_decisions(args, [pair.gate_decision(args.thresholds) for pair in family.pairs])
-        return EXIT_REGRESSION if any(c.failed for c in judged) else 0
+        _write_decisions(args, [
+            replace(pair.gate_decision(args.thresholds), allow_inconclusive=args.allow_inconclusive,
+                    junit_inconclusive=args.junit_inconclusive)
+            for pair in family.pairs
+        ])  # fmt: skip
+        if any(c.failed for c in judged):
+            return EXIT_REGRESSION
+        return EXIT_INCONCLUSIVE if any(c.inconclusive for c in judged) and not args.allow_inconclusive else 0
     results = load_results(folder)
     _partial_of(folder, results.manifest, args.allow_partial)
     # the summary is the one recomputed from the rows (load_results refuses a summary.json that differs)
     decision = results.gate_decision(
         args.thresholds, args.labels or (), args.plan, strict_labels=True, reviewer=args.reviewer
     )
+    decision = replace(decision, allow_inconclusive=args.allow_inconclusive,
+                       junit_inconclusive=args.junit_inconclusive)  # fmt: skip
     if results.family is not None:  # one pair of several: judged as the family judges it
         n = len(results.family.pairs)
         print(f"{results.candidate} is one of {n} candidates in {results.family.folder}: " + HOLM_FAMILY.format(n=n))
@@ -403,10 +434,53 @@ def cmd_sample(args: argparse.Namespace) -> int:
             args.plan_out, "--out", folder=False, corpora=results_corpus(args.results),
             inputs=results_inputs(args.results),
         )  # fmt: skip
+    if not 0 < args.target_width < 1:
+        raise InputError(f"--target-width must be a fraction in (0, 1): 0.05 = ±5 points, not {args.target_width}")
     drawn = draw_label_plan(args.results, args.budget, args.seed, args.review_share, args.plan_out)
     print(drawn.describe())
+    print(_width_lines(args.results, drawn.plan, args.target_width))
     print(_label_kit(args.results, drawn))
     return 0
+
+
+def _width_lines(results: Path, plan: Any, target: float) -> str:
+    """What the plan's budget buys: each labelled rate's forecast interval
+    (:mod:`evalgate_lib.statistics.budget_width`), the budget ``target`` (a half-width) needs; a population
+    the plan drew no question of, said."""
+    from evalgate_lib.api import load_results
+    from evalgate_lib.statistics.budget_width import JUDGE_ERROR, forecast, labels_for_width
+    from evalgate_lib.statistics.metrics import in_population
+    from evalgate_lib.statistics.power import POPULATION_WORDS
+
+    rows = {(r.config, r.question_id): r for r in load_results(results).rows}
+    base, cand = plan.configs[0], plan.configs[-1]
+    every = [q for s in plan.strata for q in s.questions]
+    drawn = {q for s in plan.strata for q in s.drawn}
+    lines = [f"interval forecast at this budget (the labels alone, the judge's deltas and {JUDGE_ERROR:.0%} judge "
+             "errors as their proxy; the judge-corrected interval the gate decides on is narrower when the judge is "
+             "good):"]  # fmt: skip
+    for label, population in (("accuracy on answerable", "answerable"), ("refusal accuracy", "no_answer")):
+        ids = [q for q in every if in_population(rows[(base, q)], population)]
+        if not ids:
+            continue
+        words = POPULATION_WORDS[population]
+        labelled = sum(q in drawn for q in ids)
+        deltas = [float(rows[(cand, q)].correct) - float(rows[(base, q)].correct) for q in ids]
+        if not labelled:
+            lines.append(f"  {label}: none of the {len(ids)} {words} drawn: its rule keeps the judge's delta")
+            continue
+        now = forecast(deltas, labelled)
+        need = labels_for_width(deltas, target)
+        said = (
+            f"no budget: every one labelled leaves ±{now.floor * 100:.1f}" if need is None
+            else f"about {need} of them labelled (a budget of about "
+            f"{math.ceil(need * len(every) / len(ids)) * len(plan.configs)} answers)"
+        )  # fmt: skip
+        lines.append(
+            f"  {label}: ±{now.half_width * 100:.1f} pts at {labelled} of {len(ids)} {words} labelled; "
+            f"±{target * 100:.1f} pts needs {said}"
+        )
+    return "\n".join(lines)
 
 
 def _label_kit(results: Path, drawn: Any) -> str:
@@ -441,6 +515,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     check_limit(args.limit)
     if args.reviewer is not None and not args.labels:
         raise InputError("--reviewer goes with --labels FILE: it says whose labels count")
+    args.thresholds = resolve_thresholds(args.thresholds)
     load_gate(args.thresholds)  # a missing or malformed thresholds file fails here, not inside a notebook
     read = [*results_and_labels(args), ("gate thresholds file", args.thresholds), ("set file", args.sets)]
     read += [("config", Path(c)) for c in (args.baseline, *candidate_configs(args))]
@@ -877,7 +952,7 @@ def _configure_run(parser: argparse.ArgumentParser) -> None:
 
 def _configure_gate(parser: argparse.ArgumentParser) -> None:
     add_run_arguments(parser)
-    parser.add_argument("--thresholds", default=Path(DEFAULT_THRESHOLDS), type=Path, help="gate thresholds (TOML)")
+    parser.add_argument("--thresholds", default=None, type=Path, help=THRESHOLDS_HELP)
     parser.add_argument(
         "--results", default=None, type=Path, help="judge this results folder instead of running the evaluation"
     )
@@ -886,6 +961,17 @@ def _configure_gate(parser: argparse.ArgumentParser) -> None:
         "--allow-partial",
         action="store_true",
         help="judge a --limit run too (refused by default: it judged only part of the gold set)",
+    )
+    parser.add_argument(
+        "--allow-inconclusive",
+        action="store_true",
+        help="exit 0 on an INCONCLUSIVE verdict (no rule fails, one cannot be shown within its limit); default: exit 4",
+    )
+    parser.add_argument(
+        "--junit-inconclusive",
+        choices=("failure", "error"),
+        default="failure",
+        help="how --junit shows an INCONCLUSIVE rule (with --allow-inconclusive: skipped)",
     )
     _add_label_arguments(parser)
     parser.add_argument("--json", type=Path, default=None, help="also write the gate's decision to this JSON file")
@@ -912,11 +998,9 @@ def _configure_report(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--notebooks", default=None, type=Path, help="folder holding the numbered notebooks")
     parser.add_argument(
-        "--thresholds",
-        default=Path(DEFAULT_THRESHOLDS),
-        type=Path,
-        help="gate thresholds (TOML) whose PASS / FAIL opens the report",
-    )
+        "--thresholds", default=None, type=Path, help="gate thresholds (TOML) whose verdict opens the report; "
+        + THRESHOLDS_HELP
+    )  # fmt: skip
     parser.add_argument(
         "--labels",
         default=None,
@@ -1039,16 +1123,13 @@ def _cmd_gold_check(args: argparse.Namespace) -> int:
 def _gold_power(thresholds: Path | None, answerable: Sequence[bool]) -> dict[str, object] | None:
     """Print which gate rules can fail on a gold set of this size; return the figures for ``--json``.
 
-    ``thresholds`` given is read (a missing file is an error); not given, ``configs/gate.toml`` is read when it
-    exists, and its absence is said in one line, never passed over.
+    ``thresholds`` given is read (a missing file is an error); not given, ``configs/gate.toml`` when it exists,
+    else the packaged default, and which one is said (:func:`resolve_thresholds`).
     """
     from evalgate_lib.statistics.gate import load_gate
     from evalgate_lib.statistics.power import cannot_fail, format_powers, gold_sizes, rule_powers
 
-    path = thresholds if thresholds is not None else Path(DEFAULT_THRESHOLDS)
-    if thresholds is None and not path.is_file():
-        print(f"power: no gate thresholds file {path} here; pass --thresholds FILE to see which rules can fail")
-        return None
+    path = resolve_thresholds(thresholds)
     gate = load_gate(path)
     sizes = gold_sizes(["answerable" if a else "no_answer" for a in answerable])
     powers = rule_powers(gate, sizes)
@@ -1225,6 +1306,10 @@ def _configure_sample(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_REVIEW_SHARE,
         help="share of the budget for the review queue's questions (all of them if they fit)",
     )
+    parser.add_argument(
+        "--target-width", type=float, default=0.05,
+        help="half-width (a fraction: 0.05 = ±5 points) whose label budget `sample` prints beside its forecast",
+    )  # fmt: skip
     parser.add_argument(
         "--out", dest="plan_out", type=Path, default=None, help="plan file (default: <results>/label-plan.json)"
     )

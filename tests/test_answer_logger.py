@@ -76,7 +76,8 @@ def test_a_log_written_by_the_logger_scores_without_edits(tmp_path: Path, gold) 
     assert all(r.retrieval_metrics.gold_rank == 1 and r.retrieval_metrics.evidence_hit for r in answerable)
     assert {r.top_similarity for r in results.rows} == {float(np.float32(0.75))}
     gate = evalgate_cli("gate", "--results", out)
-    assert gate.returncode == 0 and "PASS" in gate.stdout, gate.stdout + gate.stderr
+    # six answerable questions show no rule within its limit: INCONCLUSIVE, exit 4 (issue 53), the folder judged
+    assert gate.returncode == 4 and "INCONCLUSIVE" in gate.stdout, gate.stdout + gate.stderr
 
 
 LINE = {"question_id": "q001", "answer": "It is 3 seats.", "passages": [{"text": "Starter includes 3 seats"}]}

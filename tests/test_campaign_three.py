@@ -756,8 +756,9 @@ CASES: tuple[Case, ...] = (
         plan_labels_gated,
         1,
         r"deltas corrected by labels: 8 of 24 answers labelled under plan {ws}/R/label-plan\.json \(SHA-256 "
-        r"[0-9a-f]{12}…\) \(the stratified PPI\+\+ estimate with its 95% t interval; a rule is decided by the "
-        r"labels only where every census they allow decides it alike, exactly, else by the judge\); labels used: "
+        r"[0-9a-f]{12}…\) \(the stratified PPI\+\+ estimate: the judge's verdicts on every answer corrected by the "
+        r"labels; its interval the hull of a stratified bootstrap and a floored t interval, which decide each rule; "
+        r"where a stratum has a single label, the census bound, else the judge\); labels used: "
         r"8 labels: 8 whose file does not record whether EvalGate's verdicts were hidden",
         stdout=True,
     ),

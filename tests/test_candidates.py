@@ -120,7 +120,7 @@ def test_a_regression_alone_fails_but_within_a_family_of_two_it_is_noise():
     assert [c.adjusted_p["accuracy_answerable"] for c in judged] == [0.0625, 1.0]  # 2 x 0.03125; 1 x 1.0
     verdict = judged[0].verdicts[0]
     assert (verdict.breached, verdict.failed, verdict.p_value, verdict.adjusted) == (True, False, 0.0625, True)
-    assert "McNemar p=0.031, Holm p=0.062" in verdict.message and "breach, not significant" in verdict.message
+    assert "McNemar p=0.031, Holm p=0.062" in verdict.message and verdict.message.startswith("INCONCLUSIVE")
 
 
 def test_a_strong_regression_still_fails_among_three():
@@ -242,9 +242,11 @@ def test_the_gate_says_each_verdict_and_fails_when_any_candidate_fails(tmp_path,
     assert code == 1
     assert "McNemar p=0.031, Holm p=0.062" in said and "McNemar p=0.016, Holm p=0.047" in said
     assert said.count("PARTIAL run") == 3  # every block says what it rests on
-    assert said.rstrip().endswith("FAIL: 1 of 3 candidates regress (c); passing: b, a; best that passes: b")
+    # a (Holm p 0.062) and b (nothing moved on a few questions) are not shown within the limit: INCONCLUSIVE
+    assert said.rstrip().endswith("FAIL: 1 of 3 candidates regress (c); inconclusive: a, b; none passes")
     # one pair folder on its own is judged as one of its family, and says so
-    assert main(["gate", "--results", str(out / "a"), "--thresholds", str(thresholds), "--allow-partial"]) == 0
+    # a: −60 points, Holm p 0.062: not beyond noise, nor shown within the limit: INCONCLUSIVE (exit 4)
+    assert main(["gate", "--results", str(out / "a"), "--thresholds", str(thresholds), "--allow-partial"]) == 4
     said = capsys.readouterr().out
     assert said.startswith(f"a is one of 3 candidates in {out.resolve()}") and "Holm p=0.062" in said
     assert main(["gate", "--results", str(out), "--thresholds", str(thresholds)]) == 2  # partial, refused
@@ -256,9 +258,10 @@ def test_the_first_screen_leads_with_every_verdict_and_judges_on_holm(tmp_path):
     thresholds.write_text('mode = "significant"\n[[rule]]\nmetric = "accuracy_answerable"\nmax_drop = 0.05\n')
     page = load_results(out / "a").first_screen_html(thresholds)
     assert page.index('id="eg-candidates"') < page.index('id="eg-verdict"')
-    assert '<tr class="eg-shown" data-candidate="a" data-verdict="PASS">' in page
+    assert '<tr class="eg-shown" data-candidate="a" data-verdict="INCONCLUSIVE">' in page
     assert 'data-candidate="c" data-verdict="FAIL"' in page
-    assert 'data-verdict="PASS"' in page[page.index('id="eg-verdict"') - 80 :]  # a alone would FAIL (p 0.031)
+    # a alone would FAIL (p 0.031); in its family it is not beyond noise, nor shown within the limit
+    assert 'data-verdict="INCONCLUSIVE"' in page[page.index('id="eg-verdict"') - 80 :]
     assert "Holm-adjusted McNemar p (raw 0.031) = 0.062 ≥ 0.05" in page and "0.062 <small>(raw 0.031)" in page
     escaped = _family(tmp_path / "x", {"a": 0, "<b>b</b>": 1})
     page = load_results(escaped / "a").first_screen_html(thresholds)
@@ -360,11 +363,12 @@ def test_gate_with_several_candidates_runs_them_then_judges_each(tmp_path, count
     args = ["gate", "--backend", "local", "--no-progress", "--limit", "2", "--allow-partial", *given]
     code = main([*args, "--cache-dir", str(tmp_path / "cache"), "--out", str(tmp_path / "out")])
     said = capsys.readouterr().out
-    assert code in (0, 1), said
+    assert code in (0, 1, 4), said
     assert said.splitlines()[0].startswith("model calls: ")  # the run's one plan, counted once for all candidates
     assert "McNemar p -> Holm-adjusted p (3 candidates vs baseline, each metric a family)" in said
     assert said.count("gate (significant mode): ") == 4  # the family's header and one block per candidate
-    assert code == (1 if "FAIL: " in said.splitlines()[-1] else 0)
+    last = said.splitlines()[-1]
+    assert code == (1 if "FAIL: " in last else 4 if last.startswith("INCONCLUSIVE: ") else 0)
 
 
 def test_the_report_on_several_candidates_shows_the_leading_pair(tmp_path, monkeypatch, capsys):

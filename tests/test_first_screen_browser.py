@@ -6,7 +6,8 @@ the shipped census of labels, and with a plan's labels (40 answers of a 20-quest
 the same folder). In the browser, reading only what is displayed:
 
 * every figure of a rule, of the labels' table and of "What changed" carries a source badge
-  (judge, labels (census), labels (exact), labels (estimate));
+  (judge, run (no judgement), labels (census), labels (census bound), labels (PPI++ estimate): the words of
+  ``gate.decided_by``, issue 53);
 * for every rule the interval displayed beside the deciding delta excludes 0 exactly when the p
   displayed beside it is below the gate's α;
 * counts carry their base ("44 → 65 of 101 answers"), and refusal accuracy at 0 in both configs says so.
@@ -24,7 +25,7 @@ import evalgate_lib as eg
 from evalgate_lib.inputs.labels import LabelStore, load_labels
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = {"judge", "labels (census)", "labels (exact)", "labels (estimate)"}
+SOURCES = {"judge", "run (no judgement)", "labels (census)", "labels (census bound)", "labels (PPI++ estimate)"}
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +75,7 @@ def test_each_number_names_its_source_and_every_interval_agrees_with_its_p(brows
         low, high = _interval(cells[4].text)  # as displayed
         p = float(cells[5].text.split()[0])
         assert (low > 0 or high < 0) == (p < alpha), (row.get_attribute("data-rule"), cells[4].text, cells[5].text)
-        if badge != "judge":  # the labels decided: the judge's figure is beside it, named
+        if badge not in ("judge", "run (no judgement)"):  # the labels decided: the judge's figure is beside it
             assert "judge alone:" in cells[3].text
     for item in browser.find_elements(By.CSS_SELECTOR, ".eg-plain li"):
         badges = [b.text for b in item.find_elements(By.CSS_SELECTOR, ".eg-src")]

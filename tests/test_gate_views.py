@@ -7,7 +7,9 @@ and is flagged for 7 new hallucinations. Worked out by hand:
   Clopper-Pearson bounds of 0/10, [0, 1 - 0.025^(1/10)] = [0, 0.308497], through the discordant share
   10/20: [0.5 · (2 · 0 - 1), 0.5 · (2 · 0.308497 - 1)] = [-0.5, -0.191503], printed [-50.0, -19.2];
 * hallucination: +7; p = 2 · 0.5^7 = 0.015625 < 0.05; FAIL;
-* refusal accuracy: no no-answer question, so the rule cannot fail (a JUnit *skipped* case).
+* refusal accuracy: no no-answer question, so nothing shows it within its limit: INCONCLUSIVE (a JUnit
+  failure of type ``inconclusive``; an error with ``--junit-inconclusive error``; skipped with
+  ``--allow-inconclusive``).
 """
 
 from __future__ import annotations
@@ -90,6 +92,7 @@ def test_gate_writes_json_junit_and_markdown_of_one_decision(gated, tmp_path, ca
         rules["hallucination"]["decided"]["delta"], int
     )
     assert rules["refusal_accuracy"]["power"]["can_fail"] is False
+    assert rules["refusal_accuracy"]["outcome"] == "INCONCLUSIVE" and rules["accuracy_answerable"]["outcome"] == "FAIL"
     assert data["lines"] == [line for line in printed.splitlines() if not line.startswith("gate decision (")]
 
     # a JUnit reader, as a CI system reads it: one case per rule; the failing rules fail with their line
@@ -97,12 +100,12 @@ def test_gate_writes_json_junit_and_markdown_of_one_decision(gated, tmp_path, ca
     (suite,) = list(xml)
     cases = {case.name.split(":")[0]: case for case in suite}
     assert set(cases) == {"accuracy_answerable", "refusal_accuracy", "hallucination"}
-    assert suite.tests == 3 and suite.failures == 2 and suite.skipped == 1
+    assert suite.tests == 3 and suite.failures == 3 and suite.skipped == 0  # two FAIL, one INCONCLUSIVE
     for metric, case in cases.items():
         results = case.result
         if metric == "refusal_accuracy":
-            assert len(results) == 1 and isinstance(results[0], junitparser.Skipped)
-            assert "cannot fail" in results[0].message
+            assert len(results) == 1 and isinstance(results[0], junitparser.Failure)
+            assert results[0].type == "inconclusive" and results[0].message.startswith("INCONCLUSIVE")
             continue
         (failure,) = results
         assert isinstance(failure, junitparser.Failure)
@@ -126,20 +129,18 @@ def _views(results, thresholds) -> dict[str, dict[str, str]]:
     views: dict[str, dict[str, str]] = {}
     text = {}
     for line in decision.text().splitlines():
-        found = re.match(r"^\s*(FAIL|ok|breach, not significant)\s+(.+?): (?:delta|corrected delta) \S+ (?:pts )?"
+        found = re.match(r"^\s*(FAIL|ok|INCONCLUSIVE)\s+(.+?): (?:delta|corrected delta) \S+ (?:pts )?"
                          r"\d+% CI (\[[^]]+\]|n/a)", line)  # fmt: skip
         if found:
             text[found.group(2)] = f"{found.group(1).lower()} {found.group(3)}"
     views["text"] = text
-    views["json"] = {
-        r["label"]: f"{r['status'].split(',')[0]} {_interval(r['line'])}" for r in decision.to_json()["rules"]
-    }
+    views["json"] = {r["label"]: f"{r['status']} {_interval(r['line'])}" for r in decision.to_json()["rules"]}
     import xml.etree.ElementTree as ET
 
     tree = ET.fromstring(decision_junit([decision]))
     views["junit"] = {
         case.get("name").split(": ", 1)[1].rsplit(" (must", 1)[0]: (
-            "fail" if case.find("failure") is not None else "ok"
+            "ok" if case.find("failure") is None else case.find("failure").get("type").replace("regression", "fail")
         )
         + " "
         + _interval(case.find("system-out").text)
@@ -149,13 +150,15 @@ def _views(results, thresholds) -> dict[str, dict[str, str]]:
     for row in decision_markdown(decision).splitlines():
         cells = [c.strip() for c in row.split("|")[1:-1]]
         if len(cells) == 7 and cells[0] not in ("rule", "---"):
-            md[cells[0]] = f"{'fail' if 'FAIL' in cells[6] else 'ok'} {cells[4].split(' (')[0]}"
+            status = "inconclusive" if "INCONCLUSIVE" in cells[6] else "fail" if "FAIL" in cells[6] else "ok"
+            md[cells[0]] = f"{status} {cells[4].split(' (')[0]}"
     views["markdown"] = md
     page = BeautifulSoup(first_screen_html(decision, change_counts(results.rows, results.summary)), "html.parser")
     screen = {}
     for tr in page.select("table.eg-gate-rules tbody tr[data-rule]"):
         cells = tr.find_all("td")
-        screen[cells[0].text] = f"{'fail' if tr['data-failed'] == '1' else 'ok'} {cells[4].text.split(' (')[0]}"
+        status = {"FAIL": "fail", "INCONCLUSIVE": "inconclusive"}.get(tr["data-outcome"], "ok")
+        screen[cells[0].text] = f"{status} {cells[4].text.split(' (')[0]}"
     views["first screen"] = screen
     return views
 
@@ -166,13 +169,75 @@ def test_every_view_renders_the_same_decision(gated) -> None:
     first = views["text"]
     assert first == {
         "accuracy on answerable": "fail [-50.0, -19.2]",
-        "refusal accuracy on no-answer": first["refusal accuracy on no-answer"],
+        "refusal accuracy on no-answer": "inconclusive n/a",
         "hallucination flags": first["hallucination flags"],
     }
     assert first["hallucination flags"].startswith("fail [+")
     for name, view in views.items():
-        normalised = {k: v.replace("breach", "ok") for k, v in view.items()}
-        assert normalised == {k: v.replace("breach", "ok") for k, v in first.items()}, name
+        assert view == first, name
+
+
+def _decided_by(results, thresholds) -> dict[str, dict[str, str]]:
+    """What each view says decided each rule, read back from what it rendered."""
+    import xml.etree.ElementTree as ET
+
+    from evalgate_lib.statistics.metrics import METRICS
+
+    labels = {m.key: m.label for m in METRICS}
+    decision = results.gate_decision(thresholds)
+    basis = next(line for line in decision.text().splitlines() if line.startswith("decided by: "))
+    text = {}
+    for part in basis.removeprefix("decided by: ").split("; "):
+        word, names = part.split(" for ", 1)
+        for name in names.split(", "):
+            text[labels[name.split(" (")[0]]] = word
+    views = {"text": text, "json": {r["label"]: r["decided_by"] for r in decision.to_json()["rules"]}}
+    tree = ET.fromstring(decision_junit([decision]))
+    views["junit"] = {
+        case.get("name").split(": ", 1)[1].rsplit(" (must", 1)[0]:
+        case.find("system-out").text.rsplit("decided by: ", 1)[1].strip()
+        for case in tree.iter("testcase")
+    }  # fmt: skip
+    md = {}
+    for row in decision_markdown(decision).splitlines():
+        cells = [c.strip() for c in row.split("|")[1:-1]]
+        if len(cells) == 7 and cells[0] not in ("rule", "---"):
+            md[cells[0]] = cells[2].replace("\\", "")
+    views["markdown"] = md
+    page = BeautifulSoup(first_screen_html(decision, change_counts(results.rows, results.summary)), "html.parser")
+    views["first screen"] = {
+        tr.find_all("td")[0].text: tr["data-source"] for tr in page.select("table.eg-gate-rules tbody tr[data-rule]")
+    }
+    return views
+
+
+def test_every_view_names_the_same_decider(tmp_path) -> None:
+    """One wording of what decided each rule, in the text, JSON, JUnit, Markdown and the report (issue 53): a
+    retrieval rule is "run (no judgement)", never "judge"."""
+    folder = write_results_folder(tmp_path / "res", _rows(), "base", "cand")
+    thresholds = tmp_path / "gate.toml"
+    thresholds.write_text(GATE + '\n[[rule]]\nmetric = "retrieval_recall"\nmax_drop = 0.05\n')
+    views = _decided_by(load_results(folder), thresholds)
+    expected = {"accuracy on answerable": "judge", "refusal accuracy on no-answer": "judge",
+                "hallucination flags": "judge", "retrieval recall@top-k (doc)": "run (no judgement)"}  # fmt: skip
+    for name, view in views.items():
+        assert view == expected, name
+
+
+def test_inconclusive_in_junit_as_configured(gated, tmp_path) -> None:
+    """INCONCLUSIVE is a JUnit failure by default, an error with --junit-inconclusive error, skipped (and exit 0)
+    with --allow-inconclusive; the exit code is 4 otherwise (here a FAIL wins: 1)."""
+    import junitparser
+
+    folder, thresholds = gated
+    for extra, kind in (([], junitparser.Failure), (["--junit-inconclusive", "error"], junitparser.Error),
+                        (["--allow-inconclusive"], junitparser.Skipped)):  # fmt: skip
+        xml = tmp_path / f"gate{len(extra)}{kind.__name__}.xml"
+        argv = ["gate", "--results", str(folder), "--thresholds", str(thresholds), "--junit", str(xml), *extra]
+        assert main(argv) == 1  # accuracy and hallucination FAIL whatever the inconclusive rule is
+        (suite,) = list(junitparser.JUnitXml.fromfile(str(xml)))
+        refusal = next(c for c in suite if c.name.startswith("refusal_accuracy"))
+        assert isinstance(refusal.result[0], kind), extra
 
 
 def test_markdown_escapes_names(tmp_path) -> None:

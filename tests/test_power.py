@@ -154,16 +154,17 @@ def _five_no_answer_rows(broken: int) -> list:
 def test_a_gate_over_five_no_answer_questions_says_which_rule_cannot_fail(tmp_path, capsys):
     """Issue 30: the chatty version broke 4 of 5 refusals (−80 points, p = 0.125); no break of 5 could fail."""
     folder = write_results_folder(tmp_path / "run", _five_no_answer_rows(broken=4))
-    assert main(["gate", "--results", str(folder), "--thresholds", str(ROOT / "configs" / "gate.toml")]) == 0
+    # issue 53: no longer a PASS: nothing shows the candidate within its limits on five questions (exit 4)
+    assert main(["gate", "--results", str(folder), "--thresholds", str(ROOT / "configs" / "gate.toml")]) == 4
     out = capsys.readouterr().out
-    assert "breach, not significant  refusal accuracy on no-answer: delta -80.0 pts" in out
+    assert "INCONCLUSIVE  refusal accuracy on no-answer: delta -80.0 pts" in out
     assert (
         "  CANNOT FAIL  refusal accuracy on no-answer cannot fail on 5 no-answer questions: even 5 of 5 broken "
         "(100.0 points, McNemar p = 0.0625 ≥ 0.05); it can fail from 6 no-answer questions" in out
     )
     assert out.rstrip().endswith(
-        "PASS: no regression beyond thresholds (but accuracy_answerable, refusal_accuracy, retrieval_recall, "
-        "hallucination could not fail on this gold set: see power above)"
+        "INCONCLUSIVE: no rule fails, but the data cannot show the candidate within the limit of accuracy_answerable, "
+        "refusal_accuracy, retrieval_recall (see each rule: what would decide it); exit 4"
     )
 
 

@@ -89,8 +89,10 @@ def test_a_ragas_jsonl_pair_to_verdicts_gate_and_report(tmp_path: Path) -> None:
     }  # fmt: skip
 
     gate = evalgate_cli("gate", "--results", out)
-    assert gate.returncode == 0, gate.stdout + gate.stderr
-    assert "judged 6 questions per config" in gate.stdout and "PASS" in gate.stdout
+    # six questions show no rule within its limit: INCONCLUSIVE, exit 4 (issue 53); 0 when a team allows it
+    assert gate.returncode == 4, gate.stdout + gate.stderr
+    assert "judged 6 questions per config" in gate.stdout and "INCONCLUSIVE" in gate.stdout
+    assert evalgate_cli("gate", "--results", out, "--allow-inconclusive").returncode == 0
     failing = evalgate_cli("gate", "--results", out, "--thresholds", _point_thresholds(tmp_path))
     assert failing.returncode == 1, failing.stdout + failing.stderr
     assert "refusal accuracy on no-answer: delta -100.0 pts" in failing.stdout and "FAIL" in failing.stdout

@@ -471,7 +471,9 @@ def test_shipped_report_opens_with_the_verdict_and_lists_what_changed(report_of_
     assert correction.basis == "census"
     verdicts = judge(summary, load_gate(ROOT / "configs" / "gate.toml"), correction.metrics)
     failed = any(v.failed for v in verdicts)
-    assert soup.select_one("#eg-verdict")["data-verdict"] == ("FAIL" if failed else "PASS")
+    unsure = any(v.inconclusive for v in verdicts)
+    expected = "FAIL" if failed else "INCONCLUSIVE" if unsure else "PASS"
+    assert soup.select_one("#eg-verdict")["data-verdict"] == expected
     assert soup.select_one("#eg-corrected")["data-basis"] == "census"
     assert {li["data-rule"] for li in soup.select('#eg-first-screen li[data-basis="labels"]')} == {
         "accuracy_answerable", "refusal_accuracy", "hallucination",

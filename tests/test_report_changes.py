@@ -196,9 +196,11 @@ def test_first_screen_pass_names_the_rules_and_what_changed():
     counts = count_changes(question_changes(rows, "baseline", "candidate"))
     soup = BeautifulSoup(first_screen_html(decision, counts), "html.parser")
     box = soup.select_one("#eg-verdict")
-    assert box["data-verdict"] == "PASS" and box.select_one(".eg-verdict-word").text == "PASS"
-    assert "1 of 2 numbers moved past their limit (hallucination flags)" in box.text
-    assert "by no more than chance alone explains" in box.text and "read the broken questions" in box.text
+    # issue 53: ten questions show neither rule within its limit: INCONCLUSIVE, not PASS
+    assert box["data-verdict"] == "INCONCLUSIVE" and box.select_one(".eg-verdict-word").text == "INCONCLUSIVE"
+    assert "the data cannot show the candidate within the limit of accuracy on answerable, hallucination flags" in (
+        box.text
+    )
     assert "McNemar" not in box.text and "p =" not in box.text  # no statistician's words in the verdict box
     plain = {li["data-rule"]: li for li in soup.select(".eg-plain li")}
     # accuracy: 6 -> 7 of 10, b = 1, c = 2: the exact interval of (c - b) / 10 = +0.1 and McNemar p = 1
@@ -215,7 +217,7 @@ def test_first_screen_pass_names_the_rules_and_what_changed():
     rules = {tr["data-rule"]: tr for tr in soup.select("tr[data-rule]")}
     assert set(rules) == {"accuracy_answerable", "hallucination"}
     assert (
-        "breached, not significant" in rules["hallucination"].text and "p = 0.500 ≥ 0.05" in rules["hallucination"].text
+        "INCONCLUSIVE" in rules["hallucination"].text and "p = 0.500 ≥ 0.05" in rules["hallucination"].text
     )
     assert rules["accuracy_answerable"].text.endswith("any breach") is False
     for tr in rules.values():  # the interval shown excludes 0 exactly when the deciding p < alpha

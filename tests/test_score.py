@@ -79,7 +79,7 @@ def test_scores_two_logs_end_to_end(tmp_path, capsys):
         "scores": True,
     }
     # the gate reads the folder like any other
-    assert main(["gate", "--results", str(tmp_path / "out")]) in (0, 1)
+    assert main(["gate", "--results", str(tmp_path / "out")]) in (0, 1, 4)  # 4: INCONCLUSIVE (issue 53)
 
 
 def test_same_verdicts_as_judge_answer(tmp_path):

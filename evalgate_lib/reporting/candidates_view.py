@@ -23,6 +23,7 @@ _CSS = """
 .eg-candidates-table tr.eg-shown { background: #e3f2fd; }
 .eg-cand-pass { color: #1b5e20; font-weight: 700; }
 .eg-cand-fail { color: #b71c1c; font-weight: 700; }
+.eg-cand-inconclusive { color: #e65100; font-weight: 700; }
 """
 
 
@@ -48,12 +49,12 @@ def leaderboard_html(ranked: Sequence[CandidateVerdict], gate: GateConfig, shown
     """
     n = len(ranked)
     baseline = ranked[0].summary.baseline
-    passing = [c for c in ranked if not c.failed]
+    passing = [c for c in ranked if c.outcome == "PASS"]
     first_rule = _METRICS[gate.rules[0].metric].label
     head = "".join(f"<th>{e(_METRICS[r.metric].label)}</th>" for r in gate.rules)
     rows = []
     for place, candidate in enumerate(ranked, start=1):
-        word = "FAIL" if candidate.failed else "PASS"
+        word = candidate.outcome
         failed = ", ".join(_METRICS[v.rule.metric].label for v in candidate.verdicts if v.failed)
         cells = "".join(_rule_cell(candidate, i) for i in range(len(candidate.verdicts)))
         cls = ' class="eg-shown"' if candidate.name == shown else ""
@@ -71,7 +72,8 @@ def leaderboard_html(ranked: Sequence[CandidateVerdict], gate: GateConfig, shown
         why = f"the best of them on {e(first_rule)}, the first rule: none passes"
     return (
         f'<div class="eg-report eg-candidates" id="eg-candidates"><style>{_CSS}</style>'
-        f"<p><b>{n} candidates against {e(baseline)}</b>: {len(passing)} pass, {n - len(passing)} fail. "
+        f"<p><b>{n} candidates against {e(baseline)}</b>: {len(passing)} pass, "
+        f"{sum(c.inconclusive for c in ranked)} inconclusive, {sum(c.failed for c in ranked)} fail. "
         f"This report shows <b>{e(shown)}</b>, {why}. Each candidate is its own pair with {e(baseline)} (the "
         f"baseline answered once for all); each yes/no rule is decided on its McNemar p Holm-adjusted for the {n} "
         "candidates, so trying more candidates does not make a false regression more likely.</p>"

@@ -31,7 +31,18 @@ from evalgate_lib.statistics.beyond_noise import INTERVAL, MCNEMAR
 from evalgate_lib.statistics.candidates import judge_candidates, rank_candidates
 from evalgate_lib.statistics.changes import BROKEN, FIXED, FLAGS, count_changes, question_changes
 from evalgate_lib.statistics.decision import GateDecision, decide
-from evalgate_lib.statistics.gate import LABELS, GateConfig, RuleVerdict, bound_text, load_gate
+from evalgate_lib.statistics.gate import (
+    BY_BOUND,
+    BY_CENSUS,
+    BY_ESTIMATE,
+    BY_JUDGE,
+    BY_RUN,
+    GateConfig,
+    RuleVerdict,
+    bound_text,
+    decided_by,
+    load_gate,
+)
 from evalgate_lib.statistics.label_correction import LabelCorrection
 from evalgate_lib.statistics.metrics import METRICS, Summary, format_interval, format_value, signed
 from evalgate_lib.statistics.power import POPULATION_WORDS, RulePower, cannot_fail, power_sentence, smallest_change_text
@@ -44,6 +55,7 @@ _FIRST_CSS = """
 .eg-verdict { display: flex; gap: 1em; align-items: center; padding: 10px 14px; border-radius: 6px;
   border: 2px solid; margin-bottom: 0.5em; }
 .eg-verdict-pass { background: #e8f5e9; border-color: #2e7d32; }
+.eg-verdict-breach { background: #fff8e1; border-color: #f9a825; }
 .eg-verdict-fail { background: #ffebee; border-color: #b71c1c; }
 .eg-verdict-word { font-size: 30px; font-weight: 800; letter-spacing: 1px; }
 .eg-verdict-pass .eg-verdict-word { color: #1b5e20; }
@@ -66,30 +78,28 @@ _FIRST_CSS = """
 """
 
 #: The source of a figure, as the page names it (the ``data-source`` attribute and the badge).
-JUDGE_SOURCE, CENSUS_SOURCE, BOUNDS_SOURCE, ESTIMATE_SOURCE = (
-    "judge",
-    "labels (census)",
-    "labels (exact)",
-    "labels (estimate)",
-)
+#: The same words as the text, Markdown and JUnit (:func:`~evalgate_lib.statistics.gate.decided_by`).
+JUDGE_SOURCE, CENSUS_SOURCE, BOUNDS_SOURCE, ESTIMATE_SOURCE, RUN_SOURCE = (
+    BY_JUDGE, BY_CENSUS, BY_BOUND, BY_ESTIMATE, BY_RUN
+)  # fmt: skip
 _SOURCE_WORDS = {
     JUDGE_SOURCE: "the judge's: EvalGate's rules on every answer",
     CENSUS_SOURCE: "corrected by labels: every answer labelled by reviewers",
-    BOUNDS_SOURCE: "corrected by labels: what every census the plan's labels allow says",
-    ESTIMATE_SOURCE: "corrected by labels: the plan's stratified estimate (not deciding)",
+    BOUNDS_SOURCE: "corrected by labels: what every census the plan's labels allow says (a stratum with one label)",
+    ESTIMATE_SOURCE: "corrected by labels: the judge on every answer corrected by a plan's labels, with its bootstrap",
+    RUN_SOURCE: "measured by the run (retrieval): no judgement, nothing for labels to correct",
 }
+_UNLABELLED = (JUDGE_SOURCE, RUN_SOURCE)
 
 
 def _badge(source: str) -> str:
-    cls = "eg-src-labels" if source != JUDGE_SOURCE else "eg-src-judge"
+    cls = "eg-src-labels" if source not in _UNLABELLED else "eg-src-judge"
     return f'<span class="eg-src {cls}" title="{e(_SOURCE_WORDS[source])}">{e(source)}</span>'
 
 
 def _source_of(verdict: RuleVerdict) -> str:
-    """Where the deciding figure of a rule comes from."""
-    if verdict.basis != LABELS:
-        return JUDGE_SOURCE
-    return CENSUS_SOURCE if verdict.corrected is not None and verdict.corrected.census else BOUNDS_SOURCE
+    """Where the deciding figure of a rule comes from (:func:`~evalgate_lib.statistics.gate.decided_by`)."""
+    return decided_by(verdict)
 
 
 def _amount(value: float | int, kind: str) -> str:
@@ -188,16 +198,18 @@ def plain_words(verdict: RuleVerdict, decision: GateDecision) -> str:
     alpha = decision.gate.alpha
     source = _source_of(verdict)
     stat = verdict.stat or {}
-    if source == JUDGE_SOURCE:
+    if source in _UNLABELLED:
         base = _judge_base(decision, key)
     elif source == CENSUS_SOURCE:
         c = verdict.corrected
         base = _base(key, c.baseline, c.candidate, c.questions)
+    elif source == ESTIMATE_SOURCE:
+        base = f"{verdict.corrected.labelled} of {verdict.corrected.questions} questions labelled"
     else:
         base = f"{verdict.labels.box.labelled} of {verdict.labels.box.n} questions labelled"
     said = f"<b>{e(metric.label)}</b>: {_figure_words(key, verdict.delta, stat, base, alpha)} {_badge(source)}"
     other = ""
-    if source != JUDGE_SOURCE:
+    if source not in _UNLABELLED:
         jbase = _judge_base(decision, key)
         other = (
             f"judge alone: {_figure_words(key, verdict.judge_delta, verdict.judge_stat or {}, jbase, alpha)} "
@@ -215,6 +227,12 @@ def plain_words(verdict: RuleVerdict, decision: GateDecision) -> str:
 def _status(verdict: RuleVerdict, alpha: float) -> str:
     if verdict.failed:
         return '<span class="eg-rule-fail">FAIL</span>'
+    if verdict.inconclusive:
+        p = (verdict.stat or {}).get("p_value")
+        why = "not shown within its limit"
+        if verdict.breached and p is not None:
+            why += f"; p = {p:.3f} ≥ {alpha:g}"
+        return f'<span class="eg-rule-breach">INCONCLUSIVE</span> <small>({e(why)})</small>'
     if verdict.breached:
         p = (verdict.stat or {}).get("p_value")
         why = f"p = {p:.3f} ≥ {alpha:g}" if p is not None else "its interval is not wholly past the limit"
@@ -262,14 +280,15 @@ def _rule_row(verdict: RuleVerdict, decision: GateDecision) -> str:
     excludes = "" if low is None else str(int(low > 0 or high < 0))
     judge = verdict.judge_stat or {}
     other = ""
-    if source != JUDGE_SOURCE:
+    if source not in _UNLABELLED:
         jp = judge.get("p_value")
         other = (
             f"<br><small>judge alone: {e(format_value(verdict.judge_delta, kind, signed=True))} "
             f"{e(format_interval(judge, kind))}{'' if jp is None else f', p {jp:.3f}'}</small>"
         )
     return (
-        f'<tr data-rule="{e(key)}" data-failed="{int(verdict.failed)}" data-can-fail="{int(power.can_fail)}" '
+        f'<tr data-rule="{e(key)}" data-failed="{int(verdict.failed)}" data-outcome="{e(verdict.outcome)}" '
+        f'data-can-fail="{int(power.can_fail)}" '
         f'data-source="{e(source)}" data-p="{"" if stat.get("p_value") is None else stat["p_value"]}" '
         f'data-alpha="{decision.gate.alpha:g}" data-excludes-zero="{excludes}">'
         f"<td>{e(_METRICS[key].label)}</td><td>{e(bound_text(verdict.rule))}</td><td>{_badge(source)}</td>"
@@ -409,10 +428,18 @@ def first_screen_html(
     summary, gate = decision.summary, decision.gate
     failed = decision.failed
     breached = [v for v in decision.rules if v.breached and not v.failed]
-    word, cls = ("FAIL", "fail") if failed else ("PASS", "pass")
+    word, cls = {"FAIL": ("FAIL", "fail"), "INCONCLUSIVE": ("INCONCLUSIVE", "breach")}.get(
+        decision.verdict, ("PASS", "pass")
+    )
     if failed:
         decided = (
             f"{e(summary.candidate)} regresses on " + ", ".join(e(_METRICS[v.rule.metric].label) for v in failed) + "."
+        )
+    elif decision.inconclusive:
+        names = ", ".join(e(_METRICS[v.rule.metric].label) for v in decision.inconclusive)
+        decided = (
+            f"No rule failed, but the data cannot show the candidate within the limit of {names}: "
+            "see each rule for what would decide it."
         )
     elif breached:
         names = ", ".join(e(_METRICS[v.rule.metric].label) for v in breached)
@@ -448,10 +475,12 @@ def first_screen_html(
     )
     sources = (
         '<p class="eg-sources"><small>Each figure names its source: '
-        f"{_badge(JUDGE_SOURCE)} EvalGate's rules on every answer; {_badge(CENSUS_SOURCE)} every answer labelled "
-        f"by reviewers; {_badge(BOUNDS_SOURCE)} what every census a plan's labels allow says (exact); "
-        f"{_badge(ESTIMATE_SOURCE)} a plan's stratified estimate, shown, not deciding. The interval beside a "
-        "decided delta comes from the test that decides it: it excludes 0 exactly when that p is below α.</small></p>"
+        f"{_badge(JUDGE_SOURCE)} EvalGate's rules on every answer; {_badge(RUN_SOURCE)} measured by the run, "
+        f"nothing judged; {_badge(CENSUS_SOURCE)} every answer labelled by reviewers; {_badge(ESTIMATE_SOURCE)} "
+        "the judge on every answer corrected by a plan's labels (its bootstrap and floored t interval); "
+        f"{_badge(BOUNDS_SOURCE)} what every census a plan's labels allow says (a stratum with one label). The "
+        "interval beside a decided delta comes from the test that decides it: it excludes 0 exactly when that p is "
+        "below α.</small></p>"
     )
     return (
         f'<div class="eg-report eg-first" id="eg-first-screen"><style>{BASE_CSS}{_FIRST_CSS}</style>{leaderboard}'

@@ -26,7 +26,7 @@ import xml.etree.ElementTree as ET
 from typing import Sequence
 
 from evalgate_lib.statistics.decision import GateDecision
-from evalgate_lib.statistics.gate import LABELS, RuleVerdict, bound_text
+from evalgate_lib.statistics.gate import RuleVerdict, bound_text, decided_by
 from evalgate_lib.statistics.metrics import METRICS, format_interval, format_value
 from evalgate_lib.statistics.power import power_sentence
 from evalgate_lib.text.escaping import markdown_text as _md
@@ -41,9 +41,12 @@ def _case_name(verdict: RuleVerdict) -> str:
 
 def decision_junit(decisions: Sequence[GateDecision]) -> str:
     """The decisions as a JUnit XML document (module docstring): one test suite per candidate, one case per rule."""
-    failures = sum(len(d.failed) for d in decisions)
+    failures = sum(_counts(d)[0] for d in decisions)
+    errors = sum(_counts(d)[1] for d in decisions)
     tests = sum(len(d.rules) for d in decisions)
-    suites = ET.Element("testsuites", name="evalgate gate", tests=str(tests), failures=str(failures), errors="0")
+    suites = ET.Element(
+        "testsuites", name="evalgate gate", tests=str(tests), failures=str(failures), errors=str(errors)
+    )
     for decision in decisions:
         _suite(suites, decision)
     for element in suites.iter():  # every name, message and text: XML 1.0 has characters it cannot hold
@@ -53,16 +56,30 @@ def decision_junit(decisions: Sequence[GateDecision]) -> str:
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
 
 
+def _counts(decision: GateDecision) -> tuple[int, int, int]:
+    """(failures, errors, skipped) of one decision's cases: an INCONCLUSIVE rule is a failure or an error as
+    configured (``--junit-inconclusive``), skipped with ``--allow-inconclusive``."""
+    unsure = len(decision.inconclusive)
+    cannot = {p.rule for p in decision.powers if not p.can_fail}
+    skipped = sum(1 for v in decision.rules if not v.failed and not v.inconclusive and v.rule in cannot)
+    if decision.allow_inconclusive:
+        return len(decision.failed), 0, skipped + unsure
+    if decision.junit_inconclusive == "error":
+        return len(decision.failed), unsure, skipped
+    return len(decision.failed) + unsure, 0, skipped
+
+
 def _suite(parent: ET.Element, decision: GateDecision) -> None:
     skipped = {p.rule for p in decision.powers if not p.can_fail}
+    failures, errors, skips = _counts(decision)
     suite = ET.SubElement(
         parent,
         "testsuite",
         name=f"evalgate gate: {decision.summary.candidate} vs {decision.summary.baseline}",
         tests=str(len(decision.rules)),
-        failures=str(len(decision.failed)),
-        errors="0",
-        skipped=str(sum(1 for v in decision.rules if not v.failed and v.rule in skipped)),
+        failures=str(failures),
+        errors=str(errors),
+        skipped=str(skips),
     )
     properties = ET.SubElement(suite, "properties")
     for name, value in (
@@ -72,7 +89,7 @@ def _suite(parent: ET.Element, decision: GateDecision) -> None:
         ("thresholds", decision.thresholds),
         ("judged", decision.judged()),
         ("signature", decision.signature or ""),
-        ("basis", decision.basis() or "decided on the judge's delta (no reviewer labels given)"),
+        ("basis", decision.basis()),
     ):
         ET.SubElement(properties, "property", name=name, value=value)
     for verdict in decision.rules:
@@ -81,22 +98,22 @@ def _suite(parent: ET.Element, decision: GateDecision) -> None:
         if verdict.failed:
             failure = ET.SubElement(case, "failure", message=line, type="regression")
             failure.text = line
+        elif verdict.inconclusive:
+            if decision.allow_inconclusive:
+                ET.SubElement(case, "skipped", message=f"INCONCLUSIVE (allowed by --allow-inconclusive): {line}")
+            else:
+                tag = "error" if decision.junit_inconclusive == "error" else "failure"
+                ET.SubElement(case, tag, message=line, type="inconclusive").text = line
         elif verdict.rule in skipped:
             power = decision.power_of(verdict)
             ET.SubElement(case, "skipped", message=power_sentence(power, decision.gate.alpha, decision.gate.mode))
-        ET.SubElement(case, "system-out").text = line
+        ET.SubElement(case, "system-out").text = f"{line}\ndecided by: {decided_by(verdict)}"
     ET.SubElement(suite, "system-out").text = decision.text()
-
-
-def _source(verdict: RuleVerdict) -> str:
-    if verdict.basis == LABELS:
-        return "labels (a census)" if verdict.corrected is not None and verdict.corrected.census else "labels (exact)"
-    return "judge" if verdict.corrected is None else "judge (labels cannot tell)"
 
 
 def decision_markdown(decision: GateDecision) -> str:
     """The decision as a Markdown job summary (module docstring)."""
-    word = "✅ PASS" if not decision.failed else "❌ FAIL"
+    word = {"PASS": "✅ PASS", "FAIL": "❌ FAIL"}.get(decision.verdict, "⚠️ INCONCLUSIVE")
     lines = [
         f"### EvalGate gate: {word} — {_md(decision.summary.candidate)} vs {_md(decision.summary.baseline)}",
         "",
@@ -107,8 +124,8 @@ def decision_markdown(decision: GateDecision) -> str:
     ]
     if decision.signature:
         lines.append(f"- {_md(decision.signature)}")
-    if decision.basis():
-        lines.append(f"- {_md(decision.basis() or '')}")
+    lines.append(f"- {_md(decision.basis().splitlines()[0])}")
+    lines += [f"- {_md(line)}" for line in decision.basis().splitlines()[1:]]
     lines += [
         "",
         "| rule | limit | decided on | delta | interval | p | status |",
@@ -119,11 +136,11 @@ def decision_markdown(decision: GateDecision) -> str:
         stat = v.stat or {}
         level = float(stat.get("confidence") or 0.95)
         p = stat.get("p_value")
-        status = "**FAIL**" if v.failed else ("breach, not significant" if v.breached else "ok")
-        if not v.failed and not decision.power_of(v).can_fail:
+        status = {"FAIL": "**FAIL**", "INCONCLUSIVE": "**INCONCLUSIVE**"}.get(v.outcome, "ok")
+        if v.outcome == "PASS" and not decision.power_of(v).can_fail:
             status += " (cannot fail at this size)"
         lines.append(
-            f"| {_md(_METRICS[v.rule.metric].label)} | {_md(bound_text(v.rule))} | {_md(_source(v))} | "
+            f"| {_md(_METRICS[v.rule.metric].label)} | {_md(bound_text(v.rule))} | {_md(decided_by(v))} | "
             f"{_md(format_value(v.delta, kind, signed=True))} | "
             f"{_md(format_interval(stat, kind))} ({level * 100:.4g}%) | {'' if p is None else f'{p:.3f}'} | {status} |"
         )

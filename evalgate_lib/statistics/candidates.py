@@ -43,6 +43,16 @@ class CandidateVerdict:
     def failed(self) -> bool:
         return any(v.failed for v in self.verdicts)
 
+    @property
+    def inconclusive(self) -> bool:
+        """No rule fails, but one is not shown within its limit (issue 53's third outcome)."""
+        return not self.failed and any(v.inconclusive for v in self.verdicts)
+
+    @property
+    def outcome(self) -> str:
+        """``FAIL``, ``INCONCLUSIVE`` or ``PASS``, as one pair's gate would say."""
+        return "FAIL" if self.failed else ("INCONCLUSIVE" if self.inconclusive else "PASS")
+
 
 def holm_p_values(summaries: Sequence[Summary]) -> list[dict[str, float | None]]:
     """Per candidate (in the order given), each metric's McNemar p adjusted by Holm across the candidates.
@@ -84,12 +94,13 @@ def _rule_score(verdict: RuleVerdict) -> float:
 def rank_candidates(judged: Sequence[CandidateVerdict]) -> list[CandidateVerdict]:
     """The candidates best first: the one the report leads with is the first.
 
-    Passing candidates come before failing ones; among each, the better delta on the
+    Passing candidates come before inconclusive ones, those before failing ones; among each, the better delta on the
     thresholds file's first rule wins, then on its second, and so on (a delta not measured
     ranks last); candidates still tied keep the order they were given in.
     """
     order = {id(c): i for i, c in enumerate(judged)}
-    return sorted(judged, key=lambda c: (c.failed, [-_rule_score(v) for v in c.verdicts], order[id(c)]))
+    return sorted(judged, key=lambda c: (c.failed, c.inconclusive, [-_rule_score(v) for v in c.verdicts],
+                                         order[id(c)]))  # fmt: skip
 
 
 def format_candidates_verdict(
@@ -112,11 +123,19 @@ def format_candidates_verdict(
         head += " (a score's 95% interval is not adjusted)"
     blocks = [format_verdict(c.summary, gate, list(c.verdicts), questions_in_file) for c in judged]
     ranked = rank_candidates(judged)
-    passing = [c.name for c in ranked if not c.failed]
+    passing = [c.name for c in ranked if c.outcome == "PASS"]
     failing = [c.name for c in judged if c.failed]
+    unsure = [c.name for c in judged if c.inconclusive]
     best = f"; best that passes: {passing[0]}" if passing else ""
+    said = f"; inconclusive: {', '.join(unsure)}" if unsure else ""
     if failing:
-        tail = f"FAIL: {len(failing)} of {n} candidates regress ({', '.join(failing)})"
+        tail = f"FAIL: {len(failing)} of {n} candidates regress ({', '.join(failing)}){said}"
+        tail += f"; passing: {', '.join(passing)}{best}" if passing else "; none passes"
+    elif unsure:
+        tail = (
+            f"INCONCLUSIVE: no candidate regresses, {len(unsure)} of {n} not shown within every limit "
+            f"({', '.join(unsure)})"
+        )
         tail += f"; passing: {', '.join(passing)}{best}" if passing else "; none passes"
     else:
         tail = f"PASS: all {n} candidates pass{best}"

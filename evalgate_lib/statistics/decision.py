@@ -9,23 +9,34 @@ whether the run was partial).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from evalgate_lib.statistics.beyond_noise import significant_metrics
+from evalgate_lib.statistics.budget_width import labels_to_decide
 from evalgate_lib.statistics.gate import (
-    LABELS,
+    EXIT_INCONCLUSIVE,
+    EXIT_REGRESSION,
     GateConfig,
     RuleVerdict,
     basis_line,
     bound_text,
+    decided_by,
     format_verdict,
     judge,
     judged_line,
 )
 from evalgate_lib.statistics.label_correction import LabelCorrection, format_correction
 from evalgate_lib.statistics.metrics import METRICS, Summary
-from evalgate_lib.statistics.power import RulePower, cannot_fail, format_powers, power_sentence, summary_powers
+from evalgate_lib.statistics.power import (
+    POPULATION_WORDS,
+    RulePower,
+    cannot_fail,
+    decide_sentence,
+    format_powers,
+    power_sentence,
+    summary_powers,
+)
 
 _METRICS = {m.key: m for m in METRICS}
 
@@ -65,19 +76,31 @@ class GateDecision:
     signature: str | None = None
     partial: Partial | None = None
     significant: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: ``--allow-inconclusive``: an INCONCLUSIVE verdict exits 0 (the behaviour before three outcomes).
+    allow_inconclusive: bool = False
+    #: How JUnit shows an INCONCLUSIVE rule: ``failure`` (default) or ``error`` (``--junit-inconclusive``).
+    junit_inconclusive: str = "failure"
 
     @property
     def failed(self) -> list[RuleVerdict]:
         return [v for v in self.rules if v.failed]
 
     @property
+    def inconclusive(self) -> list[RuleVerdict]:
+        return [v for v in self.rules if v.inconclusive]
+
+    @property
     def verdict(self) -> str:
-        return "FAIL" if self.failed else "PASS"
+        """FAIL when a rule fails; else INCONCLUSIVE when a rule is not shown within its limit; else PASS."""
+        return "FAIL" if self.failed else ("INCONCLUSIVE" if self.inconclusive else "PASS")
 
     @property
     def exit_code(self) -> int:
-        """What ``evalgate gate`` exits with: 1 on a regression, 0 otherwise."""
-        return 1 if self.failed else 0
+        """What ``evalgate gate`` exits with: 1 on a regression, 4 when inconclusive (0 with
+        ``--allow-inconclusive``), 0 on a PASS."""
+        if self.failed:
+            return EXIT_REGRESSION
+        return EXIT_INCONCLUSIVE if self.inconclusive and not self.allow_inconclusive else 0
 
     @property
     def cannot_fail(self) -> list[str]:
@@ -95,10 +118,8 @@ class GateDecision:
         """How many questions the verdict rests on, and whether the run was partial."""
         return judged_line(self.summary, None if self.partial is None else self.partial.questions_in_file)
 
-    def basis(self) -> str | None:
-        """Which delta decided which rule, when labels were given (``None``: the judge's everywhere, none given)."""
-        if self.correction is None and not any(v.basis == LABELS for v in self.rules):
-            return None
+    def basis(self) -> str:
+        """What decided each rule, in :func:`~evalgate_lib.statistics.gate.decided_by`'s words, and the labels' line."""
         return basis_line(self.rules, None if self.correction is None else self.correction.line())
 
     def power_lines(self) -> list[str]:
@@ -109,6 +130,13 @@ class GateDecision:
         failed = [v.rule.metric for v in self.failed]
         if failed:
             return f"FAIL: candidate regresses on {', '.join(failed)}"
+        if self.inconclusive:
+            names = ", ".join(v.rule.metric for v in self.inconclusive)
+            exit_word = "exit 0: --allow-inconclusive" if self.allow_inconclusive else f"exit {EXIT_INCONCLUSIVE}"
+            return (
+                f"INCONCLUSIVE: no rule fails, but the data cannot show the candidate within the limit of {names} "
+                f"(see each rule: what would decide it); {exit_word}"
+            )
         tail = "PASS: no regression beyond thresholds"
         if self.cannot_fail:
             tail += f" (but {', '.join(self.cannot_fail)} could not fail on this gold set: see power above)"
@@ -126,6 +154,7 @@ class GateDecision:
             trust=self.signature,
             power=self.power_lines(),
             cannot_fail=self.cannot_fail,
+            tail=self.tail(),
         )
         if self.labels_refused is not None:
             out += f"\nreviewer labels not used to correct the deltas: {self.labels_refused}"
@@ -186,11 +215,14 @@ def _rule_json(v: RuleVerdict, power: RulePower, gate: GateConfig) -> dict[str, 
         if v.rule.max_drop is not None
         else {"max_increase": v.rule.max_increase},
         "bound": bound_text(v.rule),
-        "status": "fail" if v.failed else ("breach, not significant" if v.breached else "ok"),
+        "status": {"FAIL": "fail", "INCONCLUSIVE": "inconclusive"}.get(v.outcome, "ok"),
+        "outcome": v.outcome,
+        "margin": None if v.margin is None else dict(v.margin),
         "failed": v.failed,
         "breached": v.breached,
         "significant": v.significant,
-        "decided_by": v.basis,
+        "decided_by": decided_by(v),
+        "basis": v.basis,
         "decided": _figure(v.delta, v.stat),
         "judge": _figure(v.judge_delta, v.judge_stat),
         "corrected": None
@@ -226,6 +258,44 @@ def _rule_json(v: RuleVerdict, power: RulePower, gate: GateConfig) -> dict[str, 
     }
 
 
+def _with_what_decides(verdict: RuleVerdict, gate: GateConfig) -> RuleVerdict:
+    """An INCONCLUSIVE rule's line, ending with what would decide it: a larger gold set at the judge's shares
+    (:func:`~evalgate_lib.statistics.power.decide_sentence`), and, when a plan's labels decided, more labels."""
+    if not verdict.inconclusive:
+        return verdict
+    stat = verdict.judge_stat or {}
+    if verdict.delta is None:
+        words = POPULATION_WORDS[_METRICS[verdict.rule.metric].population]
+        said = f"no {words[:-1] if words.endswith('s') else words} in this run: add some to the gold set to decide it"
+    elif stat.get("b") is None or not stat.get("n"):
+        said = "more questions would narrow its interval"
+    else:
+        said = decide_sentence(verdict.rule, int(stat["b"]), int(stat["c"]), int(stat["n"]), gate.alpha)
+    if verdict.corrected is not None and not verdict.corrected.census:
+        said += "; or " + _labels_sentence(verdict, gate.alpha)
+    return replace(verdict, message=f"{verdict.message}; {said}")
+
+
+def _labels_sentence(verdict: RuleVerdict, alpha: float) -> str:
+    """How many labelled questions would decide a plan's rule, were its estimate to hold
+    (:func:`~evalgate_lib.statistics.budget_width.labels_to_decide`, the judge's deltas as the labels' proxy)."""
+    fixed = verdict.corrected
+    deltas = [float(cand) - float(base) for s in fixed.strata for base, cand in s.judge]
+    estimate = fixed.estimate.estimate if fixed.estimate is not None else None
+    rule = verdict.rule
+    if not deltas or estimate is None or _METRICS[rule.metric].kind != "rate":
+        return "label more of the plan's answers (every one labelled: a census)"
+    drop = rule.max_drop is not None
+    limit = float(rule.max_drop if drop else rule.max_increase)  # type: ignore[arg-type]
+    need = labels_to_decide(deltas, estimate, limit, drop, 1.0 - alpha)
+    if need is None:
+        return f"labelling all {len(deltas)} questions of its population would not decide it, were the estimate to hold"
+    return (
+        f"about {need} of its {len(deltas)} questions labelled (now {fixed.labelled}) would decide it, were the "
+        "estimate to hold (a labels-only forecast: the judge narrows it)"
+    )
+
+
 def decide(
     summary: Summary,
     gate: GateConfig,
@@ -253,6 +323,7 @@ def decide(
         None if correction is None else correction.not_corrected,
     )
     powers = summary_powers(gate, summary, family)
+    rules = [_with_what_decides(v, gate) for v in rules]
     return GateDecision(
         summary=summary,
         gate=gate,

@@ -15,16 +15,21 @@ Thresholds live in a TOML file (``configs/gate.toml``)::
 
 A rule *breaches* when the delta (candidate − baseline) falls below
 ``-max_drop`` or rises above ``max_increase``. In ``point`` mode any breach
-fails the gate. In ``significant`` mode a breach fails only when the paired
-test says it is beyond noise: McNemar's exact p < ``alpha`` for yes/no
-metrics, or a bootstrap interval entirely past the threshold for scores. The
-verdict names each metric, its delta and its 95% interval either way.
+fails the gate. In ``significant`` mode a rule has three outcomes (issue 53,
+:func:`rule_outcome`): FAIL when a breach is beyond noise (McNemar's exact
+p < ``alpha`` for yes/no metrics, a bootstrap interval entirely past the
+threshold for scores); PASS only when the interval at 1 − α shows the
+candidate within the limit (Tango's score interval for a yes/no delta:
+:func:`margin_interval`); INCONCLUSIVE otherwise (exit
+:data:`EXIT_INCONCLUSIVE`). The verdict names each metric, its delta and its
+interval either way.
 
 With reviewers' labels (``corrected``, from :func:`evalgate_lib.statistics.label_correction.correct_with_labels`),
 each rule on a metric a label measures decides on the delta corrected by the labels instead, with
-its interval and p-value (McNemar's on a census of labels, the corrected delta's normal p under a
-plan), and its line prints the judge-only delta beside it; the other rules (retrieval, ...) involve
-no judgement and keep the run's delta. ``RuleVerdict.basis`` says which delta decided.
+its interval and p-value (McNemar's on a census of labels; under a plan, the PPI++ estimate with the
+hull of its stratified bootstrap and floored t interval, :func:`plan_stat`), and its line prints the
+judge-only delta beside it; the other rules (retrieval, ...) involve no judgement and keep the run's
+delta. :func:`decided_by` names which figure decided, in the words every view uses.
 
 Several candidates against one baseline (:mod:`evalgate_lib.statistics.candidates`) are judged
 by the same :func:`judge`, given each yes/no metric's p-value adjusted for the number of
@@ -43,11 +48,20 @@ from evalgate_lib.errors import InputError
 from evalgate_lib.inputs.config import check_keys
 from evalgate_lib.inputs.structured import read_toml
 from evalgate_lib.judging.rows import ResultRow
+from evalgate_lib.statistics.label_bootstrap import BOOTSTRAP_INTERVAL, plan_figure
 from evalgate_lib.statistics.label_bounds import FAIL, IMPROVED, REGRESSED, CensusRule, decide_by_labels
 from evalgate_lib.statistics.metrics import METRICS, Summary, compare, format_interval, format_value
-from evalgate_lib.statistics.paired_tests import DEFAULT_SEED, EXACT_MCNEMAR, mcnemar_interval
+from evalgate_lib.statistics.paired_tests import DEFAULT_SEED, EXACT_MCNEMAR, TANGO, mcnemar_interval, tango_interval
 
 EXIT_REGRESSION = 1
+#: The thresholds shipped inside the package: what ``evalgate gate`` reads with no ``--thresholds`` and no
+#: ``configs/gate.toml`` in the working directory (the repository's file is the same).
+PACKAGED_THRESHOLDS = Path(__file__).with_name("gate.toml")
+#: ``evalgate gate``'s exit when no rule fails but one cannot be shown within its limit (0 with --allow-inconclusive).
+EXIT_INCONCLUSIVE = 4
+#: A rule's outcome: shown within its limit, worse beyond chance, or neither (the data cannot tell yet).
+PASS, INCONCLUSIVE = "PASS", "INCONCLUSIVE"
+FAILED = "FAIL"
 _KINDS = {m.key: m for m in METRICS}
 
 
@@ -155,6 +169,15 @@ class RuleVerdict:
     corrected: Any = None
     labels: Any = None
     note: str | None = None
+    #: :data:`PASS`, :data:`FAILED` or :data:`INCONCLUSIVE` (``significant`` mode; ``point`` mode never is).
+    outcome: str = PASS
+    #: The interval that shows the rule within its limit (PASS) or cannot (INCONCLUSIVE), in the metric's unit,
+    #: and how it is made: Tango's score interval for a yes/no delta, the deciding interval otherwise.
+    margin: Mapping[str, Any] | None = None
+
+    @property
+    def inconclusive(self) -> bool:
+        return self.outcome == INCONCLUSIVE
 
 
 def _significant(rule: Rule, sig: Mapping[str, Any], alpha: float, limit: float) -> bool | None:
@@ -270,9 +293,14 @@ def _breach(rule: Rule, delta: float | None) -> tuple[bool, float]:
     return delta is not None and delta > limit, limit
 
 
-def _decide(
+def decide_rule(
     rule: Rule, delta: float | None, stat: Mapping[str, Any], gate: GateConfig
 ) -> tuple[bool, bool | None, bool]:
+    """``(breached, significant, failed)`` of one rule from its deciding delta and that delta's interval and p.
+
+    The one decision every basis goes through (judge, a census of labels, a plan's bootstrap), so the
+    benchmark (``bench/gate_labels.py``) measures the gate's own rule.
+    """
     breached, limit = _breach(rule, delta)
     significant = _significant(rule, stat, gate.alpha, limit) if breached else None
     return breached, significant, breached and (gate.mode == "point" or bool(significant))
@@ -291,9 +319,10 @@ def judge(
 
     ``corrected`` maps a metric key to a
     :class:`~evalgate_lib.statistics.label_correction.CorrectedDelta`. A census of labels decides on the
-    labels' delta with McNemar's exact test; a plan's labels decide a rule only when every census they
-    allow decides it alike (:func:`~evalgate_lib.statistics.label_bounds.decide_by_labels`, exact at
-    every budget), else the judge's delta decides and the verdict says the labels cannot tell yet.
+    labels' delta with McNemar's exact test; a plan's labels on the PPI++ estimate and its interval and p
+    (:func:`plan_stat`); where a plan stratum has a single label (no bootstrap), on the census bound
+    (:func:`~evalgate_lib.statistics.label_bounds.decide_by_labels`), else the judge's delta decides and the
+    verdict says the labels cannot tell yet.
     ``adjusted_p`` (one candidate of ``family``: each metric's Holm-adjusted McNemar p,
     :func:`evalgate_lib.statistics.candidates.holm_p_values`) replaces McNemar's p in the decision
     of a rule on the judge's delta; the message names both. Every printed interval is at the level
@@ -315,7 +344,10 @@ def judge(
             sig = fixed.significance()
             basis, delta = LABELS, fixed.delta
             stat = exact_stat(sig["b"], sig["c"], sig["n"], metric.kind == "count", 1.0 - gate.alpha, fixed.p_value)
-            stat["source"] = "labels (a census)"
+            stat["source"] = BY_CENSUS
+        elif fixed is not None and fixed.replicates:
+            basis, delta = LABELS, fixed.delta
+            stat = plan_stat(fixed, gate.alpha)
         elif fixed is not None:
             labels = decide_by_labels(fixed.strata, census_rule(rule, gate))
             if labels.decided:
@@ -323,7 +355,7 @@ def judge(
                 stat = {"ci_low": labels.low, "ci_high": labels.high, "p_value": labels.p_value,
                         "test": "McNemar, largest over the censuses the labels allow",
                         "interval": "hull of the exact McNemar intervals of those censuses",
-                        "source": "labels (exact bounds)"}  # fmt: skip
+                        "source": BY_BOUND}  # fmt: skip
             else:
                 note = (
                     f"the {labels.box.labelled} labelled question(s) cannot tell (every census they allow lies in "
@@ -331,15 +363,17 @@ def judge(
                     f"to {labels.p_value:.3f}): decided on the judge's delta"
                 )
         if basis == JUDGE:
-            stat = {**stat, "source": "judge"}
+            stat = {**stat, "source": BY_RUN if _is_run_metric(rule.metric) else BY_JUDGE}
         if basis == LABELS and labels is not None:
             failed = labels.outcome == FAIL
             breached = failed or _breach(rule, delta)[0]
             significant = labels.p_value < gate.alpha
         else:
-            breached, significant, failed = _decide(rule, delta, stat, gate)
+            breached, significant, failed = decide_rule(rule, delta, stat, gate)
+        margin = margin_interval(stat, metric.kind, gate.alpha)
+        outcome = rule_outcome(rule, delta, breached, failed, margin, gate.mode)
         message = _message(rule, metric.kind, basis, delta, stat, judge_delta, judge_stat, fixed, labels, note,
-                           adjusted is not None, breached, failed, gate)  # fmt: skip
+                           adjusted is not None, breached, failed, gate, outcome, margin)  # fmt: skip
         verdicts.append(
             RuleVerdict(
                 rule,
@@ -357,9 +391,89 @@ def judge(
                 fixed,
                 labels,
                 note,
+                outcome,
+                margin,
             )  # fmt: skip
         )
     return verdicts
+
+
+def margin_interval(stat: Mapping[str, Any], kind: str, alpha: float) -> dict[str, Any] | None:
+    """The interval a rule is shown within its limit by, at 1 − α, in the metric's unit (``None``: none).
+
+    A yes/no delta with its counts (the judge's, or a census of labels): Tango's score interval
+    (:func:`~evalgate_lib.statistics.paired_tests.tango_interval`), which, unlike the exact McNemar
+    interval, keeps the width a gold set of this size leaves when nothing moved. Otherwise (a plan's
+    bootstrap, the census bound's hull, a score's bootstrap) the deciding interval itself.
+    """
+    if stat.get("b") is not None and stat.get("n"):
+        low, high = tango_interval(int(stat["b"]), int(stat["c"]), int(stat["n"]), 1.0 - alpha)
+        scale = stat["n"] if kind == "count" else 1
+        return {"ci_low": round(low * scale, 6), "ci_high": round(high * scale, 6), "interval": TANGO,
+                "confidence": 1.0 - alpha}  # fmt: skip
+    if stat.get("ci_low") is None or stat.get("ci_high") is None:
+        return None
+    return {"ci_low": stat["ci_low"], "ci_high": stat["ci_high"], "interval": stat.get("interval"),
+            "confidence": stat.get("confidence") or 0.95}  # fmt: skip
+
+
+def within_limit(rule: Rule, margin: Mapping[str, Any] | None) -> bool:
+    """Whether the whole interval lies on the good side of the rule's limit (non-inferiority shown)."""
+    if margin is None:
+        return False
+    if rule.max_drop is not None:
+        return float(margin["ci_low"]) >= -float(rule.max_drop) - 1e-9
+    return float(margin["ci_high"]) <= float(rule.max_increase) + 1e-9  # type: ignore[arg-type]
+
+
+def rule_outcome(
+    rule: Rule, delta: float | None, breached: bool, failed: bool, margin: Mapping[str, Any] | None, mode: str
+) -> str:
+    """FAIL when the rule failed (worse beyond chance, or any breach in ``point`` mode); in ``significant`` mode
+    PASS only when the interval shows the candidate within the limit, else INCONCLUSIVE.
+
+    A limit of exactly 0 on a yes/no metric is never shown: no finite gold set excludes every rise.
+    """
+    if failed:
+        return FAILED
+    if mode == "point":
+        return PASS
+    return PASS if delta is not None and not breached and within_limit(rule, margin) else INCONCLUSIVE
+
+
+def plan_stat(fixed: Any, alpha: float) -> dict[str, Any]:
+    """A plan's corrected delta's interval at 1 − α and its p, from its bootstrap replicates (one procedure).
+
+    ``fixed`` is a :class:`~evalgate_lib.statistics.label_correction.CorrectedDelta` with replicates; a
+    count's replicates (rates) are scaled by its population.
+    """
+    scale = fixed.questions if fixed.kind == "count" else 1
+    est = fixed.estimate
+    fig = plan_figure(fixed.replicates, est.estimate, est.total_se, est.total_df, 1.0 - alpha, scale)
+    return {"ci_low": fig.ci_low, "ci_high": fig.ci_high, "p_value": fig.p_value, "test": "bootstrap",
+            "interval": BOOTSTRAP_INTERVAL, "confidence": fig.confidence,
+            "source": BY_ESTIMATE}  # fmt: skip
+
+
+#: The metrics no judgement makes (retrieval): the run measures them, labels have nothing to correct.
+RUN_METRICS = ("retrieval_recall", "mrr", "evidence_hit", "evidence_mrr")
+#: What decided a rule, in the one wording the text, Markdown, JUnit and the report all use (:func:`decided_by`).
+BY_CENSUS, BY_ESTIMATE, BY_BOUND = "labels (census)", "labels (PPI++ estimate)", "labels (census bound)"
+BY_JUDGE, BY_RUN = "judge", "run (no judgement)"
+
+
+def decided_by(verdict: RuleVerdict) -> str:
+    """Which figure decided ``verdict``'s rule: :data:`BY_CENSUS`, :data:`BY_ESTIMATE`, :data:`BY_BOUND`,
+    :data:`BY_JUDGE` or :data:`BY_RUN` (a retrieval metric: measured by the run, nothing judged)."""
+    if verdict.basis == LABELS:
+        if verdict.corrected is not None and verdict.corrected.census:
+            return BY_CENSUS
+        return BY_ESTIMATE if verdict.labels is None else BY_BOUND
+    return BY_RUN if _is_run_metric(verdict.rule.metric) else BY_JUDGE
+
+
+def _is_run_metric(metric: str) -> bool:
+    return metric in RUN_METRICS or metric.startswith("recall@")
 
 
 def census_rule(rule: Rule, gate: GateConfig) -> CensusRule:
@@ -395,9 +509,10 @@ def figure_text(delta: float | None, stat: Mapping[str, Any] | None, kind: str) 
 
 def _message(rule: Rule, kind: str, basis: str, delta: float | None, stat: Mapping[str, Any],
              judge_delta: float | None, judge_stat: Mapping[str, Any], fixed: Any, labels: Any, note: str | None,
-             adjusted: bool, breached: bool, failed: bool, gate: GateConfig) -> str:  # fmt: skip
+             adjusted: bool, breached: bool, failed: bool, gate: GateConfig, outcome: str = PASS,
+             margin: Mapping[str, Any] | None = None) -> str:  # fmt: skip
     """The rule's line: its status, the deciding figure first, then the other figures, then its limit."""
-    status = "FAIL" if failed else ("breach, not significant" if breached else "ok")
+    status = {FAILED: "FAIL", INCONCLUSIVE: "INCONCLUSIVE"}.get(outcome, "ok")
     label = _KINDS[rule.metric].label
     if basis == JUDGE and fixed is None:
         said = f"delta {figure_text(delta, stat, kind)}" + ("" if note is None else f" ({note})")
@@ -405,6 +520,11 @@ def _message(rule: Rule, kind: str, basis: str, delta: float | None, stat: Mappi
         said = (
             f"corrected delta {figure_text(delta, {**stat, 'p_value': stat['p_value']}, kind)} (the labels' census); "
             f"judge-only {figure_text(judge_delta, judge_stat, kind)}"
+        )
+    elif basis == LABELS and labels is None:
+        said = (
+            f"corrected delta {figure_text(delta, stat, kind)} (the judge on every answer corrected by "
+            f"{fixed.labelled} labelled question(s)); judge-only {figure_text(judge_delta, judge_stat, kind)}"
         )
     elif basis == LABELS:
         said = (
@@ -423,7 +543,23 @@ def _message(rule: Rule, kind: str, basis: str, delta: float | None, stat: Mappi
             + ("" if fixed.p_value is None else f" (t p={fixed.p_value:.3f})")
         )
         said = f"delta {figure_text(delta, stat, kind)} ({note}){est}"
-    return f"{status:>4}  {label}: {said} ({bound_text(rule)})"
+    return f"{status:>4}  {label}: {said} ({bound_text(rule)}){_margin_text(rule, kind, outcome, margin, gate)}"
+
+
+def _margin_text(rule: Rule, kind: str, outcome: str, margin: Mapping[str, Any] | None, gate: GateConfig) -> str:
+    """What shows the rule within its limit, or why it cannot: "; within the limit: Tango 95% CI [-3.1, +2.0]"."""
+    if gate.mode == "point" or outcome == FAILED:
+        return ""
+    if margin is None:
+        return "; not shown within the limit: no interval (no question of its population)"
+    level = f"{float(margin['confidence']) * 100:.4g}%"
+    how = "Tango" if margin.get("interval") == TANGO else "the same"
+    said = f"{how} {level} CI {format_interval(margin, kind)}"
+    if outcome == PASS:
+        return f"; within the limit: {said}"
+    zero = (rule.max_drop if rule.max_drop is not None else rule.max_increase) == 0
+    why = " (a limit of 0 can never be shown by data)" if zero else ""
+    return f"; not shown within the limit: {said} reaches past it{why}"
 
 
 def judged_line(summary: Summary, questions_in_file: int | None = None) -> str:
@@ -441,21 +577,14 @@ def judged_line(summary: Summary, questions_in_file: int | None = None) -> str:
 
 
 def basis_line(verdicts: Sequence[RuleVerdict], labels_line: str | None = None) -> str:
-    """Which delta the verdict used: the judge's alone, the labels' where they decide, and why not elsewhere."""
-    corrected = [v.rule.metric for v in verdicts if v.basis == LABELS]
-    waiting = [v.rule.metric for v in verdicts if v.basis != LABELS and v.note is not None]
-    rest = [v.rule.metric for v in verdicts if v.basis != LABELS and v.note is None]
-    if not corrected and not waiting:
-        return "decided on the judge's delta (no reviewer labels given)"
-    parts = []
-    if corrected:
-        parts.append(f"decided on the delta corrected by labels for {', '.join(corrected)}")
-    if waiting:
-        parts.append(f"on the judge's delta for {', '.join(waiting)} (the labels cannot decide them: see each rule)")
-    if rest:
-        parts.append(f"on the run's delta for {', '.join(rest)} (no judgement to correct)")
-    said = "; ".join(parts)
-    said = said if said.startswith("decided") else "decided " + said
+    """What decided each rule, grouped in :func:`decided_by`'s words: "decided by: labels (PPI++ estimate) for
+    accuracy_answerable; judge for refusal_accuracy (not corrected: see the rule); run (no judgement) for ..."."""
+    groups: dict[str, list[str]] = {}
+    for v in verdicts:
+        word = decided_by(v)
+        name = v.rule.metric + (" (labels could not decide: see the rule)" if word == BY_JUDGE and v.note else "")
+        groups.setdefault(word, []).append(name)
+    said = "decided by: " + "; ".join(f"{word} for {', '.join(names)}" for word, names in groups.items())
     return said + ("" if labels_line is None else f"\n{labels_line}")
 
 
@@ -468,22 +597,29 @@ def format_verdict(
     trust: str | None = None,
     power: Sequence[str] = (),
     cannot_fail: Sequence[str] = (),
+    tail: str | None = None,
 ) -> str:
-    """The readable verdict: what was judged, which delta decided, one line per rule, then PASS or FAIL.
+    """The readable verdict: what was judged, which delta decided, one line per rule, then PASS, INCONCLUSIVE or FAIL.
 
     ``questions_in_file`` is given for a partial (``--limit``) run only, so the verdict says it;
     ``labels_line`` (:meth:`~evalgate_lib.statistics.label_correction.LabelCorrection.line`) when labels corrected it;
     ``trust`` is a line on what vouches for the folder (its signature, or checksums only), after the count.
     ``power`` are the lines of :func:`evalgate_lib.statistics.power.format_powers`, printed before
     the verdict, and ``cannot_fail`` the rules (metric keys) no change could fail at this size: a PASS
-    then says that those rules could not have failed it.
+    then says that those rules could not have failed it. ``tail``: the last line as the decision words it
+    (:meth:`~evalgate_lib.statistics.decision.GateDecision.tail`), else made here from the verdicts.
     """
     head = f"gate ({gate.mode} mode): {summary.candidate} vs {summary.baseline}"
     failed = [v.rule.metric for v in verdicts if v.failed]
-    tail = f"FAIL: candidate regresses on {', '.join(failed)}" if failed else "PASS: no regression beyond thresholds"
-    if cannot_fail and not failed:
-        tail += f" (but {', '.join(cannot_fail)} could not fail on this gold set: see power above)"
+    if tail is None:
+        unsure = [v.rule.metric for v in verdicts if v.inconclusive]
+        tail = (
+            f"FAIL: candidate regresses on {', '.join(failed)}" if failed
+            else f"INCONCLUSIVE: not shown within the limit of {', '.join(unsure)}" if unsure
+            else "PASS: no regression beyond thresholds"
+        )  # fmt: skip
+        if cannot_fail and not failed and not unsure:
+            tail += f" (but {', '.join(cannot_fail)} could not fail on this gold set: see power above)"
     lines = [head, judged_line(summary, questions_in_file), *([trust] if trust else [])]
-    if labels_line is not None or any(v.basis == LABELS for v in verdicts):
-        lines.append(basis_line(verdicts, labels_line))
+    lines.append(basis_line(verdicts, labels_line))
     return "\n".join(lines + [v.message for v in verdicts] + list(power) + [tail])

@@ -1,5 +1,9 @@
 """Whether a plan's labels decide a gate rule as labelling every answer would: an exact test that holds its level.
 
+Since issue 53 the gate's fallback only: a plan's rule is decided on the PPI++ estimate and its bootstrap
+(:mod:`evalgate_lib.statistics.label_bootstrap`), which uses the judge on the unlabelled answers; this bound
+ignores them, so it seldom decides, and is used where a plan stratum has a single label (nothing to resample).
+
 Labelling every answer (a census) decides a yes/no rule by McNemar's exact test on the labels: ``B``
 questions the labels say regressed (baseline yes, candidate no), ``C`` that improved. A plan labels
 a few questions; the rest of ``B`` and ``C`` is unknown. A t test on the corrected estimate (what

@@ -7,7 +7,8 @@ Which labels may correct a delta, and how (docs/methodology.md, "Deltas correcte
   error; it is tested as the judge's own delta is (paired bootstrap interval, McNemar's exact p),
   the labels taking the place of the judge's verdicts;
 * **a plan's labels** — labels whose ``plan_sha256`` is the plan's: the stratified
-  prediction-powered estimate (:mod:`evalgate_lib.statistics.label_estimates`) over the drawn
+  prediction-powered estimate (:mod:`evalgate_lib.statistics.label_estimates`), with the interval and p
+  of :func:`~evalgate_lib.statistics.label_bootstrap.plan_figure`, over the drawn
   questions labelled from the start of the plan's order (in every stratum; a label further on,
   past a question not yet labelled, waits until the gap is filled: it is counted, not used);
 * **anything else is a convenience sample** — labels made outside a plan (in the explorer, the
@@ -31,12 +32,14 @@ from typing import Callable, Mapping, Sequence
 from evalgate_lib.errors import InputError
 from evalgate_lib.inputs.labels import Label, describe_kinds, label_kinds, match_labels
 from evalgate_lib.judging.rows import ResultRow
+from evalgate_lib.statistics.label_bootstrap import BOOTSTRAP_INTERVAL, bootstrap_replicates, plan_figure
 from evalgate_lib.statistics.label_bounds import PairStratum
 from evalgate_lib.statistics.label_estimates import (
     CorrectedEstimate,
     StratumValues,
     corrected_delta,
     corrected_rate,
+    paired_values,
 )
 from evalgate_lib.statistics.metrics import in_population
 from evalgate_lib.statistics.paired_tests import EXACT_MCNEMAR, compare_metric
@@ -45,6 +48,8 @@ from evalgate_lib.statistics.run_agreement import convenience_line, human_judgem
 from evalgate_lib.statistics.sampling_plan import LabelPlan
 
 CENSUS, PLAN = "census", "plan"
+#: The level of a plan's interval printed beside the figures (the gate reads the replicates at its own α).
+BOOTSTRAP_ALPHA = 0.05
 
 
 @dataclass(frozen=True)
@@ -80,9 +85,12 @@ class CorrectedDelta:
 
     A census: ``delta`` is the labels' delta, ``ci_low``/``ci_high`` its exact McNemar interval and
     ``p_value`` McNemar's exact p on the labels (``b``, ``c`` of ``questions``). A plan: ``delta`` the
-    stratified estimate (``estimate``: its t interval and p, ``label_low``/``label_high`` the label
+    stratified PPI++ estimate, ``ci_low``/``ci_high``/``p_value`` its 95 % stratified percentile
+    bootstrap interval and p (``replicates``: the gate reads them at its own level; ``estimate`` keeps
+    the t figures of the estimate for the narrowing plot, ``label_low``/``label_high`` the label
     sampling alone), and ``strata`` the judge's and the labels' verdict pairs per stratum, from which
-    :func:`~evalgate_lib.statistics.label_bounds.decide_by_labels` decides a rule exactly.
+    :func:`~evalgate_lib.statistics.label_bounds.decide_by_labels` decides a rule when the bootstrap
+    cannot (a stratum with a single label).
     """
 
     metric: str
@@ -103,6 +111,9 @@ class CorrectedDelta:
     b: int | None = None
     c: int | None = None
     strata: tuple[PairStratum, ...] = ()
+    #: A plan's sorted bootstrap replicates of the delta, as a rate (:mod:`~evalgate_lib.statistics.label_bootstrap`):
+    #: the interval and p at any level; empty on a census, or when a stratum has too few labels to resample.
+    replicates: tuple[float, ...] = ()
 
     @property
     def census(self) -> bool:
@@ -114,8 +125,11 @@ class CorrectedDelta:
         if self.census:
             return {"ci_low": self.ci_low, "ci_high": self.ci_high, "p_value": self.p_value, "test": "McNemar",
                     "interval": EXACT_MCNEMAR, "b": self.b, "c": self.c, "n": self.questions}  # fmt: skip
-        return {"ci_low": self.ci_low, "ci_high": self.ci_high, "p_value": self.p_value, "test": "t",
-                "interval": "t (stratified PPI++ estimate)"}  # fmt: skip
+        if not self.replicates:
+            return {"ci_low": self.ci_low, "ci_high": self.ci_high, "p_value": self.p_value, "test": "t",
+                    "interval": "t (stratified PPI++ estimate)"}  # fmt: skip
+        return {"ci_low": self.ci_low, "ci_high": self.ci_high, "p_value": self.p_value, "test": "bootstrap",
+                "interval": BOOTSTRAP_INTERVAL}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -155,9 +169,9 @@ class LabelCorrection:
         )  # fmt: skip
         return (
             f"deltas corrected by labels: {self.labelled_answers} of {self.answers} answers labelled under plan "
-            f"{named} (the stratified PPI++ estimate with its 95% t interval; a rule is "
-            "decided by the labels only where every census they allow decides it alike, exactly, else by the "
-            "judge); " + self.kinds_line()
+            f"{named} (the stratified PPI++ estimate: the judge's verdicts on every answer corrected by the "
+            "labels; its interval the hull of a stratified bootstrap and a floored t interval, which decide each rule; "
+            "where a stratum has a single label, the census bound, else the judge); " + self.kinds_line()
         )
 
 
@@ -264,12 +278,18 @@ def _planned(rows: Mapping[tuple[str, str], ResultRow], plan_labels: Mapping[tup
         b, c, d = corrected_rate(base), corrected_rate(cand), corrected_delta(base, cand)
         factor = d.n_population if m.kind == "count" else 1
         strata = _pair_strata(rows, plan_labels, plan, prefix, m, baseline, candidate)
+        low, high, p, replicates = d.ci_low, d.ci_high, d.p_value, ()
+        drawn = bootstrap_replicates(paired_values(base, cand), d.power)
+        if drawn is not None:  # the one procedure: the estimate's bootstrap interval and p (module docstring)
+            replicates = tuple(float(x) for x in drawn)
+            fig = plan_figure(replicates, d.estimate, d.total_se, d.total_df, 1.0 - BOOTSTRAP_ALPHA)
+            low, high, p = fig.ci_low, fig.ci_high, fig.p_value
         out[m.key] = CorrectedDelta(
             m.key, m.label, m.kind,
             _scale(b.estimate, factor), _scale(c.estimate, factor), _scale(d.estimate, factor),
-            _scale(d.ci_low, factor), _scale(d.ci_high, factor), d.p_value, _scale(d.judge_only, factor),
+            _scale(low, factor), _scale(high, factor), p, _scale(d.judge_only, factor),
             d.n_population, d.n_labelled, _scale(d.label_low, factor), _scale(d.label_high, factor), d,
-            strata=strata,
+            strata=strata, replicates=replicates,
         )  # fmt: skip
     return out, notes
 

@@ -116,6 +116,10 @@ class CorrectedEstimate:
     census: bool
     power: float = 1.0
     confidence: float = DEFAULT_CONFIDENCE
+    #: The t interval's standard error (label and question sampling, floored) and Satterthwaite's degrees of
+    #: freedom: what the gate widens a plan's bootstrap interval with (``label_bootstrap.plan_figure``).
+    total_se: float | None = None
+    total_df: float = math.inf
 
 
 def _round(x: float | None) -> float | None:
@@ -336,6 +340,8 @@ def _estimate(
         census=n_labelled == n_pop,
         power=_round(chosen.power),  # type: ignore[arg-type]
         confidence=confidence,
+        total_se=chosen.total_se,
+        total_df=chosen.total_df,
     )
 
 
@@ -366,6 +372,14 @@ def corrected_delta(
     (the plan labels both answers of a question together): the estimate is :func:`corrected_rate`
     of the per-question differences, so its variance is the paired one.
     """
+    return _estimate(paired_values(baseline, candidate), confidence, tuned, (-1.0, 1.0))
+
+
+def paired_values(baseline: Sequence[StratumValues], candidate: Sequence[StratumValues]) -> list[StratumValues]:
+    """Per-question differences candidate − baseline of two configs' strata (the same questions in the same order).
+
+    What a paired delta is estimated from: the question, not the answer, is the sampling unit.
+    """
     if len(baseline) != len(candidate):
         raise ValueError(f"paired strata: baseline has {len(baseline)}, candidate {len(candidate)}")
     paired = []
@@ -381,4 +395,4 @@ def corrected_delta(
                 ),
             )
         )
-    return _estimate(paired, confidence, tuned, (-1.0, 1.0))
+    return paired

@@ -302,3 +302,50 @@ def format_powers(powers: Sequence[RulePower], alpha: float, mode: str) -> list[
         else f"power: every gate rule can fail at this size ({mode} mode, α = {alpha:g})"
     )
     return [head] + [("  CANNOT FAIL  " if not p.can_fail else "  ") + power_sentence(p, alpha, mode) for p in powers]
+
+
+#: How far the projection of :func:`questions_to_decide` looks: this many times the gold set, at most.
+DECIDE_SEARCH = 200
+
+
+def questions_to_decide(rule: Rule, b: int, c: int, n: int, alpha: float) -> tuple[int, str] | None:
+    """The smallest population at which ``rule`` would be decided, were the same shares of questions to move.
+
+    An INCONCLUSIVE rule (its interval reaches past the limit, its drop not beyond noise) is decided by
+    more questions: at ``m`` questions the projection moves ``round(b m / n)`` the bad way and
+    ``round(c m / n)`` the good way, and decides as the gate does (a breach with McNemar's exact p < α
+    fails; Tango's interval within the limit passes: :func:`~evalgate_lib.statistics.gate.rule_outcome`).
+    Returns ``(m, "PASS" or "FAIL")`` for the first ``m`` (on a 2 % grid) that decides, ``None`` when up to
+    :data:`DECIDE_SEARCH` times ``n`` none does (a limit of 0: no size shows it).
+    """
+    from evalgate_lib.statistics.gate import FAILED, INCONCLUSIVE, rule_outcome
+    from evalgate_lib.statistics.paired_tests import mcnemar_p, tango_interval
+
+    metric = _METRICS[rule.metric]
+    count = metric.kind == "count"
+    m = n
+    while m <= DECIDE_SEARCH * max(n, 1):
+        m = max(m + 1, math.ceil(m * 1.02))
+        bb, cc = round(b * m / n), round(c * m / n)
+        delta = float(cc - bb) if count else round((cc - bb) / m, 6)
+        limit = -float(rule.max_drop) if rule.max_drop is not None else float(rule.max_increase)  # type: ignore[arg-type]
+        breached = delta < limit if rule.max_drop is not None else delta > limit
+        failed = breached and mcnemar_p(bb, cc) < alpha
+        low, high = tango_interval(bb, cc, m, 1.0 - alpha)
+        scale = m if count else 1
+        margin = {"ci_low": low * scale, "ci_high": high * scale}
+        outcome = rule_outcome(rule, delta, breached, failed, margin, "significant")
+        if outcome != INCONCLUSIVE:
+            return m, "FAIL" if outcome == FAILED else "PASS"
+    return None
+
+
+def decide_sentence(rule: Rule, b: int, c: int, n: int, alpha: float) -> str:
+    """What would decide an INCONCLUSIVE rule: "about 85 answerable questions (now 81) would decide it (FAIL, if the
+    same shares of them move as here)", or that no gold-set size would."""
+    words = POPULATION_WORDS[_METRICS[rule.metric].population]
+    found = questions_to_decide(rule, b, c, n, alpha)
+    if found is None:
+        return f"no gold set up to {DECIDE_SEARCH}× this one ({n} {words}) would decide it at the same shares moving"
+    m, outcome = found
+    return f"about {m} {words} (now {n}) would decide it ({outcome}, if the same shares of them move as here)"

@@ -12,6 +12,11 @@ inclusion probability (:mod:`evalgate_lib.statistics.label_estimates`):
   census), else a uniform random sample of that many;
 * stratum ``rest``: a uniform random sample of the other questions with the rest of the budget
   (what the review stratum does not use goes to the rest, and the reverse);
+* stratum ``no-answer`` (issue 53): when the run has at least two no-answer questions and the budget
+  leaves two questions for the answerable ones, the no-answer questions form a stratum of their own
+  (review and rest, or one ``all`` stratum on a small budget, then hold the answerable ones), drawn in
+  proportion to their share and never fewer than two: the refusal rule's population always has labels
+  (a plan of 4 questions drew none of 20 no-answer questions before);
 * each stratum with questions gets at least two (a variance needs two values); a budget too small
   for that, or a stratum that would hold a single question (every plan would draw it, and it could
   say nothing of the stratum's spread), draws one uniform stratum ``all`` instead;
@@ -61,7 +66,7 @@ PLAN_FORMAT = "evalgate-label-plan/1"
 PLAN_FILE = "label-plan.json"
 #: The plans of one folder: ``label-plan.json``, then ``label-plan-2.json`` … (never written over).
 _PLAN_NAME = re.compile(r"label-plan(?:-([2-9]|[1-9]\d+))?\.json")
-REVIEW, REST, ALL = "review", "rest", "all"
+REVIEW, REST, ALL, NO_ANSWER = "review", "rest", "all", "no-answer"
 DEFAULT_REVIEW_SHARE = 0.5
 _PLAN_KEYS = ("format", "results", "configs", "budget", "seed", "review_share", "inclusion_probabilities", "strata")
 _STRATUM_KEYS = ("name", "questions", "drawn", "inclusion_probability")
@@ -206,6 +211,7 @@ def draw_plan(
         if missing:
             raise InputError(f"question {qid!r} has no answer of config(s) {', '.join(missing)}")
     review = {q: any(by_question[q][c].flags.review for c in configs) for q in by_question}
+    no_answer = [q for q in by_question if by_question[q][configs[0]].type == "no_answer"]
     return LabelPlan(
         results_folder=results_folder,
         results_digests=dict(results_digests),
@@ -213,15 +219,30 @@ def draw_plan(
         budget=budget,
         seed=seed,
         review_share=review_share,
-        strata=draw_strata(review, budget // per_question, seed, review_share),
+        strata=draw_strata(review, budget // per_question, seed, review_share, no_answer),
     )
 
 
 def draw_strata(
-    in_review: Mapping[str, bool], questions: int, seed: int, review_share: float = DEFAULT_REVIEW_SHARE
+    in_review: Mapping[str, bool],
+    questions: int,
+    seed: int,
+    review_share: float = DEFAULT_REVIEW_SHARE,
+    no_answer: Sequence[str] = (),
 ) -> tuple[PlanStratum, ...]:
     """The draw itself: ``questions`` of the questions of ``in_review`` (question id → in the review queue,
-    in gold order), the review stratum first (module docstring). The benchmark draws with it too."""
+    in gold order), the review stratum first, the no-answer one last when ``no_answer`` (their ids) gives one
+    (module docstring). The benchmark draws with it too."""
+    apart = set(no_answer)
+    answerable = {q: v for q, v in in_review.items() if q not in apart}
+    if len(apart) >= 2 and answerable:
+        n_apart = min(len(apart), max(2, round(questions * len(apart) / len(in_review))))
+        inner = draw_strata(answerable, questions - n_apart, seed, review_share)
+        if questions - n_apart >= 2:
+            order = [q for q in in_review if q in apart]
+            rng = np.random.default_rng([seed, 2])  # its own stream: the answerable strata draw as they would alone
+            drawn = [order[i] for i in rng.permutation(len(order))][:n_apart]
+            return (*inner, PlanStratum(NO_ANSWER, tuple(order), tuple(drawn)))
     ids = list(in_review)
     review = [q for q in ids if in_review[q]]
     rest = [q for q in ids if not in_review[q]]
@@ -403,8 +424,10 @@ def _same_folder(recorded: str, folder: str | Path) -> bool:
 
 
 def _check_strata(plan: LabelPlan, plan_path: str | Path, rows: Sequence[ResultRow], redraw: str) -> None:
-    """The strata are the run's questions, each once, split by the review queue; no more drawn than the budget."""
+    """The strata are the run's questions, each once, split by the review queue (and, with a no-answer stratum,
+    by type); no more drawn than the budget."""
     in_review: dict[str, bool] = {}
+    refusals = {r.question_id for r in rows if r.type == "no_answer"}
     for r in rows:
         in_review[r.question_id] = in_review.get(r.question_id, False) or (r.config in plan.configs and r.flags.review)
     counts = Counter(q for s in plan.strata for q in s.questions)
@@ -424,9 +447,17 @@ def _check_strata(plan: LabelPlan, plan_path: str | Path, rows: Sequence[ResultR
             f"{', '.join(missing[:5])}{more}): a plan's strata hold every question, so the corrected delta covers "
             f"the whole run; {again}"
         )
+    apart = any(s.name == NO_ANSWER for s in plan.strata)
     for s in plan.strata:
-        if s.name not in (REVIEW, REST, ALL):
+        if s.name not in (REVIEW, REST, ALL, NO_ANSWER):
             raise InputError(f"{where}: an unknown stratum {s.name!r}; {again}")
+        if s.name == NO_ANSWER or apart:
+            typed = [q for q in s.questions if (q in refusals) != (s.name == NO_ANSWER)]
+            if typed:
+                held = ", ".join(typed[:5])
+                raise InputError(f"{where}: stratum {s.name!r} holds {held}, of the other question type; {again}")
+            if s.name == NO_ANSWER:
+                continue
         wrong = [q for q in s.questions if s.name != ALL and in_review[q] != (s.name == REVIEW)]
         if wrong:
             state = "not in" if s.name == REVIEW else "in"
