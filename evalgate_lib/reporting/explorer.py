@@ -24,6 +24,7 @@ FLAG_CHOICES: dict[str, str | None] = {
     "Hallucination": "hallucination",
     "Grounded-but-wrong": "grounded_but_wrong",
     "Review queue": "review",
+    "Unsupported claim": "unsupported_claim",
     "All answers": None,
 }
 
