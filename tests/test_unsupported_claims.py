@@ -110,3 +110,26 @@ def test_the_report_lists_it(scored: Path) -> None:
     assert badge is not None and badge["title"].startswith(repr(EXTRA))
     changes = BeautifulSoup(results.changes_html(), "html.parser").get_text(" ")
     assert "answers with an unsupported claim: careful 0 → chatty 8 of 12 (8 gained the flag, 0 lost it)." in changes
+
+
+def test_labels_correct_it_and_the_judges_side_is_the_flag(scored: Path, tmp_path: Path, capsys) -> None:
+    """A census of labels decides the rule: the reviewer holds one of the 8 added claims supported (7 of 12, +58.3
+    points, McNemar p = 2 × 0.5^7 = 0.016), the judge's side of the correction is the flag (8 of 12)."""
+    from evalgate_lib.inputs.labels import Label, LabelStore, answer_sha256
+    from evalgate_lib.statistics.label_correction import CORRECTED
+
+    rows = load_results(scored).rows
+    metric = next(m for m in CORRECTED if m.key == "unsupported_claim")
+    assert [metric.judge(r) for r in rows] == [r.flags.unsupported_claim for r in rows]
+    store = LabelStore(tmp_path / "labels.jsonl")
+    forgiven = next(r for r in rows if r.flags.unsupported_claim)
+    for r in rows:
+        claim = r.flags.unsupported_claim and r is not forgiven
+        store.put(Label(r.config, r.question_id, answer_sha256(r.answer), True, claim, "ana", verdicts_hidden=True))
+    thresholds = str(ROOT / "configs" / "gate.toml")
+    args = ["gate", "--results", str(scored), "--thresholds", thresholds, "--labels", str(tmp_path / "labels.jsonl")]
+    assert main(args) == 1
+    printed = capsys.readouterr().out
+    line = next(x for x in printed.splitlines() if x.startswith("FAIL  answers with an unsupported claim"))
+    assert "corrected delta +58.3 pts" in line and "McNemar p=0.016 (the labels' census)" in line
+    assert "judge-only +66.7 pts" in line
