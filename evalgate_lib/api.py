@@ -409,7 +409,6 @@ class Results:
         return measure(
             self.rows,
             loaded,
-            self.articles(),
             scorers=list(dict.fromkeys([run_scorer, *scorers])),
             matchings=ANSWER_MATCHING,
             matching=self.manifest.answer_matching,
@@ -590,7 +589,7 @@ class Results:
         Empty for answers scored from logs without ``--corpus``: no knowledge base was given. A corpus
         changed since the run (its SHA-256 is not the manifest's) is refused with one line: the passages
         rebuilt from it by their spans would not be the text the answers were written and judged from
-        (``agreement`` judges them again; the report shows them), and nothing would say so.
+        (the report shows them), and nothing would say so.
         """
         from evalgate_lib.inputs.corpus import corpus_digest
 

@@ -51,7 +51,7 @@ from evalgate_lib.judging.rows import (
     SentenceVerdict,
 )
 
-assert SCHEMA_VERSION == 6, "update make_row to the new row schema"
+assert SCHEMA_VERSION == 7, "update make_row to the new row schema"
 
 
 # --------------------------------------------------------------------------- running on every core (pytest-xdist)

@@ -79,7 +79,7 @@ def test_correct_grounded_answer_full_row() -> None:
     # content tokens: starter, includes, 3, seats → 4 of 4 → 1.0; confidence = min(0.712346, 1.0)
     # (the row may hold more keys than docs/DESIGN.md lists, e.g. retrieval_metrics and matching)
     expected = {
-        "schema": 6,
+        "schema": 7,
         "config": "baseline",
         "question_id": "q001",
         "question": "How many seats does Starter include?",
@@ -136,6 +136,7 @@ def test_correct_grounded_answer_full_row() -> None:
             "review": False,
             "reasons": {},
             "causes": [],
+            "unsupported_claim": False,
         },
     }
     data = r.to_json()
@@ -181,8 +182,12 @@ def test_hallucinated_number_collapses_coverage_and_flags_hallucination() -> Non
                 "2/3 content tokens in the context = 0.67 < 0.70; missing: 63",
             ),
             "review": (UNDER,),
+            "unsupported_claim": (
+                "'Starter costs $63.' (unsupported): 2/3 content tokens in the context = 0.67 < 0.70; missing: 63",
+            ),
         },
         causes=("unsupported",),
+        unsupported_claim=True,
     )
     assert r.matching.reason == wrong
     # the same sentence with the right number: 3 of 3 → 1.0, correct, nothing flagged

@@ -66,7 +66,7 @@ def test_each_number_names_its_source_and_every_interval_agrees_with_its_p(brows
     alpha = 0.05
     rows = browser.find_elements(By.CSS_SELECTOR, "table.eg-gate-rules tbody tr[data-rule]")
     assert {r.get_attribute("data-rule") for r in rows} == {
-        "accuracy_answerable", "refusal_accuracy", "retrieval_recall", "hallucination"
+        "accuracy_answerable", "refusal_accuracy", "retrieval_recall", "hallucination", "unsupported_claim"
     }  # fmt: skip
     for row in rows:
         cells = row.find_elements(By.TAG_NAME, "td")

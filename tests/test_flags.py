@@ -44,6 +44,10 @@ HALLUCINATION = (
     "1 sentence(s) judged unsupported; e.g. 'Starter costs $63.': "
     "2/3 content tokens in the context = 0.67 < 0.70; missing: 63",
 )
+#: The unsupported-claim flag's reasons: each unsupported sentence, its verdict in words and the judge's reason.
+UNSUPPORTED_CLAIM = (
+    "'Starter costs $63.' (unsupported): 2/3 content tokens in the context = 0.67 < 0.70; missing: 63",
+)
 GROUNDED_BUT_WRONG = (
     "wrong",
     "every claiming sentence is supported by the context (groundedness 1.000): "
@@ -60,7 +64,7 @@ def test_fixtures_as_commented() -> None:
     assert UNSUPPORTED.score == pytest.approx(2 / 3) and UNSUPPORTED.unsupported == 1
     assert NOTHING.score is None and NOTHING.unsupported == 0
     assert REVIEW_CONFIDENCE == 0.35
-    assert FLAG_NAMES == ("wrong", "hallucination", "grounded_but_wrong", "review")
+    assert FLAG_NAMES == ("wrong", "hallucination", "grounded_but_wrong", "review", "unsupported_claim")
 
 
 def test_correct_and_grounded_raises_nothing() -> None:
@@ -74,21 +78,48 @@ def test_wrong_and_unsupported_is_hallucination() -> None:
         hallucination=True,
         grounded_but_wrong=False,
         review=True,
-        reasons={"wrong": (WRONG_REASON,), "hallucination": HALLUCINATION, "review": (UNDER,)},
+        reasons={
+            "wrong": (WRONG_REASON,),
+            "hallucination": HALLUCINATION,
+            "review": (UNDER,),
+            "unsupported_claim": UNSUPPORTED_CLAIM,
+        },
         causes=("unsupported",),
+        unsupported_claim=True,
     )
 
 
 def test_correct_but_unsupported_is_not_hallucination_but_is_reviewed() -> None:
+    """Issue 53: a right answer with a claim the passages do not make carries the unsupported-claim flag."""
     flags = flag_answer(RIGHT, UNSUPPORTED, 0.8)
     assert flags == Flags(
         wrong=False,
         hallucination=False,
         grounded_but_wrong=False,
         review=True,
-        reasons={"review": (UNDER,)},
+        reasons={"review": (UNDER,), "unsupported_claim": UNSUPPORTED_CLAIM},
         causes=("unsupported",),
+        unsupported_claim=True,
     )
+
+
+def test_unsupported_claim_names_every_unsupported_sentence_with_its_outcome() -> None:
+    """Its reasons list each unsupported sentence, an undecided one leaning unsupported said so; a supported
+    one and a leaning-supported one are not listed, and the flag reads no gold (right or wrong alike)."""
+    solid = SentenceVerdict("Starter is $36.", (), (), 1.0, True, reason="held")
+    leaning_no = SentenceVerdict("It has 9 seats.", (), (), 0.5, False, reason="near miss", undecided=True)
+    leaning_yes = SentenceVerdict("It renews yearly.", (), (), 0.6, True, reason="close", undecided=True)
+    plain_no = SentenceVerdict("It includes SSO.", (), (), 0.2, False, reason="no span holds 'SSO'")
+    grounded = Groundedness((solid, leaning_no, leaning_yes, plain_no), 0.575)
+    for verdict in (RIGHT, WRONG):
+        flags = flag_answer(verdict, grounded, 0.9)
+        assert flags.unsupported_claim is True
+        assert flags.reasons["unsupported_claim"] == (
+            "'It has 9 seats.' (undecided, leaning unsupported): near miss",
+            "'It includes SSO.' (unsupported): no span holds 'SSO'",
+        )
+    only_leaning_yes = flag_answer(RIGHT, Groundedness((solid, leaning_yes), 0.8), 0.9)
+    assert only_leaning_yes.unsupported_claim is False and "unsupported_claim" not in only_leaning_yes.reasons
 
 
 def test_grounded_but_wrong() -> None:
@@ -250,16 +281,18 @@ def test_to_json_and_back() -> None:
             "wrong": [WRONG_REASON],
             "hallucination": list(HALLUCINATION),
             "review": [UNDER, conf("0.300")],
+            "unsupported_claim": list(UNSUPPORTED_CLAIM),
         },
         "causes": ["unsupported", "low_confidence"],
+        "unsupported_claim": True,
     }
-    assert list(flags.to_json())[:4] == list(FLAG_NAMES)
+    assert list(flags.to_json())[:5] == list(FLAG_NAMES)
     assert Flags.from_json(flags.to_json()) == flags
 
 
 def test_fired_refuses_an_unknown_flag() -> None:
     flags = flag_answer(WRONG, UNSUPPORTED, 0.3)
-    assert [flags.fired(name) for name in FLAG_NAMES] == [True, True, False, True]
+    assert [flags.fired(name) for name in FLAG_NAMES] == [True, True, False, True, True]
     with pytest.raises(ValueError, match="unknown flag 'review_reasons'"):
         flags.fired("review_reasons")
 

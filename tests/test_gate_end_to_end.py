@@ -50,7 +50,7 @@ def test_small_regressing_pair_is_noise_to_significant_mode(small_regressing, tm
     assert "INCONCLUSIVE  accuracy on answerable: delta -33.3 pts" in out
     assert "McNemar p=1.000" in out
     # 3 answerable and 1 no-answer question: no rule can fail in significant mode, and the verdict says so
-    assert "power: 4 of 4 gate rule(s) cannot fail at this size (significant mode, α = 0.05)" in out
+    assert "power: 5 of 5 gate rule(s) cannot fail at this size (significant mode, α = 0.05)" in out
     assert out.rstrip().splitlines()[-1].startswith("INCONCLUSIVE: no rule fails, but the data cannot show")
 
 

@@ -45,7 +45,7 @@ def make(config: str, qid: str, qtype: str, hit: bool | None, retrieval: Retriev
 BASE = [
     make("baseline", "q1", "answerable", True, rm(True, True, True, True, 1.0, True, 1.0), True, True, 1.0),
     make("baseline", "q2", "answerable", False, rm(False, False, True, True, 0.2, False, 0.0), False, True, 0.5,
-         wrong=True, hallucination=True, review=True),
+         wrong=True, hallucination=True, review=True, unsupported_claim=True),
     make("baseline", "q3", "answerable", True, rm(False, True, True, True, 0.5, None, None), False, False, 1.0,
          wrong=True, grounded_but_wrong=True),
     make("baseline", "q4", "no_answer", None, None, True, None, None),
@@ -53,10 +53,11 @@ BASE = [
 CAND = [
     make("candidate", "q1", "answerable", True, rm(True, True, True, True, 1.0, True, 1.0), True, True, 1.0),
     make("candidate", "q2", "answerable", True, rm(False, True, True, True, 0.5, True, 0.5), True, True, 0.8,
-         review=True),
+         review=True, unsupported_claim=True),
     make("candidate", "q3", "answerable", True, rm(True, True, True, True, 1.0, None, None), False, False, None,
          wrong=True),
-    make("candidate", "q4", "no_answer", None, None, False, None, 0.25, wrong=True, hallucination=True, review=True),
+    make("candidate", "q4", "no_answer", None, None, False, None, 0.25, wrong=True, hallucination=True, review=True,
+         unsupported_claim=True),
 ]  # fmt: skip
 
 
@@ -79,6 +80,7 @@ def test_summarise_baseline_by_hand() -> None:
         "refusal_accuracy": 1.0,  # q4 refused correctly
         "accuracy_overall": 0.5,  # T, F, F, T → 2/4
         "mean_groundedness": 0.833333,  # (1 + 0.5 + 1) / 3, q4's None skipped
+        "unsupported_claim": 0.25,  # q2 only, of all 4 answers
         "wrong": 2,
         "hallucination": 1,
         "grounded_but_wrong": 1,
@@ -98,6 +100,7 @@ def test_summarise_candidate_by_hand() -> None:
     assert s["refusal_accuracy"] == 0.0
     assert s["accuracy_overall"] == 0.5  # T, T, F, F
     assert s["mean_groundedness"] == 0.683333  # (1 + 0.8 + 0.25) / 3, q3's None skipped
+    assert s["unsupported_claim"] == 0.5  # q2 (right, with an unsupported claim) and q4, of 4
     assert (s["wrong"], s["hallucination"], s["grounded_but_wrong"], s["review"]) == (2, 1, 0, 2)
 
 
@@ -140,6 +143,7 @@ def test_compare_deltas_by_hand() -> None:
         "refusal_accuracy": -1.0,
         "accuracy_overall": 0.0,
         "mean_groundedness": -0.15,  # 0.683333 - 0.833333
+        "unsupported_claim": 0.25,  # 0.5 - 0.25: q4 gained the flag, q2 kept it
         "wrong": 0,
         "hallucination": 0,
         "grounded_but_wrong": -1,
@@ -164,6 +168,9 @@ def test_compare_significance_is_paired_by_question() -> None:
     # counts are scaled back to questions: gbw per-question diffs 0, 0, -1, 0 → mean -1/4 × 4 = -1
     assert sig["grounded_but_wrong"]["delta"] == -1.0
     assert "p_value" in sig["wrong"] and "p_value" not in sig["mrr"]
+    # a yes/no rate like the accuracies: McNemar on the pairs, q4 the one discordant pair (0 → 1), p = 1.0
+    assert (sig["unsupported_claim"]["b"], sig["unsupported_claim"]["c"], sig["unsupported_claim"]["n"]) == (0, 1, 4)
+    assert sig["unsupported_claim"]["p_value"] == 1.0
 
 
 def test_delta_is_none_when_one_side_is_undefined() -> None:

@@ -183,7 +183,7 @@ def test_the_report_in_a_browser_names_the_versions_claims_no_model_and_says_wha
         assert claim not in text, claim
     assert "answers supplied by the team's pipeline" in text
     power = browser.find_element(By.ID, "eg-power")
-    assert power.is_displayed() and "3 of 4 gate rules cannot fail at this gold set's size" in power.text
+    assert power.is_displayed() and "3 of 5 gate rules cannot fail at this gold set's size" in power.text
     assert "refusal accuracy on no-answer cannot fail on 5 no-answer questions: even 5 of 5 broken" in power.text
     skipped = [e.get_attribute("data-notebook") for e in browser.find_elements(By.CSS_SELECTOR, ".eg-skipped li")]
     assert skipped == ["01_corpus_inspection", "02_two_config_run", "03_coverage_heatmaps", "04_flag_explorer"]

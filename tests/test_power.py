@@ -174,7 +174,7 @@ def test_the_first_screen_names_the_rules_that_cannot_fail(tmp_path):
     results = load_results(write_results_folder(tmp_path / "run", _five_no_answer_rows(broken=4)))
     soup = BeautifulSoup(first_screen(results.summary, results.rows, ROOT / "configs" / "gate.toml"), "html.parser")
     box = soup.select_one("#eg-power")
-    assert box is not None and box.b.get_text() == "4 of 4 gate rules cannot fail at this gold set's size"
+    assert box is not None and box.b.get_text() == "5 of 5 gate rules cannot fail at this gold set's size"
     items = {li["data-rule"]: li.get_text() for li in box.select("li")}
     assert items["refusal_accuracy"].startswith("refusal accuracy on no-answer cannot fail on 5 no-answer questions")
     row = soup.select_one('tr[data-rule="refusal_accuracy"]')

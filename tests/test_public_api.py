@@ -114,7 +114,11 @@ def test_hallucination() -> None:
             "2/3 content tokens in the context = 0.67 < 0.70; missing: 25",
         ),
         "review": ("1 sentence(s) judged unsupported by the context",),
+        "unsupported_claim": (
+            "'Starter costs $25.' (unsupported): 2/3 content tokens in the context = 0.67 < 0.70; missing: 25",
+        ),
     }
+    assert v.unsupported_claim
 
 
 def test_grounded_but_wrong() -> None:
@@ -122,7 +126,7 @@ def test_grounded_but_wrong() -> None:
     v = judge("Business costs $18 per user per month.", top_similarity=0.9)
     assert v.correct is False and v.unsupported_sentences == []
     assert v.groundedness == 1.0 and v.confidence == 0.9
-    assert v.grounded_but_wrong and not v.hallucination and not v.review
+    assert v.grounded_but_wrong and not v.hallucination and not v.review and not v.unsupported_claim
     assert v.reasons == {
         "correct": (NONE_OF_3_SEATS,),
         "wrong": (NONE_OF_3_SEATS,),
@@ -141,7 +145,11 @@ def test_correct_but_partly_unsupported_goes_to_review_only() -> None:
     assert v.groundedness == pytest.approx(5 / 6) and v.confidence == pytest.approx(5 / 6)
     assert v.review and not v.hallucination and not v.grounded_but_wrong
     assert v.reasons["review"] == ("1 sentence(s) judged unsupported by the context",)
-    assert set(v.reasons) == {"correct", "review"}
+    # issue 53: right, but a claim the passages do not make: the unsupported-claim flag says which sentence
+    assert v.unsupported_claim and set(v.reasons) == {"correct", "review", "unsupported_claim"}
+    assert v.reasons["unsupported_claim"] == (
+        "'Starter costs $25.' (unsupported): 2/3 content tokens in the context = 0.67 < 0.70; missing: 25",
+    )
 
 
 def test_refusal_of_a_no_answer_question_with_low_similarity() -> None:
@@ -197,7 +205,7 @@ def test_result_row_round_trip(row: eg.ResultRow) -> None:
 
 def test_real_row_carries_every_verdict() -> None:
     row = _real_row()
-    assert row.to_json()["schema"] == 6
+    assert row.to_json()["schema"] == 7
     assert row.unsupported_sentences == ["It costs $25."]
     assert row.flags.review and row.flags.reasons["review"] == ("1 sentence(s) judged unsupported by the context",)
     assert row.retrieval_metrics is not None and row.retrieval_metrics.evidence_hit is True
@@ -205,10 +213,10 @@ def test_real_row_carries_every_verdict() -> None:
 
 def test_unknown_schema_is_refused() -> None:
     data = make_row().to_json()
-    with pytest.raises(ValueError, match="schema 1 is not 6"):
+    with pytest.raises(ValueError, match="schema 1 is not 7"):
         eg.ResultRow.from_json({**data, "schema": 1})
     old = {k: v for k, v in data.items() if k != "schema"}
-    with pytest.raises(ValueError, match="schema None is not 6"):
+    with pytest.raises(ValueError, match="schema None is not 7"):
         eg.ResultRow.from_json(old)
 
 

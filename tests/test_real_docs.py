@@ -83,8 +83,9 @@ def test_gold_check_on_the_slice_finds_every_answer_where_the_gold_says(capsys):
     summary, power = out.split("\npower of the gate configs/gate.toml on this gold set")
     assert summary.endswith(
         "summary: 10 questions (8 answerable, 2 no-answer), 10 accept strings, 9 evidence strings, 3 articles; "
-        "0 warnings (inside-word 0, in-question 0, not-in-article 0, evidence-repeated 0, evidence-markup 0); 0 errors"
+        "0 warnings (inside-word 0, in-question 0, not-in-article 0, evidence-repeated 0, evidence-markup 0, "
+        "evidence-whitespace 0); 0 errors"
     )
     # 2 no-answer questions: even both broken is McNemar p = 0.5, so the refusal rule cannot fail
-    assert "power: 1 of 4 gate rule(s) cannot fail at this size" in power
+    assert "power: 1 of 5 gate rule(s) cannot fail at this size" in power
     assert "  CANNOT FAIL  refusal accuracy on no-answer cannot fail on 2 no-answer questions" in power

@@ -77,9 +77,9 @@ def test_table_rows_carry_flags_and_filter_control(rows):
     select = soup.select_one("select.eg-flag-filter")
     assert select is not None
     values = [o["value"] for o in select.find_all("option")]
-    assert values == ["all", "wrong", "hallucination", "grounded-but-wrong", "review"]
+    assert values == ["all", "wrong", "hallucination", "grounded-but-wrong", "review", "unsupported-claim"]
     labels = " ".join(o.text for o in select.find_all("option"))
-    for label in ("Wrong", "Hallucination", "Grounded-but-wrong", "Review queue"):
+    for label in ("Wrong", "Hallucination", "Grounded-but-wrong", "Review queue", "Unsupported claim"):
         assert label in labels
     trs = soup.select("tr.eg-row")
     assert len(trs) == len(rows)
@@ -270,7 +270,7 @@ def spanned_row(config: str = "baseline", answer: str = "Starter includes 3 seat
     chunk = RetrievedChunk(1, "plans#0", "plans", 0, 0, len(BODY), 0.81)
     return make_row(
         config=config, answer=answer, sentences=(supported, unsupported), retrieved=(chunk,), gold_article="plans",
-        correct=False, flags=make_flags(wrong=True, hallucination=True),
+        correct=False, flags=make_flags(wrong=True, hallucination=True, unsupported_claim=True),
     )  # fmt: skip
 
 

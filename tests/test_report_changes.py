@@ -17,7 +17,7 @@ from conftest import make_flags, make_row, write_results_folder
 from evalgate_lib.api import load_results
 from evalgate_lib.cli import main
 from evalgate_lib.reporting.changes_view import changes_html
-from evalgate_lib.reporting.diff_text import changes_json, format_changes, summary_line
+from evalgate_lib.reporting.diff_text import changes_json, format_changes, summary_line, unsupported_line
 from evalgate_lib.reporting.first_screen import first_screen_html
 from evalgate_lib.reporting.report_html import headline_html
 from evalgate_lib.statistics.beyond_noise import significance_evidence, significant_metrics
@@ -33,25 +33,31 @@ from evalgate_lib.statistics.paired_tests import mcnemar_exact
 
 
 def wrong(**overrides):
-    """A wrong answer (the ``wrong`` flag fired, plus any flag given as ``flag=True``)."""
+    """A wrong answer (the ``wrong`` flag fired, plus any flag given as ``flag=True``); a hallucination is an
+    unsupported claim too, as the judge flags it."""
     flags = {k: overrides.pop(k) for k in ("hallucination", "grounded_but_wrong", "review") if k in overrides}
-    return make_row(correct=False, flags=make_flags(wrong=True, **flags), **overrides)
+    unsupported = flags.get("hallucination", False)
+    return make_row(correct=False, flags=make_flags(wrong=True, unsupported_claim=unsupported, **flags), **overrides)
 
 
 def right(**overrides):
-    flags = {k: overrides.pop(k) for k in ("review",) if k in overrides}
+    flags = {k: overrides.pop(k) for k in ("review", "unsupported_claim") if k in overrides}
     return make_row(correct=True, flags=make_flags(**flags), **overrides)
 
 
 #: (question id, baseline row, candidate row, expected kind, gained, lost)
 CASES = [
-    ("q1", wrong(hallucination=True), right(), "fixed", (), ("wrong", "hallucination")),
+    ("q1", wrong(hallucination=True), right(), "fixed", (), ("wrong", "hallucination", "unsupported_claim")),
     ("q2", right(), wrong(grounded_but_wrong=True), "broken", ("wrong", "grounded_but_wrong"), ()),
-    ("q3", wrong(), wrong(hallucination=True, review=True), "flags", ("hallucination", "review"), ()),
+    ("q3", wrong(), wrong(hallucination=True, review=True), "flags", ("hallucination", "review", "unsupported_claim"),
+     ()),
     ("q4", right(review=True), right(), "flags", (), ("review",)),
     ("q5", right(), right(answer="Starter has 3 seats."), "same", (), ()),
     ("q6", wrong(), right(), "fixed", (), ("wrong",)),
-]
+    # issue 53: still right, but chattier: a claim the passages do not make, and no verdict moved
+    ("q7", right(), right(unsupported_claim=True, answer="Starter includes 3 seats and free SSO."), "flags",
+     ("unsupported_claim",), ()),
+]  # fmt: skip
 
 
 def paired_rows() -> list:
@@ -82,10 +88,10 @@ def test_same_verdict_and_flags_is_same_even_when_the_wording_changed():
 def test_question_changes_pairs_by_id_counts_and_selects():
     rows = paired_rows() + [make_row(config="baseline", question_id="only-in-baseline")]
     changes = question_changes(rows, "baseline", "candidate")
-    assert [c.question_id for c in changes] == ["q1", "q2", "q3", "q4", "q5", "q6"]
-    assert count_changes(changes) == {"fixed": 2, "broken": 1, "flags": 2, "same": 1}
+    assert [c.question_id for c in changes] == ["q1", "q2", "q3", "q4", "q5", "q6", "q7"]
+    assert count_changes(changes) == {"fixed": 2, "broken": 1, "flags": 3, "same": 1}
     assert [c.question_id for c in select_changes(changes, "fixed")] == ["q1", "q6"]
-    assert [c.question_id for c in select_changes(changes)] == ["q1", "q2", "q3", "q4", "q6"]
+    assert [c.question_id for c in select_changes(changes)] == ["q1", "q2", "q3", "q4", "q6", "q7"]
     with pytest.raises(ValueError, match="unknown kind"):
         select_changes(changes, "same")
 
@@ -270,10 +276,13 @@ def test_changes_view_lists_changed_questions_side_by_side():
     page = changes_html(changes)
     soup = BeautifulSoup(page, "html.parser")
     shown = {tr["data-question-id"]: tr["data-change"] for tr in soup.select("tr.eg-change")}
-    assert shown == {"q1": "fixed", "q2": "broken", "q3": "flags", "q4": "flags", "q6": "fixed"}
+    assert shown == {"q1": "fixed", "q2": "broken", "q3": "flags", "q4": "flags", "q6": "fixed", "q7": "flags"}
     options = {o["value"]: o.text for o in soup.select("select.eg-change-filter option")}
     assert list(options) == ["verdict", "fixed", "broken", "flags", "any"]
-    assert options["verdict"].endswith("(3)") and options["flags"].endswith("(2)") and options["any"].endswith("(5)")
+    assert options["verdict"].endswith("(3)") and options["flags"].endswith("(3)") and options["any"].endswith("(6)")
+    assert "answers with an unsupported claim: baseline 1 → candidate 2 of 7 (2 gained the flag, 1 lost it)." in (
+        soup.get_text(" ")
+    )
     q2 = soup.select_one('tr[data-question-id="q2"]')
     base, cand = q2.select('td[data-side="baseline"]'), q2.select('td[data-side="candidate"]')
     assert "correct" in base[0].text and "wrong" in cand[0].text and "Grounded-but-wrong" in cand[0].text
@@ -284,17 +293,26 @@ def test_changes_view_lists_changed_questions_side_by_side():
 def test_diff_text_and_json_by_hand():
     changes = question_changes(paired_rows(), "baseline", "candidate")
     assert summary_line(changes) == (
-        "candidate vs baseline: 6 questions; 2 fixed, 1 broken (the discordant pairs of McNemar's test on "
-        "accuracy), 2 flag changed with the same verdict, 1 unchanged"
+        "candidate vs baseline: 7 questions; 2 fixed, 1 broken (the discordant pairs of McNemar's test on "
+        "accuracy), 3 flag changed with the same verdict, 1 unchanged"
+    )
+    # q1 (a hallucination) lost the unsupported-claim flag; q3 and q7 gained it: 1 → 2
+    assert unsupported_line(changes) == (
+        "answers with an unsupported claim: baseline 1 → candidate 2 of 7 (2 gained the flag, 1 lost it)"
+    )
+    assert format_changes(changes).splitlines()[1] == unsupported_line(changes)
+    assert "q7  flags   baseline: correct  →  candidate: correct [Unsupported claim]  (flags +Unsupported claim)" in (
+        format_changes(changes, "flags")
     )
     text = format_changes(changes, "broken")
     assert "showing broken (correct → wrong): 1" in text
     assert "q2  broken  baseline: correct  →  candidate: wrong [Wrong, Grounded-but-wrong]" in text
     assert "q1 " not in text
     data = changes_json(changes, "fixed")
-    assert data["counts"] == {"fixed": 2, "broken": 1, "flags": 2, "same": 1}
+    assert data["counts"] == {"fixed": 2, "broken": 1, "flags": 3, "same": 1}
+    assert data["unsupported_claim"] == {"questions": 7, "baseline": 1, "candidate": 2, "gained": 2, "lost": 1}
     assert [c["question_id"] for c in data["changes"]] == ["q1", "q6"]
-    assert data["changes"][0]["baseline"]["flags"] == ["wrong", "hallucination"]
+    assert data["changes"][0]["baseline"]["flags"] == ["wrong", "hallucination", "unsupported_claim"]
     assert data["changes"][0]["candidate"] == {"config": "candidate", "answer": "Starter includes 3 seats.",
                                                "correct": True, "flags": []}  # fmt: skip
 
@@ -304,10 +322,11 @@ def test_evalgate_diff_command(tmp_path, capsys):
     out_json = tmp_path / "changes.json"
     assert main(["diff", "--results", str(folder), "--only", "flags", "--json", str(out_json)]) == 0
     printed = capsys.readouterr().out
-    assert "2 fixed, 1 broken" in printed and "showing flag changed, same verdict: 2" in printed
+    assert "2 fixed, 1 broken" in printed and "showing flag changed, same verdict: 3" in printed
+    assert "answers with an unsupported claim: baseline 1 → candidate 2 of 7" in printed
     assert "q3  flags" in printed and "q4  flags" in printed and "q1  fixed" not in printed
     data = json.loads(out_json.read_text(encoding="utf-8"))
-    assert data["only"] == "flags" and [c["question_id"] for c in data["changes"]] == ["q3", "q4"]
+    assert data["only"] == "flags" and [c["question_id"] for c in data["changes"]] == ["q3", "q4", "q7"]
     assert main(["diff", "--results", str(tmp_path / "missing")]) == 2
     assert "not a results folder" in capsys.readouterr().err
 

@@ -68,6 +68,8 @@ def test_a_delta_that_prints_as_zero_has_no_colour(shipped: eg.Results) -> None:
     assert direction(0.00002, "score") == "unchanged" and direction(0.0002, "rate") == "unchanged"
     assert direction(0.0006, "score") == "better" and direction(1, "count") == "worse"
     assert direction(-0.0006, "score") == "worse" and direction(None, "count") == "unchanged"
+    # a rate of faults (answers with an unsupported claim) rising is worse, as a flag count's rise is
+    assert direction(0.25, "rate", lower_is_better=True) == "worse" and direction(-0.25, "rate", True) == "better"
     summary = shipped.summary
     tiny = type(summary).from_json({**summary.to_json(), "delta": {**summary.delta, "mean_groundedness": 0.00002}})
     cell = BeautifulSoup(report_html.headline_html(tiny), "html.parser").select_one(
@@ -79,7 +81,7 @@ def test_a_delta_that_prints_as_zero_has_no_colour(shipped: eg.Results) -> None:
 def test_the_headline_is_a_short_list_on_a_phone(shipped: eg.Results) -> None:
     page = BeautifulSoup(shipped.headline_html(), "html.parser")
     items = page.select("ul.eg-narrow-only.eg-headline-list > li")
-    assert len(items) == 1 + 17 and page.select_one("div.eg-wide-only table#eg-headline") is not None
+    assert len(items) == 1 + 18 and page.select_one("div.eg-wide-only table#eg-headline") is not None
     line = next(li.get_text(" ") for li in items if li.get_text().startswith("hallucination flags"))
     assert line.startswith("hallucination flags : 44 → 65 (") and "[+7.2, +31.9]" in line and "significant" in line
 

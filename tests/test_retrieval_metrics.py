@@ -14,6 +14,7 @@ from evalgate_lib.retrieval.metrics import (
     reciprocal_rank,
 )
 from evalgate_lib.statistics.metrics import aggregate
+from evalgate_lib.text.locate import count_evidence, find_evidence
 
 # Gold article "plans" first appears at rank 4 (and again at 7).
 RANKED = ["billing", "security", "billing", "plans", "sso", "api", "plans", "faq", "limits", "export"]
@@ -145,6 +146,40 @@ def test_locate_evidence_missing_string_names_it() -> None:
     assert "q007" in str(info.value)
     with pytest.raises(InputError, match="empty"):
         locate_evidence("abc", [""])
+
+
+#: Issue 53: the SQLite page as a newer reading of its HTML lays it out, and the gold evidence as an earlier
+#: reading wrote it (line breaks where the page now has spaces, an indented continuation line).
+PAGE = (
+    "## Foreign keys\n\nForeign key constraints are disabled by default (for backwards compatibility), so must be "
+    "enabled."
+)
+OLD_EVIDENCE = "Foreign key constraints are disabled by default\n(for backwards compatibility),\n    so must be enabled"
+
+
+def test_evidence_differing_only_in_line_breaks_is_found_and_mapped_to_the_body() -> None:
+    """The run no longer stops: the span is the body's own text, 17 characters in ("## Foreign keys" and two line
+    breaks), 97 characters long (the body's single spaces, not the evidence's 101 characters of breaks and indent)."""
+    (span,) = locate_evidence(PAGE, [OLD_EVIDENCE], where="gold.jsonl: question q01")
+    assert span == (17, 17 + 97) and len(OLD_EVIDENCE) == 101
+    assert PAGE[span[0] : span[1]] == (
+        "Foreign key constraints are disabled by default (for backwards compatibility), so must be enabled"
+    )
+    # the other way round too: the body breaks its lines where the evidence has single spaces
+    broken = "Intro.\nForeign key constraints\n  are disabled\tby default."
+    (span,) = locate_evidence(broken, ["constraints are disabled by default"])
+    assert broken[span[0] : span[1]] == "constraints\n  are disabled\tby default"
+    # words still have to match, in order and in case: a different word is not found
+    with pytest.raises(InputError, match="even ignoring whitespace"):
+        locate_evidence(PAGE, ["Foreign key constraints are enabled by default"], where="q01")
+
+
+def test_find_evidence_prefers_the_exact_occurrence_and_counts_loosely() -> None:
+    body = "a  b c. a b c."
+    assert find_evidence(body, "a b c") == (8, 13)  # the exact one, though a loose one comes first
+    assert find_evidence(body, "a\nb c.") == (0, 7)  # no exact one: the first loose one, the body's spelling
+    assert find_evidence(body, " \n ") is None  # no words: nothing to find
+    assert count_evidence(body, "a b c") == 2 and count_evidence(body, "a b d") == 0 and count_evidence(body, " ") == 0
 
 
 def test_located_spans_feed_the_span_metrics() -> None:

@@ -195,6 +195,45 @@ def test_the_report_and_gate_read_a_scored_folder(tmp_path):
     assert "v1" in text and "v2" in text
 
 
+def _label_all(tmp_path: Path) -> Path:
+    """A reviewer's label of every answer of the scored folder: correct as the judge says, no unsupported claim."""
+    from evalgate_lib.inputs.labels import Label, LabelStore, answer_sha256
+
+    store = LabelStore(tmp_path / "labels.jsonl")
+    for r in load_results(tmp_path / "out").rows:
+        label = Label(r.config, r.question_id, answer_sha256(r.answer), r.correct, False, "ana", verdicts_hidden=True)
+        store.put(label)
+    return tmp_path / "labels.jsonl"
+
+
+def test_agreement_reads_a_folder_scored_without_corpus(tmp_path, capsys):
+    """Issue 53: without ``--corpus`` the rejudged passages were looked up in an empty corpus (``KeyError`` on the
+    logged doc id, internal error, exit 3); the rows carry the passages' text, which is what they are judged on."""
+    gold, picked = _gold(tmp_path)
+    v1, v2 = _logs(tmp_path, picked)
+    assert _score(tmp_path, str(v1), str(v2), "--gold", str(gold)) == 0
+    labels = _label_all(tmp_path)
+    capsys.readouterr()
+    assert main(["agreement", "--results", str(tmp_path / "out"), "--labels", str(labels)]) == 0
+    printed = capsys.readouterr().out
+    # 8 answers labelled, correctness as the judge's: accuracy 4 of 8 (v1 refuses the no-answer question,
+    # v2 answers the three answerable ones) on both sides
+    assert "accuracy               judge  50.0%  labels  50.0%" in printed
+
+
+@pytest.mark.slow
+def test_the_report_reads_labels_of_a_folder_scored_without_corpus(tmp_path):
+    """Issue 53: ``evalgate report --labels`` on such a folder failed in notebook 05 (its agreement section)."""
+    gold, picked = _gold(tmp_path)
+    v1, v2 = _logs(tmp_path, picked)
+    assert _score(tmp_path, str(v1), str(v2), "--gold", str(gold)) == 0
+    labels = _label_all(tmp_path)
+    report = tmp_path / "report"
+    args = ["report", "--results", str(tmp_path / "out"), "--labels", str(labels), "--no-appendices", "--no-progress"]
+    assert main([*args, "--thresholds", str(ROOT / "configs" / "gate.toml"), "--out", str(report)]) == 0
+    assert "Measured against 8 reviewer-labelled answers" in (report / "index.html").read_text(encoding="utf-8")
+
+
 def test_a_logged_passage_not_in_its_article_is_said_so_in_the_details():
     from conftest import make_row
 

@@ -23,7 +23,7 @@ from typing import Mapping, Sequence
 
 from evalgate_lib.inputs.corpus import Article, read_document
 from evalgate_lib.inputs.gold import GoldQuestion
-from evalgate_lib.text.locate import find_exact, find_loose, line_of
+from evalgate_lib.text.locate import count_evidence, find_evidence, find_exact, line_of, loose_pattern
 from evalgate_lib.text.markup import format_of_name, read_blocks
 from evalgate_lib.text.matching import bounded_pattern
 
@@ -38,6 +38,7 @@ CODES: dict[str, str] = {
     "not-in-article": WARNING,
     "evidence-repeated": WARNING,
     "evidence-markup": WARNING,
+    "evidence-whitespace": WARNING,
     "unknown-article": ERROR,
     "evidence-not-found": ERROR,
     "no-answer-has-accept": ERROR,
@@ -94,7 +95,8 @@ class AcceptCheck:
 
 @dataclass(frozen=True)
 class EvidenceCheck:
-    """Where one evidence string occurs in the gold article (exact substring); ``hint`` when it does not."""
+    """Where one evidence string occurs in the gold article (exactly, else up to whitespace:
+    :func:`~evalgate_lib.text.locate.find_evidence`, as the run locates it); ``hint`` when it does not."""
 
     text: str
     count: int
@@ -267,11 +269,8 @@ def _accept_findings(q: GoldQuestion, check: AcceptCheck, known_article: bool) -
 def _evidence_hint(text: str, doc: _Folded, docs: Sequence[_Folded]) -> str | None:
     """Why an evidence string was not found, when an obvious near miss explains it."""
     body = doc.article.body
-    loose = find_loose(body, text)
-    if loose is not None:
-        line = _place(doc, loose[0], body).line
-        return f"it matches at line {line} only if whitespace is ignored; copy the article's text"
-    found = re.search(r"\s+".join(map(re.escape, text.split())), body, re.IGNORECASE)
+    pattern = loose_pattern(text, re.IGNORECASE)
+    found = pattern.search(body) if pattern is not None else None
     if found is not None:
         line = _place(doc, found.start(), body).line
         return f"it matches at line {line} only if case is ignored; evidence is case-sensitive"
@@ -285,16 +284,22 @@ def _check_evidence(
     checks: list[EvidenceCheck] = []
     findings: list[Finding] = []
     for text in q.evidence or ():
-        span = find_exact(doc.article.body, text)
+        span = find_evidence(doc.article.body, text)
         if span is None:
             hint = _evidence_hint(text, doc, docs)
             checks.append(EvidenceCheck(text, 0, None, hint))
-            message = f"not an exact substring of the gold article {q.article!r} (the run refuses it)"
+            message = f"not in the gold article {q.article!r}, even ignoring whitespace (the run refuses it)"
             findings.append(Finding("evidence-not-found", q.id, text, message + (f": {hint}" if hint else "")))
             continue
-        count = doc.article.body.count(text)
+        count = count_evidence(doc.article.body, text)
         first = _place(doc, span[0], doc.article.body)
         checks.append(EvidenceCheck(text, count, first))
+        if find_exact(doc.article.body, text) is None:
+            message = (
+                f"matches at line {first.line} only if whitespace is ignored: the run finds it there (evidence is "
+                "matched whitespace-insensitively); copy the article's text to match it exactly"
+            )
+            findings.append(Finding("evidence-whitespace", q.id, text, message))
         added = _ADDED_MARKUP.match(text)
         if first.as_read and added:
             message = (

@@ -23,7 +23,7 @@ from evalgate_lib.gold_tools.gold_check import (
 MATCHING_NOTE = (
     "accept strings: case-insensitive, on token boundaries (the judge's 'token' answer_matching rule, "
     "also the 'claim' rule's first test); "
-    "evidence: exact substring of the article body"
+    "evidence: substring of the article body, any run of whitespace matching any other"
 )
 
 

@@ -1,12 +1,13 @@
 """Flags: which answers a human should look at, and why.
 
-``hallucination`` and ``grounded_but_wrong`` use the gold label (they explain a
-miss). ``review`` never does (:func:`review_causes`): it is what a production system can
-compute from its own log, so the same queue runs on a team's traffic. Under ``span`` and
-``lexical`` it holds an unsupported sentence or low confidence; under ``prose`` the verdicts
-the judge left undecided, answers that decline and answer at once, and low confidence,
-measured by how many of the judge's own errors it holds (``evalgate agreement --sets``). The queue's order
-reads the typed causes (``Flags.causes``), never a reason's words.
+``hallucination`` and ``grounded_but_wrong`` use the gold label (they explain a miss). ``unsupported_claim``
+does not: it reads only the judge's sentence verdicts, so a chatty answer that is right but adds claims the
+passages do not make is flagged too. ``review`` never reads the gold either (:func:`review_causes`): it is
+what a production system can compute from its own log, so the same queue runs on a team's traffic. Under
+``span`` and ``lexical`` it holds an unsupported sentence or low confidence; under ``prose`` the verdicts
+the judge left undecided, answers that decline and answer at once, and low confidence, measured by how many
+of the judge's own errors it holds (``evalgate agreement --sets``). The queue's order reads the typed causes
+(``Flags.causes``), never a reason's words.
 """
 
 from __future__ import annotations
@@ -102,6 +103,15 @@ def _unsupported_reason(grounded: Groundedness) -> str:
     return f"{' and '.join(counts)}; e.g. {worst.text!r}{shown}: {worst.reason}"
 
 
+def _unsupported_sentences(grounded: Groundedness) -> tuple[str, ...]:
+    """Which sentences are unsupported, one reason each: the sentence, its verdict in words and the judge's reason.
+
+    It only reads the sentence verdicts the judge made (``supported is False``, an undecided one leaning so
+    included, as :attr:`~evalgate_lib.judging.rows.Judgement.unsupported_sentences`).
+    """
+    return tuple(f"{s.text!r} ({s.outcome}): {s.reason}" for s in grounded.sentences if s.supported is False)
+
+
 def flag_answer(
     verdict: Correctness,
     grounded: Groundedness,
@@ -115,7 +125,9 @@ def flag_answer(
     * hallucination: wrong, and at least one sentence is unsupported;
     * grounded-but-wrong: wrong, something was claimed, and every claim is supported
       (the context itself misled, or the wrong passage was retrieved);
-    * review: :func:`review_causes` is non-empty; it never reads ``verdict``, which depends on the gold answer.
+    * review: :func:`review_causes` is non-empty; it never reads ``verdict``, which depends on the gold answer;
+    * unsupported claim: at least one sentence is unsupported, right answer or wrong (no gold read); its reasons
+      are the unsupported sentences.
     """
     wrong = not verdict.correct
     causes = review_causes(grounded, confidence, mixed_decline, by_doubt)
@@ -134,4 +146,9 @@ def flag_answer(
         )
     if causes:
         reasons["review"] = tuple(why for _, why in causes)
-    return Flags(wrong, hallucination, grounded_but_wrong, bool(causes), reasons, tuple(c for c, _ in causes))
+    unsupported = _unsupported_sentences(grounded)
+    if unsupported:
+        reasons["unsupported_claim"] = unsupported
+    return Flags(
+        wrong, hallucination, grounded_but_wrong, bool(causes), reasons, tuple(c for c, _ in causes), bool(unsupported)
+    )

@@ -33,6 +33,9 @@ Schema history (the row's ``schema`` field):
   (a logged passage's too, whose ``start``/``end`` are -1 when it is not placed in the corpus), and every sentence
   verdict the number of the ``passage`` its span is in. The ``prose`` scorer is version 5 (claims aligned to the
   clause or cell they are about, their slots compared; rules run as tables).
+* 7: the flags hold ``unsupported_claim`` (some sentence is judged unsupported, an undecided one leaning so
+  included, whether the answer is right or wrong), its reasons the unsupported sentences, one each. It is read
+  from the sentence verdicts the row already held: every other field and value is unchanged.
 """
 
 from __future__ import annotations
@@ -44,13 +47,13 @@ from evalgate_lib.judging.rules import Step
 from evalgate_lib.text.locate import Assembly
 
 #: Version of the row layout written to ``results.jsonl`` (see the module docstring).
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 #: The cut-offs at which chunk-level recall is reported.
 RECALL_KS = (1, 3, 5, 10)
 
-#: The four flags, in the order every view lists them.
-FLAG_NAMES = ("wrong", "hallucination", "grounded_but_wrong", "review")
+#: The five flags, in the order every view lists them (``unsupported_claim`` last: it came with schema 7).
+FLAG_NAMES = ("wrong", "hallucination", "grounded_but_wrong", "review", "unsupported_claim")
 
 
 @dataclass(frozen=True)
@@ -309,7 +312,10 @@ class SentenceVerdict:
 
 @dataclass(frozen=True)
 class Flags:
-    """The four flags of one answer and, for each flag that fired, the reasons it fired.
+    """The five flags of one answer and, for each flag that fired, the reasons it fired.
+
+    ``unsupported_claim`` needs no gold: the answer claims something the passages do not support, right answer
+    or wrong (RAGAS's faithfulness counts the same sentences). ``hallucination`` is the wrong answers among them.
 
     ``reasons`` is the single source every view reads (explorer, plots, report):
     nothing recomputes why a flag fired from the thresholds.
@@ -323,6 +329,9 @@ class Flags:
     #: Why the answer is in the review queue, as typed causes (``undecided``, ``declines_and_answers``,
     #: ``low_confidence``): what the queue's order reads; ``reasons["review"]`` says the same in words.
     causes: tuple[str, ...] = ()
+    #: Some sentence is judged unsupported (an undecided one leaning so included); last, so the four older
+    #: flags keep their positions.
+    unsupported_claim: bool = False
 
     def fired(self, name: str) -> bool:
         """Whether flag ``name`` (one of :data:`FLAG_NAMES`) fired."""
@@ -394,6 +403,10 @@ class Judgement:
     @property
     def review(self) -> bool:
         return self.flags.review
+
+    @property
+    def unsupported_claim(self) -> bool:
+        return self.flags.unsupported_claim
 
     @property
     def reasons(self) -> Mapping[str, tuple[str, ...]]:

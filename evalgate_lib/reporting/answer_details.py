@@ -97,7 +97,7 @@ def labels_table_html(row: ResultRow, labels: Sequence[Label]) -> str:
     if not labels:
         return ""
     head = "".join(f'<th class="eg-reviewer">{e(_who(lb))}</th>' for lb in labels)
-    auto_unsupported = any(s.supported is False for s in row.sentences)
+    auto_unsupported = row.flags.unsupported_claim
     lines = [
         ("answer correct", _yes_no(row.correct), [_yes_no(lb.correct) for lb in labels]),
         ("an unsupported claim", _yes_no(auto_unsupported), [_yes_no(lb.unsupported_claim) for lb in labels]),

@@ -17,6 +17,7 @@ import html
 import json
 from typing import Sequence
 
+from evalgate_lib.reporting.diff_text import unsupported_line
 from evalgate_lib.reporting.explorer import FLAG_LABELS
 from evalgate_lib.reporting.pager import PAGER_JS, pager_html
 from evalgate_lib.reporting.results_table import badges_html, row_anchor, verdict_html
@@ -129,6 +130,7 @@ def changes_html(changes: Sequence[QuestionChange], root_id: str = "eg-changes")
         f"<p>Of <b>{len(changes)}</b> questions both configs answered: <b>{counts[FIXED]}</b> fixed, "
         f"<b>{counts[BROKEN]}</b> broken, <b>{counts[FLAGS]}</b> changed a flag with the same verdict, "
         f"{counts['same']} unchanged (same verdict, same flags).</p>"
+        f"<p>{e(unsupported_line(changes))}.</p>"
         '<div class="eg-controls">'
         f'<span><label for="{root}-kind">Show</label> '
         f'<select id="{root}-kind" class="eg-change-filter" name="change">{options}</select></span>'

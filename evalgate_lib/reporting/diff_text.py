@@ -12,7 +12,19 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from evalgate_lib.reporting.explorer import FLAG_LABELS
-from evalgate_lib.statistics.changes import BROKEN, FIXED, FLAGS, SAME, QuestionChange, count_changes, select_changes
+from evalgate_lib.statistics.changes import (
+    BROKEN,
+    FIXED,
+    FLAGS,
+    SAME,
+    QuestionChange,
+    count_changes,
+    flag_moves,
+    select_changes,
+)
+
+#: The flag whose totals ``evalgate diff`` prints under the counts: it moves without any verdict moving.
+UNSUPPORTED = "unsupported_claim"
 
 #: ``--only`` value → how the heading names the kind.
 KIND_TITLES = {
@@ -44,11 +56,23 @@ def summary_line(changes: Sequence[QuestionChange]) -> str:
     )
 
 
+def unsupported_line(changes: Sequence[QuestionChange]) -> str:
+    """One line on answers with an unsupported claim: both configs' totals, and how many questions gained or lost
+    the flag (a right answer that adds a claim the passages do not make is not a "broken" question)."""
+    moves = flag_moves(changes, UNSUPPORTED)
+    base = changes[0].baseline.config if changes else "baseline"
+    cand = changes[0].candidate.config if changes else "candidate"
+    return (
+        f"answers with an unsupported claim: {base} {moves['baseline']} → {cand} {moves['candidate']} of "
+        f"{moves['questions']} ({moves['gained']} gained the flag, {moves['lost']} lost it)"
+    )
+
+
 def format_changes(changes: Sequence[QuestionChange], only: str | None = None, width: int = 110) -> str:
     """The text ``evalgate diff`` prints: the counts, then each changed question of kind ``only`` (all if ``None``)."""
     picked = select_changes(changes, only)
     title = KIND_TITLES[only] if only else "every changed question"
-    lines = [summary_line(changes), f"showing {title}: {len(picked)}", ""]
+    lines = [summary_line(changes), unsupported_line(changes), f"showing {title}: {len(picked)}", ""]
     for c in picked:
         base, cand = c.to_json()["baseline"], c.to_json()["candidate"]
         delta = []
@@ -74,6 +98,7 @@ def changes_json(changes: Sequence[QuestionChange], only: str | None = None) -> 
         "candidate": changes[0].candidate.config if changes else None,
         "questions": len(changes),
         "counts": count_changes(changes),
+        UNSUPPORTED: flag_moves(changes, UNSUPPORTED),
         "only": only,
         "changes": [c.to_json() for c in select_changes(changes, only)],
     }

@@ -24,6 +24,7 @@ FLAG_CHOICES: dict[str, str | None] = {
     "Hallucination": "hallucination",
     "Grounded-but-wrong": "grounded_but_wrong",
     "Review queue": "review",
+    "Unsupported claim": "unsupported_claim",
     "All answers": None,
 }
 
@@ -47,7 +48,7 @@ def filter_rows(rows: Iterable[ResultRow], config: str | None = None, flag: str 
 
 
 def flag_counts(rows: Iterable[ResultRow]) -> dict[str, dict[str, int]]:
-    """``{config: {flag: count}}`` for the four flags."""
+    """``{config: {flag: count}}`` for every flag (:data:`~evalgate_lib.judging.rows.FLAG_NAMES`)."""
     counts: dict[str, dict[str, int]] = {}
     for r in rows:
         per = counts.setdefault(r.config, {key: 0 for key in FLAG_LABELS})

@@ -263,7 +263,8 @@ _COLOURS = {"better": "#2e7d32", "worse": "#c62828", "unchanged": "#9e9e9e"}
 def delta_bar_chart(summary: Summary, axes: Sequence[Axes] | None = None, phone: bool = False) -> Figure:
     """Candidate-minus-baseline deltas as bars: rates and groundedness in points (left), flag counts (right).
 
-    Green is better, red is worse: a rise in a rate is good, a rise in a flag count is bad; grey, no change
+    Green is better, red is worse: a rise in a rate is good (in the rate of answers with an unsupported claim,
+    bad), a rise in a flag count is bad; grey, no change
     (a delta the table prints as zero). ``phone``: the two panels one above the other, at phone width.
     """
     import matplotlib.pyplot as plt
@@ -297,7 +298,7 @@ def delta_bar_chart(summary: Summary, axes: Sequence[Axes] | None = None, phone:
     for ax, (metrics, ylabel, scale, _higher) in zip(axes, panels, strict=True):
         labels = [m.label for m in metrics]
         values = [0.0 if delta.get(m.key) is None else delta[m.key] * scale for m in metrics]
-        colors = [_COLOURS[direction(delta.get(m.key), m.kind)] for m in metrics]
+        colors = [_COLOURS[direction(delta.get(m.key), m.kind, m.lower_is_better)] for m in metrics]
         bars = ax.barh(labels, values, color=colors)
         for bar, m, value in zip(bars, metrics, values, strict=True):
             text = format_value(delta.get(m.key), m.kind, signed=True)  # as the table prints it: +0.010, not +1.0
@@ -323,7 +324,9 @@ def delta_bar_chart(summary: Summary, axes: Sequence[Axes] | None = None, phone:
     axes[0].set_title(f"{summary.candidate} − {summary.baseline}: rates", fontsize=_pt(12, phone))
     axes[1].set_title("flag counts (lower is better)", fontsize=_pt(12, phone))
     fig.tight_layout()
-    moves = Counter(direction(delta.get(m.key), m.kind) for m in METRICS if delta.get(m.key) is not None)
+    moves = Counter(
+        direction(delta.get(m.key), m.kind, m.lower_is_better) for m in METRICS if delta.get(m.key) is not None
+    )
     _describe(
         fig,
         f"Horizontal bar charts of each metric's change from {summary.baseline} to {summary.candidate}: rates in "

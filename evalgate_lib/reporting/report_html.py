@@ -34,6 +34,7 @@ from evalgate_lib.statistics.agreement_measures import interval_text, small_samp
 from evalgate_lib.statistics.beyond_noise import significance_evidence, with_adjusted_p
 from evalgate_lib.statistics.metrics import (
     METRICS,
+    Metric,
     Summary,
     direction,
     format_interval,
@@ -69,9 +70,9 @@ e = html.escape
 _CSS = BASE_CSS
 
 
-def _delta_class(kind: str, value: float | None) -> str:
+def _delta_class(metric: Metric, value: float | None) -> str:
     """The delta cell's colour class: ``better``, ``worse``, or none for a change the table prints as zero."""
-    moved = direction(value, kind)
+    moved = direction(value, metric.kind, metric.lower_is_better)
     return "" if moved == "unchanged" else moved
 
 
@@ -89,7 +90,7 @@ def _headline_list(summary: Summary, alpha: float, adjusted_p: Mapping[str, floa
         judged = with_adjusted_p(s, adjusted_p, m.key)
         evidence = significance_evidence(judged, alpha)
         delta = summary.delta.get(m.key)
-        moved = _delta_class(m.kind, delta)
+        moved = _delta_class(m, delta)
         interval = f" {e(format_interval(s, m.kind))}" if s else ""
         p = s.get("p_value")
         items.append(
@@ -157,7 +158,7 @@ def headline_html(summary: Summary, alpha: float = 0.05, adjusted_p: Mapping[str
             f"<td>{e(metric_label(m.key, summary.depth))}</td>"
             f"{cell(m.key, m.kind, base, b.get(m.key))}"
             f"{cell(m.key, m.kind, cand, c.get(m.key))}"
-            f"{cell(m.key, m.kind, 'delta', d.get(m.key), signed=True, cls=_delta_class(m.kind, d.get(m.key)))}"
+            f"{cell(m.key, m.kind, 'delta', d.get(m.key), signed=True, cls=_delta_class(m, d.get(m.key)))}"
             f'<td class="num">{e(format_interval(s, m.kind)) if s else "n/a"}'
             f"{significant_mark(evidence, judged, alpha, 'McNemar p' if not holm else 'Holm-adjusted p')}</td>"
             f'<td class="num">{e(format_p(p, m.binary))}{holm}</td></tr>'

@@ -11,6 +11,7 @@ import re
 from typing import Sequence
 
 from evalgate_lib.judging.rows import SentenceVerdict
+from evalgate_lib.text.locate import loose_pattern
 
 e = html.escape
 
@@ -26,13 +27,6 @@ def span_unit(span: str) -> str:
     return lines[-1].strip() if lines else ""
 
 
-def _pattern(unit: str) -> re.Pattern[str] | None:
-    words = unit.rstrip(".").split()
-    if not words:
-        return None
-    return re.compile(r"\s+".join(re.escape(w) for w in words), re.IGNORECASE)
-
-
 def span_segments(text: str, spans: Sequence[str | None]) -> list[tuple[str, frozenset[int]]]:
     """``text`` cut into pieces, each with the (1-based) numbers of the sentences whose span covers it.
 
@@ -42,7 +36,7 @@ def span_segments(text: str, spans: Sequence[str | None]) -> list[tuple[str, fro
     """
     cover: list[set[int]] = [set() for _ in text]
     for number, span in enumerate(spans, start=1):
-        pattern = _pattern(span_unit(span)) if span else None
+        pattern = loose_pattern(span_unit(span).rstrip("."), re.IGNORECASE) if span else None
         if pattern is None:
             continue
         for match in pattern.finditer(text):

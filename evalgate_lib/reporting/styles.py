@@ -31,6 +31,7 @@ BASE_CSS = """
 .eg-badge-hallucination { background: #c62828; }
 .eg-badge-grounded_but_wrong { background: #ef6c00; }
 .eg-badge-review { background: #1565c0; }
+.eg-badge-unsupported_claim { background: #6a1b9a; }
 .eg-ok { color: #1b5e20; font-weight: 600; }
 .eg-miss { color: #b71c1c; font-weight: 600; }
 .eg-sig { display: inline-block; padding: 0 6px; margin-left: 4px; border-radius: 3px; font-size: 11px;

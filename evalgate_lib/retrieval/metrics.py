@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from evalgate_lib.errors import InputError
+from evalgate_lib.text.locate import find_evidence
 
 
 def _ranks(entries: Sequence[object], ranks: Sequence[int] | None) -> Sequence[int]:
@@ -164,7 +165,8 @@ def evidence_coverage(
 
 
 def locate_evidence(body: str, evidence: Sequence[str], *, where: str = "") -> list[tuple[int, int]]:
-    """Character spans ``(start, end)`` of each evidence string in ``body`` (exact substring).
+    """Character spans ``(start, end)`` of each evidence string in ``body``, found by
+    :func:`~evalgate_lib.text.locate.find_evidence` (exactly, else up to whitespace; the span is the body's own).
 
     The first occurrence is used; evidence strings should be long enough to be
     unique in their article. A missing or empty string raises :class:`InputError`
@@ -177,8 +179,10 @@ def locate_evidence(body: str, evidence: Sequence[str], *, where: str = "") -> l
     for text in evidence:
         if not text:
             raise InputError(f"empty evidence string{location}")
-        start = body.find(text)
-        if start < 0:
-            raise InputError(f"evidence string not found in the gold article body{location}: {text!r}")
-        spans.append((start, start + len(text)))
+        span = find_evidence(body, text)
+        if span is None:
+            raise InputError(
+                f"evidence string not found in the gold article body, even ignoring whitespace{location}: {text!r}"
+            )
+        spans.append(span)
     return spans

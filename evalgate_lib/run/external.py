@@ -56,7 +56,16 @@ from evalgate_lib.run.manifest import Manifest, corpus_section, gold_section, ne
 from evalgate_lib.run.pipeline import checked_evidence
 from evalgate_lib.run.results import write_folder
 from evalgate_lib.statistics.metrics import Summary, compare, ranking_depths
-from evalgate_lib.text.locate import MAX_JOIN, MIN_PIECE, Assembly, Piece, assemble, find_exact, find_loose
+from evalgate_lib.text.locate import (
+    MAX_JOIN,
+    MIN_PIECE,
+    Assembly,
+    Piece,
+    assemble,
+    find_evidence,
+    find_exact,
+    find_loose,
+)
 
 #: What the manifest says about fairness when EvalGate did not run the pipelines.
 DECLARED_FAIRNESS = (
@@ -134,7 +143,7 @@ def _declared(answer: LoggedAnswer, rank: int, articles: Mapping[str, Article]) 
                 f"({len(article.body)} characters; {article.path})"
             )
         own = article.body[span.start : span.end]
-        found = find_exact(text[at:], own) or find_loose(text[at:], own)
+        found = find_evidence(text[at:], own)
         if found is None:
             after = f" after span {number - 1}" if number > 1 else ""
             raise InputError(
@@ -175,7 +184,7 @@ def place_passage(
     if passage.spans is not None:
         return _declared(answer, rank, articles)
     text = passage.text
-    span = find_exact(article.body, text) or find_loose(article.body, text)
+    span = find_evidence(article.body, text)
     if span is not None:
         return span
     others = [(a.id, a.body) for a in articles.values() if a.id != article.id]

@@ -119,6 +119,22 @@ def count_changes(changes: Iterable[QuestionChange]) -> dict[str, int]:
     return {kind: counted[kind] for kind in ALL_KINDS}
 
 
+def flag_moves(changes: Sequence[QuestionChange], flag: str) -> dict[str, int]:
+    """How one flag moved over the paired questions: how many answers carry it in each config, how many
+    questions gained it and how many lost it (``candidate - baseline == gained - lost``).
+
+    ``evalgate diff`` prints it for ``unsupported_claim``: a chatty candidate that stays right but adds claims
+    the passages do not make changes no verdict, only this flag.
+    """
+    return {
+        "questions": len(changes),
+        "baseline": sum(1 for c in changes if c.baseline.flags.fired(flag)),
+        "candidate": sum(1 for c in changes if c.candidate.flags.fired(flag)),
+        "gained": sum(1 for c in changes if flag in c.flags_gained),
+        "lost": sum(1 for c in changes if flag in c.flags_lost),
+    }
+
+
 def select_changes(changes: Sequence[QuestionChange], only: str | None = None) -> list[QuestionChange]:
     """The changed questions of kind ``only`` (one of :data:`CHANGE_KINDS`), or every changed one when ``None``."""
     if only is not None and only not in CHANGE_KINDS:

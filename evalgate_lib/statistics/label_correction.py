@@ -73,8 +73,8 @@ CORRECTED: tuple[LabelledMetric, ...] = (
     LabelledMetric("wrong", "wrong", "count", "all", lambda r: not r.correct, lambda lb: not lb.correct),
     LabelledMetric("hallucination", "hallucination flags", "count", "all",
                    lambda r: r.flags.hallucination, lambda lb: human_judgements(lb)["hallucination"]),
-    LabelledMetric("unsupported_claim", "unsupported-claim rate", "rate", "all",
-                   lambda r: bool(r.unsupported_sentences), lambda lb: lb.unsupported_claim),
+    LabelledMetric("unsupported_claim", "answers with an unsupported claim", "rate", "all",
+                   lambda r: r.flags.unsupported_claim, lambda lb: lb.unsupported_claim),
 )  # fmt: skip
 CORRECTED_KEYS = tuple(m.key for m in CORRECTED)
 

@@ -78,6 +78,8 @@ class Metric:
     ``population`` is which questions it is averaged over (``answerable``,
     ``no_answer`` or ``all``); ``kind`` is ``rate`` (a share, shown in %),
     ``score`` (a mean in [0, 1]) or ``count`` (a number of flagged questions).
+    ``rising_is_worse`` marks a rate that measures a fault (answers with an unsupported claim): every view
+    colours its rise as worse, as it does a flag count's (:attr:`lower_is_better`).
     """
 
     key: str
@@ -86,6 +88,12 @@ class Metric:
     population: str
     value: Callable[[ResultRow], Any]
     binary: bool
+    rising_is_worse: bool = False
+
+    @property
+    def lower_is_better(self) -> bool:
+        """A fall is an improvement: a flag count, or a rate of faults."""
+        return self.rising_is_worse or self.kind == "count"
 
 
 METRICS: tuple[Metric, ...] = (
@@ -108,6 +116,15 @@ METRICS: tuple[Metric, ...] = (
     Metric("refusal_accuracy", "refusal accuracy on no-answer", "rate", "no_answer", _get("correct"), True),
     Metric("accuracy_overall", "accuracy overall", "rate", "all", _get("correct"), True),
     Metric("mean_groundedness", "mean groundedness", "score", "all", _get("groundedness"), False),
+    Metric(
+        "unsupported_claim",
+        "answers with an unsupported claim",
+        "rate",
+        "all",
+        _flag("unsupported_claim"),
+        True,
+        rising_is_worse=True,
+    ),
     Metric("wrong", "wrong", "count", "all", _flag("wrong"), True),
     Metric("hallucination", "hallucination flags", "count", "all", _flag("hallucination"), True),
     Metric("grounded_but_wrong", "grounded-but-wrong flags", "count", "all", _flag("grounded_but_wrong"), True),
@@ -375,15 +392,17 @@ def format_value(value: float | int | None, kind: str, signed: bool = False) -> 
     return f"{value:+.3f}" if signed else f"{value:.3f}"
 
 
-def direction(value: float | int | None, kind: str) -> str:
+def direction(value: float | int | None, kind: str, lower_is_better: bool | None = None) -> str:
     """Which way a delta moved as the table prints it: ``better``, ``worse`` or ``unchanged``.
 
-    A rate or score rising is better, a flag count rising is worse; a delta that prints as zero
-    (``+0.000``: a change in the fourth decimal) is ``unchanged``, so no view colours it as a move.
+    A rate or score rising is better, a flag count rising is worse, and so is a rate of faults
+    (``lower_is_better``, :attr:`Metric.lower_is_better`; ``None``: as ``kind`` says). A delta that prints
+    as zero (``+0.000``: a change in the fourth decimal) is ``unchanged``, so no view colours it as a move.
     """
     if value is None or not any(ch in "123456789" for ch in format_value(value, kind, signed=True)):
         return "unchanged"
-    return "better" if (value > 0) == (kind != "count") else "worse"
+    lower = kind == "count" if lower_is_better is None else lower_is_better
+    return "better" if (value > 0) != lower else "worse"
 
 
 def signed(value: float, digits: int) -> str:

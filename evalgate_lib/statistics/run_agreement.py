@@ -31,11 +31,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Callable, Mapping, Sequence
 
 from evalgate_lib.errors import InputError
-from evalgate_lib.inputs.corpus import Article
 from evalgate_lib.inputs.labels import Label, match_labels
 from evalgate_lib.judging.answer import judge_answer
 from evalgate_lib.judging.correctness import judge_correctness
-from evalgate_lib.judging.rows import Judgement, ResultRow
+from evalgate_lib.judging.rows import Judgement, ResultRow, row_passages
 from evalgate_lib.statistics.agreement_measures import (
     CensusRate,
     JudgementAgreement,
@@ -84,18 +83,17 @@ def auto_judgements(judgement: Judgement) -> dict[str, bool]:
     }
 
 
-def passages_of(row: ResultRow, bodies: Mapping[str, Article]) -> list[tuple[str, str]]:
-    """The ``(title, text)`` passages the model was shown, rebuilt from the row's chunk spans (or assemblies)."""
-    texts = {article_id: article.body for article_id, article in bodies.items()}
-    return [(bodies[r.article_id].title, r.text_in(texts) or "") for r in row.retrieved]
+def rejudge(row: ResultRow, scorer: str, matching: str) -> Judgement:
+    """``row``'s answer judged again from strings alone with ``scorer`` and ``matching``.
 
-
-def rejudge(row: ResultRow, bodies: Mapping[str, Article], scorer: str, matching: str) -> Judgement:
-    """``row``'s answer judged again from strings alone with ``scorer`` and ``matching``."""
+    The passages are the texts the row itself carries (:func:`~evalgate_lib.judging.rows.row_passages`, schema 6):
+    the text the answer was written and judged from, whether or not a knowledge base was given. Rebuilding them
+    from the corpus by their spans failed on answers scored from logs without ``--corpus`` (no article to look up).
+    """
     return judge_answer(
         question=row.question,
         answer=row.answer,
-        passages=passages_of(row, bodies),
+        passages=list(row_passages(row)),
         accept=row.accept,
         answerable=row.answerable,
         top_similarity=row.top_similarity,
@@ -170,7 +168,6 @@ def _pairs(rows: Sequence[ResultRow], labels: Mapping[tuple[str, str], Label]) -
 def measure(
     rows: Sequence[ResultRow],
     labels: Sequence[Label],
-    articles: Sequence[Article],
     scorers: Sequence[str],
     matchings: Sequence[str],
     matching: str,
@@ -187,7 +184,6 @@ def measure(
     of the share); for any other labels the rates are not corrected here (``sample`` says how they
     were drawn; the gate corrects a plan's).
     """
-    bodies = {a.id: a for a in articles}
     match = match_labels(labels, {(r.config, r.question_id): r.answer for r in rows})
     reference, second = usable_labels(rows, labels, source)
     pairs = _pairs(rows, reference)
@@ -208,7 +204,7 @@ def measure(
     labelled_keys = {(r.config, r.question_id) for r, _ in pairs}
     census = len(labelled_keys) == len(rows)
     for scorer in scorers:
-        judged = {(r.config, r.question_id): auto_judgements(rejudge(r, bodies, scorer, matching)) for r in rows}
+        judged = {(r.config, r.question_id): auto_judgements(rejudge(r, scorer, matching)) for r in rows}
         results = []
         for name in ("unsupported sentence", "hallucination", "grounded-but-wrong", "review"):
             auto = [judged[(r.config, r.question_id)][name] for r, _ in pairs]

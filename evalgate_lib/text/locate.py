@@ -27,17 +27,45 @@ def find_exact(body: str, passage: str) -> tuple[int, int] | None:
     return None if start < 0 or not passage else (start, start + len(passage))
 
 
+def loose_pattern(passage: str, flags: int = 0) -> re.Pattern[str] | None:
+    """A pattern for ``passage`` in which any run of whitespace matches any other run (``None``: no text).
+
+    The one definition of "the same text up to how its whitespace is laid out": a line break where a
+    page once had a space, an indentation a newer reading of the HTML dropped. Its match in a body is the
+    body's own spelling of the passage, so a span found with it maps back to the body's characters.
+    """
+    words = passage.split()
+    if not words:
+        return None
+    return re.compile(r"\s+".join(map(re.escape, words)), flags)
+
+
 def find_loose(body: str, passage: str) -> tuple[int, int] | None:
     """Span of the first occurrence of ``passage`` in ``body`` where any run of whitespace matches any other.
 
     ``None`` for a passage with no non-space text. ``body[start:end]`` is then the
     article's own spelling of the passage, an exact substring usable as evidence.
     """
-    words = passage.split()
-    if not words:
-        return None
-    found = re.search(r"\s+".join(map(re.escape, words)), body)
+    pattern = loose_pattern(passage)
+    found = pattern.search(body) if pattern is not None else None
     return (found.start(), found.end()) if found else None
+
+
+def find_evidence(body: str, passage: str) -> tuple[int, int] | None:
+    """Where gold evidence (or a logged passage) lies in an article ``body``: the one way EvalGate locates it.
+
+    The first exact occurrence, else the first whitespace-insensitive one (:func:`find_loose`), as a span of
+    ``body``'s own characters. A gold set written against an earlier reading of an HTML page differs from
+    today's body only in its line breaks and indentation; it still names the same text, so it is still found.
+    """
+    return find_exact(body, passage) or find_loose(body, passage)
+
+
+def count_evidence(body: str, passage: str) -> int:
+    """How many times ``passage`` occurs in ``body`` whitespace-insensitively (non-overlapping), as
+    :func:`find_evidence` would find it: a repeated evidence string is ambiguous however its spaces are laid out."""
+    pattern = loose_pattern(passage)
+    return 0 if pattern is None else sum(1 for _ in pattern.finditer(body))
 
 
 #: A piece of a passage must be at least this many characters (whitespace runs counted as one) to be
