@@ -70,8 +70,9 @@ def test_small_shipped_pair_passes_the_shipped_gate(small_run, capsys):
 def test_shipped_pair_fails_the_shipped_gate_on_hallucination(shipped_run):
     """The shipped candidate makes more hallucinations than the baseline beyond noise: the reviewers' census of
     labels says so (+16, McNemar p = 0.011, docs/gating.md) and so does the judge since prose@2 (prose@5: +21,
-    p = 0.002, since it sees conflicts; prose@4: +17, p = 0.019, since a table row's numbers belong to their columns, +16, p = 0.029 before; prose@3: +16, p = 0.020;
-    prose@2: +14, p = 0.034); prose@1 missed it (+9, p = 0.200) and passed the pair."""
+    p = 0.002, since it sees conflicts; prose@4: +17, p = 0.019, since a table row's numbers belong to their
+    columns, +16, p = 0.029 before; prose@3: +16, p = 0.020; prose@2: +14, p = 0.034); prose@1 missed it (+9,
+    p = 0.200) and passed the pair."""
     assert shipped_run.proc.returncode == 1, shipped_run.proc.stdout[-3000:] + shipped_run.proc.stderr[-3000:]
     out = shipped_run.proc.stdout
     assert "gate (significant mode): candidate vs baseline" in out

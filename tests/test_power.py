@@ -164,7 +164,7 @@ def test_a_gate_over_five_no_answer_questions_says_which_rule_cannot_fail(tmp_pa
     )
     assert out.rstrip().endswith(
         "INCONCLUSIVE: no rule fails, but the data cannot show the candidate within the limit of accuracy_answerable, "
-        "refusal_accuracy, retrieval_recall (see each rule: what would decide it); exit 4"
+        "refusal_accuracy, retrieval_recall, unsupported_claim (see each rule: what would decide it); exit 4"
     )
 
 

@@ -476,10 +476,10 @@ def test_shipped_report_opens_with_the_verdict_and_lists_what_changed(report_of_
     assert soup.select_one("#eg-verdict")["data-verdict"] == expected
     assert soup.select_one("#eg-corrected")["data-basis"] == "census"
     assert {li["data-rule"] for li in soup.select('#eg-first-screen li[data-basis="labels"]')} == {
-        "accuracy_answerable", "refusal_accuracy", "hallucination",
+        "accuracy_answerable", "refusal_accuracy", "hallucination", "unsupported_claim",
     }  # fmt: skip
     assert {tr["data-rule"] for tr in soup.select("#eg-first-screen tr[data-rule]")} == {
-        "accuracy_answerable", "refusal_accuracy", "retrieval_recall", "hallucination",
+        "accuracy_answerable", "refusal_accuracy", "retrieval_recall", "hallucination", "unsupported_claim",
     }  # fmt: skip
     changes = question_changes(rows, summary.baseline, summary.candidate)
     listed = {tr["data-question-id"]: tr["data-change"] for tr in soup.select("tr.eg-change")}

@@ -40,7 +40,7 @@ Schema history (the row's ``schema`` field):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Mapping
 
 from evalgate_lib.judging.rules import Step
@@ -51,10 +51,6 @@ SCHEMA_VERSION = 7
 
 #: The cut-offs at which chunk-level recall is reported.
 RECALL_KS = (1, 3, 5, 10)
-
-#: The five flags, in the order every view lists them (``unsupported_claim`` last: it came with schema 7).
-FLAG_NAMES = ("wrong", "hallucination", "grounded_but_wrong", "review", "unsupported_claim")
-
 
 @dataclass(frozen=True)
 class RetrievedChunk:
@@ -353,6 +349,11 @@ class Flags:
             reasons={name: tuple(v) for name, v in data.get("reasons", {}).items()},
             causes=tuple(data["causes"]),
         )
+
+
+#: The five flags, in the order every view lists them: the yes/no fields of :class:`Flags`, in their order
+#: (``unsupported_claim`` last: it came with schema 7), so a flag is named in one place, its field.
+FLAG_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Flags) if f.type in (bool, "bool"))
 
 
 @dataclass(frozen=True)

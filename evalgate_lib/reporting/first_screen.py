@@ -52,12 +52,14 @@ _METRICS = {m.key: m for m in METRICS}
 
 _FIRST_CSS = """
 .eg-first { margin: 0.3em 0 0.8em; }
-.eg-verdict { display: flex; gap: 1em; align-items: center; padding: 10px 14px; border-radius: 6px;
-  border: 2px solid; margin-bottom: 0.5em; }
+.eg-verdict { display: flex; flex-wrap: wrap; gap: 0.3em 1em; align-items: center; padding: 10px 14px;
+  border-radius: 6px; border: 2px solid; margin-bottom: 0.5em; }
+.eg-verdict > div { flex: 1 1 14em; min-width: 0; overflow-wrap: anywhere; }
 .eg-verdict-pass { background: #e8f5e9; border-color: #2e7d32; }
 .eg-verdict-breach { background: #fff8e1; border-color: #f9a825; }
 .eg-verdict-fail { background: #ffebee; border-color: #b71c1c; }
 .eg-verdict-word { font-size: 30px; font-weight: 800; letter-spacing: 1px; }
+@media (max-width: 480px) { .eg-verdict-word { font-size: 24px; letter-spacing: 0; } }
 .eg-verdict-pass .eg-verdict-word { color: #1b5e20; }
 .eg-verdict-fail .eg-verdict-word { color: #b71c1c; }
 .eg-rule-fail { color: #b71c1c; font-weight: 700; }
