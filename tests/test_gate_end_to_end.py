@@ -77,7 +77,9 @@ def test_shipped_pair_fails_the_shipped_gate_on_hallucination(shipped_run):
     out = shipped_run.proc.stdout
     assert "gate (significant mode): candidate vs baseline" in out
     assert "FAIL  hallucination flags: delta +21" in out and "McNemar p=0.002" in out
-    assert out.rstrip().endswith("FAIL: candidate regresses on hallucination")
+    # issue 53: the chatty candidate also makes more answers with a claim the passages do not make (+15.8 points)
+    assert "FAIL  answers with an unsupported claim: delta +15.8 pts" in out and "McNemar p=0.026" in out
+    assert out.rstrip().endswith("FAIL: candidate regresses on hallucination, unsupported_claim")
     assert "questions: 101 (81 answerable, 20 no-answer)" in out
 
 
