@@ -83,6 +83,8 @@ def test_each_number_names_its_source_and_every_interval_agrees_with_its_p(brows
         assert badges[0] == item.get_attribute("data-source")  # the deciding figure leads its line
     for tr in browser.find_elements(By.CSS_SELECTOR, "#eg-corrected tr[data-metric]"):
         assert len(tr.find_elements(By.CSS_SELECTOR, ".eg-src")) == 2  # the labels' figure and the judge's
+        # every row's judge figure has its interval, the unsupported-claim rate's too (issue 53)
+        assert "[" in tr.find_elements(By.CSS_SELECTOR, "td")[2].text, tr.get_attribute("data-metric")
     changed = browser.find_element(By.ID, "eg-what-changed")
     assert changed.find_elements(By.CSS_SELECTOR, ".eg-src")
     hallucination = browser.find_element(By.CSS_SELECTOR, '.eg-plain li[data-rule="hallucination"]').text
