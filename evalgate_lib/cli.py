@@ -382,9 +382,7 @@ def cmd_gate(args: argparse.Namespace) -> int:
     return decision.exit_code
 
 
-def _write_decisions(
-    args: argparse.Namespace, decisions: Sequence[Any], family: tuple[str, int] | None = None
-) -> None:
+def _write_decisions(args: argparse.Namespace, decisions: Sequence[Any], family: tuple[str, int] | None = None) -> None:
     """``--json``, ``--junit``, ``--markdown``: the same decision(s) in the formats CI systems read.
 
     ``family``: several candidates' verdict and exit code (:func:`~evalgate_lib.statistics.candidates.family_outcome`),
