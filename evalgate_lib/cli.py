@@ -322,8 +322,8 @@ def cmd_gate(args: argparse.Namespace) -> int:
     from evalgate_lib.api import load_candidates, load_results
     from evalgate_lib.run.candidates import is_candidates_folder
     from evalgate_lib.run.folder import signature_line
-    from evalgate_lib.statistics.candidates import HOLM_FAMILY, format_candidates_verdict
-    from evalgate_lib.statistics.gate import EXIT_INCONCLUSIVE, EXIT_REGRESSION, load_gate
+    from evalgate_lib.statistics.candidates import HOLM_FAMILY, family_outcome, format_candidates_verdict
+    from evalgate_lib.statistics.gate import load_gate
     from evalgate_lib.statistics.power import format_powers, summary_powers
 
     args.thresholds = resolve_thresholds(args.thresholds)
@@ -359,14 +359,13 @@ def cmd_gate(args: argparse.Namespace) -> int:
         power = format_powers(powers, gate.alpha, gate.mode)
         print(signature_line(folder))
         print(format_candidates_verdict(judged, gate, questions_in_file=partial_of, power=power))
+        verdict, code = family_outcome(judged, args.allow_inconclusive)
         _write_decisions(args, [
             replace(pair.gate_decision(args.thresholds), allow_inconclusive=args.allow_inconclusive,
                     junit_inconclusive=args.junit_inconclusive)
             for pair in family.pairs
-        ])  # fmt: skip
-        if any(c.failed for c in judged):
-            return EXIT_REGRESSION
-        return EXIT_INCONCLUSIVE if any(c.inconclusive for c in judged) and not args.allow_inconclusive else 0
+        ], family=(verdict, code))  # fmt: skip
+        return code
     results = load_results(folder)
     _partial_of(folder, results.manifest, args.allow_partial)
     # the summary is the one recomputed from the rows (load_results refuses a summary.json that differs)
@@ -383,17 +382,20 @@ def cmd_gate(args: argparse.Namespace) -> int:
     return decision.exit_code
 
 
-def _write_decisions(args: argparse.Namespace, decisions: Sequence[Any]) -> None:
-    """``--json``, ``--junit``, ``--markdown``: the same decision(s) in the formats CI systems read."""
+def _write_decisions(args: argparse.Namespace, decisions: Sequence[Any], family: tuple[str, int] | None = None) -> None:
+    """``--json``, ``--junit``, ``--markdown``: the same decision(s) in the formats CI systems read.
+
+    ``family``: several candidates' verdict and exit code (:func:`~evalgate_lib.statistics.candidates.family_outcome`),
+    what the family's JSON writes at its top."""
     import json
 
     from evalgate_lib.files import atomic_write
     from evalgate_lib.reporting.gate_views import decision_junit, decision_markdown
 
     if args.json is not None:
-        data = decisions[0].to_json() if len(decisions) == 1 else {
-            "verdict": "FAIL" if any(d.failed for d in decisions) else "PASS",
-            "exit_code": int(any(d.failed for d in decisions)),
+        data = decisions[0].to_json() if family is None else {
+            "verdict": family[0],
+            "exit_code": family[1],
             "candidates": [d.to_json() for d in decisions],
         }  # fmt: skip
         atomic_write(args.json, json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")

@@ -252,6 +252,31 @@ def test_the_gate_says_each_verdict_and_fails_when_any_candidate_fails(tmp_path,
     assert main(["gate", "--results", str(out), "--thresholds", str(thresholds)]) == 2  # partial, refused
 
 
+def test_the_family_json_writes_the_verdict_and_exit_code_the_text_says(tmp_path, capsys):
+    thresholds = tmp_path / "gate.toml"
+    thresholds.write_text('mode = "significant"\n[[rule]]\nmetric = "accuracy_answerable"\nmax_drop = 0.05\n')
+    # a: Holm p 2 x 0.03125 = 0.0625, b: nothing moved on 5 questions: no rule fails, neither shown within the limit
+    out = _family(tmp_path, {"a": 6, "b": 0})
+    report = tmp_path / "family.json"
+    argv = ["gate", "--results", str(out), "--thresholds", str(thresholds), "--allow-partial", "--json", str(report)]
+    assert main(argv) == 4
+    said = capsys.readouterr().out
+    assert "INCONCLUSIVE: no candidate regresses, 2 of 2 not shown within every limit (a, b); none passes" in said
+    data = json.loads(report.read_text(encoding="utf-8"))
+    assert (data["verdict"], data["exit_code"]) == ("INCONCLUSIVE", 4)  # was PASS, 0
+    assert [c["verdict"] for c in data["candidates"]] == ["INCONCLUSIVE", "INCONCLUSIVE"]
+    assert main([*argv, "--allow-inconclusive"]) == 0
+    data = json.loads(report.read_text(encoding="utf-8"))
+    assert (data["verdict"], data["exit_code"]) == ("INCONCLUSIVE", 0)
+    # one candidate regresses: FAIL, 1, whatever the others
+    out = _family(tmp_path / "f", {"a": 6, "b": 0, "c": 7})
+    argv = ["gate", "--results", str(out), "--thresholds", str(thresholds), "--allow-partial", "--json", str(report)]
+    assert main(argv) == 1
+    data = json.loads(report.read_text(encoding="utf-8"))
+    assert (data["verdict"], data["exit_code"]) == ("FAIL", 1)
+    assert [c["verdict"] for c in data["candidates"]] == ["INCONCLUSIVE", "INCONCLUSIVE", "FAIL"]
+
+
 def test_the_first_screen_leads_with_every_verdict_and_judges_on_holm(tmp_path):
     out = _family(tmp_path, {"a": 6, "b": 0, "c": 7})
     thresholds = tmp_path / "gate.toml"

@@ -207,8 +207,10 @@ def plain_words(verdict: RuleVerdict, decision: GateDecision) -> str:
         base = _base(key, c.baseline, c.candidate, c.questions)
     elif source == ESTIMATE_SOURCE:
         base = f"{verdict.corrected.labelled} of {verdict.corrected.questions} questions labelled"
-    else:
-        base = f"{verdict.labels.box.labelled} of {verdict.labels.box.n} questions labelled"
+    else:  # the labelled count of the plan (its box also counts a never-drawn stratum ``same`` as known)
+        box = verdict.labels.box
+        labelled = verdict.corrected.labelled if verdict.corrected is not None else box.labelled
+        base = f"{labelled} of {box.n} questions labelled"
     said = f"<b>{e(metric.label)}</b>: {_figure_words(key, verdict.delta, stat, base, alpha)} {_badge(source)}"
     other = ""
     if source not in _UNLABELLED:

@@ -16,7 +16,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from evalgate_lib.statistics.gate import GateConfig, RuleVerdict, format_verdict, judge
+from evalgate_lib.statistics.gate import (
+    EXIT_INCONCLUSIVE,
+    EXIT_REGRESSION,
+    GateConfig,
+    RuleVerdict,
+    format_verdict,
+    judge,
+)
 from evalgate_lib.statistics.metrics import METRICS, Summary
 from evalgate_lib.statistics.multiple_testing import holm_adjust
 
@@ -52,6 +59,19 @@ class CandidateVerdict:
     def outcome(self) -> str:
         """``FAIL``, ``INCONCLUSIVE`` or ``PASS``, as one pair's gate would say."""
         return "FAIL" if self.failed else ("INCONCLUSIVE" if self.inconclusive else "PASS")
+
+
+def family_outcome(judged: Sequence[CandidateVerdict], allow_inconclusive: bool = False) -> tuple[str, int]:
+    """The family's verdict and exit code, as the text's last line says it: ``FAIL`` (exit 1) when a candidate fails;
+    else ``INCONCLUSIVE`` when one is (exit 4, 0 with ``--allow-inconclusive``); else ``PASS`` (exit 0).
+
+    One place for both, so ``--json`` writes what ``evalgate gate`` exits with (it wrote PASS and 0 for a family
+    with an inconclusive candidate and no failing one, which exits 4)."""
+    if any(c.failed for c in judged):
+        return "FAIL", EXIT_REGRESSION
+    if any(c.inconclusive for c in judged):
+        return "INCONCLUSIVE", 0 if allow_inconclusive else EXIT_INCONCLUSIVE
+    return "PASS", 0
 
 
 def holm_p_values(summaries: Sequence[Summary]) -> list[dict[str, float | None]]:

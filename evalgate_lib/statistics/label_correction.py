@@ -37,15 +37,16 @@ from evalgate_lib.statistics.label_bounds import PairStratum
 from evalgate_lib.statistics.label_estimates import (
     CorrectedEstimate,
     StratumValues,
-    corrected_delta,
+    corrected_paired,
     corrected_rate,
+    known_zero,
     paired_values,
 )
 from evalgate_lib.statistics.metrics import in_population
 from evalgate_lib.statistics.paired_tests import EXACT_MCNEMAR, compare_metric
 from evalgate_lib.statistics.power import POPULATION_WORDS
 from evalgate_lib.statistics.run_agreement import convenience_line, human_judgements, split_passes
-from evalgate_lib.statistics.sampling_plan import LabelPlan
+from evalgate_lib.statistics.sampling_plan import SAME, LabelPlan
 
 CENSUS, PLAN = "census", "plan"
 #: The level of a plan's interval printed beside the figures (the gate reads the replicates at its own α).
@@ -242,6 +243,13 @@ def _plan_values(rows: Mapping[tuple[str, str], ResultRow], plan_labels: Mapping
     return strata
 
 
+def _paired(plan: LabelPlan, base: Sequence[StratumValues], cand: Sequence[StratumValues]) -> list[StratumValues]:
+    """The per-question differences the delta is estimated from; the plan's never-drawn stratum ``same`` a census
+    of zeros (:func:`~evalgate_lib.statistics.label_estimates.known_zero`: its delta is known without a label)."""
+    paired = paired_values(base, cand)
+    return [known_zero(v) if s.name == SAME else v for s, v in zip(plan.strata, paired, strict=True)]
+
+
 def _pair_strata(rows: Mapping[tuple[str, str], ResultRow], plan_labels: Mapping[tuple[str, str], Label],
                  plan: LabelPlan, prefix: Mapping[str, tuple[str, ...]], metric: LabelledMetric,
                  baseline: str, candidate: str) -> tuple[PairStratum, ...]:  # fmt: skip
@@ -255,6 +263,8 @@ def _pair_strata(rows: Mapping[tuple[str, str], ResultRow], plan_labels: Mapping
             (metric.human(plan_labels[(baseline, q)]), metric.human(plan_labels[(candidate, q)])) if q in used else None
             for q in ids
         )
+        if s.name == SAME:  # concordant, as their labels would be: the census bound counts no change there
+            labels = judge
         out.append(PairStratum(judge, labels))
     return tuple(out)
 
@@ -275,20 +285,26 @@ def _planned(rows: Mapping[tuple[str, str], ResultRow], plan_labels: Mapping[tup
             words = POPULATION_WORDS[m.population]
             notes[m.key] = f"not corrected: none of the {population} {words} was labelled under the plan"
             continue
-        b, c, d = corrected_rate(base), corrected_rate(cand), corrected_delta(base, cand)
+        paired = _paired(plan, base, cand)
+        d = corrected_paired(paired)
+        # a rate needs labels in every stratum holding its population; stratum same has none (only its delta is known)
+        skipped = any(
+            s.name == SAME and any(f is not None for f in v.judge) for s, v in zip(plan.strata, base, strict=True)
+        )
+        b, c = (None, None) if skipped else (corrected_rate(base), corrected_rate(cand))
         factor = d.n_population if m.kind == "count" else 1
         strata = _pair_strata(rows, plan_labels, plan, prefix, m, baseline, candidate)
         low, high, p, replicates = d.ci_low, d.ci_high, d.p_value, ()
-        drawn = bootstrap_replicates(paired_values(base, cand), d.power)
+        drawn = bootstrap_replicates(paired, d.power)
         if drawn is not None:  # the one procedure: the estimate's bootstrap interval and p (module docstring)
             replicates = tuple(float(x) for x in drawn)
             fig = plan_figure(replicates, d.estimate, d.total_se, d.total_df, 1.0 - BOOTSTRAP_ALPHA)
             low, high, p = fig.ci_low, fig.ci_high, fig.p_value
         out[m.key] = CorrectedDelta(
             m.key, m.label, m.kind,
-            _scale(b.estimate, factor), _scale(c.estimate, factor), _scale(d.estimate, factor),
-            _scale(low, factor), _scale(high, factor), p, _scale(d.judge_only, factor),
-            d.n_population, d.n_labelled, _scale(d.label_low, factor), _scale(d.label_high, factor), d,
+            None if b is None else _scale(b.estimate, factor), None if c is None else _scale(c.estimate, factor),
+            _scale(d.estimate, factor), _scale(low, factor), _scale(high, factor), p, _scale(d.judge_only, factor),
+            d.n_population, labelled, _scale(d.label_low, factor), _scale(d.label_high, factor), d,
             strata=strata, replicates=replicates,
         )  # fmt: skip
     return out, notes
@@ -464,7 +480,7 @@ def narrowing(
         base = _plan_values(by_key, plan_labels, plan, prefix, chosen, baseline)
         cand = _plan_values(by_key, plan_labels, plan, prefix, chosen, candidate)
         try:
-            d = corrected_delta(base, cand)
+            d = corrected_paired(_paired(plan, base, cand))
         except ValueError:  # no question of the population labelled yet in some stratum
             continue
         steps.append(NarrowingStep(k, d.estimate, d.ci_low, d.ci_high, d.judge_only, d.labels_only_low,

@@ -375,6 +375,30 @@ def corrected_delta(
     return _estimate(paired_values(baseline, candidate), confidence, tuned, (-1.0, 1.0))
 
 
+def known_zero(stratum: StratumValues) -> StratumValues:
+    """A stratum of paired differences known to be 0 without a label: every population question counted as labelled
+    with ``(f, y) = (0, 0)``, a census of zeros.
+
+    The plan's stratum ``same`` (:mod:`~evalgate_lib.statistics.sampling_plan`): both configs gave the same answer
+    over the same passages, so the labels' difference ``y`` is 0, and the judge's verdicts are equal, so ``f`` is 0.
+    Why this is the estimate labelling them would give: in :func:`_estimate`, such a stratum adds ``λ Σ f = 0`` to
+    the imputed term and ``(N_h / m_h) Σ (y − λ f) = 0`` to the rectifier whatever λ and whether all or some of it is
+    labelled; a census stratum has no label-sampling variance, and a labelled stratum of zeros has a floored
+    variance that only widens the interval; its questions add 0 to the mean and second moment of ``y`` and count in
+    N, as they would labelled. Raises ``ValueError`` if a judge difference is not 0 (the stratum's premise).
+    """
+    if any(f not in (None, 0.0) for f in stratum.judge):
+        raise ValueError("a known-zero stratum holds a question whose judge verdicts differ")
+    return StratumValues(stratum.judge, tuple((f, f) for f in stratum.judge))
+
+
+def corrected_paired(
+    paired: Sequence[StratumValues], confidence: float = DEFAULT_CONFIDENCE, tuned: bool = POWER_TUNED
+) -> CorrectedEstimate:
+    """:func:`corrected_delta` on already-paired differences (:func:`paired_values`, with :func:`known_zero` strata)."""
+    return _estimate(paired, confidence, tuned, (-1.0, 1.0))
+
+
 def paired_values(baseline: Sequence[StratumValues], candidate: Sequence[StratumValues]) -> list[StratumValues]:
     """Per-question differences candidate − baseline of two configs' strata (the same questions in the same order).
 

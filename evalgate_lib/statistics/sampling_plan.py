@@ -17,6 +17,17 @@ inclusion probability (:mod:`evalgate_lib.statistics.label_estimates`):
   (review and rest, or one ``all`` stratum on a small budget, then hold the answerable ones), drawn in
   proportion to their share and never fewer than two: the refusal rule's population always has labels
   (a plan of 4 questions drew none of 20 no-answer questions before);
+* stratum ``same`` (issue 53), never drawn: the questions whose every config gave the byte-identical answer
+  shown the same passages (:func:`identical_questions`). A label reads the answer, the question's reference
+  and the passages, so the two labels of such a question are equal and its labels' delta is 0 for every
+  labelled metric; the judge's verdicts, equal too (checked: the question goes here only when they are), give
+  a judge delta of 0. Its rectifier ``y − λ f`` is then 0 whatever λ, so labelling it would change neither
+  the paired estimate nor its variance (:func:`~evalgate_lib.statistics.label_estimates.known_zero`): the
+  budget goes to the questions where a label can tell something. Identical answers shown *different*
+  passages stay drawable: whether an answer's claim is supported (hallucination, unsupported claim) depends
+  on the passages, so those labels may differ. The per-config corrected rates, which would need the labels
+  of these questions, are then not estimated (the gate decides on the delta). The other strata are drawn
+  over the remaining questions exactly as they would be over a run without them;
 * each stratum with questions gets at least two (a variance needs two values); a budget too small
   for that, or a stratum that would hold a single question (every plan would draw it, and it could
   say nothing of the stratum's spread), draws one uniform stratum ``all`` instead;
@@ -58,7 +69,7 @@ import numpy as np
 from evalgate_lib.errors import InputError
 from evalgate_lib.files import atomic_write
 from evalgate_lib.inputs.structured import parse_json, read_bytes
-from evalgate_lib.judging.rows import ResultRow
+from evalgate_lib.judging.rows import ResultRow, row_passages
 from evalgate_lib.signing import SIGNATURE_KEY, check_signed_json, sign_json, signing_key
 from evalgate_lib.statistics.paired_tests import DEFAULT_SEED
 
@@ -66,7 +77,7 @@ PLAN_FORMAT = "evalgate-label-plan/1"
 PLAN_FILE = "label-plan.json"
 #: The plans of one folder: ``label-plan.json``, then ``label-plan-2.json`` … (never written over).
 _PLAN_NAME = re.compile(r"label-plan(?:-([2-9]|[1-9]\d+))?\.json")
-REVIEW, REST, ALL, NO_ANSWER = "review", "rest", "all", "no-answer"
+REVIEW, REST, ALL, NO_ANSWER, SAME = "review", "rest", "all", "no-answer", "same"
 DEFAULT_REVIEW_SHARE = 0.5
 _PLAN_KEYS = ("format", "results", "configs", "budget", "seed", "review_share", "inclusion_probabilities", "strata")
 _STRATUM_KEYS = ("name", "questions", "drawn", "inclusion_probability")
@@ -210,8 +221,13 @@ def draw_plan(
         missing = [c for c in configs if c not in answers]
         if missing:
             raise InputError(f"question {qid!r} has no answer of config(s) {', '.join(missing)}")
-    review = {q: any(by_question[q][c].flags.review for c in configs) for q in by_question}
-    no_answer = [q for q in by_question if by_question[q][configs[0]].type == "no_answer"]
+    same = identical_questions(by_question, configs)
+    if len(by_question) - len(same) < 2:  # nothing (or one question) left to draw: label them as before
+        same = []
+    drawable = [q for q in by_question if q not in set(same)]
+    review = {q: any(by_question[q][c].flags.review for c in configs) for q in drawable}
+    no_answer = [q for q in drawable if by_question[q][configs[0]].type == "no_answer"]
+    strata = draw_strata(review, budget // per_question, seed, review_share, no_answer)
     return LabelPlan(
         results_folder=results_folder,
         results_digests=dict(results_digests),
@@ -219,8 +235,32 @@ def draw_plan(
         budget=budget,
         seed=seed,
         review_share=review_share,
-        strata=draw_strata(review, budget // per_question, seed, review_share, no_answer),
+        strata=(*strata, PlanStratum(SAME, tuple(same), ())) if same else strata,
     )
+
+
+def identical(answers: Sequence[ResultRow]) -> bool:
+    """Whether a question's answers (one per config) are interchangeable for every label and judge verdict.
+
+    The same answer text (exact string equality, nothing normalised), the same passages shown
+    (:func:`~evalgate_lib.judging.rows.row_passages`: titles and texts in rank order) and the same judge
+    verdicts of every labelled metric (correct, hallucination, unsupported claim). The verdicts follow from the
+    first two (the judge reads the answer, the question, its reference and the passages), and are checked
+    anyway: the plan's skipping rests on a judge delta of exactly 0, not on that argument.
+    """
+    first = answers[0]
+    return all(
+        r.answer == first.answer
+        and row_passages(r) == row_passages(first)
+        and (r.correct, r.flags.hallucination, r.flags.unsupported_claim)
+        == (first.correct, first.flags.hallucination, first.flags.unsupported_claim)
+        for r in answers[1:]
+    )
+
+
+def identical_questions(by_question: Mapping[str, Mapping[str, ResultRow]], configs: Sequence[str]) -> list[str]:
+    """The questions (gold order) whose answers are :func:`identical` across ``configs``: stratum ``same``."""
+    return [q for q, answers in by_question.items() if identical([answers[c] for c in configs])]
 
 
 def draw_strata(
@@ -448,9 +488,23 @@ def _check_strata(plan: LabelPlan, plan_path: str | Path, rows: Sequence[ResultR
             f"the whole run; {again}"
         )
     apart = any(s.name == NO_ANSWER for s in plan.strata)
+    by_question: dict[str, dict[str, ResultRow]] = {}
+    for r in rows:
+        if r.config in plan.configs:
+            by_question.setdefault(r.question_id, {})[r.config] = r
     for s in plan.strata:
-        if s.name not in (REVIEW, REST, ALL, NO_ANSWER):
+        if s.name not in (REVIEW, REST, ALL, NO_ANSWER, SAME):
             raise InputError(f"{where}: an unknown stratum {s.name!r}; {again}")
+        if s.name == SAME:  # never drawn, and only questions whose labels' and judge's deltas are known to be 0
+            differ = [
+                q for q in s.questions
+                if set(by_question.get(q, {})) != set(plan.configs)
+                or not identical([by_question[q][c] for c in plan.configs])
+            ]  # fmt: skip
+            if differ or s.drawn:
+                why = f"holds {', '.join(differ[:5])}, whose answers differ" if differ else "draws questions"
+                raise InputError(f"{where}: stratum {SAME!r} {why}; {again}")
+            continue
         if s.name == NO_ANSWER or apart:
             typed = [q for q in s.questions if (q in refusals) != (s.name == NO_ANSWER)]
             if typed:
@@ -496,6 +550,13 @@ def format_plan(plan: LabelPlan, path: str | Path, digest: str) -> str:
             "two questions of each, or one of them would hold a single question)"
         )
     for s in plan.strata:
+        if s.name == SAME:
+            by = "both configs" if per == 2 else f"all {per} configs"
+            lines.append(
+                f"  skipped: {len(s.questions)} questions answered identically by {by}, with the same passages: their "
+                "delta is 0, no label needed (stratum same, never drawn)"
+            )
+            continue
         kind = "a census" if s.questions and len(s.drawn) == len(s.questions) else "a uniform random sample"
         lines.append(
             f"  stratum {s.name}: {len(s.drawn)} of {len(s.questions)} questions, inclusion probability "
