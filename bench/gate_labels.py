@@ -63,7 +63,7 @@ from evalgate_lib.statistics.label_bootstrap import bootstrap_interval, bootstra
 from evalgate_lib.statistics.label_bounds import CANNOT_TELL, PairStratum, decide_by_labels  # noqa: E402
 from evalgate_lib.statistics.label_correction import CORRECTED, LabelledMetric  # noqa: E402
 from evalgate_lib.statistics.label_estimates import StratumValues, corrected_delta, paired_values  # noqa: E402
-from evalgate_lib.statistics.metrics import in_population  # noqa: E402
+from evalgate_lib.statistics.metrics import METRICS, in_population  # noqa: E402
 from evalgate_lib.statistics.paired_tests import mcnemar_p  # noqa: E402
 from evalgate_lib.statistics.sampling_plan import draw_strata  # noqa: E402
 
@@ -113,9 +113,12 @@ def census_breached(questions: list[Question], metric: LabelledMetric, pair: tup
     moves = [(q.human[base][metric.key], q.human[cand][metric.key]) for q in questions
              if in_population(q, metric.population)]  # fmt: skip
     change = sum(y - x for x, y in moves)
-    if metric.kind == "count":
-        return change > float(rule.max_increase)  # type: ignore[arg-type]
-    return bool(moves) and round(change / len(moves), 6) < -float(rule.max_drop)  # type: ignore[arg-type]
+    if not moves:
+        return False
+    delta = float(change) if metric.kind == "count" else round(change / len(moves), 6)
+    if rule.max_increase is not None:  # a rise is the bad move (a count, or a rate such as unsupported claims)
+        return delta > float(rule.max_increase)
+    return delta < -float(rule.max_drop)  # type: ignore[arg-type]
 
 
 def _values(questions: list[Question], strata, metric: LabelledMetric, config: str) -> list[StratumValues]:  # noqa: ANN001
@@ -180,6 +183,11 @@ def plan_verdict(questions: list[Question], strata, metric: LabelledMetric, pair
     return outcome(rule, est.estimate * (est.n_population if count else 1), hull, gate), True, interval
 
 
+def rule_rises(metric: LabelledMetric) -> bool:
+    """Whether a rise of the metric is the bad move (a flag count, or a rate of faults such as unsupported claims)."""
+    return next(m for m in METRICS if m.key == metric.key).lower_is_better
+
+
 def _errors(q: Question, metric: LabelledMetric, pair: tuple[str, str]) -> tuple[bool, bool]:
     """Whether the judge's error on ``q`` pushes toward FAIL, toward PASS (a rule on a bad move)."""
     base, cand = pair
@@ -187,7 +195,7 @@ def _errors(q: Question, metric: LabelledMetric, pair: tuple[str, str]) -> tuple
     h = (q.human[base][metric.key], q.human[cand][metric.key])
     score = {(1.0, 0.0): -1, (0.0, 1.0): 1}
     judged, labelled = score.get(j, 0), score.get(h, 0)
-    if metric.kind == "count":  # a count rule's bad move is a rise
+    if rule_rises(metric):  # a rule on a rise (a count, the unsupported-claim rate): its bad move is a rise
         judged, labelled = -judged, -labelled
     return judged < labelled, judged > labelled
 
