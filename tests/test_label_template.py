@@ -48,11 +48,14 @@ def _fill(row: dict, reviewer: str = "ana") -> dict:
 def test_sample_writes_a_blind_template_in_the_plans_order(folder: Path, capsys) -> None:
     assert main(["sample", "--results", str(folder), "--budget", "10", "--seed", "26"]) == 0
     out = capsys.readouterr().out
-    template, page = kit_paths(folder / "label-plan.json")
+    # the module's folder is shared and other tests draw plans into it: the plan is the one this command wrote
+    plan = Path(out.split("written: ", 1)[1].split(" (SHA-256", 1)[0])
+    assert plan.parent == folder and plan.is_file()
+    template, page = kit_paths(plan)
     assert f"label template: {template} (10 answers in the plan's order, blind, verdicts empty)" in out
     assert f"labelling page: {page}" in out and page.is_file()
     results = eg.load_results(folder)
-    drawn, digest = results.label_plan(folder / "label-plan.json")
+    drawn, digest = results.label_plan(plan)
     rows = _rows(template)
     assert [(r["question_id"], r["config"]) for r in rows] == [
         (q, c) for q in drawn.order() for c in ("baseline", "candidate")
