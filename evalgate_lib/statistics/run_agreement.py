@@ -76,7 +76,7 @@ def human_judgements(label: Label) -> dict[str, bool]:
 def auto_judgements(judgement: Judgement) -> dict[str, bool]:
     """EvalGate's verdicts on one answer under one scorer, keyed as :func:`human_judgements`."""
     return {
-        "unsupported sentence": bool(judgement.unsupported_sentences),
+        "unsupported sentence": judgement.unsupported_claim,
         "hallucination": judgement.hallucination,
         "grounded-but-wrong": judgement.grounded_but_wrong,
         "review": judgement.review,

@@ -220,7 +220,7 @@ def _measure_group(
         return judgement_agreement(name, auto, reference, scorer=judge.name, seed=seed, resamples=resamples)
 
     correct_auto = [j.correct for j in judged]
-    unsupported_auto = [bool(j.unsupported_sentences) for j in judged]
+    unsupported_auto = [j.unsupported_claim for j in judged]
     errors = [
         j_correct != label.correct or j_unsupported != label.unsupported_claim
         for j_correct, j_unsupported, label in zip(correct_auto, unsupported_auto, labels, strict=True)
