@@ -17,12 +17,11 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from evalgate_lib.statistics.gate import (
-    EXIT_INCONCLUSIVE,
-    EXIT_REGRESSION,
     GateConfig,
     RuleVerdict,
     format_verdict,
     judge,
+    outcome_of,
 )
 from evalgate_lib.statistics.metrics import METRICS, Summary
 from evalgate_lib.statistics.multiple_testing import holm_adjust
@@ -58,7 +57,7 @@ class CandidateVerdict:
     @property
     def outcome(self) -> str:
         """``FAIL``, ``INCONCLUSIVE`` or ``PASS``, as one pair's gate would say."""
-        return "FAIL" if self.failed else ("INCONCLUSIVE" if self.inconclusive else "PASS")
+        return outcome_of(self.failed, self.inconclusive)[0]
 
 
 def family_outcome(judged: Sequence[CandidateVerdict], allow_inconclusive: bool = False) -> tuple[str, int]:
@@ -67,11 +66,7 @@ def family_outcome(judged: Sequence[CandidateVerdict], allow_inconclusive: bool 
 
     One place for both, so ``--json`` writes what ``evalgate gate`` exits with (it wrote PASS and 0 for a family
     with an inconclusive candidate and no failing one, which exits 4)."""
-    if any(c.failed for c in judged):
-        return "FAIL", EXIT_REGRESSION
-    if any(c.inconclusive for c in judged):
-        return "INCONCLUSIVE", 0 if allow_inconclusive else EXIT_INCONCLUSIVE
-    return "PASS", 0
+    return outcome_of(any(c.failed for c in judged), any(c.inconclusive for c in judged), allow_inconclusive)
 
 
 def holm_p_values(summaries: Sequence[Summary]) -> list[dict[str, float | None]]:

@@ -16,7 +16,6 @@ from evalgate_lib.statistics.beyond_noise import significant_metrics
 from evalgate_lib.statistics.budget_width import labels_to_decide
 from evalgate_lib.statistics.gate import (
     EXIT_INCONCLUSIVE,
-    EXIT_REGRESSION,
     GateConfig,
     RuleVerdict,
     basis_line,
@@ -25,6 +24,7 @@ from evalgate_lib.statistics.gate import (
     format_verdict,
     judge,
     judged_line,
+    outcome_of,
 )
 from evalgate_lib.statistics.label_correction import LabelCorrection, format_correction
 from evalgate_lib.statistics.metrics import METRICS, Summary
@@ -92,15 +92,13 @@ class GateDecision:
     @property
     def verdict(self) -> str:
         """FAIL when a rule fails; else INCONCLUSIVE when a rule is not shown within its limit; else PASS."""
-        return "FAIL" if self.failed else ("INCONCLUSIVE" if self.inconclusive else "PASS")
+        return outcome_of(self.failed, bool(self.inconclusive))[0]
 
     @property
     def exit_code(self) -> int:
         """What ``evalgate gate`` exits with: 1 on a regression, 4 when inconclusive (0 with
         ``--allow-inconclusive``), 0 on a PASS."""
-        if self.failed:
-            return EXIT_REGRESSION
-        return EXIT_INCONCLUSIVE if self.inconclusive and not self.allow_inconclusive else 0
+        return outcome_of(self.failed, bool(self.inconclusive), self.allow_inconclusive)[1]
 
     @property
     def cannot_fail(self) -> list[str]:

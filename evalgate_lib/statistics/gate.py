@@ -65,6 +65,17 @@ FAILED = "FAIL"
 _KINDS = {m.key: m for m in METRICS}
 
 
+def outcome_of(failed: bool, inconclusive: bool, allow_inconclusive: bool = False) -> tuple[str, int]:
+    """The verdict word and exit code of a gate, one pair's or a family's: ``FAIL`` (exit 1) when a rule fails;
+    else ``INCONCLUSIVE`` when one is not shown within its limit (exit 4, 0 with ``--allow-inconclusive``); else
+    ``PASS`` (exit 0). One place, so the text, ``--json`` and the exit status never disagree."""
+    if failed:
+        return FAILED, EXIT_REGRESSION
+    if inconclusive:
+        return INCONCLUSIVE, 0 if allow_inconclusive else EXIT_INCONCLUSIVE
+    return PASS, 0
+
+
 @dataclass(frozen=True)
 class Rule:
     metric: str
