@@ -238,7 +238,21 @@ _CLAUSE_CUT = re.compile(
 def clause_texts(sentence: str) -> list[str]:
     """The clauses of one sentence, as both a claim and its context are cut (:data:`_CLAUSE_CUT`)."""
     flat = " ".join(sentence.split())  # a hard-wrapped line is not a clause boundary
-    return [piece.strip(" ,") for piece in _CLAUSE_CUT.split(flat) if piece and piece.strip(" ,")]
+    out: list[str] = []
+    lead = ""
+    for piece in _CLAUSE_CUT.split(flat):
+        text = piece.strip(" ,") if piece else ""
+        if not text:
+            continue
+        if lead:
+            text, lead = f"{lead} {text}", ""
+        if len(text.split()) == 1 and text[-1:].isalpha():
+            lead = text  # one word is no clause: "Only | when configured, …" keeps its "Only"
+            continue
+        out.append(text)
+    if lead:
+        out.append(lead)
+    return out
 
 
 #: A capitalised word inside a sentence ("the Business plan", "an Admin"): a proper name of the domain (a plan, a
@@ -253,6 +267,16 @@ def proper_names(text: str, first: bool = False) -> frozenset[str]:
     if first:
         found |= {m.group(1) for m in re.finditer(r"^\s*([A-Z][a-z]{2,})(?![\w'’-])", text)}
     return frozenset(stem(w.lower()) for w in found)
+
+
+def line_names(text: str) -> frozenset[str]:
+    """The proper names of each line of ``text``: a table cell is a name from its first word ("Business | 18"), a
+    sentence's first word is not ("Note that …")."""
+    out: set[str] = set()
+    for line in text.splitlines():
+        cells = line.split("|")
+        out.update(n for cell in cells for n in proper_names(cell, len(cells) > 1))
+    return frozenset(out)
 
 
 #: Every capitalised word, removed to leave the words a text writes in lower case.
@@ -398,7 +422,7 @@ def _classmates(passages: tuple[tuple[str, str], ...]) -> dict[str, frozenset[st
     out: dict[str, set[str]] = {}
     for _, passage in passages:
         for line in passage.splitlines():
-            found = {n for cell in line.split("|") for n in proper_names(cell, True)}
+            found = set(line_names(line))
             names = {n for n in found if upper[n] >= lower[n]}
             for name in names:
                 out.setdefault(name, set()).update(names - {name})

@@ -230,14 +230,16 @@ def name_agrees(
 
 def proper_agrees(name: str, also: frozenset[str], mates: frozenset[str]) -> Callable[[Place], bool | None]:
     """A place agrees when it names the proper name (a plan, a role), is a rival when it names another of its kind
-    (``mates``: named beside it in the context) that the claim does not name too."""
+    (``mates``: named beside it in the context) that the claim does not name too: "on the Free and Enterprise plans"
+    against "on the Business and Enterprise plans" (the place names Business, which the claim does not)."""
 
     def agrees(place: Place) -> bool | None:
         if name in place.proper:
             return True
-        if place.code or place.proper & also:
+        if place.code:
             return None
-        return False if place.proper & mates else None
+        # a place naming the claim's other names is a rival only when it names one of the kind the claim does not
+        return False if place.proper & mates - also else None
 
     return agrees
 

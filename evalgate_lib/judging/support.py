@@ -30,7 +30,7 @@ from functools import cached_property, lru_cache
 from typing import Any, Iterable, Mapping, Sequence
 
 from evalgate_lib.judging import lexicon as lx
-from evalgate_lib.judging.context import ContextReading, Place, Span, read_context, squash
+from evalgate_lib.judging.context import ContextReading, Place, Span, line_names, read_context, squash
 from evalgate_lib.judging.question import ABOUT_QUESTION, RESTATES_QUESTION, read_question
 from evalgate_lib.judging.reading import AnswerReading, Sentence, read_answer
 from evalgate_lib.judging.rows import SentenceVerdict
@@ -434,8 +434,45 @@ def _check_name(case: ClaimCase) -> Step | None:
                 words - {name}, case.context.places, agrees, also=taken, floor=RESTATES_QUESTION, own_only=True
             )
             if bound is not None:
-                rivals = sorted(bound.rival.proper - named)
+                rivals = sorted(bound.rival.proper & mates[name] - named)
                 return _bound_step("S.name", "name", name, ", ".join(rivals[:3]), bound)
+    return _span_names_another(case)
+
+
+def _span_names_another(case: ClaimCase) -> Step | None:
+    """The span the claim is about names another of the name's kind, not the name: "On Business, admins can …"
+    aligned to "Admins on Enterprise can …". A proper name with classmates (a plan, a role) is a slot its span must
+    hold; when the best span lacks it but names a classmate the claim does not name, and no span that holds the name
+    holds as much of the claim, the claim's words stand by the other name."""
+    best = case.best
+    if best is None:
+        return None
+    mates = case.context.classmates
+    named = frozenset().union(*(p.proper for p in case.pieces))
+    top = case.need.rank(best)[:2]
+    written = line_names(best.text)
+    for name in sorted(named - case.context.titles - best.terms.words - written):
+        rivals = (written & mates.get(name, frozenset())) - named
+        if not rivals:
+            continue
+        holding = [s for s in case.spans if name in s.terms.words or name in line_names(s.text)]
+        if any(case.need.rank(s)[:2] >= top for s in holding):
+            continue
+        words = case.need.terms.words - {name}
+        own = max(holding, key=case.need.rank, default=None)
+        evidence = {
+            "slot": "name",
+            "value": name,
+            "rival": ", ".join(sorted(rivals)[:3]),
+            "passage": best.passage + 1,
+            "place": best.text,
+            "words": sorted(words),
+            "held": sorted(words & best.terms.words),
+            "own_held": sorted(words & own.terms.words) if own is not None else [],
+        }
+        if own is not None:
+            evidence["own_place"] = own.text
+        return Step("S.name", "unsupported", False, evidence)
     return None
 
 
@@ -990,7 +1027,8 @@ CLAIM_TABLE: tuple[Rule, ...] = (
     Rule(
         "S.name",
         "a name (option, function, path, identifier) stands by the words of its place: when the claim's words stand "
-        "by another name of its shape in another place, the claim is unsupported",
+        "by another name of its shape in another place, or the span the claim is about names another of a proper "
+        "name's kind (a plan, a role) and not it, the claim is unsupported",
         Example(
             "Pass --extra-index-url to replace the package index.",
             (("Indexes", "Pass --index-url to replace the package index. Pass --extra-index-url to add an index."),),

@@ -1,0 +1,110 @@
+"""Slots compared with the span a claim is about (issue 52, round two): a proper name its span replaces with another
+of its kind, a one-word lead-in kept with its clause, and the opposite qualifiers added to the lexicon. Each case is
+judged from strings by the default judge, and the deciding rule and its evidence are read from the trace."""
+
+from __future__ import annotations
+
+from evalgate_lib.judging import lexicon as lx
+from evalgate_lib.judging.answer import judge_answer
+from evalgate_lib.judging.context import clause_texts, line_names, passage_places, read_context
+from evalgate_lib.judging.rows import SentenceVerdict
+from evalgate_lib.judging.slots import proper_agrees
+from evalgate_lib.judging.support import ClaimCase, _span_names_another
+
+#: Two plans named on one line (the table's header: each is the other's classmate), and a fact about one of them.
+DEVICES = (
+    "Two-factor authentication",
+    "| Setting | Business | Enterprise |\n|---|---|---|\n| Remembered devices | 30 days | 1 to 30 days |\n\n"
+    "## Remembered devices\n\nWhen you select Trust this device, Nimbus does not ask again for 30 days.\n\n"
+    "Admins on Enterprise can shorten this to as little as 1 day, or turn trusted devices off.",
+)
+
+
+def one(answer: str, passages: list, question: str = "Can admins change remembered devices?") -> SentenceVerdict:
+    verdict = judge_answer(question=question, answer=answer, passages=passages, accept=("x",))
+    claiming = [s for s in verdict.sentences if s.supported is not None]
+    assert len(claiming) == 1, [s.text for s in verdict.sentences]
+    return claiming[0]
+
+
+def test_a_name_its_span_replaces_with_another_of_its_kind_is_unsupported() -> None:
+    s = one("On Business, admins can shorten this to as little as 1 day, or turn trusted devices off.", [DEVICES])
+    step = s.steps[-1]
+    assert (s.rule, step.outcome, s.supported) == ("S.name", "unsupported", False)
+    # the span the claim is about names Enterprise where the claim says Business
+    assert step.evidence["value"] == "busi" and step.evidence["rival"] == "enterpris"
+    assert "Admins on Enterprise can shorten this" in step.evidence["place"]
+    assert "Trust this device" not in step.evidence["place"]
+
+
+def test_the_same_claim_with_the_span_s_own_name_is_supported() -> None:
+    s = one("On Enterprise, admins can shorten this to as little as 1 day, or turn trusted devices off.", [DEVICES])
+    assert s.supported is True and s.rule != "S.name"
+
+
+def test_a_sentence_s_first_word_is_no_name_a_table_cell_s_is() -> None:
+    # "Note" opens a sentence; "Business" opens a cell; "Enterprise" stands inside a sentence
+    assert line_names("Note that SSO is on Enterprise.\nBusiness | 30 days") == frozenset({"enterpris", "busi"})
+
+
+def test_a_place_naming_the_claim_s_other_name_and_one_it_does_not_is_a_rival() -> None:
+    place = passage_places(0, "Links", "Download limits are available on the Business and Enterprise plans.")[0]
+    agrees = proper_agrees("free", also=frozenset({"enterpris"}), mates=frozenset({"busi", "enterpris", "starter"}))
+    assert agrees(place) is False  # it names Business, which the claim does not: a rival
+    only_mates = passage_places(0, "Links", "Guests are counted on the Enterprise plan.")[0]
+    assert agrees(only_mates) is None  # it names only Enterprise, which the claim names too: neither
+
+
+def test_a_one_word_lead_in_stays_with_its_clause() -> None:
+    assert clause_texts("Only when configured, an SSO session lasts 12 hours.") == [
+        "Only when configured, an SSO session lasts 12 hours."
+    ]
+    # two clauses stay two
+    assert clause_texts("It lasts 12 hours; admins can change it.") == ["It lasts 12 hours", "admins can change it."]
+
+
+def test_by_default_and_only_when_are_opposites_and_at_least_opposes_maximum() -> None:
+    assert ("only", "when") in lx.OPPOSITES[("by", "default")]
+    assert ("maximum",) in lx.OPPOSITES[("at", "least")]
+    assert ("at", "most") in lx.OPPOSITES[("minimum",)]
+    session = ("SSO", "By default, an SSO session in Nimbus lasts 12 hours before members sign in again.")
+    s = one("Only when configured, an SSO session in Nimbus lasts 12 hours.", [session], "How long is a session?")
+    assert (s.rule, s.steps[-1].outcome) == ("S.qualifier", "unsupported")
+    assert s.steps[-1].evidence["value"] == "only when" and s.steps[-1].evidence["rival"] == "by default"
+
+
+def test_a_maximum_where_the_span_says_at_least_is_unsupported() -> None:
+    seats = ("Plans", "Enterprise requires at least 50 seats. Starter includes 3 seats.")
+    s = one("Enterprise requires a maximum of 50 seats.", [seats], "How many seats does Enterprise require?")
+    assert (s.rule, s.steps[-1].outcome) == ("S.qualifier", "unsupported")
+    assert s.steps[-1].evidence["rival"] == "at least"
+
+
+STORAGE = (
+    "Storage",
+    "| Plan | Free | Starter | Business | Enterprise |\n|---|---|---|---|---|\n| Storage | 5 GB | 1 TB | 2 TB | "
+    "custom |\n\n## Buying extra storage\n\nStarter and Business workspaces can buy storage add-ons from Admin console "
+    "> Billing > Add-ons.",
+)
+
+
+def _case(claim: str, passages: tuple, question: str) -> ClaimCase:
+    context = read_context(passages)
+    return ClaimCase(claim, (), question, context, context.spans)
+
+
+def test_the_span_rule_on_its_own_names_the_span_and_the_name_it_holds_instead() -> None:
+    case = _case("Add-ons are available for Starter and Enterprise workspaces.", (STORAGE,), "Who can buy add-ons?")
+    step = _span_names_another(case)
+    assert step is not None and (step.rule, step.outcome) == ("S.name", "unsupported")
+    # the best span holds Starter and Business; the claim names Starter and Enterprise: Business is the rival
+    assert step.evidence["value"] == "enterpris" and step.evidence["rival"] == "busi"
+    assert step.evidence["place"].endswith("Starter and Business workspaces can buy storage add-ons from Admin console "
+                                           "> Billing > Add-ons.")
+    # a span holding Enterprise (the table) holds less of the claim: "storage" only, against add, on, starter, workspac
+    assert step.evidence["held"] == ["add", "on", "starter", "workspac"]
+
+
+def test_the_span_rule_is_silent_when_the_span_holds_the_name() -> None:
+    case = _case("Add-ons are available for Starter and Business workspaces.", (STORAGE,), "Who can buy add-ons?")
+    assert _span_names_another(case) is None
