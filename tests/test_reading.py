@@ -160,3 +160,30 @@ def test_nothing_else_in_the_judge_splits_an_answer() -> None:
         }
         if path.name not in allowed:
             assert not used, f"{path.name} splits text itself: {used}"
+
+
+def test_a_closing_about_the_question_claims_nothing() -> None:
+    assert roles("Uploads are limited to 5 GB. Hopefully this answers your question!") == [
+        ("claim", "Uploads are limited to 5 GB."),
+        ("courtesy", "Hopefully this answers your question!"),
+    ]
+    # a sentence that names something checkable is still a claim, whatever it ends on
+    assert roles("The --answers flag answers your question automatically.")[0][0] == "claim"
+
+
+def test_a_bare_yes_or_no_behind_a_source_frame_is_polar() -> None:
+    assert roles("As stated in the docs, yes. Redirects are followed.") == [
+        ("polar", "As stated in the docs, yes."),
+        ("claim", "Redirects are followed."),
+    ]
+
+
+def test_a_lead_in_about_reading_the_context_is_a_frame_a_condition_of_its_own_is_not() -> None:
+    (sentence,) = read_answer("If I understand the passages right, the limit is 5 GB.").sentences
+    assert (sentence.role, sentence.claim) == ("claim", "the limit is 5 GB.")
+    assert sentence.clauses[0].frame.strip() == "If I understand the passages right,"
+    (sentence,) = read_answer("As far as the documentation says, the limit is 5 GB.").sentences
+    assert sentence.claim == "the limit is 5 GB."
+    # "build" and "fails" are a condition's own words: the whole sentence is the claim
+    (sentence,) = read_answer("If the documentation build fails, run make clean.").sentences
+    assert sentence.claim == "If the documentation build fails, run make clean."

@@ -151,6 +151,8 @@ CLAUSE_NEGATIONS: frozenset[str] = NEGATIONS - _words("negations", "prepositiona
 RESTRICTIVES: frozenset[str] = _words("restrictives")
 QUESTION_WORDS: frozenset[str] = _words("question_words")
 SOURCE_NOUNS: frozenset[str] = _words("sources", "nouns")
+#: The words of a hedged lead-in about reading the context, besides its source noun and stopwords.
+SOURCE_READING: frozenset[str] = _words("sources", "reading")
 REPORT_VERBS: frozenset[str] = _words("report_verbs")
 SPEECH_PARTICIPLES: frozenset[str] = _words("report_verbs", "speech_participles")
 HEDGES: frozenset[str] = _words("hedges")
@@ -275,6 +277,7 @@ __all__ = [
     "SELF_NOUNS",
     "SELF_POSITIONS",
     "SOURCE_NOUNS",
+    "SOURCE_READING",
     "SPEECH_PARTICIPLES",
     "STOPWORDS",
     "SWITCH_OFF",

@@ -398,6 +398,10 @@ def _strip_frames(text: str) -> tuple[str, str]:
     opener = _OPENER_PATTERN.match(text)
     if opener and (opener.group("noun").lower() in lx.SOURCE_NOUNS or opener.group("noun").startswith("[")):
         return frame + opener.group(0), text[opener.end() :]
+    lead = re.match(r"^\s*(?:if|from|as)\b[^,;:]{1,80},\s*(?=\S)", text, re.IGNORECASE)
+    if lead and _reading_lead(_tokens(lead.group(0))):
+        # "If I read the documentation correctly, X", "From what the passages say, X": the claim is X
+        return frame + lead.group(0), text[lead.end() :]
     tokens = _tokens(text)
     if tokens[:1] == ("what",) and (reported := _source_subject(tokens[1:])) is not None:
         # "What it does say is that X", "What the context mentions is X": the claim is X
@@ -420,6 +424,15 @@ def _strip_frames(text: str) -> tuple[str, str]:
             if end is not None and text[end:].strip():
                 return frame + text[:end], text[end:]
     return frame, text
+
+
+def _reading_lead(tokens: tuple[str, ...]) -> bool:
+    """A lead-in that only says how the writer reads the context: a source noun, and besides it only the reader's
+    words (lexicon ``sources.reading``), report verbs and stopwords ("if the documentation build fails" is a
+    condition of its own: *build*, *fails*)."""
+    return any(t in lx.SOURCE_NOUNS for t in tokens) and all(
+        t in lx.SOURCE_NOUNS or t in lx.SOURCE_READING or t in lx.REPORT_VERBS or t in lx.STOPWORDS for t in tokens
+    )
 
 
 _WORD = re.compile(r"[\w.]+(?:['\u2019]\w+)?")
@@ -476,6 +489,8 @@ def _clause(text: str, question: str, first: bool, disabled: frozenset[str] = fr
     rest = rest.strip() or text
     if frame and _echo(rest, question):
         return Clause(rest, "echo", "role.echo", frame)
+    if frame and _polar(rest, question):  # "According to the provided context, no."
+        return Clause(rest, "polar", "role.polar", frame)
     reported = bool(frame) and _source_frame(frame)
     own = lx.OWN_KNOWLEDGE.find(_tokens(frame)) is not None
     return Clause(rest, "claim", "role.claim", frame, background and not own, conclusion, reported, own)
