@@ -121,6 +121,12 @@ def test_consistent_rewrites_keep_what_the_answer_says() -> None:
     assert words is not None and words.answer == "Starter includes three seats."
 
 
+def test_the_digits_after_a_thousands_separator_are_not_a_number_of_their_own() -> None:
+    # "$5,000" once became "$5,zero": the "000" after the comma was read as a count; money is left alone
+    base = Base("n2", "When is invoicing offered?", "Invoicing needs over $5,000 per year.", (("Billing", "x"),))
+    assert number_format(base) is None
+
+
 def test_every_edit_is_the_same_on_every_run() -> None:
     for kind in EDIT_KINDS:
         for base in (BACKUPS, INDEXES, SEATS):

@@ -108,3 +108,23 @@ def test_the_span_rule_on_its_own_names_the_span_and_the_name_it_holds_instead()
 def test_the_span_rule_is_silent_when_the_span_holds_the_name() -> None:
     case = _case("Add-ons are available for Starter and Business workspaces.", (STORAGE,), "Who can buy add-ons?")
     assert _span_names_another(case) is None
+
+
+PRICES = (
+    "Pricing",
+    "Business costs $18 per user per month billed annually and $22 billed monthly. Paying annually saves about 18% "
+    "on Business.",
+)
+
+
+def test_a_claim_joining_two_facts_of_one_number_is_not_a_unit_change() -> None:
+    # 18 is given as $ (the price) and as % (the saving); the claim states both, as the context does
+    s = one("Paying annually saves about 18 percent ($18 instead of $22 per user per month).", [PRICES], "Why annual?")
+    assert s.supported is True and s.rule != "S.unit"
+
+
+def test_one_number_given_two_units_the_context_never_pairs_is_a_unit_change() -> None:
+    # "18 GB" is nowhere in the context: the claim's second unit is not a second fact but a changed one
+    s = one("Business costs $18 per user per month, so 18 GB per month.", [PRICES], "What does Business cost?")
+    assert (s.rule, s.steps[-1].outcome) == ("S.unit", "unsupported")
+    assert s.steps[-1].evidence["quantity"] == "18 gb" and s.steps[-1].evidence["given"] == "as $"

@@ -183,15 +183,22 @@ def _words_evidence(need: Need, check: _Check) -> dict[str, Any]:
     return {"needed": _words_of(need), "held": _words_of(need)}
 
 
-def _unheld_quantity(claim: str, span: Span) -> dict[str, Any] | None:
+def _unheld_quantity(
+    claim: str, span: Span, context: frozenset[tuple[str, str]] = frozenset()
+) -> dict[str, Any] | None:
     """A quantity of the claim (its number written in digits) whose number the span gives only with another unit.
 
     A span that also states the number bare (a table cell, the end of its sentence: "up to 10.") contradicts
-    nothing: the unit may be its header's or its sentence's."""
+    nothing: the unit may be its header's or its sentence's. Nor does one whose unit the claim gives the number
+    with too, when the ``context`` (its quantities) gives the claim's: "about 18 percent … ($18 instead of $22)"
+    joins two facts, and the span holds one of them ("64 gigabytes (64MB)" joins none: no place gives 64 GB)."""
     given = span.terms.quantities
     span_numbers = {t for t in span.terms.exact if t[:1].isdigit()}
-    for number, unit in sorted(quantities(claim, number_words=False)):
+    stated = quantities(claim, number_words=False)
+    for number, unit in sorted(stated):
         if (number, unit) in given or number not in span_numbers or _bare(number, span.text):
+            continue
+        if (number, unit) in context and any((number, u) in given for n, u in stated if n == number and u != unit):
             continue
         other = sorted(u for n, u in given if n == number)
         shown = "as " + ", ".join(other) if other else "for something else"
@@ -389,7 +396,8 @@ def _check_absent(case: ClaimCase) -> Step | None:
 def _check_unit(case: ClaimCase) -> Step | None:
     if case.best is None:
         return None
-    unheld = _unheld_quantity(case.claim, case.best)
+    given = frozenset().union(*(place.quantities for place in case.context.places))
+    unheld = _unheld_quantity(case.claim, case.best, given)
     return Step("S.unit", "unsupported", False, {"passage": case.best.passage + 1, **unheld}) if unheld else None
 
 

@@ -152,7 +152,7 @@ for _family in UNIT_FAMILIES:
             )
 
 _NUMBER = re.compile(
-    r"(?<![\w.$/\\#-])(?P<num>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?P<glued>[A-Za-z%]+)?(?![\w/]|[.,]\d)"
+    r"(?<![\w.$/\\#-])(?<!\d,)(?P<num>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?P<glued>[A-Za-z%]+)?(?![\w/]|[.,]\d)"
     r"(?P<space>[ \u00a0])?(?P<unit>[A-Za-z]+)?"
 )
 _LIST_NUMBER = re.compile(r"^\s*\d+[.)]\s")
