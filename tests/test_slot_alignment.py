@@ -9,7 +9,13 @@ from evalgate_lib.judging.answer import judge_answer
 from evalgate_lib.judging.context import clause_texts, line_names, passage_places, read_context
 from evalgate_lib.judging.rows import SentenceVerdict
 from evalgate_lib.judging.slots import proper_agrees
-from evalgate_lib.judging.support import ClaimCase, _span_names_another
+from evalgate_lib.judging.support import (
+    WORD_FLOOR,
+    ClaimCase,
+    _prose_qualifiers,
+    _span_holds_the_opposite,
+    _span_names_another,
+)
 
 #: Two plans named on one line (the table's header: each is the other's classmate), and a fact about one of them.
 DEVICES = (
@@ -128,3 +134,46 @@ def test_one_number_given_two_units_the_context_never_pairs_is_a_unit_change() -
     s = one("Business costs $18 per user per month, so 18 GB per month.", [PRICES], "What does Business cost?")
     assert (s.rule, s.steps[-1].outcome) == ("S.unit", "unsupported")
     assert s.steps[-1].evidence["quantity"] == "18 gb" and s.steps[-1].evidence["given"] == "as $"
+
+
+def test_a_table_cell_s_qualifier_stands_in_its_column_heading() -> None:
+    table = ("Requirements", "| Platform | Minimum version |\n|---|---|\n| iOS | 16.0 |\n| Android | 11 |")
+    s = one("The maximum iOS version is 16.0.", [table], "Which iOS version does the app need?")
+    assert (s.rule, s.steps[-1].outcome) == ("S.qualifier", "unsupported")
+    assert s.steps[-1].evidence["rival"] == "minimum" and "Minimum version" in s.steps[-1].evidence["place"]
+    assert one("The minimum iOS version is 16.0.", [table], "Which iOS version does the app need?").supported
+
+
+VERSIONS = (
+    "Version history",
+    "The 500-version limit does not apply to files larger than 10 GB. For those files only the 20 most recent "
+    "versions are kept, whatever the plan.",
+)
+
+
+def test_a_span_holding_the_opposite_qualifier_and_not_the_claim_s_makes_it_unsupported() -> None:
+    case = _case("For files smaller than 10 GB, Nimbus keeps only the 20 most recent versions.", (VERSIONS,), "?")
+    step = _span_holds_the_opposite(case)
+    assert step is not None and (step.rule, step.outcome) == ("S.qualifier", "unsupported")
+    assert step.evidence["value"] == "smaller" and step.evidence["rival"] == "larger"
+    s = one("For files larger than 10 GB, Nimbus keeps only the 20 most recent versions.", [VERSIONS], "?")
+    assert s.supported is True
+
+
+def test_what_the_span_rule_does_not_read_as_a_qualifier() -> None:
+    # code sets a value; a negated qualifier says its opposite; a condition states no value; a modal is a verb's
+    assert _prose_qualifiers("Pass ensure_ascii=False to json.dumps().") == frozenset()
+    assert _prose_qualifiers("If posix is not true, it runs in compatibility mode.") == frozenset()
+    assert _prose_qualifiers("If true, TextWrapper detects sentence endings.") == frozenset()
+    assert _prose_qualifiers("Admins must enable it; members can view it.") == frozenset({("enable",)})
+    # a claim that states both words of a pair flips neither
+    both = _case("It can dump from servers older than its own version, but not from newer ones.", (
+        ("pg_dump", "pg_dump can dump from servers older than its own version."),), "?")
+    assert _span_holds_the_opposite(both) is None
+
+
+def test_the_span_rule_reads_only_a_span_that_holds_the_claim_s_words() -> None:
+    # the span shares 60, day and change with the claim, under WORD_FLOOR of its words: it is not what it is about
+    context = ("Pricing", "Owners receive an email reminder 60 days before the change.")
+    case = _case("Removed users are deactivated by the identity provider 60 days after the change.", (context,), "?")
+    assert case.figure < WORD_FLOOR and _span_holds_the_opposite(case) is None

@@ -313,6 +313,7 @@ def _place(
     data: bool,
     bound: frozenset[str] = frozenset(),
     proper: frozenset[str] = frozenset(),
+    binding: str = "",
 ) -> Place:
     terms = terms_of(text, code)
     tokens = lx.reading_tokens(text)
@@ -331,7 +332,7 @@ def _place(
         names,
         bool(lx.CLAUSE_NEGATIONS & set(tokens)),
         bool(lx.RESTRICTIVES & set(tokens)),
-        lx.qualifiers(tokens),
+        lx.qualifiers(tokens) | lx.qualifiers(lx.reading_tokens(binding)),
         refers_back(text),
         data,
         own,
@@ -376,7 +377,9 @@ def passage_places(index: int, title: str, text: str) -> tuple[Place, ...]:
                         code = tuple(c for c in block.code if c in cell)
                         names = proper_names(cells[0], True) | proper_names(heading, True) | proper_names(cell, True)
                         bound = row | terms_of(heading).words
-                        out.append(_place(index, cell, shown, above, code, False, bound, names))
+                        # a cell's qualifier may stand in its heading ("Minimum version | 16.0") or row label
+                        binding = f"{cells[0]} | {heading}"
+                        out.append(_place(index, cell, shown, above, code, False, bound, names, binding))
                 continue
         above = frozenset().union(*(terms_of(label).words for label in labels))
         code = tuple(c for c in block.code if c in sentence) if block.kind != "code" else ()

@@ -30,7 +30,7 @@ from functools import cached_property, lru_cache
 from typing import Any, Iterable, Mapping, Sequence
 
 from evalgate_lib.judging import lexicon as lx
-from evalgate_lib.judging.context import ContextReading, Place, Span, line_names, read_context, squash
+from evalgate_lib.judging.context import ContextReading, Place, Span, clause_texts, line_names, read_context, squash
 from evalgate_lib.judging.question import ABOUT_QUESTION, RESTATES_QUESTION, read_question
 from evalgate_lib.judging.reading import AnswerReading, Sentence, read_answer
 from evalgate_lib.judging.rows import SentenceVerdict
@@ -453,8 +453,8 @@ def _span_names_another(case: ClaimCase) -> Step | None:
     hold; when the best span lacks it but names a classmate the claim does not name, and no span that holds the name
     holds as much of the claim, the claim's words stand by the other name."""
     best = case.best
-    if best is None:
-        return None
+    if best is None or case.figure < WORD_FLOOR:
+        return None  # a span that does not hold the claim's words is not what the claim is about
     mates = case.context.classmates
     named = frozenset().union(*(p.proper for p in case.pieces))
     top = case.need.rank(best)[:2]
@@ -517,6 +517,61 @@ def _check_qualifier(case: ClaimCase) -> Step | None:
             if bound is not None:
                 opposite = sorted(" ".join(q) for q in bound.rival.qualifiers & lx.OPPOSITES[qualifier])
                 return _bound_step("S.qualifier", "qualifier", " ".join(qualifier), ", ".join(opposite), bound)
+    return _span_holds_the_opposite(case)
+
+
+#: A token that is code, not prose: an assignment, a call, a path, a snake_case or dotted name ("ensure_ascii=False").
+_CODE_TOKEN = re.compile(r"\S*[=_()/\\<>]\S*|\S+\.\S+")
+
+
+@lru_cache(maxsize=65536)
+def _prose_qualifiers(text: str) -> frozenset[tuple[str, ...]]:
+    """The qualifiers ``text`` states in prose: none inside code ("ensure_ascii=False" sets a value, it does not
+    qualify the sentence), none right after a negation ("if posix is not true" says false), and no modal verb
+    (*must*, *can*, *may* qualify a verb the span-level comparison cannot tell apart)."""
+    found: set[tuple[str, ...]] = set()
+    for line in text.splitlines():
+        for clause in clause_texts(line):
+            tokens = lx.reading_tokens(_CODE_TOKEN.sub(" ", clause))
+            if tokens and tokens[0] in lx.CONDITIONS:
+                continue  # "If true, TextWrapper attempts …" states a condition, not the value
+            kept = tuple(
+                "_" if any(n in lx.CLAUSE_NEGATIONS for n in tokens[max(0, i - 3) : i]) else t
+                for i, t in enumerate(tokens)
+            )
+            found |= {q for q in lx.qualifiers(kept) if not set(q) <= lx.AUXILIARIES}
+    return frozenset(found)
+
+
+def _span_holds_the_opposite(case: ClaimCase) -> Step | None:
+    """The span the claim is about holds a qualifier's opposite and not the qualifier: "For files smaller than 10 GB,
+    Nimbus keeps only the 20 most recent versions" aligned to "… files larger than 10 GB. For those files only the
+    20 most recent versions are kept". As for a name, no span holding the qualifier may hold as much of the claim."""
+    best = case.best
+    if best is None or case.figure < WORD_FLOOR:
+        return None  # a span that does not hold the claim's words is not what the claim is about
+    held = _prose_qualifiers(best.text)
+    top = case.need.rank(best)[:2]
+    said = frozenset().union(*(_prose_qualifiers(p.text) for p in case.pieces if not p.condition))
+    for qualifier in sorted(said - held):
+        # a claim that states both of a pair ("older than its own version, but not newer") flips neither
+        opposite = held & lx.OPPOSITES.get(qualifier, frozenset()) - said
+        if not opposite:
+            continue
+        if any(qualifier in _prose_qualifiers(s.text) and case.need.rank(s)[:2] >= top for s in case.spans):
+            continue
+        words = case.need.terms.words
+        evidence = {
+            "slot": "qualifier",
+            "value": " ".join(qualifier),
+            "rival": ", ".join(sorted(" ".join(q) for q in opposite)),
+            "passage": best.passage + 1,
+            "place": best.text,
+            "words": sorted(words),
+            "held": sorted(words & best.terms.words),
+            "own_held": [],
+        }
+        return Step("S.qualifier", "unsupported", False, evidence)
     return None
 
 
@@ -1064,7 +1119,8 @@ CLAIM_TABLE: tuple[Rule, ...] = (
     Rule(
         "S.qualifier",
         "a qualifier (minimum/maximum, before/after, must/may, enabled/disabled …: the lexicon's opposites) stands by "
-        "its place: when the claim's words stand by a place holding its opposite and not it, the claim is unsupported",
+        "its place: when the claim's words stand by a place holding its opposite and not it, or the span the claim is "
+        "about (holding WORD_FLOOR of its words) states the opposite in prose and not it, the claim is unsupported",
         Example(
             "The maximum number of seats on Business is 5.",
             (("Seats", "Business requires a minimum of 5 seats."),),
