@@ -12,9 +12,11 @@ from evalgate_lib.judging.slots import proper_agrees
 from evalgate_lib.judging.support import (
     WORD_FLOOR,
     ClaimCase,
+    _prose_negated,
     _prose_qualifiers,
     _span_holds_the_opposite,
     _span_names_another,
+    _span_negates_the_claim,
 )
 
 #: Two plans named on one line (the table's header: each is the other's classmate), and a fact about one of them.
@@ -105,8 +107,9 @@ def test_the_span_rule_on_its_own_names_the_span_and_the_name_it_holds_instead()
     assert step is not None and (step.rule, step.outcome) == ("S.name", "unsupported")
     # the best span holds Starter and Business; the claim names Starter and Enterprise: Business is the rival
     assert step.evidence["value"] == "enterpris" and step.evidence["rival"] == "busi"
-    assert step.evidence["place"].endswith("Starter and Business workspaces can buy storage add-ons from Admin console "
-                                           "> Billing > Add-ons.")
+    assert step.evidence["place"].endswith(
+        "Starter and Business workspaces can buy storage add-ons from Admin console > Billing > Add-ons."
+    )
     # a span holding Enterprise (the table) holds less of the claim: "storage" only, against add, on, starter, workspac
     assert step.evidence["held"] == ["add", "on", "starter", "workspac"]
 
@@ -167,8 +170,11 @@ def test_what_the_span_rule_does_not_read_as_a_qualifier() -> None:
     assert _prose_qualifiers("If true, TextWrapper detects sentence endings.") == frozenset()
     assert _prose_qualifiers("Admins must enable it; members can view it.") == frozenset({("enable",)})
     # a claim that states both words of a pair flips neither
-    both = _case("It can dump from servers older than its own version, but not from newer ones.", (
-        ("pg_dump", "pg_dump can dump from servers older than its own version."),), "?")
+    both = _case(
+        "It can dump from servers older than its own version, but not from newer ones.",
+        (("pg_dump", "pg_dump can dump from servers older than its own version."),),
+        "?",
+    )
     assert _span_holds_the_opposite(both) is None
 
 
@@ -177,3 +183,30 @@ def test_the_span_rule_reads_only_a_span_that_holds_the_claim_s_words() -> None:
     context = ("Pricing", "Owners receive an email reminder 60 days before the change.")
     case = _case("Removed users are deactivated by the identity provider 60 days after the change.", (context,), "?")
     assert case.figure < WORD_FLOOR and _span_holds_the_opposite(case) is None
+
+
+RECOVERY = (
+    "Version history",
+    "Versions older than the version-history period are deleted automatically and cannot be recovered by support.",
+)
+
+
+def test_a_positive_claim_whose_span_negates_its_own_word_is_unsupported() -> None:
+    case = _case(
+        "Versions older than the period are deleted automatically and can be recovered by support.", (RECOVERY,), "?"
+    )
+    step = _span_negates_the_claim(case)
+    assert step is not None and (step.rule, step.outcome) == ("S.negation", "unsupported")
+    assert step.evidence["negated"] == ["recov"] and step.evidence["rival"] == "negative"
+    negative = one(
+        "Versions older than the period are deleted automatically and cannot be recovered by support.", [RECOVERY], "?"
+    )
+    assert negative.supported is True
+
+
+def test_a_word_the_span_also_states_without_negating_it_is_not_negated() -> None:
+    assert _prose_negated("This does not use the system store but, instead, uses a bundled store.") == frozenset()
+    assert _prose_negated("If you need that header set and you don't want to encode it, pass json.") == frozenset()
+    assert _prose_negated("Deleted files cannot be recovered.") == frozenset({"recov"})
+    # a condition states no fact: "if it is not set" negates nothing the span asserts
+    assert _prose_negated("If REQUESTS_CA_BUNDLE is not set, CURL_CA_BUNDLE is used.") == frozenset()

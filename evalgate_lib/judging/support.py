@@ -50,7 +50,7 @@ from evalgate_lib.judging.slots import (
     proper_agrees,
     qualifier_agrees,
 )
-from evalgate_lib.judging.terms import Terms, quantities, terms_of
+from evalgate_lib.judging.terms import Terms, quantities, stem, terms_of
 from evalgate_lib.text.tokens import content_token_list, fold
 
 #: Share of a claim's counted words its best span must hold, with every number and name, to support it.
@@ -498,11 +498,59 @@ def _check_negation(case: ClaimCase) -> Step | None:
         if bound is not None:
             said, written = ("negative", "positive") if piece.negated else ("positive", "negative")
             return _bound_step("S.negation", "polarity", said, written, bound)
+    span = _span_negates_the_claim(case)
+    if span is not None:
+        return span
     negated = any(piece.negated for piece in case.pieces)
     if case.best is not None and negated and not _negative(case.best):
         evidence = {**case.evidence, "slot": "polarity", "value": "negative", "rival": "positive"}
         return Step("S.negation", "undecided", False, {**evidence, "place": case.best.text})
     return None
+
+
+@lru_cache(maxsize=65536)
+def _prose_negated(text: str) -> frozenset[str]:
+    """The words ``text`` only negates in prose (stemmed: "cannot be recovered" → recov): none in a condition or
+    code, and none that it also states without negating it ("does not use the system store but uses a bundled
+    one" states *use* both ways; "if you need that header set" states *set*)."""
+    negated: set[str] = set()
+    stated: set[str] = set()
+    for line in text.splitlines():
+        for clause in clause_texts(line):
+            tokens = lx.reading_tokens(_CODE_TOKEN.sub(" ", clause))
+            denied = {stem(w) for w in lx.negated_words(tokens)}
+            stated |= {stem(t) for t in tokens} - denied
+            if tokens and tokens[0] not in lx.CONDITIONS:
+                negated |= denied
+    return frozenset(negated - stated)
+
+
+def _span_negates_the_claim(case: ClaimCase) -> Step | None:
+    """A claim that negates nothing, aligned to a span (holding WORD_FLOOR of its words) that negates one of the
+    claim's own words, where every span holding as much of the claim negates it too: "Versions older than the period
+    can be recovered by support" against "… are deleted automatically and cannot be recovered by support"."""
+    best = case.best
+    if best is None or case.figure < WORD_FLOOR or any(p.negated or p.restrictive for p in case.pieces):
+        return None
+    words = frozenset().union(*(p.words for p in case.pieces if not p.condition)) - case.context.titles
+    top = case.need.rank(best)[:2]
+    # every span about as close to the claim (one word less at most) must negate it: one that does not may be it
+    rivals = [s for s in case.spans if case.need.rank(s)[:2] >= (top[0], top[1] - 1)]
+    negated = words & frozenset.intersection(*(_prose_negated(s.text) for s in rivals))
+    if not negated:
+        return None
+    evidence = {
+        "slot": "polarity",
+        "value": "positive",
+        "rival": "negative",
+        "passage": best.passage + 1,
+        "place": best.text,
+        "words": sorted(words),
+        "held": sorted(words & best.terms.words),
+        "own_held": [],
+        "negated": sorted(negated),
+    }
+    return Step("S.negation", "unsupported", False, evidence)
 
 
 def _check_qualifier(case: ClaimCase) -> Step | None:
@@ -1105,8 +1153,9 @@ CLAIM_TABLE: tuple[Rule, ...] = (
     Rule(
         "S.negation",
         "polarity both ways: when the claim's words stand by a place that says the opposite (a negation the claim "
-        "lacks, or none where the claim negates), the claim is unsupported; a negative claim whose span says "
-        "nothing negative is undecided, leaning unsupported",
+        "lacks, or none where the claim negates), or the span the claim is about (and every span as close) only "
+        "negates a word the claim states, the claim is unsupported; a negative claim whose span says nothing "
+        "negative is undecided, leaning unsupported",
         Example(
             "SSO is available on the Free plan.",
             (("Single sign-on", "SSO is not available on the Free plan. It is included in Business."),),
