@@ -21,10 +21,11 @@ plans are drawn with the code ``evalgate sample`` uses (:func:`evalgate_lib.stat
 seeds 0 … plans − 1), and the rule is decided as ``evalgate gate`` decides it from a plan's labels
 (:func:`evalgate_lib.statistics.label_estimates.corrected_delta` at its λ, the bootstrap of
 :mod:`evalgate_lib.statistics.label_bootstrap`, the census bound as fallback, the judge last, each
-through :func:`evalgate_lib.statistics.gate.decide_rule`) and, beside it, from the labels alone (the
-same bootstrap at λ = 0). Published per budget: **agreement** with the all-labels verdict, the share
-of plans the **labels decided** (not the judge), and **false FAIL** where the all-labels verdict is
-not FAIL (target ≤ α).
+through :func:`evalgate_lib.statistics.gate.decide_rule`: FAIL when the deciding interval lies wholly past the
+rule's limit, PASS wholly within it, else INCONCLUSIVE; the all-labels verdict is the same rule on a census)
+and, beside it, from the labels alone (the same bootstrap at λ = 0). Published per budget: **agreement**
+with the all-labels verdict, the share of plans the **labels decided** (not the judge), and **false FAIL**
+where the all-labels verdict is not FAIL (target ≤ α).
 
 Run it from the repository root (minutes on 2 cores)::
 
@@ -55,12 +56,14 @@ from evalgate_lib.statistics.gate import (  # noqa: E402
     census_rule,
     decide_rule,
     exact_stat,
+    limit_of,
     load_gate,
     margin_interval,
-    rule_outcome,
 )
 from evalgate_lib.statistics.label_bootstrap import bootstrap_interval, bootstrap_replicates, plan_figure  # noqa: E402
 from evalgate_lib.statistics.label_bounds import CANNOT_TELL, PairStratum, decide_by_labels  # noqa: E402
+from evalgate_lib.statistics.label_bounds import FAIL as LABELS_FAIL  # noqa: E402
+from evalgate_lib.statistics.label_bounds import PASS as LABELS_PASS  # noqa: E402
 from evalgate_lib.statistics.label_correction import CORRECTED, LabelledMetric  # noqa: E402
 from evalgate_lib.statistics.label_estimates import StratumValues, corrected_delta, paired_values  # noqa: E402
 from evalgate_lib.statistics.metrics import METRICS, in_population  # noqa: E402
@@ -75,11 +78,11 @@ FAIL = "FAIL"
 
 def outcome(rule: Rule, delta: float, stat: dict, gate: GateConfig) -> str:
     """The rule's verdict as :func:`~evalgate_lib.statistics.gate.judge` reaches it: FAIL, PASS or INCONCLUSIVE
-    (:func:`~evalgate_lib.statistics.gate.decide_rule`, then :func:`~evalgate_lib.statistics.gate.rule_outcome` on
-    :func:`~evalgate_lib.statistics.gate.margin_interval`)."""
-    breached, _, failed = decide_rule(rule, delta, stat, gate)
+    (:func:`~evalgate_lib.statistics.gate.decide_rule` on :func:`~evalgate_lib.statistics.gate.margin_interval`:
+    FAIL when the interval lies wholly past the limit, PASS wholly within it)."""
     kind = "count" if rule.metric in COUNTS else "rate"
-    return rule_outcome(rule, delta, breached, failed, margin_interval(stat, kind, gate.alpha), gate.mode)
+    margin = margin_interval(stat, kind, gate.alpha, limit_of(rule))
+    return decide_rule(rule, delta, margin, gate.mode)[2]
 
 
 def census(questions: list[Question], metric: LabelledMetric, pair: tuple[str, str], side: str,
@@ -173,14 +176,11 @@ def plan_verdict(questions: list[Question], strata, metric: LabelledMetric, pair
         delta = round(estimate * est.n_population, 4) if count else estimate
         stat = {"ci_low": fig.ci_low, "ci_high": fig.ci_high, "p_value": fig.p_value, "confidence": fig.confidence}
         return outcome(rule, delta, stat, gate), True, (fig.ci_low, fig.ci_high)
-    decision = decide_by_labels(_pair_strata(questions, strata, metric, pair), census_rule(rule, gate))
+    decision = decide_by_labels(_pair_strata(questions, strata, metric, pair), census_rule(rule, gate), False)
     if decision.outcome == CANNOT_TELL:
         return judge_verdict, False, None
-    interval = (decision.low, decision.high)
-    if decision.outcome == "fail":
-        return FAIL, True, interval
-    hull = {"ci_low": decision.low, "ci_high": decision.high, "p_value": decision.p_value, "confidence": 0.95}
-    return outcome(rule, est.estimate * (est.n_population if count else 1), hull, gate), True, interval
+    verdict = {LABELS_FAIL: FAIL, LABELS_PASS: "PASS"}.get(decision.outcome, "INCONCLUSIVE")
+    return verdict, True, (decision.margin_low, decision.margin_high)
 
 
 def rule_rises(metric: LabelledMetric) -> bool:
