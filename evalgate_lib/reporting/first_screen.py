@@ -230,9 +230,9 @@ def plain_words(verdict: RuleVerdict, decision: GateDecision) -> str:
         box = verdict.labels.box
         labelled = verdict.corrected.labelled if verdict.corrected is not None else box.labelled
         base = f"{labelled} of {box.n} questions labelled"
-    said = f"<b>{e(metric.label)}</b>: {_figure_words(key, verdict.delta, stat, base, alpha)} {_badge(source)}"
     limit = _limit_words(verdict, alpha) if decision.gate.mode == "significant" else ""
-    said += f"<br><small>{limit}</small>" if limit else ""
+    figure = _figure_words(key, verdict.delta, stat, base, alpha) + (f"; {limit}" if limit else "")
+    said = f"<b>{e(metric.label)}</b>: {figure} {_badge(source)}"
     other = ""
     if source not in _UNLABELLED:
         jbase = _judge_base(decision, key)
