@@ -250,9 +250,11 @@ def plain_words(verdict: RuleVerdict, decision: GateDecision) -> str:
 
 
 def _status(verdict: RuleVerdict, alpha: float) -> str:
-    if verdict.failed:
-        return '<span class="eg-rule-fail">FAIL</span>'
     p = (verdict.margin or {}).get("p_value")  # against the limit: what decided
+    if verdict.failed:  # point mode fails any breach: the note only where the interval cleared the limit
+        past = p is not None and verdict.significant
+        said = f" <small>({e(f'wholly past its limit; p against the limit = {p:.3f}')})</small>" if past else ""
+        return f'<span class="eg-rule-fail">FAIL</span>{said}'
     if verdict.inconclusive:
         why = "neither shown within its limit nor past it"
         if p is not None:
