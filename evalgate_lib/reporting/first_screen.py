@@ -9,8 +9,9 @@ answer comes first: PASS or FAIL exactly as ``evalgate gate`` decides it. The pa
   (reviewers' labels: a census, or a plan's exact bounds), in words and in a ``data-source`` attribute;
 * the figures that decided lead, everywhere: in each rule's line, in the rule table, and in "What
   changed" (the labels' fixed and broken questions first when a census of labels decided);
-* the interval beside a decided delta is the one its test decides with (at the gate's α): it
-  excludes 0 exactly when the deciding p is below α, and the page prints that p beside it;
+* the interval beside a decided delta is its test's against no change (at the gate's α): it excludes 0
+  exactly when that p is below α, and the page prints that p beside it; what decided the rule, the interval
+  and p against its limit (issue 53: FAIL wholly past it, PASS wholly within), follows in the same line;
 * a count carries its base ("45 → 61 of 101 answers"), and a metric at 0 in both configs says so
   ("both 0 of 20 no-answer questions").
 
@@ -476,15 +477,16 @@ def first_screen_html(
     else:
         decided = "No rule failed: every delta is within its threshold."
     mode = (
-        f"a breach fails only when it is beyond noise: the deciding p &lt; {gate.alpha:g} for yes/no metrics "
-        f"(McNemar's exact test; its interval, at {(1 - gate.alpha) * 100:.4g}%, excludes 0 exactly then), the 95% "
-        "percentile-bootstrap interval wholly past the limit for scores"
+        f"a rule fails only when its {(1 - gate.alpha) * 100:.4g}% interval lies wholly past its limit and passes only "
+        "when it lies wholly within it, else it is inconclusive (Tango's score interval for yes/no metrics, its p "
+        f"against the limit &lt; {gate.alpha:g} exactly when it clears the limit; the percentile-bootstrap interval "
+        "for scores); McNemar's exact p is shown against no change"
         if gate.mode == "significant"
         else "any breach of a threshold fails"
     )
     if decision.family > 1:
         mode += (
-            f"; McNemar p Holm-adjusted for the {decision.family} candidates tried against {e(summary.baseline)} "
+            f"; p-values Holm-adjusted for the {decision.family} candidates tried against {e(summary.baseline)} "
             "(each interval at the level that adjustment leaves)"
         )
     partial = (

@@ -167,9 +167,12 @@ JUDGE, LABELS = "judge", "labels"
 class RuleVerdict:
     """One rule, decided: the delta and interval it was decided on, and every other figure printed beside it.
 
-    ``delta``/``stat`` are the deciding figures (``stat``: ``ci_low``, ``ci_high``, ``p_value``,
-    ``test``, ``interval``, ``source``), and the interval comes from the procedure of the test that
-    decides, at the gate's level: it excludes 0 exactly when the deciding p < α. ``judge_stat`` is the
+    ``delta``/``stat`` are the deciding delta and its figures against no change (``stat``: ``ci_low``,
+    ``ci_high``, ``p_value``, ``test``, ``interval``, ``source``), from the procedure of the source that
+    decides, at the gate's level: the interval excludes 0 exactly when that p < α. ``margin`` is what decides
+    the outcome against the limit (issue 53): the interval at 1 − α (Holm-adjusted level for one of several
+    candidates) and its ``p_value`` against the limit; FAIL when it lies wholly past the limit, PASS wholly
+    within. ``significant`` (``None`` without a breach): whether it lies wholly past. ``judge_stat`` is the
     judge's own delta at that level (the same as ``stat`` when the judge decided); ``corrected`` the
     labels' :class:`~evalgate_lib.statistics.label_correction.CorrectedDelta` when there is one, and
     ``labels`` the exact :class:`~evalgate_lib.statistics.label_bounds.LabelDecision` of a plan's labels.
@@ -185,7 +188,7 @@ class RuleVerdict:
     message: str
     basis: str = JUDGE
     stat: Mapping[str, Any] | None = None
-    #: The p-value the rule was decided on: McNemar's, or its Holm adjustment when ``adjusted`` (``None``: a score).
+    #: The p against no change printed first: McNemar's, or its Holm adjustment when ``adjusted`` (``None``: a score).
     p_value: float | None = None
     adjusted: bool = False
     judge_delta: float | None = None
@@ -195,8 +198,9 @@ class RuleVerdict:
     note: str | None = None
     #: :data:`PASS`, :data:`FAILED` or :data:`INCONCLUSIVE` (``significant`` mode; ``point`` mode never is).
     outcome: str = PASS
-    #: The interval that shows the rule within its limit (PASS) or cannot (INCONCLUSIVE), in the metric's unit,
-    #: and how it is made: Tango's score interval for a yes/no delta, the deciding interval otherwise.
+    #: The interval that decides the rule against its limit (past it: FAIL; within: PASS; else INCONCLUSIVE), in
+    #: the metric's unit, how it is made (Tango's score interval for a yes/no delta, the deciding interval
+    #: otherwise) and its ``p_value`` against the limit (``raw_p_value`` beside a Holm-adjusted one).
     margin: Mapping[str, Any] | None = None
 
     @property

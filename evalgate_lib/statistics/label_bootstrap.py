@@ -16,7 +16,8 @@ noise McNemar's test measures for a census), the labelled ones the *label* sampl
 
 The interval is the percentile interval of the replicates at ``1 − α``, and the p-value the
 two-sided bootstrap p, ``2 · min(#{θ* ≤ 0}, #{θ* ≥ 0}) / B``; both read the same sorted replicates, so
-the interval excludes 0 exactly when p < α (:func:`bootstrap_interval`). Coverage and level at the
+the interval excludes 0 exactly when p < α (:func:`bootstrap_interval`); computed at a rule's limit instead of 0,
+the same p says whether the interval clears the limit, which is what the gate decides on. Coverage and level at the
 shipped budgets are measured by ``bench/gate_labels.py`` (docs/benchmark.md): the gate does not
 take the bootstrap's level on trust.
 
