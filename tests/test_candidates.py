@@ -254,7 +254,8 @@ def test_the_gate_says_each_verdict_and_fails_when_any_candidate_fails(tmp_path,
     assert "McNemar p=0.062, Holm p=0.125" in said and "McNemar p=0.016, Holm p=0.047" in said
     assert "Holm p=0.077 against the limit" in said and "Holm p=0.039 against the limit" in said
     assert said.count("PARTIAL run") == 3  # every block says what it rests on
-    # a (Holm p 0.062) and b (nothing moved on a few questions) are not shown within the limit: INCONCLUSIVE
+    # a (Holm p against the limit 0.077) and b (nothing moved on a few questions) are neither past the limit nor
+    # shown within it: INCONCLUSIVE
     assert said.rstrip().endswith("FAIL: 1 of 3 candidates regress (c); inconclusive: a, b; none passes")
     # one pair folder on its own is judged as one of its family, and says so
     # a: −50 points, Holm p against the limit 0.077: not past it, nor shown within it: INCONCLUSIVE (exit 4)
@@ -303,6 +304,8 @@ def test_the_first_screen_leads_with_every_verdict_and_judges_on_holm(tmp_path):
     assert "Holm-adjusted McNemar p (raw 0.062) against no change = 0.125 ≥ 0.05" in page
     assert "0.125 <small>(raw 0.062)" in page
     assert "(Tango), holding it; Holm-adjusted p = 0.077 ≥ 0.05" in page
+    # the leaderboard's cell of a: McNemar's p and Holm's against no change, then Holm's against the limit
+    assert "<small>p 0.062, Holm 0.125; against the limit 0.077</small>" in page
     escaped = _family(tmp_path / "x", {"a": 0, "<b>b</b>": 1})
     page = load_results(escaped / "a").first_screen_html(thresholds)
     assert "&lt;b&gt;b&lt;/b&gt;" in page and "<b>b</b>" not in page  # a config name reaches HTML escaped
