@@ -21,10 +21,11 @@ plans are drawn with the code ``evalgate sample`` uses (:func:`evalgate_lib.stat
 seeds 0 … plans − 1), and the rule is decided as ``evalgate gate`` decides it from a plan's labels
 (:func:`evalgate_lib.statistics.label_estimates.corrected_delta` at its λ, the bootstrap of
 :mod:`evalgate_lib.statistics.label_bootstrap`, the census bound as fallback, the judge last, each
-through :func:`evalgate_lib.statistics.gate.decide_rule`) and, beside it, from the labels alone (the
-same bootstrap at λ = 0). Published per budget: **agreement** with the all-labels verdict, the share
-of plans the **labels decided** (not the judge), and **false FAIL** where the all-labels verdict is
-not FAIL (target ≤ α).
+through :func:`evalgate_lib.statistics.gate.decide_rule`: FAIL when the deciding interval lies wholly past the
+rule's limit, PASS wholly within it, else INCONCLUSIVE; the all-labels verdict is the same rule on a census)
+and, beside it, from the labels alone (the same bootstrap at λ = 0). Published per budget: **agreement**
+with the all-labels verdict, the share of plans the **labels decided** (not the judge), and **false FAIL**
+where the all-labels verdict is not FAIL (target ≤ α).
 
 Run it from the repository root (minutes on 2 cores)::
 
@@ -55,12 +56,14 @@ from evalgate_lib.statistics.gate import (  # noqa: E402
     census_rule,
     decide_rule,
     exact_stat,
+    limit_of,
     load_gate,
     margin_interval,
-    rule_outcome,
 )
 from evalgate_lib.statistics.label_bootstrap import bootstrap_interval, bootstrap_replicates, plan_figure  # noqa: E402
 from evalgate_lib.statistics.label_bounds import CANNOT_TELL, PairStratum, decide_by_labels  # noqa: E402
+from evalgate_lib.statistics.label_bounds import FAIL as LABELS_FAIL  # noqa: E402
+from evalgate_lib.statistics.label_bounds import PASS as LABELS_PASS  # noqa: E402
 from evalgate_lib.statistics.label_correction import CORRECTED, LabelledMetric  # noqa: E402
 from evalgate_lib.statistics.label_estimates import StratumValues, corrected_delta, paired_values  # noqa: E402
 from evalgate_lib.statistics.metrics import METRICS, in_population  # noqa: E402
@@ -68,6 +71,9 @@ from evalgate_lib.statistics.paired_tests import mcnemar_p  # noqa: E402
 from evalgate_lib.statistics.sampling_plan import draw_strata  # noqa: E402
 
 BUDGETS = (0.2, 0.4, 0.6)
+#: The plan's deciding interval: the gate's hull (of the stratified percentile bootstrap and the floored t interval),
+#: or, to measure whether the hull is more cautious than FAIL-past-the-limit needs, either side of it alone.
+INTERVALS = ("hull", "bootstrap", "t")
 GATE = ROOT / "configs" / "gate.toml"
 COUNTS = {m.key for m in CORRECTED if m.kind == "count"}
 FAIL = "FAIL"
@@ -75,11 +81,11 @@ FAIL = "FAIL"
 
 def outcome(rule: Rule, delta: float, stat: dict, gate: GateConfig) -> str:
     """The rule's verdict as :func:`~evalgate_lib.statistics.gate.judge` reaches it: FAIL, PASS or INCONCLUSIVE
-    (:func:`~evalgate_lib.statistics.gate.decide_rule`, then :func:`~evalgate_lib.statistics.gate.rule_outcome` on
-    :func:`~evalgate_lib.statistics.gate.margin_interval`)."""
-    breached, _, failed = decide_rule(rule, delta, stat, gate)
+    (:func:`~evalgate_lib.statistics.gate.decide_rule` on :func:`~evalgate_lib.statistics.gate.margin_interval`:
+    FAIL when the interval lies wholly past the limit, PASS wholly within it)."""
     kind = "count" if rule.metric in COUNTS else "rate"
-    return rule_outcome(rule, delta, breached, failed, margin_interval(stat, kind, gate.alpha), gate.mode)
+    margin = margin_interval(stat, kind, gate.alpha, limit_of(rule))
+    return decide_rule(rule, delta, margin, gate.mode)[2]
 
 
 def census(questions: list[Question], metric: LabelledMetric, pair: tuple[str, str], side: str,
@@ -150,10 +156,11 @@ def _pair_strata(questions: list[Question], strata, metric: LabelledMetric, pair
 
 
 def plan_verdict(questions: list[Question], strata, metric: LabelledMetric, pair: tuple[str, str], rule: Rule,
-                 gate: GateConfig, judge_verdict: str,
-                 labels_only: bool = False) -> tuple[str, bool, tuple[float, float] | None]:  # noqa: ANN001  # fmt: skip
+                 gate: GateConfig, judge_verdict: str, labels_only: bool = False,
+                 interval: str = "hull") -> tuple[str, bool, tuple[float, float] | None]:  # noqa: ANN001  # fmt: skip
     """``(verdict, decided by the labels, the deciding interval)`` of one plan, as the gate decides a rule from a
-    plan's labels (the interval ``None`` where the judge decided)."""
+    plan's labels (the interval ``None`` where the judge decided). ``interval``: ``hull`` (the gate's), or a
+    variant measured against it (:data:`INTERVALS`)."""
     base = _values(questions, strata, metric, pair[0])
     cand = _values(questions, strata, metric, pair[1])
     try:
@@ -168,19 +175,20 @@ def plan_verdict(questions: list[Question], strata, metric: LabelledMetric, pair
         if labels_only:  # the labels alone: their own bootstrap (λ = 0), no judge to widen it with
             fig = bootstrap_interval(reps, 1.0 - gate.alpha, est.n_population if count else 1)
         else:
-            fig = plan_figure(reps, est.estimate, est.total_se, est.total_df, 1.0 - gate.alpha,
+            # the gate's hull; a variant keeps one side of it: the bootstrap alone (no t), or the floored t interval
+            # alone (one replicate at the estimate: the percentile interval is a point inside the t interval)
+            kept = [est.estimate] if interval == "t" else reps
+            se = None if interval == "bootstrap" else est.total_se
+            fig = plan_figure(kept, est.estimate, se, est.total_df, 1.0 - gate.alpha,
                               est.n_population if count else 1)  # fmt: skip
         delta = round(estimate * est.n_population, 4) if count else estimate
         stat = {"ci_low": fig.ci_low, "ci_high": fig.ci_high, "p_value": fig.p_value, "confidence": fig.confidence}
         return outcome(rule, delta, stat, gate), True, (fig.ci_low, fig.ci_high)
-    decision = decide_by_labels(_pair_strata(questions, strata, metric, pair), census_rule(rule, gate))
+    decision = decide_by_labels(_pair_strata(questions, strata, metric, pair), census_rule(rule, gate), False)
     if decision.outcome == CANNOT_TELL:
         return judge_verdict, False, None
-    interval = (decision.low, decision.high)
-    if decision.outcome == "fail":
-        return FAIL, True, interval
-    hull = {"ci_low": decision.low, "ci_high": decision.high, "p_value": decision.p_value, "confidence": 0.95}
-    return outcome(rule, est.estimate * (est.n_population if count else 1), hull, gate), True, interval
+    verdict = {LABELS_FAIL: FAIL, LABELS_PASS: "PASS"}.get(decision.outcome, "INCONCLUSIVE")
+    return verdict, True, (decision.margin_low, decision.margin_high)
 
 
 def rule_rises(metric: LabelledMetric) -> bool:
@@ -229,7 +237,7 @@ def build_pairs(questions: list[Question], metric: LabelledMetric, pair: tuple[s
 
 
 def measure(questions: list[Question], metric: LabelledMetric, pair: tuple[str, str], rule: Rule, gate: GateConfig,
-            plans: int) -> dict:  # fmt: skip
+            plans: int, interval: str = "hull") -> dict:  # fmt: skip
     """Agreement, labels-decided and false-FAIL shares per budget, and how often the deciding interval holds the
     all-labels delta, for the gate and for the labels alone."""
     truth = census(questions, metric, pair, "human", rule, gate)
@@ -245,14 +253,15 @@ def measure(questions: list[Question], metric: LabelledMetric, pair: tuple[str, 
         for seed in range(plans):
             strata = draw_strata(review, budget, seed, no_answer=refusals)
             for name, alone in (("gate", False), ("labels only", True)):
-                verdict, decided, interval = plan_verdict(questions, strata, metric, pair, rule, gate, judge, alone)
+                verdict, decided, bounds = plan_verdict(questions, strata, metric, pair, rule, gate, judge, alone,
+                                                        interval)  # fmt: skip
                 cell = cells[name]
                 cell[0] += verdict == truth
                 cell[1] += decided
                 cell[2] += verdict == FAIL and truth != FAIL
-                if interval is not None:
+                if bounds is not None:
                     cell[3] += 1
-                    cell[4] += interval[0] - 1e-9 <= target <= interval[1] + 1e-9
+                    cell[4] += bounds[0] - 1e-9 <= target <= bounds[1] + 1e-9
         out["budgets"][f"{share:.0%}"] = {
             name: {"agreement": a / plans, "labels_decided": d / plans,
                    "false_fail": None if truth == FAIL else f / plans,
@@ -335,6 +344,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pairs", type=int, default=2, help="constructed pairs per rule and direction")
     parser.add_argument("--json", type=Path, default=ROOT / "bench" / "out" / "gate_labels.json")
     parser.add_argument("--markdown", type=Path, metavar="JSON", help="print the docs' table of a saved run and exit")
+    parser.add_argument("--interval", choices=INTERVALS, default="hull",
+                        help="the plan's deciding interval: the gate's hull (default), or a variant of it")  # fmt: skip
     args = parser.parse_args(argv)
     if args.markdown:
         saved = json.loads(args.markdown.read_text())["results"]
@@ -362,16 +373,16 @@ def main(argv: list[str] | None = None) -> int:
             cases += [(kind, subset) for kind, found in built.items() for subset in found]
             for number, (kind, subset) in enumerate(cases):
                 name = f"{label} (all {len(questions)})" if number == 0 else f"{label} #{number}"
-                r = {"name": name, "metric": rule.metric, "kind": kind, **measure(subset, metric, pair, rule, gate,
-                                                                                  args.plans)}  # fmt: skip
+                measured = measure(subset, metric, pair, rule, gate, args.plans, args.interval)
+                r = {"name": name, "metric": rule.metric, "kind": kind, **measured}
                 results.append(r)
                 print("\n".join(markdown([r]).splitlines()[2:]), flush=True)
     elapsed = time.perf_counter() - started
     print(f"{args.plans} plans per pair and budget; {elapsed:.1f} s")
     print(summary(results))
     args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps({"plans": args.plans, "seconds": round(elapsed, 1), "results": results},
-                                    indent=1) + "\n")  # fmt: skip
+    args.json.write_text(json.dumps({"plans": args.plans, "interval": args.interval, "seconds": round(elapsed, 1),
+                                     "results": results}, indent=1) + "\n")  # fmt: skip
     return 0
 
 

@@ -37,12 +37,13 @@ from evalgate_lib.run.results import has_results, run_and_write
 from evalgate_lib.statistics.candidates import (
     CandidateVerdict,
     format_holm_table,
+    holm_limit_p_values,
     holm_p_values,
     judge_candidates,
     rank_candidates,
 )
 from evalgate_lib.statistics.changes import QuestionChange, question_changes
-from evalgate_lib.statistics.gate import load_gate
+from evalgate_lib.statistics.gate import GateConfig, load_gate
 from evalgate_lib.statistics.metrics import Summary, format_table
 from evalgate_lib.workbench.notebook_support import resolve_configs
 
@@ -557,6 +558,7 @@ class Results:
             1 if self.family is None else len(self.family.pairs),
             signature_line(self.folder),
             partial,
+            None if self.family is None else self.family.holm_limit_p_values(gate)[self.candidate],
         )
 
     def first_screen_html(
@@ -652,6 +654,11 @@ class Candidates:
     def holm_p_values(self) -> dict[str, dict[str, float | None]]:
         """Candidate → metric → McNemar p Holm-adjusted across the candidates (``None`` for a score)."""
         return dict(zip(self.names, holm_p_values(self.summaries()), strict=True))
+
+    def holm_limit_p_values(self, gate: GateConfig) -> dict[str, dict[str, float | None]]:
+        """Candidate → rule's metric → p against the rule's limit Holm-adjusted across the candidates: what decides
+        each yes/no rule on the judge's delta (``None`` for a score)."""
+        return dict(zip(self.names, holm_limit_p_values(self.summaries(), gate), strict=True))
 
     def verdicts(self, thresholds: str | Path = "configs/gate.toml") -> list[CandidateVerdict]:
         """Every candidate's gate verdict under ``thresholds``, in run order (what ``evalgate gate`` prints)."""

@@ -113,20 +113,30 @@ GATE = GateConfig((Rule("accuracy_answerable", max_drop=0.05),), mode="significa
 
 
 def test_a_regression_alone_fails_but_within_a_family_of_two_it_is_noise():
-    a = _summary("a", broken=6)  # p = 2 / 2**6 = 0.03125
-    assert a.significance["accuracy_answerable"]["p_value"] == 0.03125
-    assert judge(a, GATE)[0].failed  # alone: 0.03125 < 0.05
+    a = _summary("a", broken=5)  # 5 of 10 broken: Tango's score test of "-5 points" gives p = 0.038434
+    assert a.significance["accuracy_answerable"]["p_value"] == 0.0625  # McNemar against no change (exact, 2 / 2**5)
+    alone = judge(a, GATE)[0]
+    assert alone.failed and alone.margin["p_value"] == 0.038434  # alone: Tango [-76.3, -8.4] lies past -5
+    assert alone.margin["ci_high"] < -0.05
     judged = judge_candidates([a, _summary("b", broken=0)], GATE)
-    assert [c.adjusted_p["accuracy_answerable"] for c in judged] == [0.0625, 1.0]  # 2 x 0.03125; 1 x 1.0
+    # the family against the limit: a 0.038434, b (nothing moved on 10) 0.46816; Holm: a 2 x 0.038434 = 0.076868
+    assert [c.adjusted_limit_p["accuracy_answerable"] for c in judged] == [0.076868, 0.46816]
+    assert [c.adjusted_p["accuracy_answerable"] for c in judged] == [0.125, 1.0]  # against no change: 2 x 0.0625
     verdict = judged[0].verdicts[0]
-    assert (verdict.breached, verdict.failed, verdict.p_value, verdict.adjusted) == (True, False, 0.0625, True)
-    assert "McNemar p=0.031, Holm p=0.062" in verdict.message and verdict.message.startswith("INCONCLUSIVE")
+    assert (verdict.breached, verdict.failed, verdict.adjusted) == (True, False, True)
+    # its interval is at the level the adjustment implies: 1 - 0.05 x 0.038434 / 0.076868 = 97.5 %, holding -5
+    assert verdict.margin["confidence"] == pytest.approx(0.975) and verdict.margin["ci_high"] > -0.05
+    assert "McNemar p=0.062, Holm p=0.125 against no change" in verdict.message
+    assert "Holm p=0.077 against the limit (Tango p=0.038)" in verdict.message
+    assert verdict.message.startswith("INCONCLUSIVE")
 
 
 def test_a_strong_regression_still_fails_among_three():
     judged = judge_candidates([_summary("a", 0), _summary("b", 7), _summary("c", 1)], GATE)
     # p: 1.0, 2/2**7 = 0.015625, 1.0 (one discordant pair: 2 x 1/2, capped); Holm: 3 x 0.015625 = 0.046875
     assert [c.adjusted_p["accuracy_answerable"] for c in judged] == [1.0, 0.046875, 1.0]
+    # what decides, against the -5 limit: b's Tango p 0.012844, Holm 3 x 0.012844 = 0.038532 < 0.05
+    assert judged[1].adjusted_limit_p["accuracy_answerable"] == 0.038532
     assert [c.failed for c in judged] == [False, True, False]
     assert judged[0].adjusted_p["mean_groundedness"] is None  # a score: no p-value to adjust
 
@@ -233,30 +243,33 @@ def test_one_pair_written_over_several_removes_the_index(tmp_path):
 
 
 def test_the_gate_says_each_verdict_and_fails_when_any_candidate_fails(tmp_path, capsys):
-    out = _family(tmp_path, {"a": 6, "b": 0, "c": 7})
+    out = _family(tmp_path, {"a": 5, "b": 0, "c": 7})
     thresholds = tmp_path / "gate.toml"
     thresholds.write_text('mode = "significant"\n[[rule]]\nmetric = "accuracy_answerable"\nmax_drop = 0.05\n')
     code = main(["gate", "--results", str(out), "--thresholds", str(thresholds), "--allow-partial"])
     said = capsys.readouterr().out
-    # p: a 0.03125, b 1.0, c 0.015625; Holm: c 3 x 0.015625 = 0.046875, a 2 x 0.03125 = 0.0625, b 1.0
+    # against no change: a 0.0625, b 1.0, c 0.015625; Holm: c 3 x 0.015625 = 0.046875, a 2 x 0.0625 = 0.125, b 1.0
+    # against the limit (what decides): a 0.038434, b 0.46816, c 0.012844; Holm: c 0.038532, a 0.076868, b 0.46816
     assert code == 1
-    assert "McNemar p=0.031, Holm p=0.062" in said and "McNemar p=0.016, Holm p=0.047" in said
+    assert "McNemar p=0.062, Holm p=0.125" in said and "McNemar p=0.016, Holm p=0.047" in said
+    assert "Holm p=0.077 against the limit" in said and "Holm p=0.039 against the limit" in said
     assert said.count("PARTIAL run") == 3  # every block says what it rests on
-    # a (Holm p 0.062) and b (nothing moved on a few questions) are not shown within the limit: INCONCLUSIVE
+    # a (Holm p against the limit 0.077) and b (nothing moved on a few questions) are neither past the limit nor
+    # shown within it: INCONCLUSIVE
     assert said.rstrip().endswith("FAIL: 1 of 3 candidates regress (c); inconclusive: a, b; none passes")
     # one pair folder on its own is judged as one of its family, and says so
-    # a: −60 points, Holm p 0.062: not beyond noise, nor shown within the limit: INCONCLUSIVE (exit 4)
+    # a: −50 points, Holm p against the limit 0.077: not past it, nor shown within it: INCONCLUSIVE (exit 4)
     assert main(["gate", "--results", str(out / "a"), "--thresholds", str(thresholds), "--allow-partial"]) == 4
     said = capsys.readouterr().out
-    assert said.startswith(f"a is one of 3 candidates in {out.resolve()}") and "Holm p=0.062" in said
+    assert said.startswith(f"a is one of 3 candidates in {out.resolve()}") and "Holm p=0.077 against the limit" in said
     assert main(["gate", "--results", str(out), "--thresholds", str(thresholds)]) == 2  # partial, refused
 
 
 def test_the_family_json_writes_the_verdict_and_exit_code_the_text_says(tmp_path, capsys):
     thresholds = tmp_path / "gate.toml"
     thresholds.write_text('mode = "significant"\n[[rule]]\nmetric = "accuracy_answerable"\nmax_drop = 0.05\n')
-    # a: Holm p 2 x 0.03125 = 0.0625, b: nothing moved on 5 questions: no rule fails, neither shown within the limit
-    out = _family(tmp_path, {"a": 6, "b": 0})
+    # a: Holm p against the limit 2 x 0.038434 = 0.076868, b: nothing moved: no rule fails, neither shown within it
+    out = _family(tmp_path, {"a": 5, "b": 0})
     report = tmp_path / "family.json"
     argv = ["gate", "--results", str(out), "--thresholds", str(thresholds), "--allow-partial", "--json", str(report)]
     assert main(argv) == 4
@@ -269,7 +282,7 @@ def test_the_family_json_writes_the_verdict_and_exit_code_the_text_says(tmp_path
     data = json.loads(report.read_text(encoding="utf-8"))
     assert (data["verdict"], data["exit_code"]) == ("INCONCLUSIVE", 0)
     # one candidate regresses: FAIL, 1, whatever the others
-    out = _family(tmp_path / "f", {"a": 6, "b": 0, "c": 7})
+    out = _family(tmp_path / "f", {"a": 5, "b": 0, "c": 7})
     argv = ["gate", "--results", str(out), "--thresholds", str(thresholds), "--allow-partial", "--json", str(report)]
     assert main(argv) == 1
     data = json.loads(report.read_text(encoding="utf-8"))
@@ -278,16 +291,21 @@ def test_the_family_json_writes_the_verdict_and_exit_code_the_text_says(tmp_path
 
 
 def test_the_first_screen_leads_with_every_verdict_and_judges_on_holm(tmp_path):
-    out = _family(tmp_path, {"a": 6, "b": 0, "c": 7})
+    out = _family(tmp_path, {"a": 5, "b": 0, "c": 7})
     thresholds = tmp_path / "gate.toml"
     thresholds.write_text('mode = "significant"\n[[rule]]\nmetric = "accuracy_answerable"\nmax_drop = 0.05\n')
     page = load_results(out / "a").first_screen_html(thresholds)
     assert page.index('id="eg-candidates"') < page.index('id="eg-verdict"')
     assert '<tr class="eg-shown" data-candidate="a" data-verdict="INCONCLUSIVE">' in page
     assert 'data-candidate="c" data-verdict="FAIL"' in page
-    # a alone would FAIL (p 0.031); in its family it is not beyond noise, nor shown within the limit
+    # a alone would FAIL (Tango p against the limit 0.038); in its family (Holm 0.077) it is neither past the limit
+    # nor shown within it
     assert 'data-verdict="INCONCLUSIVE"' in page[page.index('id="eg-verdict"') - 80 :]
-    assert "Holm-adjusted McNemar p (raw 0.031) = 0.062 ≥ 0.05" in page and "0.062 <small>(raw 0.031)" in page
+    assert "Holm-adjusted McNemar p (raw 0.062) against no change = 0.125 ≥ 0.05" in page
+    assert "0.125 <small>(raw 0.062)" in page
+    assert "(Tango), holding it; Holm-adjusted p = 0.077 ≥ 0.05" in page
+    # the leaderboard's cell of a: McNemar's p and Holm's against no change, then Holm's against the limit
+    assert "<small>p 0.062, Holm 0.125; against the limit 0.077</small>" in page
     escaped = _family(tmp_path / "x", {"a": 0, "<b>b</b>": 1})
     page = load_results(escaped / "a").first_screen_html(thresholds)
     assert "&lt;b&gt;b&lt;/b&gt;" in page and "<b>b</b>" not in page  # a config name reaches HTML escaped

@@ -59,14 +59,46 @@ def test_fails_naming_metric_and_interval():
 
 
 def test_significant_mode_lets_a_noisy_breach_through():
-    # delta -50 pts, but only 5 discordant pairs: p = 0.0625 >= 0.05, so not significant
-    summary = _summary([True] * 10, [True] * 5 + [False] * 5)
+    # delta -30 pts, 3 discordant pairs of 10: Tango's 95% interval [-60.3, +6.1] holds the -5 limit: not beyond it
+    summary = _summary([True] * 10, [True] * 7 + [False] * 3)
     gate = GateConfig((Rule("accuracy_answerable", max_drop=0.05),), mode="significant", alpha=0.05)
     (verdict,) = judge(summary, gate)
     assert verdict.breached and verdict.significant is False and not verdict.failed
-    # 20 questions, 10 discordant: p = 2 * 0.5**10 = 0.00195 < 0.05 -> fails
+    assert verdict.outcome == "INCONCLUSIVE" and verdict.margin["ci_low"] < -0.05 < verdict.margin["ci_high"]
+    # 20 questions, 10 discordant: Tango [-70.1, -25.8] lies wholly past -5 (p against the limit 0.003) -> fails
     summary = _summary([True] * 20, [True] * 10 + [False] * 10)
     (verdict,) = judge(summary, gate)
+    assert verdict.failed and verdict.significant is True
+    assert verdict.margin["ci_high"] < -0.05 and verdict.margin["p_value"] == pytest.approx(0.003415, abs=1e-6)
+
+
+def test_fail_tests_the_limit_not_zero():
+    """Issue 53: a rise beyond 0 beyond noise, whose interval still holds the limit, is INCONCLUSIVE, not FAIL.
+
+    The shipped pair's unsupported-claim rate: 31 answers gained a claim the passages do not make, 15 lost one, of
+    101 (+15.8 points; McNemar p = 0.026 against no change) against a 10-point limit: Tango [+2.8, +28.4] holds it.
+    """
+    def row(config: str, i: int, unsupported: bool) -> ResultRow:
+        return make_row(config=config, question_id=f"q{i}", type="answerable", correct=True, groundedness=0.9,
+                        retrieval_hit=True, retrieval_metrics=None, matching=make_matching(True),
+                        flags=make_flags(unsupported_claim=unsupported))  # fmt: skip
+
+    # q0..q14 lose the claim (b = 15), q15..q45 gain it (c = 31), the other 55 never have one
+    rows = [row("base", i, i < 15) for i in range(101)] + [row("cand", i, 15 <= i < 46) for i in range(101)]
+    summary = compare(rows, "base", "cand")
+    sig = summary.significance["unsupported_claim"]
+    assert (sig["b"], sig["c"], sig["n"], sig["p_value"]) == (15, 31, 101, 0.025896)
+    gate = GateConfig((Rule("unsupported_claim", max_increase=0.10),), mode="significant", alpha=0.05)
+    (verdict,) = judge(summary, gate)
+    assert verdict.breached and not verdict.failed and verdict.outcome == "INCONCLUSIVE"
+    assert (verdict.margin["ci_low"], verdict.margin["ci_high"]) == (0.027548, 0.284442)
+    assert verdict.margin["p_value"] == 0.375092  # Tango's score test of "+10 points"
+    assert "McNemar p=0.026 against no change" in verdict.message
+    assert "neither within the limit nor past it: Tango 95% CI [+2.8, +28.4] holds it (p=0.375 against the limit)" in (
+        verdict.message
+    )
+    # in point mode the breach alone fails
+    (verdict,) = judge(summary, GateConfig(gate.rules, mode="point"))
     assert verdict.failed
 
 

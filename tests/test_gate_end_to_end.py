@@ -72,14 +72,20 @@ def test_shipped_pair_fails_the_shipped_gate_on_hallucination(shipped_run):
     labels says so (+16, McNemar p = 0.011, docs/gating.md) and so does the judge since prose@2 (prose@5: +21,
     p = 0.002, since it sees conflicts; prose@4: +17, p = 0.019, since a table row's numbers belong to their
     columns, +16, p = 0.029 before; prose@3: +16, p = 0.020; prose@2: +14, p = 0.034); prose@1 missed it (+9,
-    p = 0.200) and passed the pair."""
+    p = 0.200) and passed the pair. Since issue 53 FAIL needs Tango's interval wholly past the limit: +21 gives
+    [+8.2, +33.3] against a limit of 5 (b = 12, c = 33 of 101), which it is."""
     assert shipped_run.proc.returncode == 1, shipped_run.proc.stdout[-3000:] + shipped_run.proc.stderr[-3000:]
     out = shipped_run.proc.stdout
     assert "gate (significant mode): candidate vs baseline" in out
-    assert "FAIL  hallucination flags: delta +21" in out and "McNemar p=0.002" in out
-    # issue 53: the chatty candidate also makes more answers with a claim the passages do not make (+15.8 points)
-    assert "FAIL  answers with an unsupported claim: delta +15.8 pts" in out and "McNemar p=0.026" in out
-    assert out.rstrip().endswith("FAIL: candidate regresses on hallucination, unsupported_claim")
+    assert "FAIL  hallucination flags: delta +21" in out and "McNemar p=0.002 against no change" in out
+    assert "past the limit: Tango 95% CI [+8.2, +33.3], p=0.016 against the limit" in out
+    # issue 53: the chatty candidate also makes more answers with a claim the passages do not make (+15.8 points,
+    # b = 15, c = 31 of 101); beyond no change (McNemar p = 0.026) but not beyond its 10-point limit: Tango
+    # [+2.8, +28.4] holds it. It FAILed before FAIL became the mirror of PASS.
+    assert "INCONCLUSIVE  answers with an unsupported claim: delta +15.8 pts" in out
+    assert "McNemar p=0.026 against no change" in out
+    assert "Tango 95% CI [+2.8, +28.4] holds it (p=0.375 against the limit)" in out
+    assert out.rstrip().endswith("FAIL: candidate regresses on hallucination")
     assert "questions: 101 (81 answerable, 20 no-answer)" in out
 
 
@@ -89,5 +95,11 @@ def test_regressing_pair_fails_naming_metric_and_interval(tmp_path):
     assert proc.returncode == 1, proc.stdout[-3000:] + proc.stderr[-3000:]
     out = proc.stdout
     assert "FAIL: candidate regresses on" in out
-    assert "accuracy_answerable" in out.splitlines()[-1]
-    assert any("accuracy on answerable: delta -" in line and "95% CI [" in line for line in _fail_lines(out))
+    # issue 53: it fails on its 34 more hallucinations (any split of them past 5 clears Tango's interval); its
+    # accuracy drop, -12.3 points (b = 15, c = 5 of 81, McNemar p = 0.041 against no change), FAILed before and is
+    # now INCONCLUSIVE: Tango [-23.5, -1.7] holds the 5-point limit (p = 0.170 against it)
+    assert "hallucination" in out.splitlines()[-1] and "accuracy_answerable" not in out.splitlines()[-1]
+    fails = _fail_lines(out)
+    assert any("hallucination flags: delta +34" in line and "past the limit: Tango" in line for line in fails)
+    assert "INCONCLUSIVE  accuracy on answerable: delta -12.3 pts" in out
+    assert "Tango 95% CI [-23.5, -1.7] holds it (p=0.170 against the limit)" in out

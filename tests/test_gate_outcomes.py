@@ -11,7 +11,7 @@ import pytest
 
 from evalgate_lib.cli import main
 from evalgate_lib.statistics.gate import EXIT_INCONCLUSIVE, PACKAGED_THRESHOLDS, Rule, load_gate, rule_outcome
-from evalgate_lib.statistics.paired_tests import tango_interval
+from evalgate_lib.statistics.paired_tests import tango_interval, tango_p
 
 ROOT = Path(__file__).resolve().parents[1]
 LOGS = ROOT / "labels" / "demo" / "nimbus-answers"
@@ -54,7 +54,8 @@ def test_a_23_question_regression_is_inconclusive_and_says_what_would_decide(sma
     assert code == EXIT_INCONCLUSIVE == 4, out
     line = next(x for x in out.splitlines() if "accuracy on answerable:" in x)
     assert line.lstrip().startswith("INCONCLUSIVE  accuracy on answerable: delta -11.8 pts"), line
-    assert "McNemar p=0.500" in line and "not shown within the limit: Tango 95% CI [" in line
+    assert "McNemar p=0.500 against no change" in line
+    assert "neither within the limit nor past it: Tango 95% CI [" in line and "against the limit" in line
     assert "answerable questions (now 17) would decide it" in line
     assert "INCONCLUSIVE: no rule fails" in out.splitlines()[-2]
     (suite,) = list(junitparser.JUnitXml.fromfile(str(xml)))
@@ -106,16 +107,41 @@ def test_tango_by_hand() -> None:
 
 
 def test_rule_outcome_by_hand() -> None:
+    """FAIL is the mirror of PASS: the interval wholly past the limit, against wholly within it."""
     drop = Rule("accuracy_answerable", max_drop=0.05)
     within = {"ci_low": -0.04, "ci_high": 0.02}
-    past = {"ci_low": -0.2, "ci_high": 0.02}
-    assert rule_outcome(drop, -0.01, False, False, within, "significant") == "PASS"
-    assert rule_outcome(drop, -0.01, False, False, past, "significant") == "INCONCLUSIVE"
-    assert rule_outcome(drop, -0.1, True, False, past, "significant") == "INCONCLUSIVE"  # breach, not significant
-    assert rule_outcome(drop, -0.1, True, True, past, "significant") == "FAIL"
-    assert rule_outcome(drop, -0.01, False, False, past, "point") == "PASS"  # point mode: two outcomes
+    holds = {"ci_low": -0.2, "ci_high": 0.02}
+    past = {"ci_low": -0.2, "ci_high": -0.06}
+    assert rule_outcome(drop, -0.01, within, "significant") == "PASS"
+    assert rule_outcome(drop, -0.01, holds, "significant") == "INCONCLUSIVE"
+    assert rule_outcome(drop, -0.1, holds, "significant") == "INCONCLUSIVE"  # a breach the interval does not show
+    assert rule_outcome(drop, -0.1, past, "significant") == "FAIL"
+    # the defect issue 53 measured: [-0.2, -0.01] excludes 0 (p < α against no change) but holds the -0.05 limit
+    assert rule_outcome(drop, -0.1, {"ci_low": -0.2, "ci_high": -0.01}, "significant") == "INCONCLUSIVE"
+    assert rule_outcome(drop, -0.01, holds, "point") == "PASS"  # point mode: two outcomes, the point estimate
+    assert rule_outcome(drop, -0.1, within, "point") == "FAIL"
+    assert rule_outcome(drop, -0.1, None, "significant") == "INCONCLUSIVE"  # no interval shows nothing
     zero = Rule("hallucination", max_increase=0)
-    assert rule_outcome(zero, 0, False, False, {"ci_low": -1.4, "ci_high": 1.4}, "significant") == "INCONCLUSIVE"
+    assert rule_outcome(zero, 0, {"ci_low": -1.4, "ci_high": 1.4}, "significant") == "INCONCLUSIVE"
+    rise = Rule("unsupported_claim", max_increase=0.10)
+    assert rule_outcome(rise, 0.158, {"ci_low": 0.028, "ci_high": 0.284}, "significant") == "INCONCLUSIVE"
+    assert rule_outcome(rise, 0.25, {"ci_low": 0.1000001, "ci_high": 0.4}, "significant") == "FAIL"
+    assert rule_outcome(rise, 0.05, {"ci_low": -0.1, "ci_high": 0.1}, "significant") == "PASS"  # touching counts
+
+
+def test_tango_p_by_hand() -> None:
+    """The p against a limit is the score test the Tango interval inverts."""
+    # δ0 = 0: McNemar's asymptotic statistic, Z = (8 − 2) / sqrt(10) = 1.8974, p = 2 (1 − Φ(1.8974)) = 0.05778
+    assert tango_p(2, 8, 30, 0.0) == pytest.approx(0.05778, abs=1e-5)
+    # nothing moved on 20 pairs, δ0 = 0.1: p̃21 = 0, variance = 20 · 0.1 · 0.9 = 1.8, Z = −2 / sqrt(1.8) = −1.4907,
+    # p = 2 (1 − Φ(1.4907)) = 0.13604
+    assert tango_p(0, 0, 20, 0.1) == pytest.approx(0.13604, abs=1e-5)
+    # the interval's ends are where p = α: the interval excludes δ0 exactly when p < α
+    low, high = tango_interval(15, 31, 101, 0.95)
+    assert tango_p(15, 31, 101, low) == pytest.approx(0.05, abs=1e-5) == tango_p(15, 31, 101, high)
+    assert tango_p(15, 31, 101, 0.10) > 0.05 and low < 0.10 < high
+    with pytest.raises(ValueError):
+        tango_p(3, 3, 5, 0.0)
 
 
 def test_sample_forecasts_the_interval_and_the_budget_a_width_needs(small_pair: Path, tmp_path, capsys) -> None:

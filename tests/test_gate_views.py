@@ -149,7 +149,7 @@ def _views(results, thresholds) -> dict[str, dict[str, str]]:
     md = {}
     for row in decision_markdown(decision).splitlines():
         cells = [c.strip() for c in row.split("|")[1:-1]]
-        if len(cells) == 7 and cells[0] not in ("rule", "---"):
+        if len(cells) == 9 and cells[0] not in ("rule", "---"):
             status = "inconclusive" if "INCONCLUSIVE" in cells[6] else "fail" if "FAIL" in cells[6] else "ok"
             md[cells[0]] = f"{status} {cells[4].split(' (')[0]}"
     views["markdown"] = md
@@ -201,7 +201,7 @@ def _decided_by(results, thresholds) -> dict[str, dict[str, str]]:
     md = {}
     for row in decision_markdown(decision).splitlines():
         cells = [c.strip() for c in row.split("|")[1:-1]]
-        if len(cells) == 7 and cells[0] not in ("rule", "---"):
+        if len(cells) == 9 and cells[0] not in ("rule", "---"):
             md[cells[0]] = cells[2].replace("\\", "")
     views["markdown"] = md
     page = BeautifulSoup(first_screen_html(decision, change_counts(results.rows, results.summary)), "html.parser")

@@ -194,8 +194,9 @@ def test_cli_check_on_the_test_corpus(capsys: pytest.CaptureFixture[str], tmp_pa
     assert text.rstrip().endswith(f"findings: {out}")
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["counts"]["inside-word"] == 1 and data["warnings"] == 3 and data["errors"] == 0
-    # 4 answerable, 1 no-answer, 5 in all: no rule of the shipped gate reaches the 6 one-way changes p < 0.05 needs
-    stuck = ["accuracy_answerable", "refusal_accuracy", "retrieval_recall", "hallucination", "unsupported_claim"]
+    # 4 answerable, 1 no-answer, 5 in all: Tango's interval of 4 of 4 broken reaches back past a 5-point drop; a rise
+    # of 5 hallucinations cannot pass a limit of 5; only 5 of 5 answers gaining an unsupported claim could fail
+    stuck = ["accuracy_answerable", "refusal_accuracy", "retrieval_recall", "hallucination"]
     assert data["power"]["cannot_fail"] == stuck
     g1 = data["questions"][0]
     assert g1["accept"][0]["inside_word"] == {

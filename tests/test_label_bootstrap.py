@@ -72,3 +72,16 @@ def test_plan_figure_is_the_hull_and_the_larger_p() -> None:
     wide = plan_figure(TWENTY, 0.5, 1.0, math.inf, 0.8)  # t: 0.5 ± 1.281552 = [-0.781552, 1.0] (kept in [-1, 1])
     assert (wide.ci_low, wide.ci_high) == (-0.781552, 1.8) and wide.p_value == pytest.approx(0.617075, abs=1e-6)
     assert plan_figure(TWENTY, 0.5, None, math.inf, 0.8) == bootstrap_interval(TWENTY, 0.8)  # no t: the bootstrap
+
+
+def test_p_against_a_limit_reads_the_same_replicates() -> None:
+    """Issue 53: the gate tests a plan's delta against the rule's limit, not 0, with the same hull."""
+    # TWENTY against 0.25: #{θ* ≤ 0.25} = 3 (-0.1, 0.1, 0.2), #{θ* ≥ 0.25} = 17: p = 2 · 3 / 20 = 0.3
+    assert bootstrap_interval(TWENTY, 0.8, null=0.25).p_value == 0.3
+    # against 0.05 (between -0.1 and 0.1): 1 at or below, p = 2 · 1 / 20 = 0.1 < 0.2, and [0.1, 1.8] excludes 0.05
+    assert bootstrap_interval(TWENTY, 0.8, null=0.05).p_value == 0.1
+    # against 0.3: the bootstrap's p = 2 · 4 / 20 = 0.4 (-0.1, 0.1, 0.2, 0.3 at or below); the t side, 0.5 with
+    # se 0.2: 2 · sf(1.0) = 0.317311, with se 0.5: 2 · sf(0.4) = 0.689157; the hull's p is the larger
+    fig = plan_figure(TWENTY, 0.5, 0.2, math.inf, 0.8, null=0.3)
+    assert fig.p_value == 0.4 and (fig.ci_low, fig.ci_high) == (0.1, 1.8)
+    assert plan_figure(TWENTY, 0.5, 0.5, math.inf, 0.8, null=0.3).p_value == pytest.approx(0.689157, abs=1e-6)

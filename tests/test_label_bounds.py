@@ -13,6 +13,7 @@ from evalgate_lib.statistics.label_bounds import (
     CANNOT_TELL,
     FAIL,
     IMPROVED,
+    INCONCLUSIVE,
     PASS,
     REGRESSED,
     CensusRule,
@@ -20,7 +21,7 @@ from evalgate_lib.statistics.label_bounds import (
     census_box,
     decide_by_labels,
 )
-from evalgate_lib.statistics.paired_tests import mcnemar_interval, mcnemar_p
+from evalgate_lib.statistics.paired_tests import mcnemar_interval, mcnemar_p, tango_interval
 
 SAME: tuple[bool, bool] = (False, False)
 #: hallucination must not rise at all (a count), significant mode, alpha 0.05
@@ -69,6 +70,10 @@ def test_enough_labels_decide_fail_exactly() -> None:
     hull_low = min(mcnemar_interval(b, c, 20)[0] for b in (0, 1) for c in (11, 12)) * 20
     hull_high = max(mcnemar_interval(b, c, 20)[1] for b in (0, 1) for c in (11, 12)) * 20
     assert decision.low == pytest.approx(hull_low, abs=1e-5) and decision.high == pytest.approx(hull_high, abs=1e-5)
+    # what decides: the hull of the censuses' Tango intervals, its low end the least failing census' (b=1, c=11):
+    # Z(0) = 10 / sqrt(12) = 2.89 > 1.96, so it lies wholly past the limit of 0
+    assert decision.margin_low == round(tango_interval(1, 11, 20, 0.95)[0] * 20, 6) > 0
+    assert decision.margin_high == round(tango_interval(0, 12, 20, 0.95)[1] * 20, 6)
 
 
 def test_a_census_of_the_population_decides_as_the_census() -> None:
@@ -77,8 +82,13 @@ def test_a_census_of_the_population_decides_as_the_census() -> None:
     decision = decide_by_labels([_stratum(judged, labels)], RISE)
     box = decision.box
     assert (box.b_low, box.b_high, box.c_low, box.c_high) == (2, 2, 4, 4)
-    assert decision.outcome == PASS  # +2 breaches, but McNemar p = binomtest(4, 6) = 0.6875
-    assert decision.p_value == mcnemar_p(2, 4) == 0.6875
+    # +2 breaches the limit of 0, but Tango's interval holds it: Z(0) = (4 − 2) / sqrt(6) = 0.82 < 1.96; and a
+    # limit of 0 can never be shown, so the census is INCONCLUSIVE (before issue 53's mirror: "does not fail")
+    assert decision.outcome == INCONCLUSIVE
+    assert decision.p_value == mcnemar_p(2, 4) == 0.6875  # printed against no change
+    tango_low, tango_high = tango_interval(2, 4, 10, 0.95)
+    assert (decision.margin_low, decision.margin_high) == (round(tango_low * 10, 6), round(tango_high * 10, 6))
+    assert decision.margin_low < 0 < decision.margin_high
     low, high = mcnemar_interval(2, 4, 10, 0.95)
     assert (decision.low, decision.high) == (round(low * 10, 6), round(high * 10, 6))
 
@@ -105,3 +115,19 @@ def test_the_decision_holds_its_level_on_a_pair_whose_census_passes() -> None:
             s = _stratum(judged, [lab if i in drawn else None for i, lab in enumerate(labels)])
             fails += decide_by_labels([s], RISE, with_interval=False).outcome == FAIL
         assert fails <= 0.05 * 400, (budget, fails)
+
+
+def test_a_limit_above_zero_fails_only_past_it() -> None:
+    """Issue 53: a census whose delta breaches a limit above 0 and is significant against 0, but whose Tango
+    interval holds the limit, is INCONCLUSIVE, not FAIL; past the limit it fails."""
+    rise = CensusRule(IMPROVED, 0.10, False, "significant", 0.05)  # a rate may rise by 10 points at most
+    # the shipped pair's unsupported-claim rise: b = 15, c = 31 of 101 (+15.8 pts, McNemar p = 0.026 < 0.05)
+    assert mcnemar_p(15, 31) < 0.05 and rise.delta(15, 31, 101) == 0.158416
+    low, high = rise.interval(15, 31, 101)
+    assert low < 0.10 < high  # Tango [+2.8, +28.4] holds the limit
+    assert rise.outcome(15, 31, 101) == "INCONCLUSIVE" and not rise.fails(15, 31, 101)
+    # 40 of 101 up, none down: Tango's low end is above 0.10, so the census fails
+    assert rise.interval(0, 40, 101)[0] > 0.10 and rise.fails(0, 40, 101)
+    # 2 up, 2 down: within the limit (PASS); point mode reads only the point estimate
+    assert rise.outcome(2, 2, 101) == "PASS"
+    assert CensusRule(IMPROVED, 0.10, False, "point", 0.05).fails(15, 31, 101)

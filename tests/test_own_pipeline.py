@@ -158,15 +158,18 @@ def test_score_places_the_merged_passages_piece_by_piece(walk):
 @pytest.mark.slow
 def test_the_gate_says_which_rules_cannot_fail_on_this_gold_set(walk):
     out = walk.printed["gate"]
-    assert walk.codes["gate"] == 4, out  # issue 53: INCONCLUSIVE, not PASS
+    # issue 53: 5 of 5 refusals broken fail the refusal rule: Tango's interval [-100.0, -13.1] lies wholly past its
+    # -10 limit (p = 0.043 against it; McNemar's exact p against no change, 0.0625, is the conservative one)
+    assert walk.codes["gate"] == 1, out
     assert "gate (significant mode): chatty vs careful" in out
-    assert "INCONCLUSIVE  refusal accuracy on no-answer: delta -100.0 pts" in out  # 5 of 5 broken
+    assert "FAIL  refusal accuracy on no-answer: delta -100.0 pts" in out  # 5 of 5 broken
+    assert "past the limit: Tango 95% CI [-100.0, -13.1], p=0.043 against the limit" in out
     assert (
-        "  CANNOT FAIL  refusal accuracy on no-answer cannot fail on 5 no-answer questions: even 5 of 5 broken "
-        "(100.0 points, McNemar p = 0.0625 ≥ 0.05); it can fail from 6 no-answer questions" in out
+        "  refusal accuracy on no-answer: the smallest change that can fail it on 5 no-answer questions is 5 of 5 "
+        "broken (100.0 points, p against the limit = 0.04311 < 0.05)" in out
     )
     assert "  CANNOT FAIL  accuracy on answerable cannot fail on 3 answerable questions" in out
-    assert "INCONCLUSIVE: no rule fails, but the data cannot show the candidate within the limit of" in out
+    assert out.rstrip().endswith("FAIL: candidate regresses on refusal_accuracy")
 
 
 @pytest.mark.slow
@@ -184,7 +187,7 @@ def test_the_report_in_a_browser_names_the_versions_claims_no_model_and_says_wha
     assert "answers supplied by the team's pipeline" in text
     power = browser.find_element(By.ID, "eg-power")
     assert power.is_displayed() and "3 of 5 gate rules cannot fail at this gold set's size" in power.text
-    assert "refusal accuracy on no-answer cannot fail on 5 no-answer questions: even 5 of 5 broken" in power.text
+    assert "hallucination flags cannot fail on 8 questions: even 8 of 8 newly flagged" in power.text
     skipped = [e.get_attribute("data-notebook") for e in browser.find_elements(By.CSS_SELECTOR, ".eg-skipped li")]
     assert skipped == ["01_corpus_inspection", "02_two_config_run", "03_coverage_heatmaps", "04_flag_explorer"]
 

@@ -1,8 +1,10 @@
 """Which gate rules can fail at a gold set's size: the smallest detectable change, by hand and against the gate.
 
-McNemar's exact p when all ``k`` discordant pairs go one way is ``2 × 0.5^k``: k = 5 gives 0.0625,
-k = 6 gives 0.03125, so at α = 0.05 a yes/no rule needs at least 6 questions that all move its
-way. With 5 no-answer questions even 5 of 5 broken cannot fail the refusal rule.
+Since issue 53 a rule fails when Tango's score interval lies wholly past its limit: the score test of "the delta
+equals the limit" rejects on the bad side. With ``k`` of ``n`` questions all moving one way and a limit of 0, its
+statistic is McNemar's asymptotic one, ``Z = k / sqrt(k) = sqrt(k)``: k = 3 gives 1.73, k = 4 gives 2 > 1.96, so
+a count rule with a zero limit fails from 4 one-way moves. With a 10-point limit, 4 no-answer questions cannot
+fail the refusal rule even all broken (Z = -1.809, p = 0.0704); 5 can (Z = -2.023, p = 0.0431).
 """
 
 from __future__ import annotations
@@ -39,16 +41,18 @@ def sdc(rule: Rule, n: int, mode: str = "significant", alpha: float = 0.05):
     return smallest_detectable_change(rule, n, mode, alpha)
 
 
-def test_five_no_answer_questions_cannot_fail_the_refusal_rule():
-    power = sdc(REFUSAL, 5)
+def test_four_no_answer_questions_cannot_fail_the_refusal_rule():
+    power = sdc(REFUSAL, 4)
     assert not power.can_fail and power.smallest is None
-    assert power.p_all == 0.0625  # 2 × 0.5^5: even 5 of 5 broken
-    assert power.questions_needed == 6  # 6 of 6 broken: p = 0.03125 < 0.05
-    assert power.questions_for_limit == 50  # 6 of 50 = 12 points, the smallest breach of the 10-point limit
+    # 4 of 4 broken against δ0 = -0.1 (Tango 1998): a = 8, b = -4 + 12 (-0.1) = -5.2, c = -4 (-0.1)(1.1) = 0.44,
+    # p21 = (sqrt(27.04 - 14.08) + 5.2) / 16 = 0.55, variance = 4 (1.1 - 0.11) = 3.96,
+    # Z = (-4 + 0.4) / sqrt(3.96) = -1.80906, p = 2 (1 - Φ(1.80906)) = 0.07044
+    assert power.p_all == pytest.approx(0.07044, abs=1e-5)
+    assert power.questions_needed == 5  # 5 of 5: Z = -4.5 / sqrt(4.95) = -2.0226, p = 0.04311 < 0.05
+    assert power.questions_for_limit is None  # a breach just past the limit never fails, at any size
     assert power_sentence(power, 0.05, "significant") == (
-        "refusal accuracy on no-answer cannot fail on 5 no-answer questions: even 5 of 5 broken (100.0 points, "
-        "McNemar p = 0.0625 ≥ 0.05); it can fail from 6 no-answer questions, and every breach of its limit can "
-        "fail from 50 no-answer questions"
+        "refusal accuracy on no-answer cannot fail on 4 no-answer questions: even 4 of 4 broken (100.0 points, "
+        "p against the limit = 0.07044 ≥ 0.05); it can fail from 5 no-answer questions"
     )
     assert smallest_change_text(power) == "cannot fail at this size"
 
@@ -56,15 +60,12 @@ def test_five_no_answer_questions_cannot_fail_the_refusal_rule():
 @pytest.mark.parametrize(
     ("rule", "n", "smallest", "delta", "p"),
     [
-        (REFUSAL, 6, 6, 1.0, 0.03125),  # all 6 broken
-        (REFUSAL, 49, 6, 6 / 49, 0.03125),  # 6 of 49 = 12.2 points > 10, the breach and p < 0.05 together
-        (REFUSAL, 50, 6, 0.12, 0.03125),
-        (REFUSAL, 70, 8, 8 / 70, 0.007812),  # a breach needs > 7 of 70 (10 points): 8; p = 2 × 0.5^8, 6 places
-        (ACCURACY, 100, 6, 0.06, 0.03125),  # 5 of 100 is exactly 5 points: not past the limit
-        (ACCURACY, 101, 6, 6 / 101, 0.03125),
-        (ACCURACY, 120, 7, 7 / 120, 0.015625),  # 6 of 120 is exactly 5 points
-        (HALLUCINATION, 6, 6, 6.0, 0.03125),
-        (HALLUCINATION, 101, 6, 6.0, 0.03125),  # a count: the same 6 at any size
+        (REFUSAL, 5, 5, 1.0, 0.043114),  # all 5 broken (the module docstring's Z = -2.0226)
+        (REFUSAL, 20, 7, 0.35, 0.033006),  # 6 of 20 (30 points) leaves Tango's interval reaching past -10
+        (ACCURACY, 81, 9, 9 / 81, 0.029913),  # the shipped gold set: 9 of 81 (11.1 points), not the first breach (5)
+        (ACCURACY, 100, 10, 0.1, 0.029096),
+        (HALLUCINATION, 4, 4, 4.0, 0.0455),  # a zero limit: Z = sqrt(4) = 2, p = 2 (1 - Φ(2)) = 0.0455
+        (HALLUCINATION, 101, 4, 4.0, 0.0455),  # a count with a zero limit: the same 4 at any size
     ],
 )
 def test_smallest_detectable_change_by_hand(rule, n, smallest, delta, p):
@@ -73,19 +74,21 @@ def test_smallest_detectable_change_by_hand(rule, n, smallest, delta, p):
     assert power.delta == pytest.approx(delta)
 
 
-def test_a_count_rule_with_a_zero_limit_never_fails_on_fewer_than_six_more():
+def test_a_count_rule_with_a_zero_limit_never_fails_on_fewer_than_four_more():
     power = sdc(HALLUCINATION, 8)
-    assert power.smallest == 6 and power.questions_for_limit is None  # a rise of 1 to 5 can never fail
-    assert power_sentence(power, 0.05, "significant").endswith("a smaller breach cannot fail (at any gold-set size)")
-    assert not sdc(HALLUCINATION, 5).can_fail
+    assert power.smallest == 4 and power.questions_for_limit is None  # 3 more: Z = sqrt(3) = 1.73 < 1.96, never
+    assert power_sentence(power, 0.05, "significant").endswith(
+        "a smaller one cannot fail at this size (FAIL needs the interval wholly past the limit)"
+    )
+    assert not sdc(HALLUCINATION, 3).can_fail
 
 
 def test_point_mode_fails_on_any_breach_and_alpha_moves_the_threshold():
     assert sdc(REFUSAL, 5, mode="point").smallest == 1  # 1 of 5 = 20 points > 10
     assert sdc(Rule("refusal_accuracy", max_drop=0.25), 5, mode="point").smallest == 2  # 1 of 5 is not past 25
-    strict = sdc(REFUSAL, 8, alpha=0.01)  # 2 × 0.5^7 = 0.0078 < 0.01, 2 × 0.5^6 = 0.031 is not
-    assert strict.smallest == 8 and strict.p_value == 0.007812 and strict.questions_needed == 8
-    assert not sdc(REFUSAL, 7, alpha=0.01).can_fail
+    strict = sdc(REFUSAL, 9, alpha=0.01)  # at 99 %: 9 of 9 broken is the first to clear the 10-point limit
+    assert strict.smallest == 9 and strict.p_value == 0.006656 and strict.questions_needed == 9
+    assert not sdc(REFUSAL, 8, alpha=0.01).can_fail
 
 
 def test_limits_out_of_reach_and_score_rules():
@@ -106,7 +109,10 @@ def _summary(rule: Rule, n: int, b: int, c: int) -> Summary:
     moved = (b - c) if kind_count else (c - b) / n  # the flag rises with b; the rate drops with b
     p = round(mcnemar_exact([True] * b + [False] * c, [False] * b + [True] * c).p_value, 6)
     delta = round(moved, 6)
-    return Summary("base", "cand", {}, {rule.metric: delta}, {rule.metric: {"p_value": p, "n": n}}, {})
+    # the counts the gate's Tango interval reads: a count's rise is its candidate-only answers (c in the summary)
+    down, up = (c, b) if kind_count else (b, c)
+    sig = {"p_value": p, "n": n, "b": down, "c": up}
+    return Summary("base", "cand", {}, {rule.metric: delta}, {rule.metric: sig}, {})
 
 
 @pytest.mark.parametrize("rule", [REFUSAL, ACCURACY, HALLUCINATION])
@@ -130,11 +136,10 @@ def test_rule_powers_take_each_rule_population_from_the_gold_set():
     assert sizes == {"answerable": 3, "no_answer": 5, "all": 8}
     powers = rule_powers(gate, sizes)
     assert [p.questions for p in powers] == [3, 5, 8]
-    assert [p.rule.metric for p in cannot_fail(powers)] == ["accuracy_answerable", "refusal_accuracy"]
+    assert [p.rule.metric for p in cannot_fail(powers)] == ["accuracy_answerable"]  # 5 no-answer: 5 of 5 can
     lines = format_powers(powers, 0.05, "significant")
     assert lines[0] == (
-        "power: 2 of 3 gate rule(s) cannot fail at this size (significant mode, α = 0.05): "
-        "accuracy on answerable, refusal accuracy on no-answer"
+        "power: 1 of 3 gate rule(s) cannot fail at this size (significant mode, α = 0.05): accuracy on answerable"
     )
     assert lines[1].startswith("  CANNOT FAIL  accuracy on answerable") and lines[3].startswith("  hallucination")
 
@@ -152,16 +157,19 @@ def _five_no_answer_rows(broken: int) -> list:
 
 
 def test_a_gate_over_five_no_answer_questions_says_which_rule_cannot_fail(tmp_path, capsys):
-    """Issue 30: the chatty version broke 4 of 5 refusals (−80 points, p = 0.125); no break of 5 could fail."""
+    """Issue 30: the chatty version broke 4 of 5 refusals (−80 points, p = 0.125). Since issue 53 (FAIL when Tango's
+    interval clears the limit) 5 of 5 broken could fail; 4 of 5 leaves [-96.4, -1.8], which holds the -10 limit."""
     folder = write_results_folder(tmp_path / "run", _five_no_answer_rows(broken=4))
     # issue 53: no longer a PASS: nothing shows the candidate within its limits on five questions (exit 4)
     assert main(["gate", "--results", str(folder), "--thresholds", str(ROOT / "configs" / "gate.toml")]) == 4
     out = capsys.readouterr().out
     assert "INCONCLUSIVE  refusal accuracy on no-answer: delta -80.0 pts" in out
+    assert "Tango 95% CI [-96.4, -1.8] holds it (p=0.074 against the limit)" in out
     assert (
-        "  CANNOT FAIL  refusal accuracy on no-answer cannot fail on 5 no-answer questions: even 5 of 5 broken "
-        "(100.0 points, McNemar p = 0.0625 ≥ 0.05); it can fail from 6 no-answer questions" in out
+        "  refusal accuracy on no-answer: the smallest change that can fail it on 5 no-answer questions is 5 of 5 "
+        "broken (100.0 points, p against the limit = 0.04311 < 0.05)" in out
     )
+    assert "  CANNOT FAIL  hallucination flags cannot fail on 5 questions" in out
     assert out.rstrip().endswith(
         "INCONCLUSIVE: no rule fails, but the data cannot show the candidate within the limit of accuracy_answerable, "
         "refusal_accuracy, retrieval_recall, unsupported_claim (see each rule: what would decide it); exit 4"
@@ -174,11 +182,13 @@ def test_the_first_screen_names_the_rules_that_cannot_fail(tmp_path):
     results = load_results(write_results_folder(tmp_path / "run", _five_no_answer_rows(broken=4)))
     soup = BeautifulSoup(first_screen(results.summary, results.rows, ROOT / "configs" / "gate.toml"), "html.parser")
     box = soup.select_one("#eg-power")
-    assert box is not None and box.b.get_text() == "5 of 5 gate rules cannot fail at this gold set's size"
+    assert box is not None and box.b.get_text() == "3 of 5 gate rules cannot fail at this gold set's size"
     items = {li["data-rule"]: li.get_text() for li in box.select("li")}
-    assert items["refusal_accuracy"].startswith("refusal accuracy on no-answer cannot fail on 5 no-answer questions")
-    row = soup.select_one('tr[data-rule="refusal_accuracy"]')
+    assert items["hallucination"].startswith("hallucination flags cannot fail on 5 questions")
+    assert "refusal_accuracy" not in items  # 5 of 5 broken would clear its 10-point limit
+    row = soup.select_one('tr[data-rule="hallucination"]')
     assert row["data-can-fail"] == "0" and row.select("td")[-1].get_text() == "cannot fail at this size"
+    assert soup.select_one('tr[data-rule="refusal_accuracy"]')["data-can-fail"] == "1"
     assert "this PASS says nothing" in soup.select_one(".eg-advice").get_text()
 
 
@@ -188,16 +198,16 @@ def test_a_rate_at_its_bound_cannot_move_that_way() -> None:
 
     rule = Rule("refusal_accuracy", max_drop=0.1)
     free = smallest_detectable_change(rule, 20, "significant", 0.05)
-    assert free.smallest == 6  # 6 one-way moves (p = 0.03125), past the 2 a 10-point limit allows on 20
+    assert free.smallest == 7  # 7 one-way moves: Tango's interval wholly past the 10-point limit on 20
     stuck = smallest_detectable_change(rule, 20, "significant", 0.05, room=0, baseline_count=0)
-    assert not stuck.can_fail and stuck.blocked and stuck.smallest_free == 6
+    assert not stuck.can_fail and stuck.blocked and stuck.smallest_free == 7
     assert power_sentence(stuck, 0.05, "significant") == (
         "refusal accuracy on no-answer cannot fail: the baseline's is 0 of 20 no-answer questions, so it can drop "
-        "on at most 0 of them, and failing it takes 6"
+        "on at most 0 of them, and failing it takes 7"
     )
-    # 5 of 20 right: 5 can drop, 6 are needed; 6 of 20: it can fail
-    assert not smallest_detectable_change(rule, 20, "significant", 0.05, room=5).can_fail
-    assert smallest_detectable_change(rule, 20, "significant", 0.05, room=6).smallest == 6
-    # a rise rule reads the other side: 97 of 101 flagged leaves 4 that can be newly flagged
+    # 6 of 20 right: 6 can drop, 7 are needed; 7 of 20: it can fail
+    assert not smallest_detectable_change(rule, 20, "significant", 0.05, room=6).can_fail
+    assert smallest_detectable_change(rule, 20, "significant", 0.05, room=7).smallest == 7
+    # a rise rule reads the other side: 98 of 101 flagged leaves 3 that can be newly flagged, and 4 are needed
     rise = Rule("hallucination", max_increase=0)
-    assert not smallest_detectable_change(rise, 101, "significant", 0.05, room=4).can_fail
+    assert not smallest_detectable_change(rise, 101, "significant", 0.05, room=3).can_fail

@@ -213,18 +213,21 @@ def test_first_screen_pass_names_the_rules_and_what_changed():
     low, high = mcnemar_interval(1, 2, 10)
     accuracy = plain["accuracy_answerable"].text
     assert accuracy.startswith("accuracy on answerable: 6 → 7 of 10 answerable questions, 10.0 points higher")
-    assert f"[{low * 100:+.1f}, {high * 100:+.1f}] at 95%; McNemar p = 1.000 ≥ 0.05" in accuracy
+    assert f"[{low * 100:+.1f}, {high * 100:+.1f}] at 95%; McNemar p against no change = 1.000 ≥ 0.05" in accuracy
     assert plain["accuracy_answerable"]["data-source"] == "judge" and accuracy.rstrip().endswith("judge")
     halluc = plain["hallucination"].text
     assert halluc.startswith("hallucination flags: 0 → 2 of 10 answers, 2 answers more (plausibly anywhere from")
-    assert "McNemar p = 0.500 ≥ 0.05" in halluc  # 2 · 0.5² = 0.5
+    assert "McNemar p against no change = 0.500 ≥ 0.05" in halluc  # 2 · 0.5² = 0.5
     how = soup.select_one("details.eg-how")  # the test, its p-values and the thresholds file one click away
     assert "configs/gate.toml" in how.text and "significant mode" in how.text
     rules = {tr["data-rule"]: tr for tr in soup.select("tr[data-rule]")}
     assert set(rules) == {"accuracy_answerable", "hallucination"}
+    # what decided: Tango's score test of the limit (0): Z = 2 / sqrt(2) = 1.414, p = 2 (1 - Φ(1.414)) = 0.157
     assert (
-        "INCONCLUSIVE" in rules["hallucination"].text and "p = 0.500 ≥ 0.05" in rules["hallucination"].text
+        "INCONCLUSIVE" in rules["hallucination"].text
+        and "p against the limit = 0.157 ≥ 0.05" in rules["hallucination"].text
     )
+    assert "; against its limit: [-1.3, +5.1] at 95% (Tango), holding it; p = 0.157 ≥ 0.05" in halluc
     assert rules["accuracy_answerable"].text.endswith("any breach") is False
     for tr in rules.values():  # the interval shown excludes 0 exactly when the deciding p < alpha
         assert tr["data-excludes-zero"] == str(int(float(tr["data-p"]) < float(tr["data-alpha"])))

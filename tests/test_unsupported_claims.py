@@ -87,8 +87,8 @@ def test_the_default_gate_fails_the_chatty_candidate_on_it_alone(scored: Path, c
     assert main(["gate", "--results", str(scored), "--thresholds", str(thresholds)]) == 1
     printed = capsys.readouterr().out
     assert (
-        "FAIL  answers with an unsupported claim: delta +66.7 pts 95% CI [+17.4, +66.7], McNemar p=0.008 "
-        "(must not rise by more than 10.0%)"
+        "FAIL  answers with an unsupported claim: delta +66.7 pts 95% CI [+17.4, +66.7], McNemar p=0.008 against no "
+        "change (must not rise by more than 10.0%); past the limit: Tango 95% CI ["
     ) in printed
     assert "FAIL: candidate regresses on unsupported_claim\n" in printed
 
@@ -131,5 +131,5 @@ def test_labels_correct_it_and_the_judges_side_is_the_flag(scored: Path, tmp_pat
     assert main(args) == 1
     printed = capsys.readouterr().out
     line = next(x for x in printed.splitlines() if x.startswith("FAIL  answers with an unsupported claim"))
-    assert "corrected delta +58.3 pts" in line and "McNemar p=0.016 (the labels' census)" in line
+    assert "corrected delta +58.3 pts" in line and "McNemar p=0.016 against no change (the labels' census)" in line
     assert "judge-only +66.7 pts" in line

@@ -31,18 +31,22 @@ def _rule_cell(candidate: CandidateVerdict, index: int) -> str:
     verdict = candidate.verdicts[index]
     kind = _METRICS[verdict.rule.metric].kind
     raw = (candidate.summary.significance.get(verdict.rule.metric) or {}).get("p_value")
+    limit = (verdict.margin or {}).get("p_value")  # what decided: the (Holm-adjusted) p against the rule's limit
     p = (
         ""
         if raw is None
         else f"<br><small>p {raw:.3f}"
-        + (f", Holm {verdict.p_value:.3f}</small>" if verdict.adjusted and verdict.p_value is not None else "</small>")
+        + (f", Holm {verdict.p_value:.3f}" if verdict.adjusted and verdict.p_value is not None else "")
+        + ("" if limit is None else f"; against the limit {limit:.3f}")
+        + "</small>"
     )
     mark = " ✗" if verdict.failed else (" ≈" if verdict.breached else "")
     return f'<td class="num">{e(format_value(verdict.delta, kind, signed=True))}{mark}{p}</td>'
 
 
 def leaderboard_html(ranked: Sequence[CandidateVerdict], gate: GateConfig, shown: str) -> str:
-    """Every candidate's PASS / FAIL (best first), each gate rule's delta with McNemar's and Holm's p.
+    """Every candidate's PASS / FAIL (best first), each gate rule's delta with McNemar's and Holm's p against no
+    change and the (Holm-adjusted) p against the rule's limit that decided it.
 
     ``shown`` is the candidate whose full report follows (the first of ``ranked`` that passes,
     unless the report was built for another one); its row is marked.

@@ -9,8 +9,9 @@ answer comes first: PASS or FAIL exactly as ``evalgate gate`` decides it. The pa
   (reviewers' labels: a census, or a plan's exact bounds), in words and in a ``data-source`` attribute;
 * the figures that decided lead, everywhere: in each rule's line, in the rule table, and in "What
   changed" (the labels' fixed and broken questions first when a census of labels decided);
-* the interval beside a decided delta is the one its test decides with (at the gate's α): it
-  excludes 0 exactly when the deciding p is below α, and the page prints that p beside it;
+* the interval beside a decided delta is its test's against no change (at the gate's α): it excludes 0
+  exactly when that p is below α, and the page prints that p beside it; what decided the rule, the interval
+  and p against its limit (issue 53: FAIL wholly past it, PASS wholly within), follows in the same line;
 * a count carries its base ("45 → 61 of 101 answers"), and a metric at 0 in both configs says so
   ("both 0 of 20 no-answer questions").
 
@@ -45,6 +46,7 @@ from evalgate_lib.statistics.gate import (
 )
 from evalgate_lib.statistics.label_correction import LabelCorrection
 from evalgate_lib.statistics.metrics import METRICS, Summary, format_interval, format_value, signed
+from evalgate_lib.statistics.paired_tests import TANGO
 from evalgate_lib.statistics.power import POPULATION_WORDS, RulePower, cannot_fail, power_sentence, smallest_change_text
 
 e = html.escape
@@ -164,7 +166,25 @@ def _test_words(stat: Mapping[str, Any], alpha: float) -> str:
     name = "McNemar p" if test == "McNemar" else f"{test} p"
     if stat.get("raw_p_value") is not None:
         name = f"Holm-adjusted McNemar p (raw {stat['raw_p_value']:.3f})"
-    return f"; {e(name)} = {p:.3f} {'&lt;' if p < alpha else '≥'} {alpha:g}"
+    return f"; {e(name)} against no change = {p:.3f} {'&lt;' if p < alpha else '≥'} {alpha:g}"
+
+
+def _limit_words(verdict: RuleVerdict, alpha: float) -> str:
+    """What decided the rule against its limit, in words: "against its limit: [+8.2, +33.3] at 95% (Tango), wholly
+    past it; p = 0.016 < 0.05" (issue 53: FAIL and PASS both read this interval)."""
+    margin = verdict.margin
+    if margin is None or verdict.outcome not in ("FAIL", "PASS", "INCONCLUSIVE"):
+        return ""
+    kind = _METRICS[verdict.rule.metric].kind
+    how = {"FAIL": "wholly past it", "PASS": "wholly within it"}.get(verdict.outcome, "holding it")
+    name = "Tango" if margin.get("interval") == TANGO else "the same interval"
+    level = f"{float(margin['confidence']) * 100:.4g}%"
+    said = f"against its limit: {format_interval(margin, kind)} at {level} ({name}), {how}"
+    p = margin.get("p_value")
+    if p is not None:
+        holm = "Holm-adjusted " if margin.get("raw_p_value") is not None else ""
+        said += f"; {holm}p = {p:.3f} {'<' if p < alpha else '≥'} {alpha:g}"
+    return e(said)
 
 
 def _figure_words(key: str, delta: Any, stat: Mapping[str, Any], base: str, alpha: float) -> str:
@@ -211,7 +231,9 @@ def plain_words(verdict: RuleVerdict, decision: GateDecision) -> str:
         box = verdict.labels.box
         labelled = verdict.corrected.labelled if verdict.corrected is not None else box.labelled
         base = f"{labelled} of {box.n} questions labelled"
-    said = f"<b>{e(metric.label)}</b>: {_figure_words(key, verdict.delta, stat, base, alpha)} {_badge(source)}"
+    limit = _limit_words(verdict, alpha) if decision.gate.mode == "significant" else ""
+    figure = _figure_words(key, verdict.delta, stat, base, alpha) + (f"; {limit}" if limit else "")
+    said = f"<b>{e(metric.label)}</b>: {figure} {_badge(source)}"
     other = ""
     if source not in _UNLABELLED:
         jbase = _judge_base(decision, key)
@@ -229,17 +251,18 @@ def plain_words(verdict: RuleVerdict, decision: GateDecision) -> str:
 
 
 def _status(verdict: RuleVerdict, alpha: float) -> str:
-    if verdict.failed:
-        return '<span class="eg-rule-fail">FAIL</span>'
+    p = (verdict.margin or {}).get("p_value")  # against the limit: what decided
+    if verdict.failed:  # point mode fails any breach: the note only where the interval cleared the limit
+        past = p is not None and verdict.significant
+        said = f" <small>({e(f'wholly past its limit; p against the limit = {p:.3f}')})</small>" if past else ""
+        return f'<span class="eg-rule-fail">FAIL</span>{said}'
     if verdict.inconclusive:
-        p = (verdict.stat or {}).get("p_value")
-        why = "not shown within its limit"
-        if verdict.breached and p is not None:
-            why += f"; p = {p:.3f} ≥ {alpha:g}"
+        why = "neither shown within its limit nor past it"
+        if p is not None:
+            why += f"; p against the limit = {p:.3f}" + (f" ≥ {alpha:g}" if p >= alpha else "")
         return f'<span class="eg-rule-breach">INCONCLUSIVE</span> <small>({e(why)})</small>'
-    if verdict.breached:
-        p = (verdict.stat or {}).get("p_value")
-        why = f"p = {p:.3f} ≥ {alpha:g}" if p is not None else "its interval is not wholly past the limit"
+    if verdict.breached:  # point mode never gets here (a breach fails); kept for a margin-less rule
+        why = f"p against the limit = {p:.3f} ≥ {alpha:g}" if p is not None else "its interval is not past the limit"
         return f'<span class="eg-rule-breach">breached, not significant</span> <small>({e(why)})</small>'
     return '<span class="eg-rule-ok">ok</span>'
 
@@ -454,15 +477,16 @@ def first_screen_html(
     else:
         decided = "No rule failed: every delta is within its threshold."
     mode = (
-        f"a breach fails only when it is beyond noise: the deciding p &lt; {gate.alpha:g} for yes/no metrics "
-        f"(McNemar's exact test; its interval, at {(1 - gate.alpha) * 100:.4g}%, excludes 0 exactly then), the 95% "
-        "percentile-bootstrap interval wholly past the limit for scores"
+        f"a rule fails only when its {(1 - gate.alpha) * 100:.4g}% interval lies wholly past its limit and passes only "
+        "when it lies wholly within it, else it is inconclusive (Tango's score interval for yes/no metrics, its p "
+        f"against the limit &lt; {gate.alpha:g} exactly when it clears the limit; the percentile-bootstrap interval "
+        "for scores); McNemar's exact p is shown against no change"
         if gate.mode == "significant"
         else "any breach of a threshold fails"
     )
     if decision.family > 1:
         mode += (
-            f"; McNemar p Holm-adjusted for the {decision.family} candidates tried against {e(summary.baseline)} "
+            f"; p-values Holm-adjusted for the {decision.family} candidates tried against {e(summary.baseline)} "
             "(each interval at the level that adjustment leaves)"
         )
     partial = (
@@ -527,10 +551,12 @@ def first_screen(
     under the thresholds file, rendered. ``Results.first_screen_html`` is the public door (it also states the
     folder's signature and a partial run); this is it for a summary and rows alone."""
     gate = load_gate(thresholds)
-    adjusted, size = None, 1
+    adjusted, limits, size = None, None, 1
     if family:
         judged = judge_candidates(family, gate)
-        adjusted, size = next(c for c in judged if c.name == summary.candidate).adjusted_p, len(judged)
-    decision = decide(summary, gate, shareable_path(thresholds), correction, refused, adjusted, size)
+        mine = next(c for c in judged if c.name == summary.candidate)
+        adjusted, limits, size = mine.adjusted_p, mine.adjusted_limit_p, len(judged)
+    decision = decide(summary, gate, shareable_path(thresholds), correction, refused, adjusted, size,
+                      adjusted_limit_p=limits)
     board = family_html(family, gate, summary.candidate) if family else ""
     return first_screen_html(decision, change_counts(rows, summary), board)

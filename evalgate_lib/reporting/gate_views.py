@@ -13,10 +13,11 @@ verdict prints.
   (an ``ESC`` or a vertical tab in a config name) is written as its visible escape
   (:func:`~evalgate_lib.text.escaping.xml10_text`), so the document always parses.
 * **Markdown** (``gate --markdown FILE``, for ``$GITHUB_STEP_SUMMARY`` and the like): the verdict,
-  what it rests on, one table row per rule (which figure decided, its interval and p, the limit, the
-  status), the power lines and the full text in a collapsed block. Every string from a run (config
-  names, lines) goes through :func:`~evalgate_lib.text.escaping.markdown_text`: one line, HTML
-  escaped, links, images, emphasis and table pipes neutralised, so a name cannot inject markup.
+  what it rests on, one table row per rule (which figure decided, its interval and p against no change, the
+  limit, the status, and the interval and p against the limit that decided it), the power lines and the full
+  text in a collapsed block. Every string from a run (config names, lines) goes through
+  :func:`~evalgate_lib.text.escaping.markdown_text`: one line, HTML escaped, links, images, emphasis and table
+  pipes neutralised, so a name cannot inject markup.
 """
 
 from __future__ import annotations
@@ -128,8 +129,9 @@ def decision_markdown(decision: GateDecision) -> str:
     lines += [f"- {_md(line)}" for line in decision.basis().splitlines()[1:]]
     lines += [
         "",
-        "| rule | limit | decided on | delta | interval | p | status |",
-        "|---|---|---|---:|---|---:|---|",
+        "| rule | limit | decided on | delta | interval | p against no change | status | interval against the limit "
+        "| p against the limit |",
+        "|---|---|---|---:|---|---:|---|---|---:|",
     ]
     for v in decision.rules:
         kind = _METRICS[v.rule.metric].kind
@@ -137,12 +139,16 @@ def decision_markdown(decision: GateDecision) -> str:
         level = float(stat.get("confidence") or 0.95)
         p = stat.get("p_value")
         status = {"FAIL": "**FAIL**", "INCONCLUSIVE": "**INCONCLUSIVE**"}.get(v.outcome, "ok")
+        margin = v.margin or {}
+        decided = "" if not margin else f"{format_interval(margin, kind)} ({float(margin['confidence']) * 100:.4g}%)"
+        limit_p = margin.get("p_value")
         if v.outcome == "PASS" and not decision.power_of(v).can_fail:
             status += " (cannot fail at this size)"
         lines.append(
             f"| {_md(_METRICS[v.rule.metric].label)} | {_md(bound_text(v.rule))} | {_md(decided_by(v))} | "
             f"{_md(format_value(v.delta, kind, signed=True))} | "
-            f"{_md(format_interval(stat, kind))} ({level * 100:.4g}%) | {'' if p is None else f'{p:.3f}'} | {status} |"
+            f"{_md(format_interval(stat, kind))} ({level * 100:.4g}%) | {'' if p is None else f'{p:.3f}'} | {status} | "
+            f"{_md(decided)} | {'' if limit_p is None else f'{limit_p:.3f}'} |"
         )
     lines += ["", *[f"- {_md(line.strip())}" for line in decision.power_lines()]]
     lines += ["", "<details><summary>The verdict as <code>evalgate gate</code> prints it</summary>", ""]

@@ -3,8 +3,11 @@
 Each candidate is its own pair with the baseline (its own :class:`~evalgate_lib.statistics.metrics.Summary`,
 deltas and intervals, exactly as a two-config run computes them). What changes with several is the
 significance: for each yes/no metric, the candidates' McNemar p-values form one family and are
-adjusted with Holm's step-down method (:func:`~evalgate_lib.statistics.multiple_testing.holm_adjust`),
-and the gate decides every candidate on its adjusted p. A score's bootstrap interval is not adjusted
+adjusted with Holm's step-down method (:func:`~evalgate_lib.statistics.multiple_testing.holm_adjust`)
+and shown beside them (:func:`holm_p_values`: the *significant* marks), and each yes/no rule's p against its
+*limit* (:func:`~evalgate_lib.statistics.gate.judge_limit_p`, the test the gate decides by) forms another family,
+adjusted the same way (:func:`holm_limit_p_values`): the gate decides every candidate on that adjusted
+p. A score's bootstrap interval is not adjusted
 (Holm adjusts p-values; the summary holds none for a score), and the verdict says so.
 
 Which candidate leads (:func:`rank_candidates`) is decided by the thresholds file the team wrote:
@@ -13,7 +16,7 @@ passing candidates first, then the best delta on the file's first rule, then its
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 from evalgate_lib.statistics.gate import (
@@ -21,6 +24,7 @@ from evalgate_lib.statistics.gate import (
     RuleVerdict,
     format_verdict,
     judge,
+    judge_limit_p,
     outcome_of,
 )
 from evalgate_lib.statistics.metrics import METRICS, Summary
@@ -38,8 +42,10 @@ class CandidateVerdict:
 
     summary: Summary
     verdicts: tuple[RuleVerdict, ...]
-    #: Metric → Holm-adjusted McNemar p (``None`` for a score, or a metric with no p-value).
+    #: Metric → Holm-adjusted McNemar p against no change (``None`` for a score, or a metric with no p-value).
     adjusted_p: dict[str, float | None]
+    #: Rule's metric → Holm-adjusted p against the rule's limit, which decides it (``None``: a score, no p).
+    adjusted_limit_p: dict[str, float | None] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -88,14 +94,37 @@ def holm_p_values(summaries: Sequence[Summary]) -> list[dict[str, float | None]]
     return out
 
 
+def holm_limit_p_values(summaries: Sequence[Summary], gate: GateConfig) -> list[dict[str, float | None]]:
+    """Per candidate (in the order given), each yes/no rule's p against its limit
+    (:func:`~evalgate_lib.statistics.gate.judge_limit_p`) adjusted by Holm across the candidates, keyed by metric.
+
+    The family of a rule is the candidates with a p for it; a score's rule, or one measured on no question, reads
+    ``None``. Each p says how surely a candidate lies on one side of the limit (FAIL or PASS), so the adjustment
+    bounds the chance that any candidate of the family is called either way wrongly at α.
+    """
+    out: list[dict[str, float | None]] = [{} for _ in summaries]
+    for rule in gate.rules:
+        found = [(i, judge_limit_p(s, rule)) for i, s in enumerate(summaries)]
+        present = [(i, p) for i, p in found if p is not None]
+        for i, _ in found:
+            out[i][rule.metric] = None
+        for (i, _), q in zip(present, holm_adjust([p for _, p in present]), strict=True):
+            out[i][rule.metric] = q
+    return out
+
+
 def judge_candidates(summaries: Sequence[Summary], gate: GateConfig) -> list[CandidateVerdict]:
-    """Every candidate's verdict under ``gate``, each yes/no rule decided on its Holm-adjusted p (given order)."""
+    """Every candidate's verdict under ``gate``, each yes/no rule decided on its Holm-adjusted p against its limit
+    (given order)."""
     names = [s.candidate for s in summaries]
     if len(set(names)) != len(names) or len({s.baseline for s in summaries}) > 1:
         raise ValueError(f"candidates must be distinct and share one baseline, got {names}")
+    family = len(summaries)
     return [
-        CandidateVerdict(summary, tuple(judge(summary, gate, adjusted_p=adjusted, family=len(summaries))), adjusted)
-        for summary, adjusted in zip(summaries, holm_p_values(summaries), strict=True)
+        CandidateVerdict(summary, tuple(judge(summary, gate, adjusted_p=adjusted, family=family,
+                                              adjusted_limit_p=limits)), adjusted, limits)  # fmt: skip
+        for summary, adjusted, limits in zip(summaries, holm_p_values(summaries),
+                                             holm_limit_p_values(summaries, gate), strict=True)  # fmt: skip
     ]
 
 

@@ -304,13 +304,16 @@ def decide(
     family: int = 1,
     signature: str | None = None,
     partial: Partial | None = None,
+    adjusted_limit_p: Mapping[str, float | None] | None = None,
 ) -> GateDecision:
     """The gate's decision (:class:`GateDecision`): every rule judged once, with its power and what it rests on.
 
     ``summary`` is the run's, recomputed from its rows; ``thresholds`` the file's shareable path;
     ``correction`` the labels' (:func:`~evalgate_lib.statistics.label_correction.correct_with_labels`)
     or ``labels_refused`` the line saying why given labels could not correct; ``adjusted_p`` each
-    metric's Holm-adjusted p when this candidate is one of ``family``.
+    metric's Holm-adjusted McNemar p when this candidate is one of ``family``, and ``adjusted_limit_p`` each rule's
+    Holm-adjusted p against its limit, which decides it
+    (:func:`~evalgate_lib.statistics.candidates.holm_limit_p_values`).
     """
     rules = judge(
         summary,
@@ -319,6 +322,7 @@ def decide(
         adjusted_p,
         family,
         None if correction is None else correction.not_corrected,
+        adjusted_limit_p,
     )
     powers = summary_powers(gate, summary, family)
     rules = [_with_what_decides(v, gate) for v in rules]

@@ -16,13 +16,15 @@ Thresholds live in a TOML file (``configs/gate.toml``)::
 A rule *breaches* when the delta (candidate − baseline) falls below
 ``-max_drop`` or rises above ``max_increase``. In ``point`` mode any breach
 fails the gate. In ``significant`` mode a rule has three outcomes (issue 53,
-:func:`rule_outcome`): FAIL when a breach is beyond noise (McNemar's exact
-p < ``alpha`` for yes/no metrics, a bootstrap interval entirely past the
-threshold for scores); PASS only when the interval at 1 − α shows the
-candidate within the limit (Tango's score interval for a yes/no delta:
-:func:`margin_interval`); INCONCLUSIVE otherwise (exit
-:data:`EXIT_INCONCLUSIVE`). The verdict names each metric, its delta and its
-interval either way.
+:func:`rule_outcome`), read off one interval at 1 − α (Tango's score interval
+for a yes/no delta, :func:`margin_interval`; a plan's or a score's deciding
+interval otherwise): FAIL when it lies wholly past the limit (the candidate is
+worse than the limit beyond chance: its p *against the limit* < α), PASS when
+it lies wholly within it (non-inferiority), INCONCLUSIVE otherwise (exit
+:data:`EXIT_INCONCLUSIVE`). FAIL and PASS are mirror images: a test against 0
+would FAIL a true delta between 0 and the limit. The verdict names each metric,
+its delta and interval against no change (McNemar's p) and the interval and p
+against the limit that decided.
 
 With reviewers' labels (``corrected``, from :func:`evalgate_lib.statistics.label_correction.correct_with_labels`),
 each rule on a metric a label measures decides on the delta corrected by the labels instead, with
@@ -32,9 +34,9 @@ judge-only delta beside it; the other rules (retrieval, ...) involve no judgemen
 delta. :func:`decided_by` names which figure decided, in the words every view uses.
 
 Several candidates against one baseline (:mod:`evalgate_lib.statistics.candidates`) are judged
-by the same :func:`judge`, given each yes/no metric's p-value adjusted for the number of
-candidates (Holm): a rule on the judge's delta then names both p-values and decides on the
-adjusted one (a rule corrected by labels keeps its own test).
+by the same :func:`judge`, given each yes/no rule's p against its limit adjusted for the number of
+candidates (Holm): a rule on the judge's delta then decides on Tango's interval at the level the
+adjusted p implies and names both p-values (a rule corrected by labels keeps its own test).
 """
 
 from __future__ import annotations
@@ -50,8 +52,19 @@ from evalgate_lib.inputs.structured import read_toml
 from evalgate_lib.judging.rows import ResultRow
 from evalgate_lib.statistics.label_bootstrap import BOOTSTRAP_INTERVAL, plan_figure
 from evalgate_lib.statistics.label_bounds import FAIL, IMPROVED, REGRESSED, CensusRule, decide_by_labels
+from evalgate_lib.statistics.label_bounds import PASS as LABELS_PASS
+from evalgate_lib.statistics.limit_decision import breaches, three_way
+from evalgate_lib.statistics.limit_decision import past_limit as _past
+from evalgate_lib.statistics.limit_decision import within_limit as _within
 from evalgate_lib.statistics.metrics import METRICS, Summary, compare, format_interval, format_value
-from evalgate_lib.statistics.paired_tests import DEFAULT_SEED, EXACT_MCNEMAR, TANGO, mcnemar_interval, tango_interval
+from evalgate_lib.statistics.paired_tests import (
+    DEFAULT_SEED,
+    EXACT_MCNEMAR,
+    TANGO,
+    mcnemar_interval,
+    tango_interval,
+    tango_p,
+)
 
 EXIT_REGRESSION = 1
 #: The thresholds shipped inside the package: what ``evalgate gate`` reads with no ``--thresholds`` and no
@@ -154,9 +167,12 @@ JUDGE, LABELS = "judge", "labels"
 class RuleVerdict:
     """One rule, decided: the delta and interval it was decided on, and every other figure printed beside it.
 
-    ``delta``/``stat`` are the deciding figures (``stat``: ``ci_low``, ``ci_high``, ``p_value``,
-    ``test``, ``interval``, ``source``), and the interval comes from the procedure of the test that
-    decides, at the gate's level: it excludes 0 exactly when the deciding p < α. ``judge_stat`` is the
+    ``delta``/``stat`` are the deciding delta and its figures against no change (``stat``: ``ci_low``,
+    ``ci_high``, ``p_value``, ``test``, ``interval``, ``source``), from the procedure of the source that
+    decides, at the gate's level: the interval excludes 0 exactly when that p < α. ``margin`` is what decides
+    the outcome against the limit (issue 53): the interval at 1 − α (Holm-adjusted level for one of several
+    candidates) and its ``p_value`` against the limit; FAIL when it lies wholly past the limit, PASS wholly
+    within. ``significant`` (``None`` without a breach): whether it lies wholly past. ``judge_stat`` is the
     judge's own delta at that level (the same as ``stat`` when the judge decided); ``corrected`` the
     labels' :class:`~evalgate_lib.statistics.label_correction.CorrectedDelta` when there is one, and
     ``labels`` the exact :class:`~evalgate_lib.statistics.label_bounds.LabelDecision` of a plan's labels.
@@ -172,7 +188,7 @@ class RuleVerdict:
     message: str
     basis: str = JUDGE
     stat: Mapping[str, Any] | None = None
-    #: The p-value the rule was decided on: McNemar's, or its Holm adjustment when ``adjusted`` (``None``: a score).
+    #: The p against no change printed first: McNemar's, or its Holm adjustment when ``adjusted`` (``None``: a score).
     p_value: float | None = None
     adjusted: bool = False
     judge_delta: float | None = None
@@ -182,22 +198,14 @@ class RuleVerdict:
     note: str | None = None
     #: :data:`PASS`, :data:`FAILED` or :data:`INCONCLUSIVE` (``significant`` mode; ``point`` mode never is).
     outcome: str = PASS
-    #: The interval that shows the rule within its limit (PASS) or cannot (INCONCLUSIVE), in the metric's unit,
-    #: and how it is made: Tango's score interval for a yes/no delta, the deciding interval otherwise.
+    #: The interval that decides the rule against its limit (past it: FAIL; within: PASS; else INCONCLUSIVE), in
+    #: the metric's unit, how it is made (Tango's score interval for a yes/no delta, the deciding interval
+    #: otherwise) and its ``p_value`` against the limit (``raw_p_value`` beside a Holm-adjusted one).
     margin: Mapping[str, Any] | None = None
 
     @property
     def inconclusive(self) -> bool:
         return self.outcome == INCONCLUSIVE
-
-
-def _significant(rule: Rule, sig: Mapping[str, Any], alpha: float, limit: float) -> bool | None:
-    if sig.get("p_value") is not None:
-        return sig["p_value"] < alpha
-    if sig.get("ci_low") is None:
-        return None
-    # a score: significant when the whole interval lies past the threshold
-    return sig["ci_high"] < limit if rule.max_drop is not None else sig["ci_low"] > limit
 
 
 def recompute_summary(
@@ -297,24 +305,48 @@ def _judge_stat(summary: Summary, metric: str, alpha: float, adjusted: float | N
 
 
 def _breach(rule: Rule, delta: float | None) -> tuple[bool, float]:
-    if rule.max_drop is not None:
-        limit = -float(rule.max_drop)
-        return delta is not None and delta < limit, limit
-    limit = float(rule.max_increase)  # type: ignore[arg-type]
-    return delta is not None and delta > limit, limit
+    """``(whether the point estimate is past the limit, the limit as a signed delta)``."""
+    size, drop = _drop(rule)
+    return breaches(delta, size, drop), -size if drop else size
+
+
+def limit_of(rule: Rule) -> float:
+    """The rule's limit as a signed delta in the metric's unit: ``-max_drop`` for a drop rule, ``max_increase`` else."""
+    return _breach(rule, None)[1]
 
 
 def decide_rule(
-    rule: Rule, delta: float | None, stat: Mapping[str, Any], gate: GateConfig
-) -> tuple[bool, bool | None, bool]:
-    """``(breached, significant, failed)`` of one rule from its deciding delta and that delta's interval and p.
+    rule: Rule, delta: float | None, margin: Mapping[str, Any] | None, mode: str
+) -> tuple[bool, bool | None, str]:
+    """``(breached, beyond the limit, outcome)`` of one rule from its deciding delta and interval (``margin``).
 
     The one decision every basis goes through (judge, a census of labels, a plan's bootstrap), so the
-    benchmark (``bench/gate_labels.py``) measures the gate's own rule.
+    benchmark (``bench/gate_labels.py``) measures the gate's own rule: ``outcome`` is :func:`rule_outcome`;
+    *beyond the limit* (``None`` without a breach) says whether the interval lies wholly past the limit.
     """
-    breached, limit = _breach(rule, delta)
-    significant = _significant(rule, stat, gate.alpha, limit) if breached else None
-    return breached, significant, breached and (gate.mode == "point" or bool(significant))
+    breached = _breach(rule, delta)[0]
+    beyond = past_limit(rule, margin) if breached else None
+    return breached, beyond, rule_outcome(rule, delta, margin, mode)
+
+
+def judge_limit_p(summary: Summary, rule: Rule) -> float | None:
+    """The judge's p against ``rule``'s limit: Tango's score test of "the delta equals the limit"
+    (:func:`~evalgate_lib.statistics.paired_tests.tango_p`); ``None`` for a score or an unmeasured metric.
+
+    What a family of candidates adjusts (:func:`evalgate_lib.statistics.candidates.holm_limit_p_values`): the test
+    a yes/no rule on the judge's delta is decided by.
+    """
+    sig = summary.significance.get(rule.metric) or {}
+    if not _KINDS[rule.metric].binary or sig.get("b") is None or not sig.get("n"):
+        return None
+    n = int(sig["n"])
+    return tango_p(int(sig["b"]), int(sig["c"]), n, _as_rate(limit_of(rule), _KINDS[rule.metric].kind, n))
+
+
+def _as_rate(limit: float, kind: str, n: int) -> float:
+    """A limit in the metric's unit as a paired rate delta (a count's over its ``n`` questions), within [-1, 1]."""
+    rate = limit / n if kind == "count" else limit
+    return max(-1.0, min(1.0, rate))
 
 
 def judge(
@@ -324,6 +356,7 @@ def judge(
     adjusted_p: Mapping[str, float | None] | None = None,
     family: int = 1,
     not_corrected: Mapping[str, str] | None = None,
+    adjusted_limit_p: Mapping[str, float | None] | None = None,
 ) -> list[RuleVerdict]:
     """One verdict per rule, from the summary of a run (recomputed from its rows: :func:`recompute_summary`);
     with ``corrected``, on the labels where they can decide.
@@ -334,10 +367,15 @@ def judge(
     (:func:`plan_stat`); where a plan stratum has a single label (no bootstrap), on the census bound
     (:func:`~evalgate_lib.statistics.label_bounds.decide_by_labels`), else the judge's delta decides and the
     verdict says the labels cannot tell yet.
-    ``adjusted_p`` (one candidate of ``family``: each metric's Holm-adjusted McNemar p,
-    :func:`evalgate_lib.statistics.candidates.holm_p_values`) replaces McNemar's p in the decision
-    of a rule on the judge's delta; the message names both. Every printed interval is at the level
-    of the decision (:func:`level_of`), so it excludes 0 exactly when the deciding p is below α.
+    Each rule is decided (:func:`decide_rule`) on its *margin*, the interval tested against its limit
+    (:func:`margin_interval`: Tango's score interval for a yes/no delta with its counts, else the deciding
+    interval), with its p against the limit: FAIL when it lies wholly past the limit, PASS when wholly
+    within, else INCONCLUSIVE. ``stat`` beside it is the delta against no change (McNemar's p, its interval).
+    ``adjusted_p`` (one candidate of ``family``: each metric's Holm-adjusted McNemar p against no change,
+    :func:`evalgate_lib.statistics.candidates.holm_p_values`) is printed beside McNemar's; ``adjusted_limit_p``
+    (the Holm-adjusted p against each rule's limit, :func:`evalgate_lib.statistics.candidates.holm_limit_p_values`)
+    decides a rule on the judge's delta: its Tango interval is at the level that adjustment implies
+    (:func:`level_of`), so it clears the limit exactly when the adjusted p is below α.
     ``not_corrected`` maps a metric the labels could not correct (no labelled question of its
     population) to why: its rule keeps the judge's delta and says so.
     """
@@ -358,7 +396,7 @@ def judge(
             stat["source"] = BY_CENSUS
         elif fixed is not None and fixed.replicates:
             basis, delta = LABELS, fixed.delta
-            stat = plan_stat(fixed, gate.alpha)
+            stat = plan_stat(fixed, gate.alpha, limit_of(rule))
         elif fixed is not None:
             labels = decide_by_labels(fixed.strata, census_rule(rule, gate))
             if labels.decided:
@@ -375,16 +413,24 @@ def judge(
                 )
         if basis == JUDGE:
             stat = {**stat, "source": BY_RUN if _is_run_metric(rule.metric) else BY_JUDGE}
-        if basis == LABELS and labels is not None:
-            failed = labels.outcome == FAIL
-            breached = failed or _breach(rule, delta)[0]
-            significant = labels.p_value < gate.alpha
-        else:
-            breached, significant, failed = decide_rule(rule, delta, stat, gate)
-        margin = margin_interval(stat, metric.kind, gate.alpha)
-        outcome = rule_outcome(rule, delta, breached, failed, margin, gate.mode)
+        limit_adjusted = None if basis == LABELS else (adjusted_limit_p or {}).get(rule.metric)
+        level = 1.0 - gate.alpha
+        if limit_adjusted is not None:
+            level = level_of(gate.alpha, judge_limit_p(summary, rule), limit_adjusted, family)
+        margin = margin_interval(stat, metric.kind, gate.alpha, limit_of(rule), level)
+        if margin is not None and limit_adjusted is not None:
+            margin.update(raw_p_value=margin["p_value"], p_value=limit_adjusted, test="Holm-adjusted Tango")
+        if basis == LABELS and labels is not None:  # the census bound: every census it allows, decided alike
+            margin = {"ci_low": labels.margin_low, "ci_high": labels.margin_high, "interval": TANGO_HULL,
+                      "confidence": 1.0 - gate.alpha, "p_value": None}  # fmt: skip
+        breached, significant, outcome = decide_rule(rule, delta, margin, gate.mode)
+        if basis == LABELS and labels is not None:  # the labels' own verdict of every census (the hull agrees)
+            outcome = {FAIL: FAILED, LABELS_PASS: PASS}.get(labels.outcome, INCONCLUSIVE)
+            breached = breached or outcome == FAILED
+            significant = past_limit(rule, margin) if breached else None
+        failed = outcome == FAILED
         message = _message(rule, metric.kind, basis, delta, stat, judge_delta, judge_stat, fixed, labels, note,
-                           adjusted is not None, breached, failed, gate, outcome, margin)  # fmt: skip
+                           gate, outcome, margin)  # fmt: skip
         verdicts.append(
             RuleVerdict(
                 rule,
@@ -409,51 +455,70 @@ def judge(
     return verdicts
 
 
-def margin_interval(stat: Mapping[str, Any], kind: str, alpha: float) -> dict[str, Any] | None:
-    """The interval a rule is shown within its limit by, at 1 − α, in the metric's unit (``None``: none).
+#: How the census bound's deciding interval is made, as its rule's line names it.
+TANGO_HULL = "hull of Tango's intervals of the censuses the labels allow"
 
-    A yes/no delta with its counts (the judge's, or a census of labels): Tango's score interval
-    (:func:`~evalgate_lib.statistics.paired_tests.tango_interval`), which, unlike the exact McNemar
-    interval, keeps the width a gold set of this size leaves when nothing moved. Otherwise (a plan's
-    bootstrap, the census bound's hull, a score's bootstrap) the deciding interval itself.
+
+def margin_interval(stat: Mapping[str, Any], kind: str, alpha: float, limit: float | None = None,
+                    confidence: float | None = None) -> dict[str, Any] | None:  # fmt: skip
+    """The interval a rule is decided by against its limit, in the metric's unit, with its p against the limit
+    (``None``: no interval).
+
+    A yes/no delta with its counts (the judge's, or a census of labels): Tango's score interval at
+    ``confidence`` (1 − α unless a family's Holm adjustment sets it;
+    :func:`~evalgate_lib.statistics.paired_tests.tango_interval`), which, unlike the exact McNemar interval,
+    keeps the width a gold set of this size leaves when nothing moved, and the p of the score test it inverts
+    at ``limit`` (signed, in the metric's unit; :func:`~evalgate_lib.statistics.paired_tests.tango_p`): the
+    interval excludes the limit exactly when that p is below 1 − ``confidence``. Otherwise (a plan's
+    bootstrap, a score's bootstrap) the deciding interval itself, with the p against the limit its procedure
+    gave (``limit_p_value``; a score has none).
     """
+    level = 1.0 - alpha if confidence is None else confidence
     if stat.get("b") is not None and stat.get("n"):
-        low, high = tango_interval(int(stat["b"]), int(stat["c"]), int(stat["n"]), 1.0 - alpha)
-        scale = stat["n"] if kind == "count" else 1
+        b, c, n = int(stat["b"]), int(stat["c"]), int(stat["n"])
+        low, high = tango_interval(b, c, n, level)
+        scale = n if kind == "count" else 1
+        p = None if limit is None else tango_p(b, c, n, _as_rate(limit, kind, n))
         return {"ci_low": round(low * scale, 6), "ci_high": round(high * scale, 6), "interval": TANGO,
-                "confidence": 1.0 - alpha}  # fmt: skip
+                "confidence": level, "p_value": p, "test": "Tango"}  # fmt: skip
     if stat.get("ci_low") is None or stat.get("ci_high") is None:
         return None
     return {"ci_low": stat["ci_low"], "ci_high": stat["ci_high"], "interval": stat.get("interval"),
-            "confidence": stat.get("confidence") or 0.95}  # fmt: skip
+            "confidence": stat.get("confidence") or 0.95, "p_value": stat.get("limit_p_value"),
+            "test": stat.get("test")}  # fmt: skip
+
+
+def _drop(rule: Rule) -> tuple[float, bool]:
+    """``(the limit's size, whether it bounds a drop)``."""
+    drop = rule.max_drop is not None
+    return float(rule.max_drop if drop else rule.max_increase), drop  # type: ignore[arg-type]
 
 
 def within_limit(rule: Rule, margin: Mapping[str, Any] | None) -> bool:
     """Whether the whole interval lies on the good side of the rule's limit (non-inferiority shown)."""
-    if margin is None:
-        return False
-    if rule.max_drop is not None:
-        return float(margin["ci_low"]) >= -float(rule.max_drop) - 1e-9
-    return float(margin["ci_high"]) <= float(rule.max_increase) + 1e-9  # type: ignore[arg-type]
+    return margin is not None and _within(float(margin["ci_low"]), float(margin["ci_high"]), *_drop(rule))
 
 
-def rule_outcome(
-    rule: Rule, delta: float | None, breached: bool, failed: bool, margin: Mapping[str, Any] | None, mode: str
-) -> str:
-    """FAIL when the rule failed (worse beyond chance, or any breach in ``point`` mode); in ``significant`` mode
-    PASS only when the interval shows the candidate within the limit, else INCONCLUSIVE.
+def past_limit(rule: Rule, margin: Mapping[str, Any] | None) -> bool:
+    """Whether the whole interval lies past the rule's limit (worse than it beyond chance)."""
+    return margin is not None and _past(float(margin["ci_low"]), float(margin["ci_high"]), *_drop(rule))
+
+
+def rule_outcome(rule: Rule, delta: float | None, margin: Mapping[str, Any] | None, mode: str) -> str:
+    """FAIL, PASS or INCONCLUSIVE (:func:`~evalgate_lib.statistics.limit_decision.three_way`): in ``significant``
+    mode FAIL when the interval shows the candidate past the limit, PASS when it shows it within, else
+    INCONCLUSIVE; in ``point`` mode FAIL on any breach of the point estimate, else PASS.
 
     A limit of exactly 0 on a yes/no metric is never shown: no finite gold set excludes every rise.
     """
-    if failed:
-        return FAILED
-    if mode == "point":
-        return PASS
-    return PASS if delta is not None and not breached and within_limit(rule, margin) else INCONCLUSIVE
+    interval = None if margin is None else (float(margin["ci_low"]), float(margin["ci_high"]))
+    return three_way(delta, interval, *_drop(rule), mode)
 
 
-def plan_stat(fixed: Any, alpha: float) -> dict[str, Any]:
-    """A plan's corrected delta's interval at 1 − α and its p, from its bootstrap replicates (one procedure).
+def plan_stat(fixed: Any, alpha: float, limit: float | None = None) -> dict[str, Any]:
+    """A plan's corrected delta's interval at 1 − α and its p against no change, from its bootstrap replicates
+    (one procedure), and, with the rule's ``limit`` (signed, in the metric's unit), its p against the limit
+    (``limit_p_value``: the same hull excludes the limit exactly when it is below α).
 
     ``fixed`` is a :class:`~evalgate_lib.statistics.label_correction.CorrectedDelta` with replicates; a
     count's replicates (rates) are scaled by its population.
@@ -461,9 +526,13 @@ def plan_stat(fixed: Any, alpha: float) -> dict[str, Any]:
     scale = fixed.questions if fixed.kind == "count" else 1
     est = fixed.estimate
     fig = plan_figure(fixed.replicates, est.estimate, est.total_se, est.total_df, 1.0 - alpha, scale)
-    return {"ci_low": fig.ci_low, "ci_high": fig.ci_high, "p_value": fig.p_value, "test": "bootstrap",
-            "interval": BOOTSTRAP_INTERVAL, "confidence": fig.confidence,
-            "source": BY_ESTIMATE}  # fmt: skip
+    out = {"ci_low": fig.ci_low, "ci_high": fig.ci_high, "p_value": fig.p_value, "test": "bootstrap",
+           "interval": BOOTSTRAP_INTERVAL, "confidence": fig.confidence, "source": BY_ESTIMATE}  # fmt: skip
+    if limit is not None:
+        null = limit / scale if scale else limit
+        out["limit_p_value"] = plan_figure(fixed.replicates, est.estimate, est.total_se, est.total_df,
+                                           1.0 - alpha, scale, null).p_value  # fmt: skip
+    return out
 
 
 #: The metrics no judgement makes (retrieval): the run measures them, labels have nothing to correct.
@@ -503,8 +572,14 @@ def bound_text(rule: Rule) -> str:
     return f"must not rise by more than {format_value(rule.max_increase, kind)}"
 
 
+#: What every printed p says it tests: McNemar's (or a plan's) against no change, the margin's against the limit.
+AGAINST_ZERO, AGAINST_LIMIT = "against no change", "against the limit"
+
+
 def figure_text(delta: float | None, stat: Mapping[str, Any] | None, kind: str) -> str:
-    """ "-9.9 pts 95% CI [-19.4, +0.6], McNemar p=0.077": a delta with its interval at its level and its test's p."""
+    """ "-9.9 pts 95% CI [-19.4, +0.6], McNemar p=0.077 against no change": a delta with its interval at its level
+    and its test's p. That p tests "nothing changed", not the rule's limit (the limit's test is the margin's,
+    :func:`margin_text`), and says so, so a small p beside a rule that is not FAIL contradicts nothing."""
     if stat is None:
         return f"{format_value(delta, kind, signed=True)} (no interval)"
     level = float(stat.get("confidence") or 0.95)
@@ -513,15 +588,14 @@ def figure_text(delta: float | None, stat: Mapping[str, Any] | None, kind: str) 
     if p is None:
         return said + ("" if stat.get("interval") is None else f" ({stat['interval']})")
     if stat.get("raw_p_value") is not None:
-        return said + f", McNemar p={stat['raw_p_value']:.3f}, Holm p={p:.3f}"
+        return said + f", McNemar p={stat['raw_p_value']:.3f}, Holm p={p:.3f} {AGAINST_ZERO}"
     test = stat.get("test") or "McNemar"
-    return said + (f", McNemar p={p:.3f}" if test == "McNemar" else f", {test} p={p:.3f}")
+    return said + (f", McNemar p={p:.3f}" if test == "McNemar" else f", {test} p={p:.3f}") + f" {AGAINST_ZERO}"
 
 
 def _message(rule: Rule, kind: str, basis: str, delta: float | None, stat: Mapping[str, Any],
              judge_delta: float | None, judge_stat: Mapping[str, Any], fixed: Any, labels: Any, note: str | None,
-             adjusted: bool, breached: bool, failed: bool, gate: GateConfig, outcome: str = PASS,
-             margin: Mapping[str, Any] | None = None) -> str:  # fmt: skip
+             gate: GateConfig, outcome: str = PASS, margin: Mapping[str, Any] | None = None) -> str:  # fmt: skip
     """The rule's line: its status, the deciding figure first, then the other figures, then its limit."""
     status = {FAILED: "FAIL", INCONCLUSIVE: "INCONCLUSIVE"}.get(outcome, "ok")
     label = _KINDS[rule.metric].label
@@ -540,8 +614,8 @@ def _message(rule: Rule, kind: str, basis: str, delta: float | None, stat: Mappi
     elif basis == LABELS:
         said = (
             f"decided by labels: every census the {labels.box.labelled} labelled question(s) allow lies in "
-            f"{format_interval(stat, kind)}, McNemar p up to {stat['p_value']:.3f}; corrected estimate "
-            f"{format_value(delta, kind, signed=True)} {format_interval(fixed.significance(), kind)} (t p="
+            f"{format_interval(stat, kind)}, McNemar p up to {stat['p_value']:.3f} {AGAINST_ZERO}; corrected "
+            f"estimate {format_value(delta, kind, signed=True)} {format_interval(fixed.significance(), kind)} (t p="
             f"{(fixed.p_value if fixed.p_value is not None else float('nan')):.3f}); judge-only "
             f"{figure_text(judge_delta, judge_stat, kind)}"
         )
@@ -554,23 +628,33 @@ def _message(rule: Rule, kind: str, basis: str, delta: float | None, stat: Mappi
             + ("" if fixed.p_value is None else f" (t p={fixed.p_value:.3f})")
         )
         said = f"delta {figure_text(delta, stat, kind)} ({note}){est}"
-    return f"{status:>4}  {label}: {said} ({bound_text(rule)}){_margin_text(rule, kind, outcome, margin, gate)}"
+    return f"{status:>4}  {label}: {said} ({bound_text(rule)}){margin_text(rule, kind, outcome, margin, gate.mode)}"
 
 
-def _margin_text(rule: Rule, kind: str, outcome: str, margin: Mapping[str, Any] | None, gate: GateConfig) -> str:
-    """What shows the rule within its limit, or why it cannot: "; within the limit: Tango 95% CI [-3.1, +2.0]"."""
-    if gate.mode == "point" or outcome == FAILED:
+def margin_text(rule: Rule, kind: str, outcome: str, margin: Mapping[str, Any] | None, mode: str) -> str:
+    """What decided the rule against its limit: "; past the limit: Tango 95% CI [+8.2, +33.3], p=0.016 against the
+    limit", "; within the limit: …", or "; neither within the limit nor past it: … holds it (p=…)"."""
+    if mode == "point":
         return ""
     if margin is None:
-        return "; not shown within the limit: no interval (no question of its population)"
+        return "; neither within the limit nor past it: no interval (no question of its population)"
     level = f"{float(margin['confidence']) * 100:.4g}%"
-    how = "Tango" if margin.get("interval") == TANGO else "the same"
+    how = "Tango" if margin.get("interval") == TANGO else "the same" if margin.get("interval") != TANGO_HULL else (
+        "every census's Tango")  # fmt: skip
     said = f"{how} {level} CI {format_interval(margin, kind)}"
+    p = margin.get("p_value")
+    if p is not None and margin.get("raw_p_value") is not None:
+        p_said = f"Holm p={p:.3f} {AGAINST_LIMIT} (Tango p={margin['raw_p_value']:.3f})"
+    else:
+        p_said = None if p is None else f"p={p:.3f} {AGAINST_LIMIT}"
+    if outcome == FAILED:
+        return f"; past the limit: {said}" + ("" if p_said is None else f", {p_said}")
     if outcome == PASS:
-        return f"; within the limit: {said}"
+        return f"; within the limit: {said}" + ("" if p_said is None else f", {p_said}")
     zero = (rule.max_drop if rule.max_drop is not None else rule.max_increase) == 0
     why = " (a limit of 0 can never be shown by data)" if zero else ""
-    return f"; not shown within the limit: {said} reaches past it{why}"
+    return f"; neither within the limit nor past it: {said} holds it{why}" + (
+        "" if p_said is None else f" ({p_said})")  # fmt: skip
 
 
 def judged_line(summary: Summary, questions_in_file: int | None = None) -> str:

@@ -16,7 +16,8 @@ noise McNemar's test measures for a census), the labelled ones the *label* sampl
 
 The interval is the percentile interval of the replicates at ``1 − α``, and the p-value the
 two-sided bootstrap p, ``2 · min(#{θ* ≤ 0}, #{θ* ≥ 0}) / B``; both read the same sorted replicates, so
-the interval excludes 0 exactly when p < α (:func:`bootstrap_interval`). Coverage and level at the
+the interval excludes 0 exactly when p < α (:func:`bootstrap_interval`); computed at a rule's limit instead of 0,
+the same p says whether the interval clears the limit, which is what the gate decides on. Coverage and level at the
 shipped budgets are measured by ``bench/gate_labels.py`` (docs/benchmark.md): the gate does not
 take the bootstrap's level on trust.
 
@@ -119,12 +120,14 @@ class BootstrapFigure:
     replicates: int
 
 
-def bootstrap_interval(replicates: Sequence[float], confidence: float, scale: float = 1.0) -> BootstrapFigure:
-    """The percentile interval and the bootstrap p of sorted ``replicates``, each times ``scale``.
+def bootstrap_interval(replicates: Sequence[float], confidence: float, scale: float = 1.0,
+                       null: float = 0.0) -> BootstrapFigure:  # fmt: skip
+    """The percentile interval and the bootstrap p against ``null`` of sorted ``replicates``, each times ``scale``.
 
     With ``k = ⌈α·B/2⌉`` the interval is the k-th smallest and the k-th largest replicate; its lower end
-    is above 0 exactly when fewer than ``α·B/2`` replicates are ≤ 0, which is exactly when
-    ``p = 2 · #{θ* ≤ 0} / B`` is below α (and the mirror): the interval and p cannot disagree.
+    is above ``null`` exactly when fewer than ``α·B/2`` replicates are ≤ ``null``, which is exactly when
+    ``p = 2 · #{θ* ≤ null} / B`` is below α (and the mirror): the interval and p cannot disagree. ``null``
+    is in the replicates' unit (a rate): 0 tests "no change", a rule's limit tests the limit.
     """
     values = np.asarray(replicates, dtype=float)
     count = values.size
@@ -133,13 +136,13 @@ def bootstrap_interval(replicates: Sequence[float], confidence: float, scale: fl
     alpha = 1.0 - confidence
     k = max(1, math.ceil(round(alpha * count / 2.0, 9)))
     low, high = float(values[k - 1]), float(values[count - k])
-    at_most, at_least = int((values <= 0).sum()), int((values >= 0).sum())
+    at_most, at_least = int((values <= null).sum()), int((values >= null).sum())
     p = min(1.0, 2.0 * min(at_most, at_least) / count)
     return BootstrapFigure(round(low * scale, 6), round(high * scale, 6), round(p, 6), confidence, count)
 
 
 def plan_figure(replicates: Sequence[float], estimate: float, total_se: float | None, total_df: float,
-                confidence: float, scale: float = 1.0) -> BootstrapFigure:  # fmt: skip
+                confidence: float, scale: float = 1.0, null: float = 0.0) -> BootstrapFigure:  # fmt: skip
     """The interval and p a plan's labels decide a rule on: the hull of the bootstrap percentile interval and the
     estimate's t interval (its variance floored: :func:`~evalgate_lib.statistics.label_estimates._spread`), and the
     larger of their two p-values.
@@ -150,19 +153,21 @@ def plan_figure(replicates: Sequence[float], estimate: float, total_se: float | 
     point there). Measured on pairs where the judge is wrong (``bench/gate_labels.py``), the bootstrap alone
     failed a pair whose all-labels delta is within its limit in 24 % of plans at 20 % labelled; the hull in
     at most 4 % at every budget. The hull excludes 0 exactly when both intervals do, which is exactly when both
-    p-values (so the larger) are below α: the interval and the p printed cannot disagree. ``total_se`` ``None``
-    (a stratum with one label): the bootstrap's alone.
+    p-values (so the larger) are below α: the interval and the p printed cannot disagree. ``null`` (a rate) is
+    what the p tests: 0, or the gate rule's limit, which the hull lies wholly past exactly when that p is below α
+    and the estimate is past it. ``total_se`` ``None`` (a stratum with one label): the bootstrap's alone.
     """
-    boot = bootstrap_interval(replicates, confidence, scale)
+    boot = bootstrap_interval(replicates, confidence, scale, null)
     if total_se is None:
         return boot
     half = _t_quantile(confidence, total_df) * total_se
     low, high = max(-1.0, estimate - half), min(1.0, estimate + half)
+    gap = abs(estimate - null)
     if total_se == 0:
-        p_t = 1.0 if estimate == 0 else 0.0
+        p_t = 1.0 if gap == 0 else 0.0
     else:
-        p_t = float(2.0 * (norm.sf(abs(estimate) / total_se) if math.isinf(total_df)
-                           else student_t.sf(abs(estimate) / total_se, total_df)))  # fmt: skip
+        p_t = float(2.0 * (norm.sf(gap / total_se) if math.isinf(total_df)
+                           else student_t.sf(gap / total_se, total_df)))  # fmt: skip
     return BootstrapFigure(
         round(min(boot.ci_low, low * scale), 6), round(max(boot.ci_high, high * scale), 6),
         round(max(boot.p_value, p_t), 6), confidence, boot.replicates,

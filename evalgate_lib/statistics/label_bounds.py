@@ -25,24 +25,26 @@ the labelled questions counted, and cell 1 at most all but the labelled ones not
 and the same for ``C``. The better the judge, the fewer the cell-0 members that count and the
 cell-1 members that do not, and the tighter the bounds.
 
-**The decision.** The census' verdict (a breach past the rule's limit and, in ``significant`` mode,
-McNemar's exact p < α) only grows more failing with more bad moves and fewer good ones (McNemar's p
-falls as ``C`` grows or ``B`` shrinks when ``C > B``, and the mirror). So the labels decide FAIL when
-the *least* failing census the bounds allow fails — the fewest bad moves and the most good ones — and
-PASS when the *most* failing one passes; otherwise they cannot tell, and the gate keeps the judge's
+**The decision.** The census' verdict is the gate's three-way rule on it (issue 53: FAIL when Tango's score
+interval at 1 − α lies wholly past the rule's limit, PASS when wholly within it, else INCONCLUSIVE;
+:mod:`~evalgate_lib.statistics.limit_decision`), and it only grows more failing with more bad moves and fewer
+good ones (the delta and both ends of its interval move the bad way). So the labels decide FAIL when the
+*least* failing census the bounds allow fails — the fewest bad moves and the most good ones — PASS when
+the *most* failing one passes, INCONCLUSIVE when none fails and the most failing one cannot be shown within
+the limit; otherwise (some census fails, some does not) they cannot tell, and the gate keeps the judge's
 decision and says so. The two one-sided bounds a decision reads share α (Bonferroni over the cells
 whose bound is not certain), so:
 
-    P(the labels decide FAIL | the census passes) ≤ α,   P(the labels decide PASS | the census fails) ≤ α,
+    P(the labels decide FAIL | the census does not) ≤ α,   P(the labels decide PASS | the census does not) ≤ α,
 
-at every budget, whatever the judge's errors: exact, not asymptotic. The cost is power: with few
-labels the bounds are wide and the judge decides.
+at every budget, whatever the judge's errors: exact in the bounds (the census' own verdict rests on Tango's
+asymptotic interval). The cost is power: with few labels the bounds are wide and the judge decides.
 
-**What is printed.** Beside a rule the labels decide: the hull of the census' exact McNemar intervals
+**What is printed.** Beside a rule the labels decide: the hull of the censuses' Tango intervals, which decides
+(it lies past the limit exactly when the least failing census' interval does, within it exactly when the
+most failing one's does), and, against no change, the hull of the census' exact McNemar intervals
 (:func:`~evalgate_lib.statistics.paired_tests.mcnemar_interval` at 1 − α) over every census the bounds
-allow, and the largest McNemar p among them. The hull excludes 0 exactly when every allowed census
-is significant the same way, which is exactly when that largest p is below α: the interval and the
-test agree, as for the judge's own delta.
+allow with the largest McNemar p among them (that hull excludes 0 exactly when that largest p is below α).
 """
 
 from __future__ import annotations
@@ -53,7 +55,11 @@ from typing import Sequence
 import numpy as np
 from scipy.stats import beta, binom, hypergeom
 
-from evalgate_lib.statistics.paired_tests import mcnemar_interval, mcnemar_p
+from evalgate_lib.statistics.limit_decision import FAIL as LIMIT_FAIL
+from evalgate_lib.statistics.limit_decision import INCONCLUSIVE as LIMIT_INCONCLUSIVE
+from evalgate_lib.statistics.limit_decision import PASS as LIMIT_PASS
+from evalgate_lib.statistics.limit_decision import three_way
+from evalgate_lib.statistics.paired_tests import mcnemar_interval, tango_interval
 
 #: One question's (baseline, candidate) yes/no values.
 Pair = tuple[bool, bool]
@@ -183,23 +189,38 @@ class CensusRule:
     def delta(self, b: int, c: int, n: int) -> float:
         return float(c - b) if self.count else round((c - b) / n, 6)
 
+    def interval(self, b: int, c: int, n: int) -> tuple[float, float]:
+        """The census' deciding interval: Tango's score interval at 1 − α, in the delta's unit."""
+        low, high = tango_interval(b, c, n, 1.0 - self.alpha)
+        scale = n if self.count else 1
+        return round(low * scale, 6), round(high * scale, 6)
+
+    def outcome(self, b: int, c: int, n: int) -> str:
+        """The census' verdict as the gate reaches it (:func:`~evalgate_lib.statistics.limit_decision.three_way`):
+        FAIL when Tango's interval lies wholly past the limit, PASS wholly within it, else INCONCLUSIVE."""
+        interval = None if self.mode == "point" else self.interval(b, c, n)
+        return three_way(self.delta(b, c, n), interval, self.limit, self.bad == REGRESSED, self.mode)
+
     def fails(self, b: int, c: int, n: int) -> bool:
-        delta = self.delta(b, c, n)
-        breached = delta < -self.limit if self.bad == REGRESSED else delta > self.limit
-        return breached and (self.mode == "point" or mcnemar_p(b, c) < self.alpha)
+        return self.outcome(b, c, n) == LIMIT_FAIL
 
 
-#: What the labels said of a rule: they decide it FAIL or PASS, or they cannot tell (the judge decides).
-FAIL, PASS, CANNOT_TELL = "fail", "pass", "cannot tell"
+#: What the labels said of a rule: every census they allow FAILs, every one PASSes, none FAILs but some cannot be
+#: shown within the limit (INCONCLUSIVE), or some FAIL and some do not: they cannot tell (the judge decides).
+FAIL, PASS, INCONCLUSIVE, CANNOT_TELL = "fail", "pass", "inconclusive", "cannot tell"
 
 
 @dataclass(frozen=True)
 class LabelDecision:
     """The labels' exact decision of one rule, and what is printed beside it.
 
-    ``outcome``: :data:`FAIL`, :data:`PASS` or :data:`CANNOT_TELL`. ``low``/``high``: the hull of the
-    census' exact intervals (1 − α) over the box, in the delta's unit; ``p_value``: the largest census
-    McNemar p over the box (it is below α exactly when the hull excludes 0).
+    ``outcome``: :data:`FAIL`, :data:`PASS`, :data:`INCONCLUSIVE` or :data:`CANNOT_TELL`. ``low``/``high``: the
+    hull of the census' exact McNemar intervals (1 − α) over the box, in the delta's unit; ``p_value``: the
+    largest census McNemar p over the box, against no change (it is below α exactly when the hull excludes 0).
+    ``margin_low``/``margin_high``: the hull of the censuses' Tango intervals, which decides: the outcome is
+    :func:`~evalgate_lib.statistics.limit_decision.three_way` of every census, and this hull lies wholly past
+    the limit exactly when the least failing census' interval does (FAIL), wholly within it exactly when the
+    most failing one's does (PASS).
     """
 
     outcome: str
@@ -207,6 +228,8 @@ class LabelDecision:
     low: float
     high: float
     p_value: float
+    margin_low: float = float("nan")
+    margin_high: float = float("nan")
 
     @property
     def decided(self) -> bool:
@@ -248,27 +271,40 @@ def box_interval(box: CensusBox, confidence: float, count: bool) -> tuple[float,
 
 
 def decide_by_labels(strata: Sequence[PairStratum], rule: CensusRule, with_interval: bool = True) -> LabelDecision:
-    """What every census the labels allow says of ``rule`` (module docstring): FAIL, PASS, or cannot tell.
+    """What every census the labels allow says of ``rule`` (module docstring): FAIL, PASS, INCONCLUSIVE, or cannot
+    tell.
 
-    ``with_interval`` False skips the hull (the benchmark reads only the outcome).
+    Each census is decided as the gate decides a census (:meth:`CensusRule.outcome`: Tango's interval against
+    the limit). A census fails more with more bad moves and fewer good ones (its delta and both ends of its
+    interval move the bad way), so the two corners of the box settle it: FAIL when the least failing census
+    fails; PASS when the most failing one passes; INCONCLUSIVE when none fails but the most failing one is not
+    shown within the limit; otherwise the labels cannot tell. ``with_interval`` False skips the McNemar hull
+    (the benchmark reads only the outcome).
     """
     box = census_box(strata, rule.alpha, rule.bad)
     bad_low, good_high = (box.b_low, box.c_high) if rule.bad == REGRESSED else (box.c_low, box.b_high)
     bad_high, good_low = (box.b_high, box.c_low) if rule.bad == REGRESSED else (box.c_high, box.b_low)
 
-    def fails(bad: int, good: int) -> bool:
-        b, c = (bad, good) if rule.bad == REGRESSED else (good, bad)
-        return rule.fails(b, c, box.n)
+    def census(bad: int, good: int) -> tuple[int, int]:
+        return (bad, good) if rule.bad == REGRESSED else (good, bad)
 
     # the least failing census: the fewest bad moves, the most good ones (b + c <= n: fewer good if need be);
     # the most failing: the most bad moves, the fewest good ones
-    if fails(bad_low, min(good_high, box.n - bad_low)):
+    least = census(bad_low, min(good_high, box.n - bad_low))
+    most = census(min(bad_high, box.n - good_low), good_low)
+    at_least, at_most = rule.outcome(*least, box.n), rule.outcome(*most, box.n)
+    if at_least == LIMIT_FAIL:
         outcome = FAIL
-    elif not fails(min(bad_high, box.n - good_low), good_low):
+    elif at_most == LIMIT_PASS:
         outcome = PASS
+    elif at_most == LIMIT_INCONCLUSIVE:
+        outcome = INCONCLUSIVE
     else:
         outcome = CANNOT_TELL
+    # the hull of the Tango intervals: its low end at the census of the lowest delta, its high end at the highest
+    lowest, highest = (most, least) if rule.bad == REGRESSED else (least, most)
+    margin_low, margin_high = rule.interval(*lowest, box.n)[0], rule.interval(*highest, box.n)[1]
     low = high = p = float("nan")
     if with_interval:
         low, high, p = box_interval(box, 1.0 - rule.alpha, rule.count)
-    return LabelDecision(outcome, box, low, high, p)
+    return LabelDecision(outcome, box, low, high, p, margin_low, margin_high)

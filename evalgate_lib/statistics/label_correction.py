@@ -162,8 +162,8 @@ class LabelCorrection:
         if self.basis == CENSUS:
             return (
                 f"deltas corrected by labels: a census ({self.labelled_answers} of {self.answers} answers labelled): "
-                "the labels' delta, no label-sampling error, tested as the judge's (McNemar's exact p and the "
-                "interval that inverts it); " + self.kinds_line()
+                "the labels' delta, no label-sampling error, tested as the judge's (Tango's interval against each "
+                "rule's limit; McNemar's exact p against no change); " + self.kinds_line()
             )
         named = f"{self.plan_path} (SHA-256 {(self.plan_sha256 or '')[:12]}…)" if self.plan_path else (
             f"{(self.plan_sha256 or '')[:12]}…"

@@ -303,6 +303,22 @@ def tango_interval(b: int, c: int, n: int, confidence: float = DEFAULT_CONFIDENC
     return round(lower, 6), round(upper, 6)
 
 
+def tango_p(b: int, c: int, n: int, delta0: float) -> float:
+    """The two-sided p of Tango's score test of H0: (c − b) / n = ``delta0``: ``2 · P(N(0, 1) > |Z(δ0)|)``.
+
+    The test :func:`tango_interval` inverts: ``δ0`` lies outside the interval at 1 − α exactly when this p is
+    below α. The gate tests a rule's limit with it (``delta0`` = the limit as a rate), so its p says how surely
+    the candidate lies on one side of the limit, not of 0. At ``δ0 = 0`` it is McNemar's asymptotic p,
+    ``Z = (c − b) / sqrt(b + c)``. Rounded to 6 places.
+    """
+    if b < 0 or c < 0 or b + c > n or n < 1:
+        raise ValueError(f"need 0 <= b, c, b + c <= n and n >= 1, got b={b}, c={c}, n={n}")
+    if not -1.0 <= delta0 <= 1.0:
+        raise ValueError(f"delta0 must lie in [-1, 1], got {delta0}")
+    z = _tango_z(b, c, n, delta0)
+    return round(min(1.0, 2.0 * float(norm.sf(abs(z)))), 6)
+
+
 def _round(x: float) -> float | None:
     """Round to 6 places for byte-identical output; NaN becomes ``None`` (valid JSON)."""
     return None if math.isnan(x) else round(x, 6)

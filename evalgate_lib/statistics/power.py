@@ -1,19 +1,21 @@
 """Which gate rules can fail at all on a gold set of this size: the smallest detectable change per rule.
 
-A gate in ``significant`` mode fails a rule only when the breach is beyond noise, by the exact test
-:func:`~evalgate_lib.statistics.gate.judge` uses. On a small gold set that test may be unable to
-say "beyond noise" whatever happens: with 5 no-answer questions even 5 of 5 broken is McNemar's
-exact p = 2 × 0.5⁵ = 0.0625 ≥ 0.05, so the refusal rule passes every candidate. A gate that cannot
-fail must say so, or its PASS reads as evidence. :func:`smallest_detectable_change` is the one
-function that decides it (``gold check``, ``gate`` and the report's first screen all print its result).
+A gate in ``significant`` mode fails a rule only when the data show the candidate worse than the rule's
+limit beyond chance: Tango's score interval at 1 − α lies wholly past the limit (issue 53; the test
+:func:`~evalgate_lib.statistics.gate.judge` uses, :func:`~evalgate_lib.statistics.gate.rule_outcome`).
+On a small gold set no change may get there: with 4 no-answer questions even 4 of 4 broken leaves
+Tango's interval reaching back past a 10-point limit, so the refusal rule cannot fail any candidate.
+A gate that cannot fail must say so, or its PASS reads as evidence. :func:`smallest_detectable_change`
+is the one function that decides it (``gold check``, ``gate`` and the report's first screen all
+print its result), by asking the gate's own decision.
 
 The change it reports is the most favourable case for the test: every question that moves, moves
-the rule's way (all discordant pairs on one side, ``b`` broken and ``c = 0`` fixed). McNemar's p
-for ``k`` such pairs is ``2 × 0.5^k`` (capped at 1), and for a fixed net change ``b - c`` it only
-grows with more pairs on the other side, so no real change smaller than this one can fail the
-rule. A rule over a score (MRR, groundedness) is judged by its bootstrap interval lying wholly past
-the limit; when every question moves by the same amount that interval is the amount itself, so any
-breach can fail as soon as there is one question.
+the rule's way (all discordant pairs on one side, ``b`` broken and ``c = 0`` fixed). For a fixed net
+change, pairs on the other side only widen the interval, so no real change smaller than this one can
+fail the rule. Since the interval must clear the limit, a breach just past the limit never fails, at
+any size: only a change far enough past it does. A rule over a score (MRR, groundedness) is judged by
+its bootstrap interval lying wholly past the limit; when every question moves by the same amount that
+interval is the amount itself, so any breach can fail as soon as there is one question.
 """
 
 from __future__ import annotations
@@ -23,9 +25,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Mapping, Sequence
 
-from evalgate_lib.statistics.gate import GateConfig, Rule
+from evalgate_lib.statistics.gate import FAILED, GateConfig, Rule, limit_of, margin_interval, rule_outcome
 from evalgate_lib.statistics.metrics import METRICS, Summary
-from evalgate_lib.statistics.paired_tests import mcnemar_exact
+from evalgate_lib.statistics.paired_tests import tango_p
 
 _METRICS = {m.key: m for m in METRICS}
 
@@ -39,11 +41,12 @@ class RulePower:
 
     ``smallest`` is the smallest change, in answers, that makes the rule fail (``None``: no change
     can); ``delta`` the same in the metric's unit (a share for a rate, answers for a count, the
-    limit itself for a score); ``p_value`` McNemar's exact p of that change (``None`` for a score
-    rule or in ``point`` mode); ``p_all`` McNemar's p when every one of the ``questions`` moves the
-    rule's way (``None`` for a score rule). ``questions_needed`` is the smallest population at which
-    the rule can fail at all, ``questions_for_limit`` the smallest at which every breach of its limit
-    can fail; ``None`` when no gold-set size gives it.
+    limit itself for a score); ``p_value`` the p against the limit of that change (Tango's score test,
+    Holm's best case for several candidates; ``None`` for a score rule or in ``point`` mode); ``p_all``
+    the same when every one of the ``questions`` moves the rule's way (``None`` for a score rule).
+    ``questions_needed`` is the smallest population at which the rule can fail at all,
+    ``questions_for_limit`` the smallest at which every breach of its limit can fail; ``None`` when no
+    gold-set size gives it (in ``significant`` mode, always: a breach just past the limit never fails).
     """
 
     rule: Rule
@@ -74,27 +77,62 @@ class RulePower:
         return self.smallest is None and self.smallest_free is not None
 
 
-def _one_way_p(k: int, comparisons: int = 1) -> float:
-    """McNemar's exact p when ``k`` questions all move one way, rounded as ``summary.json`` holds it; for one of
-    ``comparisons`` candidates, Holm's adjustment of the family's smallest p (``m × p``, capped at 1), the best an
-    adjusted p can be (:func:`evalgate_lib.statistics.multiple_testing.holm_adjust`)."""
-    p = round(mcnemar_exact([True] * k, [False] * k).p_value, 6)
+#: The largest population :func:`_needed` looks at for the first size at which a rule can fail.
+NEEDED_SEARCH = 100_000
+
+
+def _one_way(rule: Rule, k: int, n: int) -> tuple[int, int]:
+    """``(b, c)`` of ``k`` of ``n`` questions all moving the rule's bad way: a drop breaks (``b``), a rise adds
+    (``c``)."""
+    return (k, 0) if rule.max_drop is not None else (0, k)
+
+
+def _one_way_p(rule: Rule, k: int, n: int, comparisons: int = 1) -> float:
+    """The p against the rule's limit when ``k`` of ``n`` questions all move its bad way (Tango's score test,
+    :func:`~evalgate_lib.statistics.paired_tests.tango_p`); for one of ``comparisons`` candidates, Holm's best
+    case (``m × p``, capped at 1: the family's smallest p,
+    :func:`evalgate_lib.statistics.multiple_testing.holm_adjust`)."""
+    b, c = _one_way(rule, k, n)
+    kind = _METRICS[rule.metric].kind
+    limit = limit_of(rule) / n if kind == "count" else limit_of(rule)
+    p = tango_p(b, c, n, max(-1.0, min(1.0, limit)))
     return p if comparisons <= 1 else round(min(1.0, comparisons * p), 6)
 
 
-def _significant_from(alpha: float, mode: str, comparisons: int = 1) -> int | None:
-    """The fewest one-way moves the gate calls beyond noise: 1 in ``point`` mode, else the first k with p < alpha.
-
-    ``None`` when none does (alpha ≤ 0): 2 × 0.5^k is below any alpha > 0 for k large enough.
-    """
+def _fails(rule: Rule, k: int, n: int, alpha: float, mode: str, comparisons: int = 1) -> bool:
+    """Whether the gate fails ``rule`` when ``k`` of ``n`` questions all move its bad way: the gate's own decision
+    (:func:`~evalgate_lib.statistics.gate.rule_outcome` on :func:`~evalgate_lib.statistics.gate.margin_interval`),
+    Tango's interval at the level Holm's best case for ``comparisons`` candidates allows (1 − α / m)."""
+    if n < 1 or k > n:
+        return False
+    kind = _METRICS[rule.metric].kind
+    b, c = _one_way(rule, k, n)
+    delta = float(c - b) if kind == "count" else round((c - b) / n, 6)
     if mode == "point":
-        return 1
-    if alpha <= 0:
+        return rule_outcome(rule, delta, None, mode) == FAILED
+    margin = margin_interval({"b": b, "c": c, "n": n}, kind, alpha, None, 1.0 - alpha / max(1, comparisons))
+    return rule_outcome(rule, delta, margin, mode) == FAILED
+
+
+def _smallest(rule: Rule, n: int, alpha: float, mode: str, comparisons: int) -> int | None:
+    """The fewest one-way moves of ``n`` that fail the rule (failing only grows with ``k``: bisection), or ``None``."""
+    if not _fails(rule, n, n, alpha, mode, comparisons):
         return None
-    k = 1
-    while _one_way_p(k, comparisons) >= alpha:
-        k += 1
-    return k
+    low, high = 0, n  # low does not fail, high does
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (low, mid) if _fails(rule, mid, n, alpha, mode, comparisons) else (mid, high)
+    return high
+
+
+def _needed(rule: Rule, alpha: float, mode: str, comparisons: int) -> int | None:
+    """The smallest population at which some change fails the rule (all of it moving the bad way), or ``None``."""
+    n = 1
+    while n <= NEEDED_SEARCH:
+        if _fails(rule, n, n, alpha, mode, comparisons):
+            return n
+        n = n + 1 if n < 200 else math.ceil(n * 1.05)  # past 200: a 5 % grid (a limit near 100 points)
+    return None
 
 
 def smallest_detectable_change(
@@ -110,16 +148,15 @@ def smallest_detectable_change(
 
     A breach is what :func:`~evalgate_lib.statistics.gate.judge` calls one: for a rate, ``k`` moved
     answers out of ``questions`` are a change of ``k / questions``, past ``max_drop`` (or
-    ``max_increase``) when strictly larger (compared exactly, the limit as written in the file); for a
-    count, ``k`` answers are past the limit when ``k`` is larger. In ``significant`` mode a yes/no rule
-    also needs McNemar's exact p < ``alpha``, which ``k`` one-way moves reach from
-    :func:`_significant_from` on. Examples (α = 0.05, significant mode): 5 no-answer questions under
-    ``max_drop = 0.10`` cannot fail (5 of 5 broken: p = 0.0625); 6 can, at 6 of 6 (p = 0.03125); every
-    breach of the 10-point limit can fail from 50 questions (6 of 50 = 12 points, the smallest breach).
-    With ``comparisons`` candidates against one baseline the gate decides on Holm-adjusted p, at best
-    ``comparisons × p``: 3 candidates need 7 one-way moves (3 × 0.015625 = 0.047). ``room`` is how
-    many questions can move the rule's way at all (a rate's drop: the baseline's yes answers; a rise:
-    its no answers): a baseline at 0 of 20 cannot drop, so a drop rule on it cannot fail.
+    ``max_increase``) when strictly larger; for a count, ``k`` answers are past the limit when ``k`` is
+    larger. In ``significant`` mode a yes/no rule also needs Tango's interval wholly past the limit, and
+    the gate's own decision (:func:`_fails`) is asked for each ``k``. Examples (α = 0.05, significant
+    mode): 4 no-answer questions under ``max_drop = 0.10`` cannot fail (4 of 4 broken: Tango's interval
+    reaches up to -2.0 points); 5 can, at 5 of 5. With ``comparisons`` candidates against one baseline the
+    gate decides on the Holm-adjusted p against the limit, at best ``comparisons × p``: the interval is
+    then at 1 − α / ``comparisons``. ``room`` is how many questions can move the rule's way at all (a
+    rate's drop: the baseline's yes answers; a rise: its no answers): a baseline at 0 of 20 cannot drop,
+    so a drop rule on it cannot fail.
     """
     metric = _METRICS[rule.metric]
     limit = Fraction(str(rule.max_drop if rule.max_drop is not None else rule.max_increase))
@@ -130,28 +167,16 @@ def smallest_detectable_change(
             float(limit) if possible and questions >= 1 else None, None, None,
             1 if possible else None, 1 if possible else None,
         )  # fmt: skip
-    from_k = _significant_from(alpha, mode, comparisons)
-    if metric.kind == "rate":
-        # k / n > limit  <=>  k > limit * n: the first breach is floor(limit * n) + 1 answers
-        breach = math.floor(limit * questions) + 1
-        needed = None if limit >= 1 or from_k is None else from_k
-        if needed is None or from_k == 1:
-            for_limit = needed
-        else:  # floor(limit * n) + 1 >= from_k  <=>  n >= (from_k - 1) / limit
-            for_limit = None if limit <= 0 else max(needed, math.ceil((from_k - 1) / limit))
-    else:
-        breach = math.floor(limit) + 1
-        needed = None if from_k is None else max(from_k, breach)
-        for_limit = None if needed is None or breach < from_k else needed
-    free = None if from_k is None else max(from_k, breach)
-    if free is not None and free > questions:
-        free = None
+    reachable = metric.kind == "count" or limit < 1  # a rate cannot move by more than 100 points
+    needed = _needed(rule, alpha, mode, comparisons) if reachable else None
+    free = None if needed is None or questions < needed else _smallest(rule, questions, alpha, mode, comparisons)
+    for_limit = needed if mode == "point" else None  # point mode: any breach fails, so every one can once one can
     smallest = free if free is None or room is None or free <= room else None
     delta = None
     if smallest is not None:
         delta = smallest / questions if metric.kind == "rate" else float(smallest)
-    p_value = None if smallest is None or mode == "point" else _one_way_p(smallest, comparisons)
-    p_all = _one_way_p(questions, comparisons) if questions else None
+    p_value = None if smallest is None or mode == "point" else _one_way_p(rule, smallest, questions, comparisons)
+    p_all = _one_way_p(rule, questions, questions, comparisons) if questions else None
     return RulePower(
         rule, metric.population, questions, smallest, delta, p_value, p_all, needed, for_limit, room, baseline_count,
         free,
@@ -213,12 +238,13 @@ _MOVES = {
 
 
 def _moved(power: RulePower, answers: int, p_value: float | None = None, alpha: float = 0.05) -> str:
-    """ "5 of 5 broken (100.0 points, McNemar p = 0.0625)", "6 answers newly flagged (McNemar p = 0.03125 < 0.05)"."""
+    """ "4 of 4 broken (100.0 points, p against the limit = 0.0571 ≥ 0.05)", "9 answers newly flagged (p against the
+    limit = 0.0421 < 0.05)"."""
     kind = _METRICS[power.rule.metric].kind
     move = _MOVES[(kind, "drop" if power.rule.max_drop is not None else "rise")]
     notes = [f"{100 * answers / power.questions:.1f} points"] if kind == "rate" else []
     if p_value is not None:
-        notes.append(f"McNemar p = {p_value:.4g} {'<' if p_value < alpha else '≥'} {alpha:g}")
+        notes.append(f"p against the limit = {p_value:.4g} {'<' if p_value < alpha else '≥'} {alpha:g}")
     if kind == "rate" or answers == power.questions:
         said = f"{answers} of {power.questions} {move}"
     else:
@@ -238,9 +264,8 @@ def smallest_change_text(power: RulePower) -> str:
 def power_sentence(power: RulePower, alpha: float, mode: str) -> str:
     """One rule's power in words: whether it can fail at this size, its smallest detectable change, what would help.
 
-    "refusal accuracy on no-answer cannot fail on 5 no-answer questions: even 5 of 5 broken (100.0
-    points, McNemar p = 0.0625 ≥ 0.05); it can fail from 6 no-answer questions, and every breach of
-    its limit can fail from 50 no-answer questions".
+    "refusal accuracy on no-answer cannot fail on 4 no-answer questions: even 4 of 4 broken (100.0
+    points, p against the limit = 0.0571 ≥ 0.05); it can fail from 5 no-answer questions".
     """
     metric = _METRICS[power.rule.metric]
     words = POPULATION_WORDS[power.population]
@@ -280,10 +305,14 @@ def power_sentence(power: RulePower, alpha: float, mode: str) -> str:
         return (
             f"{metric.label}: every breach of its limit can fail on {power.questions} {words}; the smallest: {smallest}"
         )
-    later = every if power.questions_for_limit is not None else "at any gold-set size"
+    if power.questions_for_limit is None:  # significant mode: the interval must clear the limit
+        return (
+            f"{metric.label}: the smallest change that can fail it on {power.questions} {words} is {smallest}; "
+            "a smaller one cannot fail at this size (FAIL needs the interval wholly past the limit)"
+        )
     return (
         f"{metric.label}: the smallest change that can fail it on {power.questions} {words} is {smallest}; "
-        f"a smaller breach cannot fail ({later})"
+        f"a smaller breach cannot fail ({every})"
     )
 
 
@@ -311,15 +340,15 @@ DECIDE_SEARCH = 200
 def questions_to_decide(rule: Rule, b: int, c: int, n: int, alpha: float) -> tuple[int, str] | None:
     """The smallest population at which ``rule`` would be decided, were the same shares of questions to move.
 
-    An INCONCLUSIVE rule (its interval reaches past the limit, its drop not beyond noise) is decided by
-    more questions: at ``m`` questions the projection moves ``round(b m / n)`` the bad way and
-    ``round(c m / n)`` the good way, and decides as the gate does (a breach with McNemar's exact p < α
-    fails; Tango's interval within the limit passes: :func:`~evalgate_lib.statistics.gate.rule_outcome`).
+    An INCONCLUSIVE rule (Tango's interval holds its limit) is decided by more questions: at ``m`` questions
+    the projection moves ``round(b m / n)`` the bad way and ``round(c m / n)`` the good way, and decides as the
+    gate does (Tango's interval wholly past the limit fails, wholly within it passes:
+    :func:`~evalgate_lib.statistics.gate.rule_outcome`).
     Returns ``(m, "PASS" or "FAIL")`` for the first ``m`` (on a 2 % grid) that decides, ``None`` when up to
     :data:`DECIDE_SEARCH` times ``n`` none does (a limit of 0: no size shows it).
     """
     from evalgate_lib.statistics.gate import FAILED, INCONCLUSIVE, rule_outcome
-    from evalgate_lib.statistics.paired_tests import mcnemar_p, tango_interval
+    from evalgate_lib.statistics.paired_tests import tango_interval
 
     metric = _METRICS[rule.metric]
     count = metric.kind == "count"
@@ -328,13 +357,10 @@ def questions_to_decide(rule: Rule, b: int, c: int, n: int, alpha: float) -> tup
         m = max(m + 1, math.ceil(m * 1.02))
         bb, cc = round(b * m / n), round(c * m / n)
         delta = float(cc - bb) if count else round((cc - bb) / m, 6)
-        limit = -float(rule.max_drop) if rule.max_drop is not None else float(rule.max_increase)  # type: ignore[arg-type]
-        breached = delta < limit if rule.max_drop is not None else delta > limit
-        failed = breached and mcnemar_p(bb, cc) < alpha
         low, high = tango_interval(bb, cc, m, 1.0 - alpha)
         scale = m if count else 1
         margin = {"ci_low": low * scale, "ci_high": high * scale}
-        outcome = rule_outcome(rule, delta, breached, failed, margin, "significant")
+        outcome = rule_outcome(rule, delta, margin, "significant")
         if outcome != INCONCLUSIVE:
             return m, "FAIL" if outcome == FAILED else "PASS"
     return None
