@@ -95,11 +95,12 @@ def test_regressing_pair_fails_naming_metric_and_interval(tmp_path):
     assert proc.returncode == 1, proc.stdout[-3000:] + proc.stderr[-3000:]
     out = proc.stdout
     assert "FAIL: candidate regresses on" in out
-    # issue 53: it fails on its 34 more hallucinations (any split of them past 5 clears Tango's interval); its
-    # accuracy drop, -12.3 points (b = 15, c = 5 of 81, McNemar p = 0.041 against no change), FAILed before and is
-    # now INCONCLUSIVE: Tango [-23.5, -1.7] holds the 5-point limit (p = 0.170 against it)
-    assert "hallucination" in out.splitlines()[-1] and "accuracy_answerable" not in out.splitlines()[-1]
+    # issue 53: it fails on its 38 more hallucinations and its unsupported-claim rise (+39.6 points), each interval
+    # wholly past its limit; its accuracy drop, -13.6 points (McNemar p = 0.027 against no change), FAILed before and
+    # is now INCONCLUSIVE: Tango [-24.8, -2.7] holds the 5-point limit (p = 0.118 against it)
+    assert out.splitlines()[-1] == "FAIL: candidate regresses on hallucination, unsupported_claim"
     fails = _fail_lines(out)
-    assert any("hallucination flags: delta +34" in line and "past the limit: Tango" in line for line in fails)
-    assert "INCONCLUSIVE  accuracy on answerable: delta -12.3 pts" in out
-    assert "Tango 95% CI [-23.5, -1.7] holds it (p=0.170 against the limit)" in out
+    assert any("hallucination flags: delta +38" in line and "past the limit: Tango 95% CI [+25.4, +49.5]" in line
+               for line in fails)
+    assert "INCONCLUSIVE  accuracy on answerable: delta -13.6 pts" in out
+    assert "Tango 95% CI [-24.8, -2.7] holds it (p=0.118 against the limit)" in out

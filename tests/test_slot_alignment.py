@@ -210,3 +210,26 @@ def test_a_word_the_span_also_states_without_negating_it_is_not_negated() -> Non
     assert _prose_negated("Deleted files cannot be recovered.") == frozenset({"recov"})
     # a condition states no fact: "if it is not set" negates nothing the span asserts
     assert _prose_negated("If REQUESTS_CA_BUNDLE is not set, CURL_CA_BUNDLE is used.") == frozenset()
+
+
+CONFIG = (
+    "Configuration",
+    "## PIP_CONFIG_FILE\n\nSetting the environment variable PIP_CONFIG_FILE to os.devnull disables the loading of all "
+    "configuration files.\n\n## Locations\n\nOn Windows the user file is %APPDATA%\\pip\\pip.ini.",
+)
+
+
+def test_a_code_name_its_span_replaces_with_another_of_its_shape_is_unsupported() -> None:
+    s = one(
+        "Setting the environment variable PIP_CONFIG_FILE to pip.ini disables all configuration files.",
+        [CONFIG],
+        "How do I stop pip loading configuration files?",
+    )
+    assert (s.rule, s.steps[-1].outcome) == ("S.name", "unsupported")
+    assert s.steps[-1].evidence["value"] == "pip.ini" and s.steps[-1].evidence["rival"] == "os.devnull"
+    right = one(
+        "Setting the environment variable PIP_CONFIG_FILE to os.devnull disables all configuration files.",
+        [CONFIG],
+        "How do I stop pip loading configuration files?",
+    )
+    assert right.supported is True

@@ -481,6 +481,42 @@ def _span_names_another(case: ClaimCase) -> Step | None:
         if own is not None:
             evidence["own_place"] = own.text
         return Step("S.name", "unsupported", False, evidence)
+    return _span_names_another_code(case, top)
+
+
+def _holds_name(span: Span, name: str) -> bool:
+    return bool(held_exact(frozenset({name}), span.terms.exact | span.tokens, span.terms.exact))
+
+
+def _span_names_another_code(case: ClaimCase, top: tuple[int, ...]) -> Step | None:
+    """The same for a name of code (an option, a dotted, snake_case or path name): the span the claim is about holds
+    another name of its shape and not it ("set PIP_CONFIG_FILE to pip.ini" aligned to "… PIP_CONFIG_FILE to
+    os.devnull"), and no span holding it holds as much of the claim."""
+    best = case.best
+    assert best is not None
+    named = frozenset().union(*(p.names for p in case.pieces))
+    for name in sorted(named - case.premise):
+        shape = name_shape(name)
+        if shape in ("menu", "word") or _holds_name(best, name):
+            continue
+        rivals = sorted(n for n in best.terms.exact if name_shape(n) == shape and n not in named and n[:1].isalpha())
+        if not rivals:
+            continue
+        holding = [s for s in case.spans if _holds_name(s, name)]
+        if any(case.need.rank(s)[:2] >= top for s in holding):
+            continue
+        words = case.need.terms.words
+        evidence = {
+            "slot": "name",
+            "value": name,
+            "rival": ", ".join(rivals[:3]),
+            "passage": best.passage + 1,
+            "place": best.text,
+            "words": sorted(words),
+            "held": sorted(words & best.terms.words),
+            "own_held": [],
+        }
+        return Step("S.name", "unsupported", False, evidence)
     return None
 
 
