@@ -1081,8 +1081,9 @@ class ProseSupportScorer:
     name = "prose"
     #: 4: the rebuilt judge (one reading, a table of named rules, a trace behind every verdict). 5: claims aligned to
     #: the clause or cell they are about and their slots compared (numbers, names, polarity, qualifiers); every
-    #: judgement a table run by one loop.
-    version = "5"
+    #: judgement a table run by one loop. 6: the span a claim is about read for its names, prose qualifiers and
+    #: negations; closings, source frames and reading lead-ins are not claims.
+    version = "6"
     floor = WORD_FLOOR  # the share of a claim's words its span must hold
     marks_undecided = True  # its verdicts say when it could not decide: the review queue reads that
 
