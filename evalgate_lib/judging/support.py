@@ -447,6 +447,36 @@ def _check_name(case: ClaimCase) -> Step | None:
     return _span_names_another(case)
 
 
+def _span_step(
+    rule: str,
+    slot: str,
+    value: str,
+    rival: str,
+    case: ClaimCase,
+    less: Iterable[str] = (),
+    own: Span | None = None,
+    words: frozenset[str] | None = None,
+) -> Step:
+    """The evidence of a slot the span the claim is about contradicts (the span rules of S.name, S.negation and
+    S.qualifier): the value, the rival the span holds, the span, the claim's words and what the span holds of them,
+    and the best span that holds the claim's value (``own``), when one does. ``less``: words left out (the name)."""
+    assert case.best is not None
+    counted = (case.need.terms.words if words is None else words) - frozenset(less)
+    evidence: dict[str, Any] = {
+        "slot": slot,
+        "value": value,
+        "rival": rival,
+        "passage": case.best.passage + 1,
+        "place": case.best.text,
+        "words": sorted(counted),
+        "held": sorted(counted & case.best.terms.words),
+        "own_held": sorted(counted & own.terms.words) if own is not None else [],
+    }
+    if own is not None:
+        evidence["own_place"] = own.text
+    return Step(rule, "unsupported", False, evidence)
+
+
 def _span_names_another(case: ClaimCase) -> Step | None:
     """The span the claim is about names another of the name's kind, not the name: "On Business, admins can …"
     aligned to "Admins on Enterprise can …". A proper name with classmates (a plan, a role) is a slot its span must
@@ -466,21 +496,8 @@ def _span_names_another(case: ClaimCase) -> Step | None:
         holding = [s for s in case.spans if name in s.terms.words or name in line_names(s.text)]
         if any(case.need.rank(s)[:2] >= top for s in holding):
             continue
-        words = case.need.terms.words - {name}
         own = max(holding, key=case.need.rank, default=None)
-        evidence = {
-            "slot": "name",
-            "value": name,
-            "rival": ", ".join(sorted(rivals)[:3]),
-            "passage": best.passage + 1,
-            "place": best.text,
-            "words": sorted(words),
-            "held": sorted(words & best.terms.words),
-            "own_held": sorted(words & own.terms.words) if own is not None else [],
-        }
-        if own is not None:
-            evidence["own_place"] = own.text
-        return Step("S.name", "unsupported", False, evidence)
+        return _span_step("S.name", "name", name, ", ".join(sorted(rivals)[:3]), case, {name}, own)
     return _span_names_another_code(case, top)
 
 
@@ -505,18 +522,7 @@ def _span_names_another_code(case: ClaimCase, top: tuple[int, ...]) -> Step | No
         holding = [s for s in case.spans if _holds_name(s, name)]
         if any(case.need.rank(s)[:2] >= top for s in holding):
             continue
-        words = case.need.terms.words
-        evidence = {
-            "slot": "name",
-            "value": name,
-            "rival": ", ".join(rivals[:3]),
-            "passage": best.passage + 1,
-            "place": best.text,
-            "words": sorted(words),
-            "held": sorted(words & best.terms.words),
-            "own_held": [],
-        }
-        return Step("S.name", "unsupported", False, evidence)
+        return _span_step("S.name", "name", name, ", ".join(rivals[:3]), case)
     return None
 
 
@@ -575,18 +581,8 @@ def _span_negates_the_claim(case: ClaimCase) -> Step | None:
     negated = words & frozenset.intersection(*(_prose_negated(s.text) for s in rivals))
     if not negated:
         return None
-    evidence = {
-        "slot": "polarity",
-        "value": "positive",
-        "rival": "negative",
-        "passage": best.passage + 1,
-        "place": best.text,
-        "words": sorted(words),
-        "held": sorted(words & best.terms.words),
-        "own_held": [],
-        "negated": sorted(negated),
-    }
-    return Step("S.negation", "unsupported", False, evidence)
+    step = _span_step("S.negation", "polarity", "positive", "negative", case, words=words)
+    return dataclasses.replace(step, evidence={**step.evidence, "negated": sorted(negated)})
 
 
 def _check_qualifier(case: ClaimCase) -> Step | None:
@@ -644,18 +640,8 @@ def _span_holds_the_opposite(case: ClaimCase) -> Step | None:
             continue
         if any(qualifier in _prose_qualifiers(s.text) and case.need.rank(s)[:2] >= top for s in case.spans):
             continue
-        words = case.need.terms.words
-        evidence = {
-            "slot": "qualifier",
-            "value": " ".join(qualifier),
-            "rival": ", ".join(sorted(" ".join(q) for q in opposite)),
-            "passage": best.passage + 1,
-            "place": best.text,
-            "words": sorted(words),
-            "held": sorted(words & best.terms.words),
-            "own_held": [],
-        }
-        return Step("S.qualifier", "unsupported", False, evidence)
+        rival = ", ".join(sorted(" ".join(q) for q in opposite))
+        return _span_step("S.qualifier", "qualifier", " ".join(qualifier), rival, case)
     return None
 
 
