@@ -350,22 +350,40 @@ def _subject_words(case: ClaimCase, piece: Piece, numbers: bool = True) -> tuple
     return frozenset(words) - case.context.titles, also - case.context.titles
 
 
-def _bound_step(rule: str, slot: str, said: str, rival: str, binding: Binding) -> Step:
-    """The evidence of a slot bound elsewhere: what the claim says, the rival value and its place, the subject words,
-    and what the rival place and the best agreeing place hold of them (a person recomputes the rule from these)."""
+def _slot_step(
+    rule: str,
+    slot: str,
+    said: str,
+    rival: str,
+    where: tuple[int, str],
+    words: frozenset[str],
+    held: frozenset[str],
+    own: tuple[frozenset[str], str | None] = (frozenset(), None),
+) -> Step:
+    """The evidence of a slot that conflicts: what the claim says, the rival value and the place or span that holds
+    it (``where``: 0-based passage, text), the subject words and what that place holds of them, and what the best
+    place holding the claim's value holds (``own``: words, text) — a person recomputes the rule from these."""
     evidence: dict[str, Any] = {
         "slot": slot,
         "value": said,
         "rival": rival,
-        "passage": binding.rival.passage + 1,
-        "place": binding.rival.shown,
-        "words": sorted(binding.words),
-        "held": sorted(binding.rival_held),
-        "own_held": sorted(binding.own_held),
+        "passage": where[0] + 1,
+        "place": where[1],
+        "words": sorted(words),
+        "held": sorted(held),
+        "own_held": sorted(own[0]),
     }
-    if binding.own is not None:
-        evidence["own_place"] = binding.own.shown
+    if own[1] is not None:
+        evidence["own_place"] = own[1]
     return Step(rule, "unsupported", False, evidence)
+
+
+def _bound_step(rule: str, slot: str, said: str, rival: str, binding: Binding) -> Step:
+    """A slot bound elsewhere (:func:`~evalgate_lib.judging.slots.bound_elsewhere`): the rival place, the best
+    agreeing place."""
+    where = (binding.rival.passage, binding.rival.shown)
+    own = (binding.own_held, binding.own.shown if binding.own is not None else None)
+    return _slot_step(rule, slot, said, rival, where, binding.words, binding.rival_held, own)
 
 
 def _rival_numbers(place: Place, value: str, unit: str | None) -> str:
@@ -460,21 +478,11 @@ def _span_step(
     """The evidence of a slot the span the claim is about contradicts (the span rules of S.name, S.negation and
     S.qualifier): the value, the rival the span holds, the span, the claim's words and what the span holds of them,
     and the best span that holds the claim's value (``own``), when one does. ``less``: words left out (the name)."""
-    assert case.best is not None
+    best = case.best
+    assert best is not None
     counted = (case.need.terms.words if words is None else words) - frozenset(less)
-    evidence: dict[str, Any] = {
-        "slot": slot,
-        "value": value,
-        "rival": rival,
-        "passage": case.best.passage + 1,
-        "place": case.best.text,
-        "words": sorted(counted),
-        "held": sorted(counted & case.best.terms.words),
-        "own_held": sorted(counted & own.terms.words) if own is not None else [],
-    }
-    if own is not None:
-        evidence["own_place"] = own.text
-    return Step(rule, "unsupported", False, evidence)
+    mine = (counted & own.terms.words, own.text) if own is not None else (frozenset(), None)
+    return _slot_step(rule, slot, value, rival, (best.passage, best.text), counted, counted & best.terms.words, mine)
 
 
 def _span_names_another(case: ClaimCase) -> Step | None:
