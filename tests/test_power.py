@@ -189,7 +189,10 @@ def test_the_first_screen_names_the_rules_that_cannot_fail(tmp_path):
     row = soup.select_one('tr[data-rule="hallucination"]')
     assert row["data-can-fail"] == "0" and row.select("td")[-1].get_text() == "cannot fail at this size"
     assert soup.select_one('tr[data-rule="refusal_accuracy"]')["data-can-fail"] == "1"
-    assert "this PASS says nothing" in soup.select_one(".eg-advice").get_text()
+    # the advice names the page's own verdict word (4 of 5 refusals broken, under the 10-point limit's reach: not PASS)
+    word = soup.select_one("#eg-verdict")["data-verdict"]
+    assert word == "INCONCLUSIVE"
+    assert f"so this {word} verdict says nothing about them" in soup.select_one(".eg-advice").get_text()
 
 
 def test_a_rate_at_its_bound_cannot_move_that_way() -> None:

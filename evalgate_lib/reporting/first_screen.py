@@ -267,11 +267,13 @@ def _status(verdict: RuleVerdict, alpha: float) -> str:
     return '<span class="eg-rule-ok">ok</span>'
 
 
-def _advice(failed: Sequence[RuleVerdict], breached: Sequence[RuleVerdict], stuck: int = 0) -> str:
+def _advice(
+    failed: Sequence[RuleVerdict], breached: Sequence[RuleVerdict], stuck: int = 0, word: str = "PASS"
+) -> str:
     if stuck and not failed:
         return (
-            f"{stuck} of the gate's rules cannot fail on a gold set this small (below), so this PASS says nothing "
-            "about them: read the broken questions below, and grow the gold set before trusting the gate."
+            f"{stuck} of the gate's rules cannot fail on a gold set this small (below), so this {word} verdict says "
+            "nothing about them: read the broken questions below, and grow the gold set before trusting the gate."
         )
     if failed:
         return (
@@ -515,7 +517,7 @@ def first_screen_html(
         f'<div class="eg-verdict eg-verdict-{cls}" id="eg-verdict" data-verdict="{word}">'
         f'<span class="eg-verdict-word">{word}</span>'
         f'<div><div class="eg-decided">{decided}</div>'
-        f'<div class="eg-advice">{e(_advice(failed, breached, len(decision.cannot_fail)))}</div></div></div>'
+        f'<div class="eg-advice">{e(_advice(failed, breached, len(decision.cannot_fail), word))}</div></div></div>'
         f"{partial}{sources}"
         f'<ul class="eg-plain">{checked}</ul>{power_html(decision.powers, gate)}'
         "<details class='eg-how'><summary>How this was decided: the thresholds, the tests and their p-values</summary>"
