@@ -119,6 +119,8 @@ class ContextReading:
     #: "Business and Enterprise"): names of one kind, which one can be swapped for another. A capitalised word the
     #: context also writes in lower case ("Requests", "False") is not a name.
     classmates: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    #: Every number with its unit that a place of the context gives: what a claim joining two facts is checked on.
+    quantities: frozenset[tuple[str, str]] = frozenset()
 
 
 def squash(text: str) -> str:
@@ -269,6 +271,7 @@ def proper_names(text: str, first: bool = False) -> frozenset[str]:
     return frozenset(stem(w.lower()) for w in found)
 
 
+@lru_cache(maxsize=65536)
 def line_names(text: str) -> frozenset[str]:
     """The proper names of each line of ``text``: a table cell is a name from its first word ("Business | 18"), a
     sentence's first word is not ("Note that …")."""
@@ -409,9 +412,10 @@ def read_context(passages: tuple[tuple[str, str], ...]) -> ContextReading:
     titles = frozenset().union(*(terms_of(read_inline(title).text).words for title, _ in passages))
     names = frozenset().union(*(s.terms.exact for s in spans))
     places = tuple(place for i, (title, text) in enumerate(passages) for place in passage_places(i, title, text))
+    quantities = frozenset().union(*(place.quantities for place in places))
     return ContextReading(
         passages, tuple(spans), tuple(groups), vocabulary, everything, squashed, titles, names, places,
-        _classmates(passages),
+        _classmates(passages), quantities,
     )
 
 

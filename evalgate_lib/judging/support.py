@@ -295,6 +295,18 @@ class ClaimCase:
         return max(self.spans, key=self.need.rank) if self.spans else None
 
     @cached_property
+    def about(self) -> Span | None:
+        """The best span when it holds WORD_FLOOR of the claim's words: the span the claim is about, whose slots
+        the span rules of S.name, S.negation and S.qualifier compare (a span that holds less is not about it)."""
+        return self.best if self.best is not None and self.figure >= WORD_FLOOR else None
+
+    def as_close(self, slack: int = 0) -> list[Span]:
+        """The spans that hold as many of the claim's values as its best span, and its words but ``slack``."""
+        assert self.best is not None
+        values, words = self.need.rank(self.best)[:2]
+        return [s for s in self.spans if self.need.rank(s)[:2] >= (values, words - slack)]
+
+    @cached_property
     def evidence(self) -> dict[str, Any]:
         if self.best is None:
             return {"passage": 0, "needed": _words_of(self.need), "held": []}
@@ -414,8 +426,7 @@ def _check_absent(case: ClaimCase) -> Step | None:
 def _check_unit(case: ClaimCase) -> Step | None:
     if case.best is None:
         return None
-    given = frozenset().union(*(place.quantities for place in case.context.places))
-    unheld = _unheld_quantity(case.claim, case.best, given)
+    unheld = _unheld_quantity(case.claim, case.best, case.context.quantities)
     return Step("S.unit", "unsupported", False, {"passage": case.best.passage + 1, **unheld}) if unheld else None
 
 
@@ -474,15 +485,19 @@ def _span_step(
     less: Iterable[str] = (),
     own: Span | None = None,
     words: frozenset[str] | None = None,
+    **extra: Any,
 ) -> Step:
     """The evidence of a slot the span the claim is about contradicts (the span rules of S.name, S.negation and
     S.qualifier): the value, the rival the span holds, the span, the claim's words and what the span holds of them,
-    and the best span that holds the claim's value (``own``), when one does. ``less``: words left out (the name)."""
-    best = case.best
+    and the best span that holds the claim's value (``own``), when one does. ``less``: words left out (the name);
+    ``extra``: what else the rule read (the words a span negates)."""
+    best = case.about
     assert best is not None
     counted = (case.need.terms.words if words is None else words) - frozenset(less)
     mine = (counted & own.terms.words, own.text) if own is not None else (frozenset(), None)
-    return _slot_step(rule, slot, value, rival, (best.passage, best.text), counted, counted & best.terms.words, mine)
+    held = counted & best.terms.words
+    step = _slot_step(rule, slot, value, rival, (best.passage, best.text), counted, held, mine)
+    return dataclasses.replace(step, evidence={**step.evidence, **extra}) if extra else step
 
 
 def _span_names_another(case: ClaimCase) -> Step | None:
@@ -490,34 +505,36 @@ def _span_names_another(case: ClaimCase) -> Step | None:
     aligned to "Admins on Enterprise can …". A proper name with classmates (a plan, a role) is a slot its span must
     hold; when the best span lacks it but names a classmate the claim does not name, and no span that holds the name
     holds as much of the claim, the claim's words stand by the other name."""
-    best = case.best
-    if best is None or case.figure < WORD_FLOOR:
-        return None  # a span that does not hold the claim's words is not what the claim is about
+    best = case.about
+    if best is None:
+        return None
     mates = case.context.classmates
     named = frozenset().union(*(p.proper for p in case.pieces))
-    top = case.need.rank(best)[:2]
     written = line_names(best.text)
     for name in sorted(named - case.context.titles - best.terms.words - written):
         rivals = (written & mates.get(name, frozenset())) - named
         if not rivals:
             continue
-        holding = [s for s in case.spans if name in s.terms.words or name in line_names(s.text)]
-        if any(case.need.rank(s)[:2] >= top for s in holding):
+        if any(_holds_proper(s, name) for s in case.as_close()):
             continue
-        own = max(holding, key=case.need.rank, default=None)
+        own = max((s for s in case.spans if _holds_proper(s, name)), key=case.need.rank, default=None)
         return _span_step("S.name", "name", name, ", ".join(sorted(rivals)[:3]), case, {name}, own)
-    return _span_names_another_code(case, top)
+    return _span_names_another_code(case)
+
+
+def _holds_proper(span: Span, name: str) -> bool:
+    return name in span.terms.words or name in line_names(span.text)
 
 
 def _holds_name(span: Span, name: str) -> bool:
     return bool(held_exact(frozenset({name}), span.terms.exact | span.tokens, span.terms.exact))
 
 
-def _span_names_another_code(case: ClaimCase, top: tuple[int, ...]) -> Step | None:
+def _span_names_another_code(case: ClaimCase) -> Step | None:
     """The same for a name of code (an option, a dotted, snake_case or path name): the span the claim is about holds
     another name of its shape and not it ("set PIP_CONFIG_FILE to pip.ini" aligned to "… PIP_CONFIG_FILE to
     os.devnull"), and no span holding it holds as much of the claim."""
-    best = case.best
+    best = case.about
     assert best is not None
     named = frozenset().union(*(p.names for p in case.pieces))
     for name in sorted(named - case.premise):
@@ -527,8 +544,7 @@ def _span_names_another_code(case: ClaimCase, top: tuple[int, ...]) -> Step | No
         rivals = sorted(n for n in best.terms.exact if name_shape(n) == shape and n not in named and n[:1].isalpha())
         if not rivals:
             continue
-        holding = [s for s in case.spans if _holds_name(s, name)]
-        if any(case.need.rank(s)[:2] >= top for s in holding):
+        if any(_holds_name(s, name) for s in case.as_close()):
             continue
         return _span_step("S.name", "name", name, ", ".join(rivals[:3]), case)
     return None
@@ -558,6 +574,23 @@ def _check_negation(case: ClaimCase) -> Step | None:
     return None
 
 
+#: A token that is code, not prose: an assignment, a call, a path, a snake_case or dotted name ("ensure_ascii=False").
+_CODE_TOKEN = re.compile(r"\S*[=_()/\\<>]\S*|\S+\.\S+")
+
+
+@lru_cache(maxsize=65536)
+def _prose_clauses(text: str) -> tuple[tuple[str, ...], ...]:
+    """The reading tokens of each clause of each line of ``text``, code left out: what the span rules read a span's
+    (or a claim's) qualifiers and negations from. A clause that opens on a condition word states a condition."""
+    return tuple(
+        lx.reading_tokens(_CODE_TOKEN.sub(" ", clause)) for line in text.splitlines() for clause in clause_texts(line)
+    )
+
+
+def _condition(tokens: tuple[str, ...]) -> bool:
+    return bool(tokens) and tokens[0] in lx.CONDITIONS
+
+
 @lru_cache(maxsize=65536)
 def _prose_negated(text: str) -> frozenset[str]:
     """The words ``text`` only negates in prose (stemmed: "cannot be recovered" → recov): none in a condition or
@@ -565,13 +598,11 @@ def _prose_negated(text: str) -> frozenset[str]:
     one" states *use* both ways; "if you need that header set" states *set*)."""
     negated: set[str] = set()
     stated: set[str] = set()
-    for line in text.splitlines():
-        for clause in clause_texts(line):
-            tokens = lx.reading_tokens(_CODE_TOKEN.sub(" ", clause))
-            denied = {stem(w) for w in lx.negated_words(tokens)}
-            stated |= {stem(t) for t in tokens} - denied
-            if tokens and tokens[0] not in lx.CONDITIONS:
-                negated |= denied
+    for tokens in _prose_clauses(text):
+        denied = {stem(w) for w in lx.negated_words(tokens)}
+        stated |= {stem(t) for t in tokens} - denied
+        if not _condition(tokens):
+            negated |= denied
     return frozenset(negated - stated)
 
 
@@ -579,18 +610,14 @@ def _span_negates_the_claim(case: ClaimCase) -> Step | None:
     """A claim that negates nothing, aligned to a span (holding WORD_FLOOR of its words) that negates one of the
     claim's own words, where every span holding as much of the claim negates it too: "Versions older than the period
     can be recovered by support" against "… are deleted automatically and cannot be recovered by support"."""
-    best = case.best
-    if best is None or case.figure < WORD_FLOOR or any(p.negated or p.restrictive for p in case.pieces):
+    if case.about is None or any(p.negated or p.restrictive for p in case.pieces):
         return None
     words = frozenset().union(*(p.words for p in case.pieces if not p.condition)) - case.context.titles
-    top = case.need.rank(best)[:2]
     # every span about as close to the claim (one word less at most) must negate it: one that does not may be it
-    rivals = [s for s in case.spans if case.need.rank(s)[:2] >= (top[0], top[1] - 1)]
-    negated = words & frozenset.intersection(*(_prose_negated(s.text) for s in rivals))
+    negated = words & frozenset.intersection(*(_prose_negated(s.text) for s in case.as_close(slack=1)))
     if not negated:
         return None
-    step = _span_step("S.negation", "polarity", "positive", "negative", case, words=words)
-    return dataclasses.replace(step, evidence={**step.evidence, "negated": sorted(negated)})
+    return _span_step("S.negation", "polarity", "positive", "negative", case, words=words, negated=sorted(negated))
 
 
 def _check_qualifier(case: ClaimCase) -> Step | None:
@@ -608,26 +635,19 @@ def _check_qualifier(case: ClaimCase) -> Step | None:
     return _span_holds_the_opposite(case)
 
 
-#: A token that is code, not prose: an assignment, a call, a path, a snake_case or dotted name ("ensure_ascii=False").
-_CODE_TOKEN = re.compile(r"\S*[=_()/\\<>]\S*|\S+\.\S+")
-
-
 @lru_cache(maxsize=65536)
 def _prose_qualifiers(text: str) -> frozenset[tuple[str, ...]]:
     """The qualifiers ``text`` states in prose: none inside code ("ensure_ascii=False" sets a value, it does not
     qualify the sentence), none right after a negation ("if posix is not true" says false), and no modal verb
     (*must*, *can*, *may* qualify a verb the span-level comparison cannot tell apart)."""
     found: set[tuple[str, ...]] = set()
-    for line in text.splitlines():
-        for clause in clause_texts(line):
-            tokens = lx.reading_tokens(_CODE_TOKEN.sub(" ", clause))
-            if tokens and tokens[0] in lx.CONDITIONS:
-                continue  # "If true, TextWrapper attempts …" states a condition, not the value
-            kept = tuple(
-                "_" if any(n in lx.CLAUSE_NEGATIONS for n in tokens[max(0, i - 3) : i]) else t
-                for i, t in enumerate(tokens)
-            )
-            found |= {q for q in lx.qualifiers(kept) if not set(q) <= lx.AUXILIARIES}
+    for tokens in _prose_clauses(text):
+        if _condition(tokens):
+            continue  # "If true, TextWrapper attempts …" states a condition, not the value
+        kept = tuple(
+            "_" if any(n in lx.CLAUSE_NEGATIONS for n in tokens[max(0, i - 3) : i]) else t for i, t in enumerate(tokens)
+        )
+        found |= {q for q in lx.qualifiers(kept) if not set(q) <= lx.AUXILIARIES}
     return frozenset(found)
 
 
@@ -635,18 +655,17 @@ def _span_holds_the_opposite(case: ClaimCase) -> Step | None:
     """The span the claim is about holds a qualifier's opposite and not the qualifier: "For files smaller than 10 GB,
     Nimbus keeps only the 20 most recent versions" aligned to "… files larger than 10 GB. For those files only the
     20 most recent versions are kept". As for a name, no span holding the qualifier may hold as much of the claim."""
-    best = case.best
-    if best is None or case.figure < WORD_FLOOR:
-        return None  # a span that does not hold the claim's words is not what the claim is about
+    best = case.about
+    if best is None:
+        return None
     held = _prose_qualifiers(best.text)
-    top = case.need.rank(best)[:2]
     said = frozenset().union(*(_prose_qualifiers(p.text) for p in case.pieces if not p.condition))
     for qualifier in sorted(said - held):
         # a claim that states both of a pair ("older than its own version, but not newer") flips neither
         opposite = held & lx.OPPOSITES.get(qualifier, frozenset()) - said
         if not opposite:
             continue
-        if any(qualifier in _prose_qualifiers(s.text) and case.need.rank(s)[:2] >= top for s in case.spans):
+        if any(qualifier in _prose_qualifiers(s.text) for s in case.as_close()):
             continue
         rival = ", ".join(sorted(" ".join(q) for q in opposite))
         return _span_step("S.qualifier", "qualifier", " ".join(qualifier), rival, case)
