@@ -281,6 +281,21 @@ def test_a_name_with_digits_is_one_name_and_a_placeholder_no_path() -> None:
     assert terms_of("It keeps 1,000 versions for 30 days.").exact == {"1000", "30"}
 
 
+def test_a_hyphenated_name_with_digits_a_uuid_and_an_option_before_a_colon_are_names() -> None:
+    """Issue 52: ``SHA-1`` yielded the number 1 (a false S.binding against another number of the span), a UUID five
+    numbers, and ``--use-feature=truststore:`` kept the sentence's colon (a false S.absent); a negative number and a
+    range between numbers stay numbers."""
+    from evalgate_lib.judging.slots import name_shape
+    from evalgate_lib.judging.terms import terms_of
+
+    assert terms_of("uuid5() uses SHA-1, not UTF-8 or ISO-8859-1.").exact == {"uuid5", "sha-1", "utf-8", "iso-8859-1"}
+    assert terms_of("UUID '886313e1-3b8a-5372-9b90-0c9aee199e5d'").exact == {"886313e1-3b8a-5372-9b90-0c9aee199e5d"}
+    assert terms_of("enable it with --use-feature=truststore:").exact == {"--use-feature=truststore"}
+    assert terms_of("a 15-day window, scales from -1000 to 1000, pages 1-10").exact == {"15", "1000", "1", "10"}
+    assert name_shape("sha-1") == name_shape("iso-8859-1") == "hyphenated"  # rivals of each other …
+    assert name_shape("httplib2") == "digits"  # … not of a name with digits of another kind
+
+
 def test_text_is_compared_as_people_read_it() -> None:
     """Issue 56: a soft hyphen or a zero-width joiner inside a word, and ``STRASSE`` against ``Straße``, read as the
     same word to a reader; the judge's folding and the bounded match (the gold check's too) agree."""

@@ -173,7 +173,7 @@ def bound_elsewhere(
 
 def name_shape(name: str) -> str:
     """What kind of name it is, as compared: an option, a path, a menu path, a dotted name, a snake_case name, a
-    name with digits, or a plain word a code span names. A rival must have the same shape; a plain word is compared
+    hyphenated name with digits, a name with digits, or a plain word a code span names. A rival must have the same shape; a plain word is compared
     with nothing (``certifi`` and ``truststore`` are two things, not one name in two places)."""
     if name.startswith("-"):
         return "option"
@@ -185,6 +185,8 @@ def name_shape(name: str) -> str:
         return "dotted"
     if "_" in name:
         return "snake"
+    if "-" in name and any(c.isdigit() for c in name):
+        return "hyphenated"  # sha-1, utf-8, iso-8859-1: a standard's name, rival to another (utf-8), not to httplib2
     if any(c.isdigit() for c in name):
         return "digits"
     return "word"

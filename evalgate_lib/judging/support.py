@@ -1095,8 +1095,9 @@ class ProseSupportScorer:
     #: 4: the rebuilt judge (one reading, a table of named rules, a trace behind every verdict). 5: claims aligned to
     #: the clause or cell they are about and their slots compared (numbers, names, polarity, qualifiers); every
     #: judgement a table run by one loop. 6: the span a claim is about read for its names, prose qualifiers and
-    #: negations; closings, source frames and reading lead-ins are not claims.
-    version = "6"
+    #: negations; closings, source frames and reading lead-ins are not claims. 7: a hyphenated name with digits
+    #: (SHA-1, UTF-8), a UUID and an option before a colon are read as names, never as numbers or with the colon.
+    version = "7"
     floor = WORD_FLOOR  # the share of a claim's words its span must hold
     marks_undecided = True  # its verdicts say when it could not decide: the review queue reads that
 

@@ -47,7 +47,9 @@ _EXACT = re.compile(
     r"|(?<![\w~])~?[a-z_][\w-]*(?:[./][\w-]+)+"  # pip.conf, a/b/c, ~/.cache/pip
     r"|(?<![\w.])\.[a-z_][\w-]*"  # .netrc
     r"|(?<![\w.-])[a-z_][a-z0-9]*(?:_\w+|\d\w*)"  # pip_index_url, lib3_db_config, sha256: one name, never a number
-    r"|(?<![\w.])\d+(?:[.,]\d+)*"  # 10, 1.10, 1,000, 3.7 (a digit inside a name is the name's)
+    r"|(?<![\w.-])[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*(?:-\d\w*)+"  # sha-1, utf-8, iso-8859-1: a name ending in digits
+    r"|(?<![\w.-])(?=[\da-f-]{8,}(?![\w.-]))(?=[\da-f-]*[a-f])(?=[\da-f-]*\d)[\da-f]+(?:-[\da-f]+)+"  # a uuid
+    r"|(?<![\w.])(?<![a-z]-)\d+(?:[.,]\d+)*"  # 10, 1.10, 1,000, 3.7 (a digit inside a name is the name's)
 )
 #: A placeholder an example writes for the reader's own value (``<column>``, ``<package-name>``): its data, never a
 #: name the documentation gives and never a menu path.
@@ -142,7 +144,7 @@ def terms_of(text: str, code: tuple[str, ...] = ()) -> Terms:
     tokens = distinct_tokens(text)
     words = frozenset(stem(t) for t in tokens - STOPWORDS - FILLER if len(t) > 1 or t.isdigit())
     folded = fold(text)
-    exact = {canonical_number(m.rstrip(".")) if m[0].isdigit() else m.rstrip(".") for m in _EXACT.findall(folded)}
+    exact = {canonical_number(m.rstrip(".")) if m[0].isdigit() else m.rstrip(".:") for m in _EXACT.findall(folded)}
     exact.update(fold(m) for m in _CODE_SHAPED.findall(text))
     exact.update(code_names(code))
     if ">" in text:
