@@ -115,6 +115,9 @@ def test_inline_reading_of_an_answer() -> None:
     assert read.code == ("project()", "C", "CXX", "lit") and read.links == ("https://x.org",)
     assert read_inline("{ref}`Caching <caching>` and :func:`~os.path.join`").text == "Caching and os.path.join"
     assert read_inline("plain words stay as they are").text == "plain words stay as they are"
+    # a Python-domain target opening on a dot is a name of the current module, not a dotfile; a file role keeps it
+    assert read_inline(":func:`fnmatch`, :func:`.filter` and :file:`.netrc`").code == ("fnmatch", "filter", ".netrc")
+    assert read_inline(":exc:`~requests.exceptions.Timeout`").text == "requests.exceptions.Timeout"
 
 
 def test_sentences_may_start_with_a_code_span_for_the_judge_but_chunking_keeps_its_rule() -> None:

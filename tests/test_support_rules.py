@@ -197,6 +197,8 @@ def test_qualified_names_and_paths_are_held_by_their_parts() -> None:
     assert held_exact(frozenset({"pip.conf"}), held, names) == {"pip.conf"}  # a file on a path
     assert held_exact(frozenset({"functools.cmp_to_key"}), held, names) == {"functools.cmp_to_key"}
     assert held_exact(frozenset({"pip.config"}), held | {"config", "pip"}, names) == frozenset()
+    # a dotfile is a file's name, no attribute: ".config" (from "$HOME/.config") does not hold "pip.config"
+    assert held_exact(frozenset({"pip.config"}), held | {".config", "pip"}, names | {".config"}) == frozenset()
     assert held_exact(frozenset({"v2"}), frozenset({"2"}), frozenset({"2"})) == {"v2"}
 
 

@@ -114,7 +114,8 @@ def held_exact(need: frozenset[str], held: frozenset[str], names: frozenset[str]
     found = set(need & held)
     if found == need:
         return frozenset(found)
-    tails = {t.rsplit(".", 1)[1] for t in held if "." in t and "/" not in t}
+    # an attribute of a name ("json.dumps" → dumps); a dotfile (".config", ".netrc") is a file's name, no attribute
+    tails = {t.rsplit(".", 1)[1] for t in held if "." in t.lstrip(".") and "/" not in t}
     parts = {part for t in held if "/" in t for part in t.split("/") if part}
     for token in need - held:
         version = re.fullmatch(r"v(\d+(?:\.\d+)*)", token)

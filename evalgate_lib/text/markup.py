@@ -67,6 +67,8 @@ SKIPPED_DIRECTIVES = frozenset(
 )
 #: Roles whose text is prose (a cross-reference's title), not a name to keep verbatim.
 PROSE_ROLES = frozenset("ref doc term numref abbr dfn emphasis strong title-reference std:ref".split())
+#: Sphinx's Python-domain roles, whose target may open on a dot ("search the current module first": ``.filter``).
+PYTHON_ROLES = frozenset("func meth class exc attr data obj mod const".split())
 
 
 @dataclass(frozen=True)
@@ -200,11 +202,18 @@ def _markdown() -> Any:
 
 
 def _role_text(role: str, content: str) -> tuple[str, bool]:
-    """What a role shows (``{ref}`Caching <caching>``` → "Caching"), and whether it is code."""
+    """What a role shows (``{ref}`Caching <caching>``` → "Caching"), and whether it is code.
+
+    A target without a title: ``!`` (no link), ``~`` (show the last component) and, in a Python-domain role, a
+    leading ``.`` (search the current module first) say how Sphinx links and abbreviates it; the name read is the
+    target, whole (``:func:`.filter``` is "filter", not the dotfile ".filter"; ``:exc:`~requests.exceptions.Timeout```
+    keeps its qualifier, which a claim may name; ``:file:`.netrc``` stays a dotfile)."""
     titled = _TITLE_TARGET.match(content)
-    shown = titled.group(1) if titled else content
-    shown = shown.lstrip("~!")
-    return shown, role.split(":")[-1] not in PROSE_ROLES
+    kind = role.split(":")[-1]
+    shown = titled.group(1) if titled else content.lstrip("~!")
+    if not titled and kind in PYTHON_ROLES and re.match(r"\.[A-Za-z_]", shown):
+        shown = shown[1:]
+    return shown, kind not in PROSE_ROLES
 
 
 def _markdown_inline(children: list[Any]) -> Inline:
