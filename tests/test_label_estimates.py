@@ -125,6 +125,27 @@ def test_the_variance_floor_when_every_sampled_label_agrees_with_the_judge() -> 
     assert corrected_rate([s], tuned=False).label_se == round(math.sqrt(0.0135), 6)
 
 
+def test_no_floor_where_every_unlabelled_question_is_outside_the_population() -> None:
+    # refusal accuracy's view of a plan: stratum A holds 6 answerable questions (outside the population, None),
+    # 2 labelled; stratum B the 5 no-answer questions, 3 labelled, the judge right on all 3 (y − f = 0).
+    # A's unlabelled questions add 0, known without a label: no floor there, its variance is the sample's, 0.
+    # B holds 2 unlabelled no-answer questions: floored, (0 + 0.5)/(3 + 1) − 0 = 1/8 (the step floor
+    # q(1 − q), q = 1/8, is 7/64, smaller): label variance 5²·(1 − 3/5)·(1/8)/3 / 5² = 1/60.
+    # Floored as before, A would add 6²·(1 − 2/6)·(0.5/3)/2 / 5² = 2/25 and more than double the variance.
+    a = StratumValues(judge=(None,) * 6, labelled=((None, None),) * 2)
+    b = StratumValues(judge=(1.0,) * 5, labelled=((1.0, 1.0),) * 3)
+    est = corrected_rate([a, b], tuned=False)
+    assert est.estimate == 1.0
+    assert est.label_se == round(math.sqrt(1 / 60), 6)
+    # every no-answer question labelled too (B a census, A's labelled ones none of the population): no label variance
+    b_all = StratumValues(judge=(1.0,) * 5, labelled=((1.0, 1.0),) * 5)
+    assert corrected_rate([a, b_all], tuned=False).label_se == 0.0
+    # a stratum mixing both keeps its floor: one unlabelled question is of the population
+    mixed = StratumValues(judge=(None, None, 1.0, 1.0), labelled=((None, None), (1.0, 1.0)))
+    # (0 + 0.5)/3 − 0 = 1/6 (the step floor 5/36 is smaller); 4²·(1 − 2/4)·(1/6)/2 / 2² = 1/6 (population N = 2)
+    assert corrected_rate([mixed], tuned=False).label_se == round(math.sqrt(1 / 6), 6)
+
+
 def test_power_tuning_weighs_the_judge_by_its_covariance_with_the_labels() -> None:
     from evalgate_lib.statistics.label_estimates import POWER_GRID, power_tuning
 

@@ -150,12 +150,13 @@ def plan_figure(replicates: Sequence[float], estimate: float, total_se: float | 
     Why both: the bootstrap follows the rectifier's shape (a handful of 0s and ±1s, far from normal), which the t
     interval misses; the t interval's variance floor allows for the judge's errors the labelled sample did not
     meet (a stratum whose labels all agree with the judge has no spread to resample, and the bootstrap would be a
-    point there). Measured on pairs where the judge is wrong (``bench/gate_labels.py``), the bootstrap alone
-    failed a pair whose all-labels delta is within its limit in 24 % of plans at 20 % labelled; the hull in
-    at most 4 % at every budget. The hull excludes 0 exactly when both intervals do, which is exactly when both
-    p-values (so the larger) are below α: the interval and the p printed cannot disagree. ``null`` (a rate) is
-    what the p tests: 0, or the gate rule's limit, which the hull lies wholly past exactly when that p is below α
-    and the estimate is past it. ``total_se`` ``None`` (a stratum with one label): the bootstrap's alone.
+    point there). Measured on pairs where the judge is wrong (``bench/gate_labels.py``, FAIL the mirror of PASS),
+    the bootstrap alone FAILs a pair whose all-labels delta is within its limit in 7 % of plans at 20 % labelled
+    and covers a pair's all-labels delta in as few as 74 %; the hull: at most 5 %, at least 90 %. The hull excludes
+    0 exactly when both intervals do, which is exactly when both p-values (so the larger) are below α: the
+    interval and the p printed cannot disagree. ``null`` (a rate) is what the p tests: 0, or the gate rule's limit,
+    which the hull lies wholly past exactly when that p is below α and the estimate is past it. ``total_se``
+    ``None`` (a stratum with one label): the bootstrap's alone.
     """
     boot = bootstrap_interval(replicates, confidence, scale, null)
     if total_se is None:

@@ -32,7 +32,8 @@ Two variances, both estimated, add up in the interval:
 
   the stratified-sampling variance without replacement (a census stratum contributes nothing; the
   imputed term λ Σ f has no sampling error: it is known for every question); ``s_h²`` is floored
-  for a stratum whose labels all agree with the judge (:func:`_spread`);
+  for a stratum whose labels all agree with the judge and which holds an unlabelled question of the
+  population (:func:`_spread`; outside the population every value is 0, known without a label);
 * **question sampling** (the gold questions are a sample of the questions the system will meet),
   ``V_question = S_y² / N``, with the variance of ``y`` over the N questions estimated by the
   difference estimator (its mean and second moment, λ = 1): the noise McNemar's test measures
@@ -167,7 +168,9 @@ def _weighted_total(strata: Sequence[StratumValues], value: Callable[[float, flo
             if m_h < 2:
                 defined = False
                 continue
-            term = n_h * n_h * (1.0 - m_h / n_h) * _spread(z) / m_h
+            # an unlabelled question of the population: a value the labels may not have met (else each is 0, known)
+            unseen = sum(f is not None for f in stratum.judge) > sum(f is not None for f, _ in stratum.labelled)
+            term = n_h * n_h * (1.0 - m_h / n_h) * _spread(z, unseen) / m_h
             variance += term
             df_terms += term * term / (m_h - 1)
     return _Total(total, variance if defined else None, df_terms)
@@ -205,7 +208,7 @@ def power_tuning(strata: Sequence[StratumValues]) -> float:
 FLOOR_PSEUDO_COUNT = 0.5
 
 
-def _spread(z: Sequence[float]) -> float:
+def _spread(z: Sequence[float], unseen: bool = True) -> float:
     """A stratum's variance of ``z``: the sample variance, floored for a few labels that all agree.
 
     When every labelled question of a stratum gives the same value (the judge right on all of them,
@@ -215,10 +218,19 @@ def _spread(z: Sequence[float]) -> float:
     ``(Σ z² + 0.5) / (m + 1) − mean²`` (a rare non-zero value), and ``q (1 − q)`` with
     ``q = 0.5 / (m + 1)``, the variance of a value one step away from the rest whatever the rest is
     (the metrics here move in steps of 1). Both are negligible once the sample varies.
+
+    ``unseen`` False: the stratum holds no unlabelled question of the population (every one of them is
+    labelled, or it has none, as a stratum of answerable questions has for refusal accuracy). Its
+    unlabelled questions then add exactly 0 to the estimate, a value known without a label, so there is
+    no value the sample could have missed and no floor: the sample variance alone (0 when the labels all
+    agree). A floor there would widen the interval by the judge's errors on questions the rule does not
+    count.
     """
     m = len(z)
     mean = sum(z) / m
     sample = sum((v - mean) ** 2 for v in z) / (m - 1)
+    if not unseen:
+        return sample
     smoothed = (sum(v * v for v in z) + FLOOR_PSEUDO_COUNT) / (m + 1) - mean * mean
     q = FLOOR_PSEUDO_COUNT / (m + 1)
     return max(sample, smoothed, q * (1 - q))
