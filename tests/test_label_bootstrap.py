@@ -67,11 +67,15 @@ def test_centred_on_the_estimate_at_its_weight() -> None:
 
 def test_plan_figure_is_the_hull_and_the_larger_p() -> None:
     # bootstrap at 80 %: [0.1, 1.8], p 0.1; t: 0.5 ± z(0.9) · 0.2 = [0.243690, 0.756310], p = 2 · sf(2.5) = 0.012419
+    # both ends kept inside a delta's range [-1, 1]: the bootstrap's 1.8 prints as 1.0
     fig = plan_figure(TWENTY, 0.5, 0.2, math.inf, 0.8)
-    assert (fig.ci_low, fig.ci_high) == (0.1, 1.8) and fig.p_value == 0.1
+    assert (fig.ci_low, fig.ci_high) == (0.1, 1.0) and fig.p_value == 0.1
     wide = plan_figure(TWENTY, 0.5, 1.0, math.inf, 0.8)  # t: 0.5 ± 1.281552 = [-0.781552, 1.0] (kept in [-1, 1])
-    assert (wide.ci_low, wide.ci_high) == (-0.781552, 1.8) and wide.p_value == pytest.approx(0.617075, abs=1e-6)
-    assert plan_figure(TWENTY, 0.5, None, math.inf, 0.8) == bootstrap_interval(TWENTY, 0.8)  # no t: the bootstrap
+    assert (wide.ci_low, wide.ci_high) == (-0.781552, 1.0) and wide.p_value == pytest.approx(0.617075, abs=1e-6)
+    alone = plan_figure(TWENTY, 0.5, None, math.inf, 0.8)  # no t: the bootstrap's [0.1, 1.8], kept in range
+    assert (alone.ci_low, alone.ci_high, alone.p_value) == (0.1, 1.0, bootstrap_interval(TWENTY, 0.8).p_value)
+    counted = plan_figure(TWENTY, 0.5, None, math.inf, 0.8, scale=2)  # a count of 2 answers: [0.2, 3.6] → [0.2, 2]
+    assert (counted.ci_low, counted.ci_high) == (0.2, 2)
 
 
 def test_p_against_a_limit_reads_the_same_replicates() -> None:
@@ -83,5 +87,5 @@ def test_p_against_a_limit_reads_the_same_replicates() -> None:
     # against 0.3: the bootstrap's p = 2 · 4 / 20 = 0.4 (-0.1, 0.1, 0.2, 0.3 at or below); the t side, 0.5 with
     # se 0.2: 2 · sf(1.0) = 0.317311, with se 0.5: 2 · sf(0.4) = 0.689157; the hull's p is the larger
     fig = plan_figure(TWENTY, 0.5, 0.2, math.inf, 0.8, null=0.3)
-    assert fig.p_value == 0.4 and (fig.ci_low, fig.ci_high) == (0.1, 1.8)
+    assert fig.p_value == 0.4 and (fig.ci_low, fig.ci_high) == (0.1, 1.0)
     assert plan_figure(TWENTY, 0.5, 0.5, math.inf, 0.8, null=0.3).p_value == pytest.approx(0.689157, abs=1e-6)

@@ -173,8 +173,9 @@ def bound_elsewhere(
 
 def name_shape(name: str) -> str:
     """What kind of name it is, as compared: an option, a path, a menu path, a dotted name, a snake_case name, a
-    hyphenated name with digits, a name with digits, or a plain word a code span names. A rival must have the same shape; a plain word is compared
-    with nothing (``certifi`` and ``truststore`` are two things, not one name in two places)."""
+    hyphenated name with digits, a name with digits, or a plain word a code span names. A rival must have the same
+    shape; a plain word is compared with nothing (``certifi`` and ``truststore`` are two things, not one name in two
+    places)."""
     if name.startswith("-"):
         return "option"
     if ">" in name:

@@ -27,6 +27,7 @@ is then undefined (``None``) and the gate falls back to the census bound.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import Counter
 from dataclasses import dataclass
@@ -156,11 +157,13 @@ def plan_figure(replicates: Sequence[float], estimate: float, total_se: float | 
     0 exactly when both intervals do, which is exactly when both p-values (so the larger) are below α: the
     interval and the p printed cannot disagree. ``null`` (a rate) is what the p tests: 0, or the gate rule's limit,
     which the hull lies wholly past exactly when that p is below α and the estimate is past it. ``total_se``
-    ``None`` (a stratum with one label): the bootstrap's alone.
+    ``None`` (a stratum with one label): the bootstrap's alone. Both ends are kept inside the figure's range,
+    [−1, 1] times ``scale`` (a delta of rates; a replicate of the difference estimator can leave it: −1.038 was
+    printed), as the t side always was; a limit inside the range is cleared exactly as before.
     """
     boot = bootstrap_interval(replicates, confidence, scale, null)
     if total_se is None:
-        return boot
+        return dataclasses.replace(boot, ci_low=max(boot.ci_low, -scale), ci_high=min(boot.ci_high, scale))
     half = _t_quantile(confidence, total_df) * total_se
     low, high = max(-1.0, estimate - half), min(1.0, estimate + half)
     gap = abs(estimate - null)
@@ -170,7 +173,7 @@ def plan_figure(replicates: Sequence[float], estimate: float, total_se: float | 
         p_t = float(2.0 * (norm.sf(gap / total_se) if math.isinf(total_df)
                            else student_t.sf(gap / total_se, total_df)))  # fmt: skip
     return BootstrapFigure(
-        round(min(boot.ci_low, low * scale), 6), round(max(boot.ci_high, high * scale), 6),
+        round(max(min(boot.ci_low, low * scale), -scale), 6), round(min(max(boot.ci_high, high * scale), scale), 6),
         round(max(boot.p_value, p_t), 6), confidence, boot.replicates,
     )  # fmt: skip
 
