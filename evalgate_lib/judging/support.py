@@ -1097,7 +1097,8 @@ class ProseSupportScorer:
     #: the clause or cell they are about and their slots compared (numbers, names, polarity, qualifiers); every
     #: judgement a table run by one loop. 6: the span a claim is about read for its names, prose qualifiers and
     #: negations; closings, source frames and reading lead-ins are not claims. 7: a hyphenated name with digits
-    #: (SHA-1, UTF-8), a UUID and an option before a colon are read as names, never as numbers or with the colon.
+    #: (SHA-1, UTF-8), a UUID and an option before a colon are read as names, never as numbers or with the colon; a
+    #: dotfile is no attribute of a name; a Python-domain role's leading dot is read as Sphinx shows it.
     version = "7"
     floor = WORD_FLOOR  # the share of a claim's words its span must hold
     marks_undecided = True  # its verdicts say when it could not decide: the review queue reads that
