@@ -291,9 +291,15 @@ class ClaimCase:
         return read_question(self.question).premise
 
     @cached_property
+    def ranks(self) -> tuple[tuple[int, ...], ...]:
+        """Each span's :meth:`Need.rank`, in the order of ``spans``, computed once: ``best`` and every span rule's
+        :meth:`as_close` read it (a rank matches the claim's values against the span's, which is not cheap)."""
+        return tuple(self.need.rank(s) for s in self.spans)
+
+    @cached_property
     def best(self) -> Span | None:
         """The span that holds most of the claim's values and words: what S.absent, S.apart, S.unit and S.words read."""
-        return max(self.spans, key=self.need.rank) if self.spans else None
+        return self.spans[max(range(len(self.spans)), key=self.ranks.__getitem__)] if self.spans else None
 
     @cached_property
     def about(self) -> Span | None:
@@ -304,8 +310,8 @@ class ClaimCase:
     def as_close(self, slack: int = 0) -> list[Span]:
         """The spans that hold as many of the claim's values as its best span, and its words but ``slack``."""
         assert self.best is not None
-        values, words = self.need.rank(self.best)[:2]
-        return [s for s in self.spans if self.need.rank(s)[:2] >= (values, words - slack)]
+        values, words = max(self.ranks)[:2]
+        return [s for s, rank in zip(self.spans, self.ranks, strict=True) if rank[:2] >= (values, words - slack)]
 
     @cached_property
     def evidence(self) -> dict[str, Any]:
