@@ -353,9 +353,8 @@ def ensure_selenium() -> str | None:
     return None
 
 
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """Headless Debian Chromium driven by selenium, one per test module; skips, saying why, when it cannot run."""
+def _chromium(profile: Path) -> Any:
+    """A headless Debian Chromium on its own profile folder, or a skip naming why it cannot run."""
     reason = ensure_chromium() or ensure_selenium()
     if reason:
         pytest.skip(reason)
@@ -375,11 +374,27 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         "--disable-sync",
         "--disable-dev-shm-usage",
         "--window-size=1400,1000",
-        f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}",
+        f"--user-data-dir={profile}",
     ):
         options.add_argument(flag)
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(60)
+    return driver
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Headless Debian Chromium driven by selenium, one per test module; skips, saying why, when it cannot run."""
+    driver = _chromium(tmp_path_factory.mktemp("chromium-profile"))
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture()
+def fresh_browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A Chromium on a new, empty profile for one test: for pages that keep state in the browser
+    (``localStorage``), where clearing it from a page races the next page load in another renderer."""
+    driver = _chromium(tmp_path_factory.mktemp("chromium-profile"))
     yield driver
     driver.quit()
 

@@ -50,19 +50,18 @@ def _click(driver, selector: str, nth: int = 0) -> None:
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].click();", element)
 
 
-def test_a_colleague_labels_a_plan_with_only_a_browser(browser, kit, tmp_path: Path) -> None:
+def test_a_colleague_labels_a_plan_with_only_a_browser(fresh_browser, kit, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
 
-    driver = browser
+    driver = fresh_browser
     downloads = tmp_path / "downloads"
     downloads.mkdir()
     driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
-    driver.get(kit["page"].as_uri())
-    driver.execute_script("window.localStorage.clear();")
-    driver.get(kit["page"].as_uri())
+    driver.get(kit["page"].as_uri())  # a new profile: nothing kept from another test
     results = eg.load_results(kit["folder"])
     rows = [json.loads(line) for line in kit["template"].read_text(encoding="utf-8").splitlines()]
     assert driver.find_element(By.ID, "eg-total").text == str(len(rows)) == "6"
+    assert driver.find_element(By.ID, "eg-count").text == "0"  # nothing preselected, nothing kept
     text = driver.execute_script("return document.body.textContent")
     for r in rows:  # blind: no reason, flag or score of EvalGate's of any answer anywhere in the page
         row = results.row(r["config"], r["question_id"])
@@ -99,7 +98,7 @@ def test_a_colleague_labels_a_plan_with_only_a_browser(browser, kit, tmp_path: P
     assert "6 labels: 6 blind" in gated.stdout
 
 
-def test_a_labeller_continues_from_the_file_they_downloaded(browser, kit, tmp_path: Path) -> None:
+def test_a_labeller_continues_from_the_file_they_downloaded(fresh_browser, kit, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
 
     rows = [json.loads(line) for line in kit["template"].read_text(encoding="utf-8").splitlines()]
@@ -107,10 +106,8 @@ def test_a_labeller_continues_from_the_file_they_downloaded(browser, kit, tmp_pa
              "sentences": [{**s, "supported": True} for s in rows[0]["sentences"]]}  # fmt: skip
     earlier = tmp_path / "earlier.jsonl"
     earlier.write_text(json.dumps(first) + "\n" + "".join(json.dumps(r) + "\n" for r in rows[1:]), encoding="utf-8")
-    driver = browser
-    driver.get(kit["page"].as_uri())
-    driver.execute_script("window.localStorage.clear();")
-    driver.get(kit["page"].as_uri())
+    driver = fresh_browser
+    driver.get(kit["page"].as_uri())  # a new profile: nothing kept from another test
     assert driver.find_element(By.ID, "eg-count").text == "0"
     driver.find_element(By.ID, "eg-open").send_keys(str(earlier))
     deadline = time.monotonic() + 10
