@@ -346,6 +346,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown", type=Path, metavar="JSON", help="print the docs' table of a saved run and exit")
     parser.add_argument("--interval", choices=INTERVALS, default="hull",
                         help="the plan's deciding interval: the gate's hull (default), or a variant of it")  # fmt: skip
+    parser.add_argument("--thresholds", type=Path, default=GATE, help="the gate's thresholds (configs/gate.toml)")
     args = parser.parse_args(argv)
     if args.markdown:
         saved = json.loads(args.markdown.read_text())["results"]
@@ -354,7 +355,7 @@ def main(argv: list[str] | None = None) -> int:
         print(summary(saved))
         return 0
     started = time.perf_counter()
-    gate = load_gate(GATE)
+    gate = load_gate(args.thresholds)
     metrics = {m.key: m for m in CORRECTED}
     results = []
     sources = (("demo model", ("baseline", "candidate")), ("fluent", ("strict", "chatty")))

@@ -60,6 +60,8 @@ def test_rst_signatures_label_their_content_and_directives_read_as_sphinx_shows_
     assert detect_format(text) == "rst"
     blocks = read_blocks(text)
     assert ("signature", "copyfile(src, dst, *, follow_symlinks=True)") in kinds(blocks)
+    signature = next(b for b in blocks if b.kind == "signature")  # the object's name is code, as Sphinx shows it
+    assert signature.code == ("copyfile(src, dst, *, follow_symlinks=True)", "copyfile")
     body = next(b for b in blocks if b.text.startswith("Copy"))
     assert body.text == "Copy the contents of src to dst. See os.path.join and dst."
     assert body.labels == ("shutil", "copyfile(src, dst, *, follow_symlinks=True)")
@@ -67,6 +69,22 @@ def test_rst_signatures_label_their_content_and_directives_read_as_sphinx_shows_
     changed = next(b for b in blocks if b.text.startswith("Changed"))
     assert changed.text == "Changed in version 3.3: IOError used to be raised instead of OSError."
 
+
+
+def test_titles_label_their_content_and_literal_roles_read_as_sphinx_shows_them() -> None:
+    """A tab's title is shown over its content ("MacOS" over its path), in MyST and in reST; a note's text after its
+    name is its first line; ``{file}`` and ``{samp}`` show one backslash for two, a variable without its braces and
+    a home folder's ``~`` (no cross-reference abbreviation)."""
+    myst = "# Default paths\n\n````{tab} MacOS\n```\n~/Library/Caches/pip\n```\n````\n\n```{note} Be careful.\n```\n"
+    blocks = read_blocks(myst, "markdown")
+    path = next(b for b in blocks if b.kind == "code")
+    assert (path.text, path.labels) == ("~/Library/Caches/pip", ("Default paths", "MacOS"))
+    assert ("paragraph", "Be careful.") in kinds(blocks)
+    rst = "Paths\n=====\n\n.. tab:: Windows\n\n   See :file:`C:\\\\ProgramData\\\\pip\\\\pip.ini`.\n"
+    seen = next(b for b in read_blocks(rst, "rst") if b.kind == "paragraph")
+    assert (seen.text, seen.labels) == ("See C:\\ProgramData\\pip\\pip.ini.", ("Paths", "Windows"))
+    role = read_blocks(":samp:`pip {name}` reads :file:`~/.config/{app}.conf`.\n", "rst")[0]
+    assert role.code == ("pip name", "~/.config/app.conf")
 
 def test_rst_never_reads_another_file(tmp_path: Path) -> None:
     secret = tmp_path / "secret.txt"
@@ -86,6 +104,7 @@ def test_html_definition_lists_are_signatures_and_code_is_code() -> None:
     assert detect_format(html) == "html"
     blocks = read_blocks(html)
     assert ("signature", "os.path.join(path, *paths)") in kinds(blocks)
+    assert next(b for b in blocks if b.kind == "signature").code == ("os.path.join",)
     joined = next(b for b in blocks if b.text.startswith("Join"))
     assert joined.labels == ("os.path", "os.path.join(path, *paths)") and joined.code == ("os.sep",)
     assert [b.text for b in blocks if b.kind == "row"] == ["Starter | 3"]

@@ -202,6 +202,18 @@ def test_qualified_names_and_paths_are_held_by_their_parts() -> None:
     assert held_exact(frozenset({"v2"}), frozenset({"2"}), frozenset({"2"})) == {"v2"}
 
 
+
+def test_a_qualified_name_is_held_by_the_signature_its_module_page_documents() -> None:
+    """Sphinx shows ``.. function:: dump(obj, fp, *, sort_keys=False)`` on the ``json`` page with ``dump`` in code
+    type: "json.dump()" is the function that page documents, not a name the passages lack (S.absent)."""
+    page = (":mod:`json` --- JSON encoder and decoder", ".. function:: dump(obj, fp, *, sort_keys=False)\n\n"
+            "   Serialize *obj* as a JSON formatted stream to *fp*. If *sort_keys* is true, the output of "
+            "dictionaries will be sorted by key.\n")  # fmt: skip
+    held = one("The sort_keys parameter of json.dump() sorts the output of dictionaries by key.", [page])
+    assert held.supported is True and held.rule != "S.absent"
+    other = one("The sort_keys parameter of pickle.dump() sorts the output of dictionaries by key.", [page])
+    assert deciding(other) == ("S.absent", "unsupported") and other.steps[-1].evidence["missing"] == ["pickle.dump"]
+
 @pytest.mark.parametrize(
     "answer",
     [

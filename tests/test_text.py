@@ -296,6 +296,21 @@ def test_a_hyphenated_name_with_digits_a_uuid_and_an_option_before_a_colon_are_n
     assert name_shape("httplib2") == "digits"  # … not of a name with digits of another kind
 
 
+
+def test_a_windows_path_is_one_name_held_part_by_part() -> None:
+    """A Windows path was read as its last part and a word ("C:\\MacOS\\pip\\pip.ini" → pip.ini, macos): an edit of
+    the folder passed wherever the folder's name appeared. It is one name now, and its parts hold a claim's file."""
+    from evalgate_lib.judging.support import held_exact
+    from evalgate_lib.judging.terms import terms_of
+
+    assert terms_of(r"Global: C:\ProgramData\pip\pip.ini, user: %APPDATA%\pip\pip.ini").exact == {
+        "c:\\programdata\\pip\\pip.ini",
+        "%appdata%\\pip\\pip.ini",
+    }
+    held = frozenset({"c:\\programdata\\pip\\pip.ini"})
+    assert held_exact(frozenset({"pip.ini"}), held, held) == {"pip.ini"}  # a file on the path
+    assert held_exact(frozenset({"c:\\macos\\pip\\pip.ini"}), held, held) == frozenset()  # another folder
+
 def test_text_is_compared_as_people_read_it() -> None:
     """Issue 56: a soft hyphen or a zero-width joiner inside a word, and ``STRASSE`` against ``Straße``, read as the
     same word to a reader; the judge's folding and the bounded match (the gold check's too) agree."""

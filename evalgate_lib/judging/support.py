@@ -107,6 +107,10 @@ def need_of(claim: str, code: tuple[str, ...], question: str) -> Need:
     return Need(terms, frozenset(), CLAIM)
 
 
+#: A path's separator, POSIX or Windows: a path is held part by part (``pip.ini`` by ``c:\\programdata\\pip\\pip.ini``).
+_PATH = re.compile(r"[/\\]")
+
+
 def held_exact(need: frozenset[str], held: frozenset[str], names: frozenset[str] | None = None) -> frozenset[str]:
     """The exact tokens of ``need`` that ``held`` holds. An attribute of a short local variable (``r.json``) is held
     by the same attribute of a named object (``Response.json``); a qualified name (``json.dumps``) by its last part
@@ -115,8 +119,8 @@ def held_exact(need: frozenset[str], held: frozenset[str], names: frozenset[str]
     if found == need:
         return frozenset(found)
     # an attribute of a name ("json.dumps" → dumps); a dotfile (".config", ".netrc") is a file's name, no attribute
-    tails = {t.rsplit(".", 1)[1] for t in held if "." in t.lstrip(".") and "/" not in t}
-    parts = {part for t in held if "/" in t for part in t.split("/") if part}
+    tails = {t.rsplit(".", 1)[1] for t in held if "." in t.lstrip(".") and not _PATH.search(t)}
+    parts = {part for t in held if _PATH.search(t) for part in _PATH.split(t) if part}
     for token in need - held:
         version = re.fullmatch(r"v(\d+(?:\.\d+)*)", token)
         if version and version.group(1) in held:  # "v2" is "version 2"
@@ -125,7 +129,7 @@ def held_exact(need: frozenset[str], held: frozenset[str], names: frozenset[str]
         head, dot, tail = token.rpartition(".")
         if (
             dot
-            and "/" not in token
+            and not _PATH.search(token)
             and len(tail) >= 3
             and (tail in tails or tail in (held if names is None else names))
         ):
@@ -133,7 +137,7 @@ def held_exact(need: frozenset[str], held: frozenset[str], names: frozenset[str]
             # the context names too (functools.cmp_to_key where functools' page documents .cmp_to_key)
             if len(head) <= 2 or all(part in held for part in head.split(".")):
                 found.add(token)
-        elif "/" not in token and token in parts:
+        elif not _PATH.search(token) and token in parts:
             found.add(token)
     return frozenset(found)
 
@@ -1104,8 +1108,10 @@ class ProseSupportScorer:
     #: judgement a table run by one loop. 6: the span a claim is about read for its names, prose qualifiers and
     #: negations; closings, source frames and reading lead-ins are not claims. 7: a hyphenated name with digits
     #: (SHA-1, UTF-8), a UUID and an option before a colon are read as names, never as numbers or with the colon; a
-    #: dotfile is no attribute of a name; a Python-domain role's leading dot is read as Sphinx shows it.
-    version = "7"
+    #: dotfile is no attribute of a name; a Python-domain role's leading dot is read as Sphinx shows it. 8: a
+    #: signature's object is a name (dump(obj, fp) names dump), a tab's or admonition's title labels its content,
+    #: {file}/{samp} roles are unescaped as Sphinx shows them, and a Windows path is one name held part by part.
+    version = "8"
     floor = WORD_FLOOR  # the share of a claim's words its span must hold
     marks_undecided = True  # its verdicts say when it could not decide: the review queue reads that
 

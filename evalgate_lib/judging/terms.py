@@ -44,6 +44,7 @@ _STEMMER = snowballstemmer.stemmer("english")
 #: Exact tokens as written (case-folded): options, dotted/slashed/underscored names, numbers.
 _EXACT = re.compile(
     r"(?<![\w.-])-{1,2}[a-z][\w-]*(?:=[\w.:/-]+)?"  # --no-cache-dir, -r, --use-feature=truststore
+    r"|(?<![\w\\%])(?:[a-z]:|%[a-z_]+%)(?:\\[\w.$-]+)+"  # c:\programdata\pip\pip.ini, %appdata%\pip: one path
     r"|(?<![\w~])~?[a-z_][\w-]*(?:[./][\w-]+)+"  # pip.conf, a/b/c, ~/.cache/pip
     r"|(?<![\w.])\.[a-z_][\w-]*"  # .netrc
     r"|(?<![\w.-])[a-z_][a-z0-9]*(?:_\w+|\d\w*)"  # pip_index_url, lib3_db_config, sha256: one name, never a number
@@ -55,8 +56,10 @@ _EXACT = re.compile(
 #: name the documentation gives and never a menu path.
 _PLACEHOLDER = re.compile(r"<[A-Za-z][\w .-]{0,40}>")
 #: A name written like code, in its own case: an inner capital (``crlfDelay``, ``HTTPDigestAuth``) or letters and
-#: digits together (``uuid4``, ``ipv4first``, ``sha256``).
-_CODE_SHAPED = re.compile(r"(?<![\w$.-])(?:[a-z]+[A-Z]\w*|[A-Z]\w*[a-z]\w*[A-Z]\w*|[A-Za-z]+\d+[A-Za-z\d]*)(?![\w$-])")
+#: digits together (``uuid4``, ``ipv4first``, ``sha256``); not a folder of a Windows path (``C:\\ProgramData``).
+_CODE_SHAPED = re.compile(
+    r"(?<![\w$.\\-])(?:[a-z]+[A-Z]\w*|[A-Z]\w*[a-z]\w*[A-Z]\w*|[A-Za-z]+\d+[A-Za-z\d]*)(?![\w$-])"
+)
 #: A code span that names one thing: an identifier, a dotted name, a call without arguments, a quoted word.
 _CODE_NAME = re.compile(r"^(['\"]?)([A-Za-z_$][\w$+-]*(?:(?:\.|::?|->)[A-Za-z_$][\w$+-]*)*)(?:\(\))?\1$")
 #: A menu or breadcrumb path ("Admin console > Billing > Add-ons").

@@ -28,6 +28,7 @@ Everything here is deterministic and memoised: the same passage recurs in many a
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import re
 from dataclasses import dataclass
@@ -59,6 +60,14 @@ SIGNATURE_DIRECTIVES = frozenset(
     "py:data py:exception py:decorator c:function c:macro c:type c:member cpp:function "
     "cpp:class".split()
 )
+#: The object a signature documents, where parameters follow it ("dump(obj, fp, *, ...)", "Response.json(**kwargs)").
+_SIGNATURE_NAME = re.compile(r"([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*\(")
+#: Admonitions that take no title: text after their name is the first line of their content.
+BODY_ONLY_DIRECTIVES = frozenset(
+    "note warning seealso tip important caution attention danger error hint impl-detail".split()
+)
+#: Directives whose argument is a title shown over their content (tabs, titled admonitions, sidebars, cards).
+TITLED_DIRECTIVES = frozenset("tab tab-item admonition topic sidebar rubric dropdown card".split())
 #: Directives that hold no prose (navigation, index entries, settings of the renderer).
 SKIPPED_DIRECTIVES = frozenset(
     "index toctree currentmodule highlight sectionauthor moduleauthor codeauthor tabularcolumns only "
@@ -67,6 +76,10 @@ SKIPPED_DIRECTIVES = frozenset(
 )
 #: Roles whose text is prose (a cross-reference's title), not a name to keep verbatim.
 PROSE_ROLES = frozenset("ref doc term numref abbr dfn emphasis strong title-reference std:ref".split())
+#: Roles Sphinx shows as a literal with ``{variable}`` parts emphasised, ``\\`` one backslash and ``\{`` a brace.
+LITERAL_ROLES = frozenset({"file", "samp"})
+_LITERAL_PARTS = re.compile(r"(\\\\|\\\{|\\\}|\{|\})")
+_LITERAL_ESCAPES = {"\\\\": "\\", "\\{": "{", "\\}": "}", "{": "", "}": ""}
 #: Sphinx's Python-domain roles, whose target may open on a dot ("search the current module first": ``.filter``).
 PYTHON_ROLES = frozenset("func meth class exc attr data obj mod const".split())
 
@@ -210,9 +223,12 @@ def _role_text(role: str, content: str) -> tuple[str, bool]:
     keeps its qualifier, which a claim may name; ``:file:`.netrc``` stays a dotfile)."""
     titled = _TITLE_TARGET.match(content)
     kind = role.split(":")[-1]
-    shown = titled.group(1) if titled else content.lstrip("~!")
+    literal = kind in LITERAL_ROLES  # no cross-reference: "~" is a home folder, "<...>" part of the text
+    shown = content if literal else titled.group(1) if titled else content.lstrip("~!")
     if not titled and kind in PYTHON_ROLES and re.match(r"\.[A-Za-z_]", shown):
         shown = shown[1:]
+    if literal:  # {file}`C:\\ProgramData\\pip.ini` shows C:\ProgramData\pip.ini; {samp}`pip {cmd}` shows pip cmd
+        shown = "".join(_LITERAL_ESCAPES.get(part, part) for part in _LITERAL_PARTS.split(shown))
     return shown, kind not in PROSE_ROLES
 
 
@@ -351,6 +367,8 @@ def _markdown_fence(info: str, content: str, builder: _Builder) -> None:
         return
     name, argument = myst.group(1).lower(), myst.group(2).strip()
     body = "\n".join(line for line in content.split("\n") if not re.match(r"^:[\w-]+:", line))
+    if name in BODY_ONLY_DIRECTIVES and argument:  # MyST reads "{note} Text" as the note's first line
+        body, argument = f"{argument}\n{body}", ""
     if name in CODE_DIRECTIVES:
         builder.code(body)
     elif name in SKIPPED_DIRECTIVES:
@@ -363,8 +381,14 @@ def _markdown_fence(info: str, content: str, builder: _Builder) -> None:
         for block in rest:
             builder.add(block.kind, Inline(block.text, block.code), block.group)
     else:
-        if name in SIGNATURE_DIRECTIVES and argument:
-            builder.add("signature", Inline(argument, (argument,)))
+        # an argument labels the content as shown: a signature (its object's name is code), or a title ("{tab}
+        # MacOS" over "~/Library/Caches/pip"); any other is text of its own, as in reStructuredText
+        labelled = name in SIGNATURE_DIRECTIVES or name in TITLED_DIRECTIVES
+        if argument and name in SIGNATURE_DIRECTIVES:
+            builder.add("signature", _named(Inline(argument, (argument,))))
+        elif argument:
+            builder.add("heading" if labelled else "paragraph", Inline(argument))
+        if argument and labelled:
             builder.labels.append(argument)
         for block in read_blocks(body, "markdown"):
             builder.blocks.append(
@@ -377,7 +401,7 @@ def _markdown_fence(info: str, content: str, builder: _Builder) -> None:
                     block.code_starts,
                 )
             )
-        if name in SIGNATURE_DIRECTIVES and argument:
+        if argument and labelled:
             builder.labels.pop()
 
 
@@ -570,6 +594,15 @@ def _read_rst(text: str, builder: _Builder) -> None:
     walk(document)
 
 
+def _named(signature: Inline) -> Inline:
+    """A signature with the object it documents among its code, as Sphinx shows it (the name in code type, its
+    parameters after it): ``dump(obj, fp, *, ...)`` names ``dump``, so a claim about ``json.dump()`` finds it."""
+    called = _SIGNATURE_NAME.match(signature.text.strip())
+    if called is None or called.group(1) in signature.code:
+        return signature
+    return dataclasses.replace(signature, code=(*signature.code, called.group(1)))
+
+
 def _rst_directive(node: Any, builder: _Builder, walk: Any, group: int) -> None:
     from docutils import nodes
 
@@ -609,29 +642,24 @@ def _rst_directive(node: Any, builder: _Builder, walk: Any, group: int) -> None:
     signature = name in SIGNATURE_DIRECTIVES or name.split(":")[-1] in SIGNATURE_DIRECTIVES
     if signature and argument:
         for line in argument.split("\n"):
-            builder.add("signature", Inline(line.strip(), (line.strip(),)))
+            builder.add("signature", _named(Inline(line.strip(), (line.strip(),))))
         builder.labels.append(argument.split("\n")[0].strip())
         walk(node, group)
         builder.labels.pop()
     else:
-        if argument and name not in (
-            "note",
-            "warning",
-            "seealso",
-            "tip",
-            "important",
-            "caution",
-            "attention",
-            "danger",
-            "error",
-            "hint",
-            "impl-detail",
-            "admonition",
-        ):
+        if argument and name.split(":")[-1] in BODY_ONLY_DIRECTIVES:  # ".. note:: Text": the note's first line
             builder.add("paragraph", Inline(argument), group)
-        elif argument:
+            walk(node, group)
+        elif argument and name.split(":")[-1] in TITLED_DIRECTIVES:  # ".. tab:: MacOS": a title over its content
+            builder.add("heading", Inline(argument), group)
+            builder.labels.append(argument)
+            walk(node, group)
+            builder.labels.pop()
+        elif argument:  # shown as text of its own (".. audit-event:: shutil.copyfile src,dst")
             builder.add("paragraph", Inline(argument), group)
-        walk(node, group)
+            walk(node, group)
+        else:
+            walk(node, group)
 
 
 def _rst_table(table: Any, builder: _Builder) -> None:
@@ -750,8 +778,8 @@ def _read_html(text: str, builder: _Builder) -> None:
                         builder.add("row", Inline(line, code), number, extra_label=header or None)
             elif name == "dl":
                 for term in child.find_all("dt", recursive=False):
-                    inline = _html_inline(term)
                     signature = "sig" in (term.get("class") or [])
+                    inline = _named(_html_inline(term)) if signature else _html_inline(term)
                     builder.add("signature" if signature else "term", inline)
                     definition = term.find_next_sibling("dd")
                     if definition is not None:
