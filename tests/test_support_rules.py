@@ -112,6 +112,21 @@ def test_negation_both_ways() -> None:
     assert deciding(s) == ("S.negation", "undecided") and s.supported is False
 
 
+def test_a_negated_condition_doubts_only_a_word_its_span_states() -> None:
+    """The span's silence doubts a negation in the claim's main clause, but a condition's negation only where the
+    span states the word it negates: "if you don't want …" speaks of wanting, which no documentation denies."""
+    drive = ("Nimbus Drive", "By default Nimbus Drive uses all available bandwidth. You can limit upload and download "
+             "speed under Preferences > Network.")  # fmt: skip
+    wish = one("You can limit upload and download speed under Preferences > Network if you don't want Nimbus Drive "
+               "using all your bandwidth.", [drive])  # fmt: skip
+    assert wish.supported is True and wish.rule != "S.negation"
+    main = one("If you need to, you cannot limit upload and download speed under Preferences > Network.", [drive])
+    assert deciding(main) == ("S.negation", "undecided")  # the main clause's negation, cut from its condition
+    trial = ("Trials", "If the workspace was created with a coupon, the trial lasts 60 days for every plan.")
+    edited = one("If the workspace was not created with a coupon, the trial lasts 60 days for every plan.", [trial])
+    assert deciding(edited) == ("S.negation", "undecided")  # the span states *created*: the condition's negation
+
+
 def test_subject_of_a_fragment() -> None:
     passages = [("Plans", "| Plan | Seats |\n|---|---|\n| Business | minimum 5 |\n| Enterprise | minimum 50 |")]
     s = one("5.", passages, question="What is the minimum number of seats on the Enterprise plan?")

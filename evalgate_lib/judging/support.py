@@ -578,11 +578,34 @@ def _check_negation(case: ClaimCase) -> Step | None:
     span = _span_negates_the_claim(case)
     if span is not None:
         return span
-    negated = any(piece.negated for piece in case.pieces)
+    negated = case.best is not None and any(
+        _denies(part, case.best) for piece in case.pieces if piece.negated for part in _condition_apart(piece.text)
+    )
     if case.best is not None and negated and not _negative(case.best):
         evidence = {**case.evidence, "slot": "polarity", "value": "negative", "rival": "positive"}
         return Step("S.negation", "undecided", False, {**evidence, "place": case.best.text})
     return None
+
+
+def _condition_apart(clause: str) -> tuple[str, ...]:
+    """A clause that opens on a condition, cut at its first comma: "If your team grows, you cannot add seats" is a
+    condition and a main clause, and only the first states a condition."""
+    words = lx.reading_tokens(clause)
+    head, comma, rest = clause.partition(", ")
+    if not words or words[0] not in lx.CONDITIONS or not comma or not rest.strip():
+        return (clause,)
+    return (head, rest)
+
+
+def _denies(part: str, span: Span) -> bool:
+    """Whether a negation in ``part`` (a clause, or a condition cut from its main clause) may deny what ``span``
+    states: a main clause's always; a condition's only on a word the span states ("if you don't want X" denies
+    nothing a span about X says unless it speaks of *wanting*; "if your workspace was not created before …" is
+    about *created*)."""
+    tokens = lx.reading_tokens(part)
+    if not lx.CLAUSE_NEGATIONS & set(tokens):
+        return False
+    return not _condition(tokens) or bool({stem(w) for w in lx.negated_words(tokens)} & span.terms.words)
 
 
 #: A token that is code, not prose: an assignment, a call, a path, a snake_case or dotted name ("ensure_ascii=False").
@@ -1110,7 +1133,8 @@ class ProseSupportScorer:
     #: (SHA-1, UTF-8), a UUID and an option before a colon are read as names, never as numbers or with the colon; a
     #: dotfile is no attribute of a name; a Python-domain role's leading dot is read as Sphinx shows it. 8: a
     #: signature's object is a name (dump(obj, fp) names dump), a tab's or admonition's title labels its content,
-    #: {file}/{samp} roles are unescaped as Sphinx shows them, and a Windows path is one name held part by part.
+    #: {file}/{samp} roles are unescaped as Sphinx shows them, and a Windows path is one name held part by part; a
+    #: negated condition ("if you don't want …") is doubted only where its span states the word it negates.
     version = "8"
     floor = WORD_FLOOR  # the share of a claim's words its span must hold
     marks_undecided = True  # its verdicts say when it could not decide: the review queue reads that
@@ -1220,7 +1244,8 @@ CLAIM_TABLE: tuple[Rule, ...] = (
         "polarity both ways: when the claim's words stand by a place that says the opposite (a negation the claim "
         "lacks, or none where the claim negates), or the span the claim is about (and every span as close) only "
         "negates a word the claim states, the claim is unsupported; a negative claim whose span says nothing "
-        "negative is undecided, leaning unsupported",
+        "negative is undecided, leaning unsupported (a negated condition only where the span states the word it "
+        "negates: \"if you don't want …\" denies nothing the span says)",
         Example(
             "SSO is available on the Free plan.",
             (("Single sign-on", "SSO is not available on the Free plan. It is included in Business."),),
