@@ -15,6 +15,7 @@ from evalgate_lib.judging.support import (
     NEAR_MISS,
     SUPPORT_RULES,
     WORD_FLOOR,
+    _negative_forms,
     clauses_of,
     held_exact,
     swapped,
@@ -125,6 +126,11 @@ def test_a_negated_condition_doubts_only_a_word_its_span_states() -> None:
     trial = ("Trials", "If the workspace was created with a coupon, the trial lasts 60 days for every plan.")
     edited = one("If the workspace was not created with a coupon, the trial lasts 60 days for every plan.", [trial])
     assert deciding(edited) == ("S.negation", "undecided")  # the span states *created*: the condition's negation
+    wheels = ("Secure installs", "Locally built wheels are nondeterministic, making hashes unpredictable across "
+              "machines and cache flushes.")  # fmt: skip
+    prefixed = one("Hashes of locally built wheels aren't predictable across machines and cache flushes.", [wheels])
+    assert prefixed.supported is True  # "aren't predictable" is "unpredictable": the span says it negatively
+    assert _negative_forms("hashes unpredictable, a non-blocking call, invalid input") == {"predict", "block", "valid"}
 
 
 def test_subject_of_a_fragment() -> None:

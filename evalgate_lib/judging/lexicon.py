@@ -149,6 +149,8 @@ NEGATIONS: frozenset[str] = _words("negations")
 #: The negators that negate a clause's predicate (every negator but a preposition's: "without").
 CLAUSE_NEGATIONS: frozenset[str] = NEGATIONS - _words("negations", "prepositional")
 RESTRICTIVES: frozenset[str] = _words("restrictives")
+#: Prefixes that negate the word they open ("unpredictable" is "not predictable").
+NEGATIVE_PREFIXES: frozenset[str] = _words("negations", "prefixes")
 QUESTION_WORDS: frozenset[str] = _words("question_words")
 SOURCE_NOUNS: frozenset[str] = _words("sources", "nouns")
 #: The words of a hedged lead-in about reading the context, besides its source noun and stopwords.

@@ -605,7 +605,22 @@ def _denies(part: str, span: Span) -> bool:
     tokens = lx.reading_tokens(part)
     if not lx.CLAUSE_NEGATIONS & set(tokens):
         return False
-    return not _condition(tokens) or bool({stem(w) for w in lx.negated_words(tokens)} & span.terms.words)
+    denied = {stem(w) for w in lx.negated_words(tokens)}
+    if denied and denied <= _negative_forms(span.text):
+        return False  # the span says it with a negative prefix: "aren't predictable" against "unpredictable"
+    return not _condition(tokens) or bool(denied & span.terms.words)
+
+
+@lru_cache(maxsize=65536)
+def _negative_forms(text: str) -> frozenset[str]:
+    """The words ``text`` states in a negative form (stemmed, prefix dropped): "unpredictable" → predict,
+    "non-blocking" → block; the lexicon's negative prefixes."""
+    out = set()
+    for token in lx.reading_tokens(text.replace("-", "")):
+        for prefix in lx.NEGATIVE_PREFIXES:
+            if token.startswith(prefix) and len(token) - len(prefix) >= 4:
+                out.add(stem(token[len(prefix):]))
+    return frozenset(out)
 
 
 #: A token that is code, not prose: an assignment, a call, a path, a snake_case or dotted name ("ensure_ascii=False").
@@ -1134,7 +1149,8 @@ class ProseSupportScorer:
     #: dotfile is no attribute of a name; a Python-domain role's leading dot is read as Sphinx shows it. 8: a
     #: signature's object is a name (dump(obj, fp) names dump), a tab's or admonition's title labels its content,
     #: {file}/{samp} roles are unescaped as Sphinx shows them, and a Windows path is one name held part by part; a
-    #: negated condition ("if you don't want …") is doubted only where its span states the word it negates.
+    #: negated condition ("if you don't want …") is doubted only where its span states the word it negates, and a
+    #: negation the span says with a prefix ("aren't predictable" / "unpredictable") is no doubt.
     version = "8"
     floor = WORD_FLOOR  # the share of a claim's words its span must hold
     marks_undecided = True  # its verdicts say when it could not decide: the review queue reads that
