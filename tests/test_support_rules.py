@@ -300,6 +300,20 @@ def test_binding_a_number_stands_by_its_own_words_in_a_clause_and_in_a_table_cel
     assert (evidence["held"], evidence["own_held"]) == (["busi", "minimum", "seat"], ["busi", "seat"])
     assert "the claim's words (busi, minimum, seat) stand by 5, 500" in row.reason
 
+    # the context writes the claim's value in the claim's words ("15-day restore window"): a place holding more of
+    # the claim's other words (Nimbus, restore window) beside another number is no rival for it
+    restore = ("Deleting your account", "When the 15-day restore window ends, your files are deleted. Remaining "
+               "copies in Nimbus backups are purged within 60 days after the restore window ends.")  # fmt: skip
+    kept = one("You can cancel the deletion of a Nimbus account during the 15-day restore window.", [restore])
+    assert kept.rule != "S.binding" and kept.supported is True
+    from evalgate_lib.judging.context import read_context
+    from evalgate_lib.judging.support import _written_beside
+
+    places = read_context((restore,)).places
+    assert _written_beside("15", "during the 15-day restore window.", places)  # "15 day restore window" in both
+    assert not _written_beside("60", "during the 60-day restore window.", places)  # "60 days after the": not it
+    assert not _written_beside("15", "it lasts 15 days.", places)  # under three words after it: no phrase
+
     # the claim's own column: the number and the words stand together, and the rule abstains
     fine = one("The Business plan has a minimum of 5 seats.", [SEATS_TABLE],
                question="What is the minimum number of seats on the Business plan?")  # fmt: skip

@@ -31,6 +31,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from evalgate_lib.judging import lexicon as lx
 from evalgate_lib.judging.context import ContextReading, Place, Span, clause_texts, line_names, read_context, squash
+from evalgate_lib.judging.normalise import normalise_text
 from evalgate_lib.judging.question import ABOUT_QUESTION, RESTATES_QUESTION, read_question
 from evalgate_lib.judging.reading import AnswerReading, Sentence, read_answer
 from evalgate_lib.judging.rows import SentenceVerdict
@@ -447,12 +448,32 @@ def _check_binding(case: ClaimCase) -> Step | None:
         for value, unit in piece.numbers:
             if value in case.premise:
                 continue
+            if _written_beside(value, piece.text, case.context.places):
+                continue  # the context writes the value in the claim's own words ("the 15-day restore window")
             others = frozenset(n for p in case.pieces for n, _ in p.numbers if n != value)
             bound = bound_elsewhere(words, case.context.places, number_agrees(value, unit, others), also=taken)
             if bound is not None:
                 said = f"{value} {unit}" if unit else value
                 return _bound_step("S.binding", "number", said, _rival_numbers(bound.rival, value, unit), bound)
     return None
+
+
+def _written_beside(value: str, claim: str, places: Sequence[Place]) -> bool:
+    """Whether a place writes ``value`` with the three words the claim writes after it ("15-day restore window",
+    "$18 per user per month"), two of them content words: the context states that value of that very thing, so a
+    place that holds more of the claim's other words is no rival for it."""
+    said = normalise_text(claim, True).split()
+    for i, token in enumerate(said):
+        if token.strip("$%") != value:
+            continue
+        window = said[i : i + 4]
+        if len(window) < 4 or len([w for w in window[1:] if w not in lx.STOPWORDS]) < 2:
+            continue
+        for place in places:
+            written = normalise_text(place.text, True).split()
+            if any(written[j : j + 4] == window for j in range(len(written) - 3)):
+                return True
+    return False
 
 
 def _name_held(name: str, place: Place) -> bool:
@@ -1150,7 +1171,8 @@ class ProseSupportScorer:
     #: signature's object is a name (dump(obj, fp) names dump), a tab's or admonition's title labels its content,
     #: {file}/{samp} roles are unescaped as Sphinx shows them, and a Windows path is one name held part by part; a
     #: negated condition ("if you don't want …") is doubted only where its span states the word it negates, and a
-    #: negation the span says with a prefix ("aren't predictable" / "unpredictable") is no doubt.
+    #: negation the span says with a prefix ("aren't predictable" / "unpredictable") is no doubt; a number the context
+    #: writes in the claim's own words ("the 15-day restore window") is bound there.
     version = "8"
     floor = WORD_FLOOR  # the share of a claim's words its span must hold
     marks_undecided = True  # its verdicts say when it could not decide: the review queue reads that
@@ -1228,7 +1250,8 @@ CLAIM_TABLE: tuple[Rule, ...] = (
         "S.binding",
         "a number stands by the words of the place it is given in (a clause; a table cell with its row and column "
         "heading): when the claim's words stand by another number of its kind in another place — every word the "
-        "number's own place holds and more, and BIND_FLOOR of them — the claim is unsupported",
+        "number's own place holds and more, and BIND_FLOOR of them — the claim is unsupported (not where a place "
+        "writes the number with the three words the claim writes after it: \"the 15-day restore window\")",
         Example(
             "Backups of Pro workspaces are kept for 30 days.",
             (("Backups", "Backups of Starter workspaces are kept for 30 days. Backups of Pro workspaces are kept "
