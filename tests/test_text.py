@@ -307,6 +307,8 @@ def test_a_windows_path_is_one_name_held_part_by_part() -> None:
         "c:\\programdata\\pip\\pip.ini",
         "%appdata%\\pip\\pip.ini",
     }
+    # a chunk cut inside a fence shows the source's escaped path ({file}`C:\\\\ProgramData…`): the same name
+    assert terms_of(r"{file}`C:\\ProgramData\\pip\\pip.ini`").exact == {"c:\\programdata\\pip\\pip.ini"}
     held = frozenset({"c:\\programdata\\pip\\pip.ini"})
     assert held_exact(frozenset({"pip.ini"}), held, held) == {"pip.ini"}  # a file on the path
     assert held_exact(frozenset({"c:\\macos\\pip\\pip.ini"}), held, held) == frozenset()  # another folder

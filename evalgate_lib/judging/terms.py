@@ -44,7 +44,7 @@ _STEMMER = snowballstemmer.stemmer("english")
 #: Exact tokens as written (case-folded): options, dotted/slashed/underscored names, numbers.
 _EXACT = re.compile(
     r"(?<![\w.-])-{1,2}[a-z][\w-]*(?:=[\w.:/-]+)?"  # --no-cache-dir, -r, --use-feature=truststore
-    r"|(?<![\w\\%])(?:[a-z]:|%[a-z_]+%)(?:\\[\w.$-]+)+"  # c:\programdata\pip\pip.ini, %appdata%\pip: one path
+    r"|(?<![\w\\%])(?:[a-z]:|%[a-z_]+%)(?:\\+[\w.$-]+)+"  # c:\programdata\pip\pip.ini, %appdata%\pip: one path
     r"|(?<![\w~])~?[a-z_][\w-]*(?:[./][\w-]+)+"  # pip.conf, a/b/c, ~/.cache/pip
     r"|(?<![\w.])\.[a-z_][\w-]*"  # .netrc
     r"|(?<![\w.-])[a-z_][a-z0-9]*(?:_\w+|\d\w*)"  # pip_index_url, lib3_db_config, sha256: one name, never a number
@@ -52,6 +52,7 @@ _EXACT = re.compile(
     r"|(?<![\w.-])(?=[\da-f-]{8,}(?![\w.-]))(?=[\da-f-]*[a-f])(?=[\da-f-]*\d)[\da-f]+(?:-[\da-f]+)+"  # a uuid
     r"|(?<![\w.])(?<![a-z]-)\d+(?:[.,]\d+)*"  # 10, 1.10, 1,000, 3.7 (a digit inside a name is the name's)
 )
+_BACKSLASHES = re.compile(r"\\+")
 #: A placeholder an example writes for the reader's own value (``<column>``, ``<package-name>``): its data, never a
 #: name the documentation gives and never a menu path.
 _PLACEHOLDER = re.compile(r"<[A-Za-z][\w .-]{0,40}>")
@@ -148,6 +149,7 @@ def terms_of(text: str, code: tuple[str, ...] = ()) -> Terms:
     words = frozenset(stem(t) for t in tokens - STOPWORDS - FILLER if len(t) > 1 or t.isdigit())
     folded = fold(text)
     exact = {canonical_number(m.rstrip(".")) if m[0].isdigit() else m.rstrip(".:") for m in _EXACT.findall(folded)}
+    exact = {_BACKSLASHES.sub(r"\\", m) if "\\" in m else m for m in exact}  # a path escaped in source: one separator
     exact.update(fold(m) for m in _CODE_SHAPED.findall(text))
     exact.update(code_names(code))
     if ">" in text:
