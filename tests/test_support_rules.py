@@ -224,6 +224,18 @@ def test_qualified_names_and_paths_are_held_by_their_parts() -> None:
 
 
 
+def test_a_number_quoted_from_an_interactive_example_is_in_the_passages() -> None:
+    """An example's numbers are its data (no rival value), but a claim quoting the example writes what the passages
+    write: ``width=11`` is not a number the passages never give (S.absent)."""
+    from evalgate_lib.judging.context import read_context
+
+    page = ("textwrap", "Shorten a text to fit the width.\n\n```pycon\n"
+            ">>> textwrap.shorten('Hello  world!', width=11)\n'Hello [...]'\n```\n")  # fmt: skip
+    assert "11" in read_context((page,)).everything
+    quoted = one("textwrap.shorten('Hello world!', width=11) gives a shortened text.", [page])
+    assert quoted.rule != "S.absent"
+
+
 def test_a_qualified_name_is_held_by_the_signature_its_module_page_documents() -> None:
     """Sphinx shows ``.. function:: dump(obj, fp, *, sort_keys=False)`` on the ``json`` page with ``dump`` in code
     type: "json.dump()" is the function that page documents, not a name the passages lack (S.absent)."""

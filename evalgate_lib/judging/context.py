@@ -405,7 +405,16 @@ def read_context(passages: tuple[tuple[str, str], ...]) -> ContextReading:
     vocabulary = tuple(
         frozenset().union(*(s.terms.words for s in spans if s.passage == i)) for i in range(len(passages))
     )
-    everything = frozenset().union(*(s.terms.exact | s.tokens for s in spans))
+    # an interactive example's numbers are its data, no documented value a rival could hold; but a claim that quotes
+    # the example (width=11) writes what the passages write
+    examples = frozenset(
+        number
+        for _, text in passages
+        for _, sentence in iter_sentences_of_blocks(read_blocks(text))
+        if _PROMPT_LINE.match(sentence)
+        for number in digit_numbers(sentence)
+    )
+    everything = frozenset().union(*(s.terms.exact | s.tokens for s in spans)) | examples
     squashed = tuple(
         squash(f"{title}\n{text}\n" + "\n".join(b.text for b in read_blocks(text))) for title, text in passages
     )
