@@ -236,6 +236,20 @@ def test_a_number_quoted_from_an_interactive_example_is_in_the_passages() -> Non
     assert quoted.rule != "S.absent"
 
 
+def test_a_signature_line_says_its_parameters_and_their_defaults() -> None:
+    """A signature ("copytree(src, dst, symlinks=False)") says, in the lexicon's words, that copytree takes the
+    parameter symlinks and that it defaults to False: a claim restating it is held by the signature line."""
+    from evalgate_lib.judging.context import _signature_words
+
+    assert _signature_words("signature", "copytree(src, dst, symlinks=False)") == {
+        "paramet", "argument", "signatur", "default"}  # fmt: skip
+    assert _signature_words("signature", "copytree(src, dst)") == {"paramet", "argument", "signatur"}
+    assert _signature_words("paragraph", "copytree(src, dst, symlinks=False)") == frozenset()
+    page = ("shutil", ".. function:: copytree(src, dst, symlinks=False, ignore=None)\n\n   Copy a directory tree.\n")
+    said = one("The symlinks parameter appears in the copytree signature with a default of False.", [page])
+    assert said.supported is True
+
+
 def test_a_qualified_name_is_held_by_the_signature_its_module_page_documents() -> None:
     """Sphinx shows ``.. function:: dump(obj, fp, *, sort_keys=False)`` on the ``json`` page with ``dump`` in code
     type: "json.dump()" is the function that page documents, not a name the passages lack (S.absent)."""

@@ -160,6 +160,15 @@ def _version_words(text: str) -> frozenset[str]:
     return frozenset()
 
 
+def _signature_words(kind: str, text: str) -> frozenset[str]:
+    """What a signature line says in words ("copytree(src, dst, symlinks=False)": the parameters copytree takes,
+    symlinks defaulting to False), for a claim that restates it; nothing for any other block."""
+    if kind != "signature":
+        return frozenset()
+    said = lx.SIGNATURE_RESTATED | (lx.SIGNATURE_DEFAULTS if "=" in text else frozenset())
+    return frozenset(stem(w) for w in said)
+
+
 @lru_cache(maxsize=4096)
 def _units(title: str, text: str) -> tuple[_Unit, ...]:
     title = read_inline(title).text if title else ""
@@ -179,7 +188,7 @@ def _units(title: str, text: str) -> tuple[_Unit, ...]:
         link_terms = [terms_of(link) for link in block.links]
         label_terms = [terms_of(label, (label,) if block.kind == "row" else ()) for label in labels]
         terms = _union([own, title_terms, *label_terms, *link_terms])
-        notes = _version_words(" ".join([sentence, *labels]))
+        notes = _version_words(" ".join([sentence, *labels])) | _signature_words(block.kind, sentence)
         if notes:
             terms = Terms(terms.words | notes, terms.exact, terms.quantities, terms.negated)
         tokens = tokens | distinct_tokens(title) | frozenset().union(*(_tokens_of(label, ()) for label in labels))

@@ -179,6 +179,9 @@ SELF_POSITIONS: frozenset[str] = _words("self_reference", "positions")
 SELF_JUDGEMENTS: frozenset[str] = _words("self_reference", "judgements")
 LABELS: tuple[Phrase, ...] = _phrases(table("labels")["words"])  # type: ignore[arg-type]
 VERSION_RESTATED: frozenset[str] = _words("version_notes", "restated")
+#: The words a signature line says in other terms (its parameters, their defaults where it gives one a value).
+SIGNATURE_RESTATED: frozenset[str] = _words("signatures", "restated")
+SIGNATURE_DEFAULTS: frozenset[str] = _words("signatures", "defaults")
 
 DECLINES = _phrase_list("declines")
 REFERRALS = _phrase_list("referrals")
@@ -289,6 +292,8 @@ __all__ = [
     "UNITS_AFTER_NUMBER",
     "VERSION_NOTES",
     "VERSION_RESTATED",
+    "SIGNATURE_RESTATED",
+    "SIGNATURE_DEFAULTS",
     "qualifiers",
     "reading_tokens",
     "spell_out",

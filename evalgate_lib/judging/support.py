@@ -1172,7 +1172,8 @@ class ProseSupportScorer:
     #: {file}/{samp} roles are unescaped as Sphinx shows them, and a Windows path is one name held part by part; a
     #: negated condition ("if you don't want …") is doubted only where its span states the word it negates, and a
     #: negation the span says with a prefix ("aren't predictable" / "unpredictable") is no doubt; a number the context
-    #: writes in the claim's own words ("the 15-day restore window") is bound there.
+    #: writes in the claim's own words ("the 15-day restore window") is bound there; a signature line says its
+    #: parameters and their defaults (the lexicon's signatures table).
     version = "8"
     floor = WORD_FLOOR  # the share of a claim's words its span must hold
     marks_undecided = True  # its verdicts say when it could not decide: the review queue reads that
