@@ -356,7 +356,8 @@ class ClaimCase:
 
     def sub(self, text: str, spans: Sequence[Span]) -> _Check:
         """``text`` checked on its own against ``spans`` by the same table, without the whole-claim rules."""
-        part = ClaimCase(text, self.code, self.question, self.context, spans, False, self.disabled | _WHOLE_ONLY)
+        code = tuple(c for c in self.code if c in text)  # a part claims only the code written in it
+        part = ClaimCase(text, code, self.question, self.context, spans, False, self.disabled | _WHOLE_ONLY)
         return run_claim(part)
 
 
