@@ -168,8 +168,8 @@ def test_clauses() -> None:
     # each clause claims only the code written in it: the Linux clause is not asked for the Windows path
     paths = [("Linux", "On Linux the default cache is `~/.cache/pip`; pip also respects `XDG_CACHE_HOME`."),
              ("Windows", "On Windows the default cache is `%LocalAppData%\\pip\\Cache`.")]  # fmt: skip
-    joined = one("On Linux the default cache respects `XDG_CACHE_HOME`, and on Windows it's `%LocalAppData%\\pip\\Cache`.",
-                 paths)  # fmt: skip
+    joined = one("On Linux the default cache respects `XDG_CACHE_HOME`, and on Windows it's "
+                 "`%LocalAppData%\\pip\\Cache`.", paths)  # fmt: skip
     assert deciding(joined) == ("S.clauses", "supported")
 
 

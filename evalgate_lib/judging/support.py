@@ -1174,7 +1174,8 @@ class ProseSupportScorer:
     #: negated condition ("if you don't want …") is doubted only where its span states the word it negates, and a
     #: negation the span says with a prefix ("aren't predictable" / "unpredictable") is no doubt; a number the context
     #: writes in the claim's own words ("the 15-day restore window") is bound there; a signature line says its
-    #: parameters and their defaults (the lexicon's signatures table).
+    #: parameters and their defaults (the lexicon's signatures table); a clause checked on its own (S.clauses)
+    #: claims only the code written in it.
     version = "8"
     floor = WORD_FLOOR  # the share of a claim's words its span must hold
     marks_undecided = True  # its verdicts say when it could not decide: the review queue reads that
