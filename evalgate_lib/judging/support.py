@@ -30,7 +30,16 @@ from functools import cached_property, lru_cache
 from typing import Any, Iterable, Mapping, Sequence
 
 from evalgate_lib.judging import lexicon as lx
-from evalgate_lib.judging.context import ContextReading, Place, Span, clause_texts, line_names, read_context, squash
+from evalgate_lib.judging.context import (
+    ContextReading,
+    Place,
+    Span,
+    clause_texts,
+    digit_numbers,
+    line_names,
+    read_context,
+    squash,
+)
 from evalgate_lib.judging.normalise import normalise_text
 from evalgate_lib.judging.question import ABOUT_QUESTION, RESTATES_QUESTION, read_question
 from evalgate_lib.judging.reading import AnswerReading, Sentence, read_answer
@@ -776,7 +785,7 @@ def _check_apart(case: ClaimCase) -> Step | None:
     if best is None:
         return None
     exact = case.need.terms.exact
-    held = best.terms.exact | best.tokens
+    held = best.terms.exact | best.tokens | digit_numbers(best.text)  # an example's numbers too: the claim quotes it
     apart = sorted(exact - held_exact(exact, held, best.terms.exact) - case.premise - set(case.absent))
     return Step("S.apart", "undecided", False, {**case.evidence, "missing": apart}) if apart else None
 
@@ -1175,7 +1184,8 @@ class ProseSupportScorer:
     #: negation the span says with a prefix ("aren't predictable" / "unpredictable") is no doubt; a number the context
     #: writes in the claim's own words ("the 15-day restore window") is bound there; a signature line says its
     #: parameters and their defaults (the lexicon's signatures table); a clause checked on its own (S.clauses)
-    #: claims only the code written in it.
+    #: claims only the code written in it; an example's numbers are in the passages and in their span (S.absent,
+    #: S.apart).
     version = "8"
     floor = WORD_FLOOR  # the share of a claim's words its span must hold
     marks_undecided = True  # its verdicts say when it could not decide: the review queue reads that
