@@ -609,10 +609,12 @@ def _check_negation(case: ClaimCase) -> Step | None:
     span = _span_negates_the_claim(case)
     if span is not None:
         return span
-    negated = case.best is not None and any(
+    if case.best is None:
+        return None
+    negated = any(
         _denies(part, case.best) for piece in case.pieces if piece.negated for part in _condition_apart(piece.text)
     )
-    if case.best is not None and negated and not _negative(case.best):
+    if negated and not _negative(case.best):
         evidence = {**case.evidence, "slot": "polarity", "value": "negative", "rival": "positive"}
         return Step("S.negation", "undecided", False, {**evidence, "place": case.best.text})
     return None
@@ -621,9 +623,8 @@ def _check_negation(case: ClaimCase) -> Step | None:
 def _condition_apart(clause: str) -> tuple[str, ...]:
     """A clause that opens on a condition, cut at its first comma: "If your team grows, you cannot add seats" is a
     condition and a main clause, and only the first states a condition."""
-    words = lx.reading_tokens(clause)
     head, comma, rest = clause.partition(", ")
-    if not words or words[0] not in lx.CONDITIONS or not comma or not rest.strip():
+    if not _condition(lx.reading_tokens(clause)) or not comma or not rest.strip():
         return (clause,)
     return (head, rest)
 
