@@ -44,6 +44,7 @@ DOMAINS = {
     "pip-topics": ROOT / "configs" / "pip-topics" / "candidate.toml",
     "requests-docs": ROOT / "configs" / "requests-docs" / "candidate.toml",
     "python-docs": ROOT / "configs" / "python-docs" / "candidate.toml",
+    "valgrind-docs": ROOT / "configs" / "valgrind-docs" / "candidate.toml",
     "postgresql-docs": ROOT / "configs" / "postgresql-docs" / "candidate.toml",
 }
 
@@ -165,11 +166,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--source", action="append", choices=["evidence", "labelled"], help="only this source")
     parser.add_argument("--markdown", action="store_true", help="the docs' Markdown table")
     parser.add_argument("--per-domain", action="store_true", help="also one table per domain")
-    parser.add_argument("--misses", metavar="KIND", help="print every answer of KIND the judge gets wrong")
+    parser.add_argument(
+        "--misses",
+        metavar="KIND",
+        choices=[k.id for k in EDIT_KINDS],
+        help="print every answer of KIND the judge gets wrong (one of: %(choices)s)",
+    )
     args = parser.parse_args(argv)
     measured = measure(args.domain or list(DOMAINS), args.source or ["labelled", "evidence"])
     if args.misses:
-        kind = next(k for k in EDIT_KINDS if k.id == args.misses)
+        kind = {k.id: k for k in EDIT_KINDS}[args.misses]
         for m in measured:
             for case in m.report.cases:
                 if case.edit.kind == kind.id and case.flagged != kind.unsupported:

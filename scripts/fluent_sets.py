@@ -66,7 +66,7 @@ def assemble(packet_path: Path, answers_path: Path, out: Path, meta: dict[str, s
 
     A writer's answers file may cover several gold sets; the first letter of a question id says which
     set it belongs to, and only the packet's letters are kept: ``q`` Nimbus (``gold/questions.jsonl``),
-    ``p`` pip-topics, ``r`` requests-docs, ``s`` python-docs, ``d`` postgresql-docs. A new gold set
+    ``p`` pip-topics, ``r`` requests-docs, ``s`` python-docs, ``d`` postgresql-docs, ``v`` valgrind-docs. A new gold set
     takes a letter not in this list.
     """
     packet = {item["question_id"]: item for item in json.loads(packet_path.read_text(encoding="utf-8"))}

@@ -354,3 +354,126 @@ def test_binding_a_number_stands_by_its_own_words_in_a_clause_and_in_a_table_cel
     two = one("Business allows 5 seats and 2 TB per seat.", [SEATS_TABLE],
               question="What does the Business plan include?")  # fmt: skip
     assert two.rule != "S.binding"
+
+
+# --------------------------------------------------------------------------------------------- prose@9
+
+
+def test_two_numbers_pin_the_span_whose_subject_a_claim_moves() -> None:
+    """A chunk cut inside a table loses its header row, so the Business row holds few of the claim's words; its two
+    numbers still place the claim there, and that row names Business, not the Enterprise the claim says."""
+    cut = ("Plans and pricing", "| Business | $18 per user per month | minimum 5, up to 500 |\n"
+           "| Enterprise | custom quote | minimum 50 |\n\nWorkspaces that need more than 10 seats must move to "
+           "Business. Restricting a subfolder is available on Business and Enterprise only.")  # fmt: skip
+    moved = one("If your team needs more than that, upgrade to the Enterprise plan, which supports from 5 up to 500 "
+                "seats.", [cut])  # fmt: skip
+    assert deciding(moved) == ("S.name", "unsupported")
+    assert moved.steps[-1].evidence["value"] == "enterpris" and moved.steps[-1].evidence["rival"] == "busi"
+    kept = one("If your team needs more than that, move to the Business plan, which supports from 5 up to 500 seats.",
+               [cut])  # fmt: skip
+    assert kept.rule != "S.name"  # the row names Business: the name stands (its words are S.words' to weigh)
+
+
+def test_a_restrictive_word_the_claim_states_too_does_not_hold_its_negation() -> None:
+    """"unless" restricts the span and the claim alike: what differs is the claim's "not" (S.negation), where the
+    span's "unless" used to count as the negative that held it."""
+    from evalgate_lib.judging.slots import restrictive_words
+
+    assert restrictive_words("Deleted after 180 days unless reactivated, only on Business.") == {"unless", "only"}
+    accounts = ("Members", "Deactivated member accounts are deleted automatically after 180 days unless they are "
+                "reactivated.")  # fmt: skip
+    flipped = one("Deactivated member accounts are not deleted automatically after 180 days unless they are "
+                  "reactivated.", [accounts])  # fmt: skip
+    assert flipped.rule == "S.negation" and flipped.supported is False
+    only = ("Single sign-on", "In 2024 SAML single sign-on was available only on Enterprise.")
+    held = one("In 2024 SAML single sign-on was not available on Business.", [only])
+    assert held.rule != "S.negation"  # "only on Enterprise" says it in other terms: the claim has no "only"
+
+
+def test_a_bound_named_at_the_other_end_of_a_range() -> None:
+    """"a minimum of 365 days" where the place about it says "from 30 to 365 days": the value is the range's upper
+    end, and the claim calls it a lower bound (S.qualifier, with the range as the rival)."""
+    from evalgate_lib.judging.slots import named_bounds, range_ends
+
+    assert range_ends("Set it from 1 to 1,000 downloads, between 30 and 365 days, or --x=<4..1000>.") == {
+        ("1", "1000"), ("30", "365"), ("4", "1000")}  # fmt: skip
+    assert range_ends("version 3 to 2 on 2026-03-01") == frozenset()  # no lower first end: no range
+    assert named_bounds("a minimum of 365 days, up to 500 seats, the maximum file size is 50 GB") == (
+        ("365", "lower", "minimum"), ("500", "upper", "up to"))  # fmt: skip
+    trash = ("Trash", "Enterprise admins can set trash retention from 30 to 365 days.")
+    low = one("An Enterprise admin can set trash retention to a minimum of 365 days.", [trash])
+    assert deciding(low) == ("S.qualifier", "unsupported")
+    assert low.steps[-1].evidence["value"] == "minimum 365" and low.steps[-1].evidence["rival"] == "30 to 365"
+    high = one("An Enterprise admin can set trash retention to a maximum of 365 days.", [trash])
+    assert high.supported is True
+
+
+def test_only_when_is_one_qualifier_not_a_cut() -> None:
+    """"on only when configured" qualifies the clause it ends; cut before "when", its "only when" was lost and a
+    flip of "by default" passed."""
+    from evalgate_lib.judging.context import clause_texts
+
+    assert clause_texts("It is on only when configured and is designed to reduce time.") == [
+        "It is on only when configured", "and is designed to reduce time."]  # fmt: skip
+    cache = ("Caching", "The HTTP cache is on by default and is designed to reduce the time spent on duplicate "
+             "downloads.")  # fmt: skip
+    flipped = one("The HTTP cache is on only when configured and is designed to reduce the time spent on duplicate "
+                  "downloads.", [cache])  # fmt: skip
+    assert deciding(flipped) == ("S.qualifier", "unsupported")
+
+
+def test_a_placeholder_in_markdown_is_text_not_a_tag() -> None:
+    """CommonMark reads "<pid>" as an inline tag; an HTML page read as Markdown-shaped text writes its placeholders
+    so ("massif.out.<pid>"), and they are words of the passage. Markup tags and comments are still markup; a line
+    break parts two words."""
+    from evalgate_lib.text.markup import read_blocks
+
+    (block,) = read_blocks("Run ms_print massif.out.<pid> <!-- note --> and <b>read</b> it<br/>later.", "markdown")
+    assert block.text == "Run ms_print massif.out.<pid> and read it later."
+
+
+def test_a_value_stands_with_the_name_of_code_the_claim_gives_it() -> None:
+    """Two list items: 3.2.2 with GLIBCPP_FORCE_NEW and the export instruction, 3.4 with GLIBCXX_FORCE_NEW. A claim
+    joining 3.4, GLIBCXX_FORCE_NEW and the instruction keeps 3.4 where its name is (no S.binding)."""
+    faq = ("FAQ", "- With GCC 3.2.2 and later, you should export the environment variable GLIBCPP_FORCE_NEW before "
+           "running your program.\n- With GCC 3.4 and later, that variable has changed name to GLIBCXX_FORCE_NEW.")
+    joined = one("With GCC 3.4 and later, export the environment variable `GLIBCXX_FORCE_NEW` before running your "
+                 "program.", [faq])  # fmt: skip
+    assert joined.rule != "S.binding"
+
+
+def test_a_defaults_negation_is_no_rival_of_the_option_that_changes_it() -> None:
+    branch = ("Cachegrind", "Branch prediction statistics are not collected by default. To do so, add the option "
+              "--branch-sim=yes.")  # fmt: skip
+    how = one("Add the option --branch-sim=yes to collect branch prediction statistics.", [branch])
+    assert how.supported is True
+    wrong = one("Branch prediction statistics are collected by default.", [branch])
+    assert deciding(wrong) == ("S.negation", "unsupported")
+
+
+def test_two_words_joined_by_a_slash_in_prose_are_an_alternation() -> None:
+    from evalgate_lib.judging.terms import terms_of
+
+    assert terms_of("Reads/Writes (bytes) and their high-access variants").exact == frozenset()
+    assert {"read", "write"} <= terms_of("Reads/Writes (bytes)").words
+    kept = terms_of("see /usr/lib, a/b/c, docs/guide.md and src/main", ("src/main",)).exact
+    assert {"usr/lib", "a/b/c", "docs/guide.md", "src/main"} <= kept  # paths, and one in a code span
+    dhat = ("DHAT", "Reads (bytes)\n\nThe number of bytes read within heap blocks.\n\nWrites (bytes)\n\nThe number "
+            "of bytes written within heap blocks.")  # fmt: skip
+    said = one("Reads/Writes (bytes) count the bytes read and written within heap blocks.", [dhat])
+    assert said.rule != "S.absent"
+
+
+def test_a_negation_stated_elsewhere_of_the_same_subject_is_not_doubted() -> None:
+    """The span's silence doubts a negative claim, unless another place negates the same word with the claim's
+    subject ("without copying any files"); a negation of another subject ("files will not match") does not count."""
+    editable = ("Editable installs", "Editable installs allow you to install your project without copying any "
+                "files. Instead, the files in the development directory are added to Python's import path.")
+    said = one("Editable installs don't copy any files; instead, the files in your development directory are added "
+               "to Python's import path.", [editable])  # fmt: skip
+    assert said.supported is True
+    glob = ("glob", "If the pattern is followed by a separator then files will not match. The glob module finds all "
+            "the pathnames matching a pattern according to the rules used by the Unix shell.")  # fmt: skip
+    other = one("The glob module finds all the pathnames matching a pattern according to the rules used by the Unix "
+                "shell, but it will not match hidden directories.", [glob])  # fmt: skip
+    assert deciding(other) == ("S.negation", "undecided")

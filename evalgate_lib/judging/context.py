@@ -237,7 +237,7 @@ def passage_spans(index: int, title: str, text: str) -> tuple[tuple[Span, ...], 
 #: sentence, ", and" / ", or", "and" / "or" before a second verb ("expires after 7 days and cannot be extended"), and
 #: before each word of the lexicon's ``clause_cuts`` ("because", "if", "which" …).
 _CLAUSE_CUT = re.compile(
-    r"\s*(?:[;()\[\]]|:\s|[.!?](?=\s)|\s[\u2013\u2014-]\s|,\s+(?=(?:and|or)\b))\s*|,?\s+(?=(?:"
+    r"\s*(?:[;()\[\]]|:\s|[.!?](?=\s)|\s[\u2013\u2014-]\s|,\s+(?=(?:and|or)\b))\s*|(?<!\bonly),?\s+(?=(?:"
     + "|".join(sorted(lx.CLAUSE_CUTS, key=len, reverse=True))
     + r")\b)|\s+(?=(?:and|or)\s+(?:"
     + "|".join(sorted((lx.AUXILIARIES | lx.CLAUSE_NEGATIONS) - {"be", "been", "being"}, key=len, reverse=True))

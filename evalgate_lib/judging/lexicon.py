@@ -164,6 +164,9 @@ COPULAS: frozenset[str] = _words("copulas")
 INTENSIFIERS: frozenset[str] = _words("intensifiers")
 ANAPHORA: frozenset[str] = _words("anaphora")
 RANGES: frozenset[str] = _words("ranges")
+#: Phrases that name a value a lower or an upper bound ("at least 8", "up to 500").
+LOWER_BOUNDS: tuple[Phrase, ...] = _phrases(table("bounds")["lower"])  # type: ignore[arg-type]
+UPPER_BOUNDS: tuple[Phrase, ...] = _phrases(table("bounds")["upper"])  # type: ignore[arg-type]
 APPROXIMATIONS: frozenset[str] = _words("approximations")
 ORDINAL_SUFFIXES: frozenset[str] = _words("number_words", "ordinal_suffixes")
 FRAME_OPENERS: tuple[Phrase, ...] = _phrases(table("sources")["openers"])  # type: ignore[arg-type]
@@ -257,6 +260,8 @@ __all__ = [
     "MODAL_ADJECTIVES",
     "ORDINAL_SUFFIXES",
     "RANGES",
+    "LOWER_BOUNDS",
+    "UPPER_BOUNDS",
     "CONCLUSIONS",
     "CLAUSE_CUTS",
     "CLAUSE_NEGATIONS",

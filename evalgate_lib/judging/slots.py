@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Sequence
 
 from evalgate_lib.judging import lexicon as lx
 from evalgate_lib.judging.context import Place, clause_texts, digit_numbers, name_words, proper_names, refers_back
-from evalgate_lib.judging.terms import stem, terms_of
+from evalgate_lib.judging.terms import canonical_number, stem, terms_of
 
 #: A claim with at most this many counted words of its own (numbers and names aside) is an answer fragment
 #: ("10 GB.", "The answer is 3."): its span must also hold WORD_FLOOR of the question's words. A place binds a slot
@@ -126,6 +127,13 @@ class Binding:
     also: frozenset[str]
 
 
+def least_words(count: int, floor: float | None = None) -> int:
+    """How many of ``count`` subject words a place must hold to bind a value: ``floor`` (default
+    :data:`BIND_FLOOR`) of them, rounded down, and at least :data:`FRAGMENT_WORDS`."""
+    share = BIND_FLOOR if floor is None else floor  # read when called: a threshold curve may set it
+    return max(math.floor(share * count), FRAGMENT_WORDS)
+
+
 def bound_elsewhere(
     words: frozenset[str],
     places: Sequence[Place],
@@ -158,8 +166,7 @@ def bound_elsewhere(
     best = max((len(held) for _, held in own), default=0)
     own_place = next((p for p, held in own if len(held) == best), None)
     own_held = frozenset().union(*(held for _, held in own if len(held) == best)) if own else frozenset()
-    share = BIND_FLOOR if floor is None else floor  # read when called: a threshold curve may set it
-    least = max(math.floor(share * len(compared)), FRAGMENT_WORDS)
+    least = least_words(len(compared), floor)
     for place, held in sorted(rivals, key=lambda r: -len(r[1])):
         if len(held) <= best or len(held) < least:
             break
@@ -247,20 +254,82 @@ def proper_agrees(name: str, also: frozenset[str], mates: frozenset[str]) -> Cal
     return agrees
 
 
+_NUMBER = r"(?<![\w.])(\d+(?:[.,]\d+)*)"
+#: Two numbers joined as the ends of a range: "1 to 1,000", "30 days through 365 days", "between 30 and 365",
+#: "7–365", "4..1000" (one word may stand between a number and the joint: its unit).
+_RANGE = re.compile(
+    rf"(?:\bbetween\s+{_NUMBER}(?:\s*[A-Za-z%]+)?\s+and\s+{_NUMBER})"
+    rf"|(?:{_NUMBER}(?:\s*[A-Za-z%]+)?(?:\s*(?:\u2013|\u2014|\.\.)\s*|\s+(?:to|through)\s+)(\d+(?:[.,]\d+)*))",
+    re.IGNORECASE,
+)
+
+
+@lru_cache(maxsize=65536)
+def range_ends(text: str) -> frozenset[tuple[str, str]]:
+    """The ranges ``text`` writes, as ``(lower end, upper end)`` numbers as compared (``1,000`` = ``1000``): only
+    where the first number is the smaller, so "version 3 to 2" or a date is no range."""
+    out = set()
+    for match in _RANGE.finditer(text):
+        low, high = (g for g in match.groups() if g is not None)
+        low, high = canonical_number(low.rstrip(".,")), canonical_number(high.rstrip(".,"))
+        try:
+            if float(low) < float(high):
+                out.add((low, high))
+        except ValueError:
+            continue
+    return frozenset(out)
+
+
+@lru_cache(maxsize=65536)
+def named_bounds(text: str) -> tuple[tuple[str, str, str], ...]:
+    """The numbers ``text`` names a bound, each ``(number, "lower" | "upper", the phrase)``: a phrase of the
+    lexicon's ``bounds`` among the three words before it ("a minimum of 365 days", "up to 500 seats")."""
+    out = []
+    for match in re.finditer(_NUMBER, text):
+        before = lx.reading_tokens(text[: match.start()])[-3:]
+        for kind, phrases in (("lower", lx.LOWER_BOUNDS), ("upper", lx.UPPER_BOUNDS)):
+            found = next((p for p in phrases if _holds_phrase(before, p)), None)
+            if found is not None:
+                out.append((canonical_number(match.group(1).rstrip(".,")), kind, " ".join(found)))
+                break
+    return tuple(out)
+
+
+def _holds_phrase(tokens: Sequence[str], phrase: tuple[str, ...]) -> bool:
+    return any(tuple(tokens[i : i + len(phrase)]) == phrase for i in range(len(tokens) - len(phrase) + 1))
+
+
+_BY_DEFAULT = ("by", "default")
+
+
+@lru_cache(maxsize=65536)
+def restrictive_words(text: str) -> frozenset[str]:
+    """The restrictive words ``text`` states (the lexicon's ``restrictives``: "only", "unless", "disabled" …). A
+    place says a negative claim in other terms only with a restrictive word the claim does not state itself: in
+    "accounts are not deleted after 180 days unless reactivated" against "accounts are deleted after 180 days unless
+    reactivated", the shared "unless" restricts both alike, and the negation is what differs."""
+    return frozenset(lx.RESTRICTIVES & set(lx.reading_tokens(text)))
+
+
 def polarity_agrees(piece: Piece) -> Callable[[Place], bool | None]:
     """A negative clause agrees with a place that negates or restricts, and has a rival in a place that says what it
     negates without a negation; a positive clause agrees with a place that does not negate, and has a rival in a
     place that negates one of its own words ("cannot be extended" is a rival of "can be extended", not of "expires
-    after 7 days"). A code line or a condition states no polarity."""
+    after 7 days"), unless the place negates only "by default" and the claim, which does not say "by default", names
+    code (the option that changes the default). A code line or a condition states no polarity."""
+
+    said = restrictive_words(piece.text)
 
     def agrees(place: Place) -> bool | None:
         if place.code or place.condition:
             return None
         if piece.negated:
-            if place.negated or place.restrictive:
+            if place.negated or restrictive_words(place.text) - said:
                 return True
             return False if piece.negated_words & place.own else None
         if place.negated:
+            if _BY_DEFAULT in place.qualifiers and piece.names and _BY_DEFAULT not in piece.qualifiers:
+                return None  # "not collected by default" is no rival of "add --branch-sim=yes to collect"
             return False if place.negated_words & piece.words else None
         return True
 

@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import cached_property, lru_cache
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from evalgate_lib.judging import lexicon as lx
 from evalgate_lib.judging.context import (
@@ -52,13 +52,17 @@ from evalgate_lib.judging.slots import (
     Binding,
     Piece,
     bound_elsewhere,
+    least_words,
     name_agrees,
     name_shape,
+    named_bounds,
     number_agrees,
     pieces_of,
     polarity_agrees,
     proper_agrees,
     qualifier_agrees,
+    range_ends,
+    restrictive_words,
 )
 from evalgate_lib.judging.terms import Terms, quantities, stem, terms_of
 from evalgate_lib.text.tokens import content_token_list, fold
@@ -321,6 +325,18 @@ class ClaimCase:
         the span rules of S.name, S.negation and S.qualifier compare (a span that holds less is not about it)."""
         return self.best if self.best is not None and self.figure >= WORD_FLOOR else None
 
+    @cached_property
+    def pinned(self) -> Span | None:
+        """The span the claim is about (:attr:`about`), or else the best span when it holds every one of the
+        claim's values and two or more of them are numbers: two numbers written together place a claim as surely
+        as its words do ("from 5 up to 500 seats" is the row that says "minimum 5, up to 500", whatever the row's
+        words), so the subject that span names is the one those values belong to."""
+        if self.about is not None or self.best is None:
+            return self.about
+        exact = self.need.terms.exact
+        numbers = [t for t in exact if t[:1].isdigit()]
+        return self.best if len(numbers) >= 2 and max(self.ranks)[0] == len(exact) else None
+
     def as_close(self, slack: int = 0) -> list[Span]:
         """The spans that hold as many of the claim's values as its best span, and its words but ``slack``."""
         assert self.best is not None
@@ -461,11 +477,25 @@ def _check_binding(case: ClaimCase) -> Step | None:
             if _written_beside(value, piece.text, case.context.places):
                 continue  # the context writes the value in the claim's own words ("the 15-day restore window")
             others = frozenset(n for p in case.pieces for n, _ in p.numbers if n != value)
-            bound = bound_elsewhere(words, case.context.places, number_agrees(value, unit, others), also=taken)
+            agrees = number_agrees(value, unit, others)
+            bound = bound_elsewhere(words, case.context.places, agrees, also=taken)
+            if bound is not None and _named_with(piece.names, bound.rival, case.context.places, agrees):
+                continue  # the value stands with the claim's own name of code, which the rival does not hold
             if bound is not None:
                 said = f"{value} {unit}" if unit else value
                 return _bound_step("S.binding", "number", said, _rival_numbers(bound.rival, value, unit), bound)
     return None
+
+
+def _named_with(
+    names: frozenset[str], rival: Place, places: Sequence[Place], agrees: Callable[[Place], bool | None]
+) -> bool:
+    """Whether a place holding the value also holds one of the claim's names of code that the rival place does not:
+    a name of code is the most particular subject a value is bound to ("With GCC 3.4 and later, that variable has
+    changed name to GLIBCXX_FORCE_NEW" binds 3.4 to GLIBCXX_FORCE_NEW, however many other words the place before
+    it shares with the claim)."""
+    own = [n for n in names if not _name_held(n, rival)]
+    return any(agrees(place) and _name_held(n, place) for place in places for n in own)
 
 
 def _written_beside(value: str, claim: str, places: Sequence[Place]) -> bool:
@@ -533,7 +563,7 @@ def _span_step(
     S.qualifier): the value, the rival the span holds, the span, the claim's words and what the span holds of them,
     and the best span that holds the claim's value (``own``), when one does. ``less``: words left out (the name);
     ``extra``: what else the rule read (the words a span negates)."""
-    best = case.about
+    best = case.pinned
     assert best is not None
     counted = (case.need.terms.words if words is None else words) - frozenset(less)
     mine = (counted & own.terms.words, own.text) if own is not None else (frozenset(), None)
@@ -546,8 +576,9 @@ def _span_names_another(case: ClaimCase) -> Step | None:
     """The span the claim is about names another of the name's kind, not the name: "On Business, admins can …"
     aligned to "Admins on Enterprise can …". A proper name with classmates (a plan, a role) is a slot its span must
     hold; when the best span lacks it but names a classmate the claim does not name, and no span that holds the name
-    holds as much of the claim, the claim's words stand by the other name."""
-    best = case.about
+    holds as much of the claim, the claim's words stand by the other name. The span is the one the claim's values
+    pin where its words do not (:attr:`ClaimCase.pinned`)."""
+    best = case.pinned
     if best is None:
         return None
     mates = case.context.classmates
@@ -576,7 +607,7 @@ def _span_names_another_code(case: ClaimCase) -> Step | None:
     """The same for a name of code (an option, a dotted, snake_case or path name): the span the claim is about holds
     another name of its shape and not it ("set PIP_CONFIG_FILE to pip.ini" aligned to "… PIP_CONFIG_FILE to
     os.devnull"), and no span holding it holds as much of the claim."""
-    best = case.about
+    best = case.pinned
     assert best is not None
     named = frozenset().union(*(p.names for p in case.pieces))
     for name in sorted(named - case.premise):
@@ -612,12 +643,35 @@ def _check_negation(case: ClaimCase) -> Step | None:
     if case.best is None:
         return None
     negated = any(
-        _denies(part, case.best) for piece in case.pieces if piece.negated for part in _condition_apart(piece.text)
+        _denies(part, case.best) and not _negation_stated(part, piece, case.best, case.context.places)
+        for piece in case.pieces
+        if piece.negated
+        for part in _condition_apart(piece.text)
     )
-    if negated and not _negative(case.best):
+    if negated and not _negative(case.best, case.claim):
         evidence = {**case.evidence, "slot": "polarity", "value": "negative", "rival": "positive"}
         return Step("S.negation", "undecided", False, {**evidence, "place": case.best.text})
     return None
+
+
+def _negation_stated(part: str, piece: Piece, best: Span, places: Sequence[Place]) -> bool:
+    """Whether a place of the context negates the very word ``part`` negates, about the same subject: it holds one or
+    more of the clause's other words (its own and those it refers back to), and as many of them as the best span. The
+    negation is stated, only elsewhere than in the best span ("Editable installs allow you to install your project
+    without copying any files." beside the best span "Instead, the files … are added to Python's import path.");
+    "without" negates the word after it here, as "not" does. "Files will not match" states nothing of "it will not
+    match hidden directories": it holds none of *hidden*, *directories*."""
+    tokens = tuple("not" if t == "without" else t for t in lx.reading_tokens(part))
+    denied = {stem(w) for w in lx.negated_words(tokens)}
+    if not denied:
+        return False
+    subject = (piece.words | piece.inherited | terms_of(part).words) - denied
+    least = max(len(subject & best.terms.words), 1)
+    for place in places:
+        said = tuple("not" if t == "without" else t for t in lx.reading_tokens(place.text))
+        if denied & {stem(w) for w in lx.negated_words(said)} and len(subject & place.words) >= least:
+            return True
+    return False
 
 
 def _condition_apart(clause: str) -> tuple[str, ...]:
@@ -696,9 +750,25 @@ def _span_negates_the_claim(case: ClaimCase) -> Step | None:
     words = frozenset().union(*(p.words for p in case.pieces if not p.condition)) - case.context.titles
     # every span about as close to the claim (one word less at most) must negate it: one that does not may be it
     negated = words & frozenset.intersection(*(_prose_negated(s.text) for s in case.as_close(slack=1)))
-    if not negated:
+    if not negated or _changes_the_default(case, case.about):
         return None
     return _span_step("S.negation", "polarity", "positive", "negative", case, words=words, negated=sorted(negated))
+
+
+_BY_DEFAULT = ("by", "default")
+
+
+def _changes_the_default(case: ClaimCase, span: Span) -> bool:
+    """Whether the claim says how to change what the span says by default: the span states a default ("Branch
+    prediction statistics are not collected by default. To do so, add the option --branch-sim=yes.") and the claim,
+    which does not, names the span's own name of code (the option or setting that changes it). A default's negation
+    is no rival of the way out of it."""
+    if _BY_DEFAULT not in lx.qualifiers(lx.reading_tokens(span.text)):
+        return False
+    if _BY_DEFAULT in lx.qualifiers(lx.reading_tokens(case.claim)):
+        return False
+    names = frozenset(t for t in case.need.terms.exact if not t[:1].isdigit())
+    return bool(held_exact(names, span.terms.exact | span.tokens, span.terms.exact))
 
 
 def _check_qualifier(case: ClaimCase) -> Step | None:
@@ -713,7 +783,40 @@ def _check_qualifier(case: ClaimCase) -> Step | None:
             if bound is not None:
                 opposite = sorted(" ".join(q) for q in bound.rival.qualifiers & lx.OPPOSITES[qualifier])
                 return _bound_step("S.qualifier", "qualifier", " ".join(qualifier), ", ".join(opposite), bound)
-    return _span_holds_the_opposite(case)
+    return _range_end_named(case) or _span_holds_the_opposite(case)
+
+
+def _range_end_named(case: ClaimCase) -> Step | None:
+    """A bound the context gives as the other end of a range: "a minimum of 365 days" where the place about it says
+    "from 30 to 365 days" (365 is the range's upper end), "up to 30" where it says "30 to 365". Unsupported when a
+    place holding the claim's subject words (as many as a binding needs: :func:`bound_elsewhere`) writes the value
+    as that other end, and no place writes it as the end the claim names or names it the same bound."""
+    places = case.context.places
+    for piece in case.pieces:
+        bounds = named_bounds(piece.text)
+        if not bounds:
+            continue
+        words, taken = _subject_words(case, piece, numbers=False)
+        compared = words or taken
+        least = least_words(len(compared))
+        for value, kind, phrase in bounds:
+            end = 1 if kind == "lower" else 0  # the end the claim's bound is not: a minimum is no upper end
+            ends = [(p, r) for p in places for r in range_ends(p.text) if value in r]
+            if any(r[1 - end] == value for _, r in ends):
+                continue
+            if any((value, kind) == b[:2] for p in places for b in named_bounds(p.text)):
+                continue
+            wrong = [(p, r) for p, r in ends if r[end] == value]
+            if not wrong:
+                continue
+            place, ends_of = max(wrong, key=lambda pr: (len(compared & pr[0].words), -pr[0].passage))
+            held = compared & place.words
+            if len(held) < least:
+                continue
+            rival = f"{ends_of[0]} to {ends_of[1]}"
+            where = (place.passage, place.shown)
+            return _slot_step("S.qualifier", "qualifier", f"{phrase} {value}", rival, where, compared, held)
+    return None
 
 
 @lru_cache(maxsize=65536)
@@ -829,10 +932,11 @@ def run_claim(case: ClaimCase) -> _Check:
     return _Check(steps, None if best is None else best.text, case.figure, None if best is None else best.passage + 1)
 
 
-def _negative(span: Span) -> bool:
-    """A span says something negative: a negation, or a restrictive word ("only", "disabled", "except" …)."""
+def _negative(span: Span, claim: str) -> bool:
+    """A span says something negative: a negation, or a restrictive word ("only", "disabled", "except" …) that the
+    claim does not state itself (:func:`~evalgate_lib.judging.slots.restrictive_words`)."""
     tokens = set(lx.reading_tokens(span.text))
-    return bool(lx.NEGATIONS & tokens or lx.RESTRICTIVES & tokens)
+    return bool(lx.NEGATIONS & tokens or restrictive_words(span.text) - restrictive_words(claim))
 
 
 def _words_step(need: Need, best: Span, evidence: dict[str, Any]) -> Step:
@@ -1186,8 +1290,13 @@ class ProseSupportScorer:
     #: writes in the claim's own words ("the 15-day restore window") is bound there; a signature line says its
     #: parameters and their defaults (the lexicon's signatures table); a clause checked on its own (S.clauses)
     #: claims only the code written in it; an example's numbers are in the passages and in their span (S.absent,
-    #: S.apart).
-    version = "8"
+    #: S.apart). 9: two numbers pin the span a claim's proper name is compared with (a table row cut from its
+    #: header); a restrictive word the claim states too holds no negation; a bound the context gives as a range's
+    #: other end ("a minimum of 365" against "30 to 365") is a flipped qualifier; "only when" / "only if" stays one
+    #: clause; a placeholder in Markdown ("massif.out.<pid>") is text; a value stands with the name of code the claim
+    #: gives it; a default's negation is no rival of the option that changes it; "Reads/Writes" in prose is two
+    #: words; a negation another place states of the same subject is no doubt (S.negation).
+    version = "9"
     floor = WORD_FLOOR  # the share of a claim's words its span must hold
     marks_undecided = True  # its verdicts say when it could not decide: the review queue reads that
 
@@ -1265,7 +1374,8 @@ CLAIM_TABLE: tuple[Rule, ...] = (
         "a number stands by the words of the place it is given in (a clause; a table cell with its row and column "
         "heading): when the claim's words stand by another number of its kind in another place — every word the "
         "number's own place holds and more, and BIND_FLOOR of them — the claim is unsupported (not where a place "
-        "writes the number with the three words the claim writes after it: \"the 15-day restore window\")",
+        "writes the number with the three words the claim writes after it: \"the 15-day restore window\", nor where "
+        "a place holding the number holds a name of code the claim gives it and the other place does not)",
         Example(
             "Backups of Pro workspaces are kept for 30 days.",
             (("Backups", "Backups of Starter workspaces are kept for 30 days. Backups of Pro workspaces are kept "
@@ -1281,7 +1391,8 @@ CLAIM_TABLE: tuple[Rule, ...] = (
         "S.name",
         "a name (option, function, path, identifier) stands by the words of its place: when the claim's words stand "
         "by another name of its shape in another place, or the span the claim is about names another of a proper "
-        "name's kind (a plan, a role) and not it, the claim is unsupported",
+        "name's kind (a plan, a role) and not it, the claim is unsupported (the span the claim is about: the one "
+        "holding WORD_FLOOR of its words, or every value of it when two or more are numbers)",
         Example(
             "Pass --extra-index-url to replace the package index.",
             (("Indexes", "Pass --index-url to replace the package index. Pass --extra-index-url to add an index."),),
@@ -1298,7 +1409,9 @@ CLAIM_TABLE: tuple[Rule, ...] = (
         "lacks, or none where the claim negates), or the span the claim is about (and every span as close) only "
         "negates a word the claim states, the claim is unsupported; a negative claim whose span says nothing "
         "negative is undecided, leaning unsupported (a negated condition only where the span states the word it "
-        "negates: \"if you don't want …\" denies nothing the span says)",
+        "negates: \"if you don't want …\" denies nothing the span says; not where another place negates the same "
+        "word of the same subject; a restrictive word counts as negative only when the claim does not state it too; "
+        "a span's \"not … by default\" is no rival of a claim naming the span's option that changes it)",
         Example(
             "SSO is available on the Free plan.",
             (("Single sign-on", "SSO is not available on the Free plan. It is included in Business."),),
@@ -1312,7 +1425,8 @@ CLAIM_TABLE: tuple[Rule, ...] = (
         "S.qualifier",
         "a qualifier (minimum/maximum, before/after, must/may, enabled/disabled …: the lexicon's opposites) stands by "
         "its place: when the claim's words stand by a place holding its opposite and not it, or the span the claim is "
-        "about (holding WORD_FLOOR of its words) states the opposite in prose and not it, the claim is unsupported",
+        "about (holding WORD_FLOOR of its words) states the opposite in prose and not it, or a place about it writes "
+        "the value the claim calls a minimum (maximum) as a range's upper (lower) end, the claim is unsupported",
         Example(
             "The maximum number of seats on Business is 5.",
             (("Seats", "Business requires a minimum of 5 seats."),),

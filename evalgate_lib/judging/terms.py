@@ -53,6 +53,9 @@ _EXACT = re.compile(
     r"|(?<![\w.])(?<![a-z]-)\d+(?:[.,]\d+)*"  # 10, 1.10, 1,000, 3.7 (a digit inside a name is the name's)
 )
 _BACKSLASHES = re.compile(r"\\+")
+#: Two words joined by a slash in prose ("Reads/Writes", "read/write", "and/or"): an alternation of the two words,
+#: not a path (a path in prose has a dot, a tilde or a third part; one in a code span stays a name).
+_ALTERNATION = re.compile(r"(?<![\w./~\\-])[a-z]{2,}/[a-z]{2,}(?![\w/.\\-])")
 #: A placeholder an example writes for the reader's own value (``<column>``, ``<package-name>``): its data, never a
 #: name the documentation gives and never a menu path.
 _PLACEHOLDER = re.compile(r"<[A-Za-z][\w .-]{0,40}>")
@@ -150,6 +153,8 @@ def terms_of(text: str, code: tuple[str, ...] = ()) -> Terms:
     folded = fold(text)
     exact = {canonical_number(m.rstrip(".")) if m[0].isdigit() else m.rstrip(".:") for m in _EXACT.findall(folded)}
     exact = {_BACKSLASHES.sub(r"\\", m) if "\\" in m else m for m in exact}  # a path escaped in source: one separator
+    in_code = fold(" ".join(code))
+    exact -= {m for m in _ALTERNATION.findall(folded) if m not in in_code}
     exact.update(fold(m) for m in _CODE_SHAPED.findall(text))
     exact.update(code_names(code))
     if ">" in text:

@@ -232,6 +232,27 @@ def _role_text(role: str, content: str) -> tuple[str, bool]:
     return shown, kind not in PROSE_ROLES
 
 
+#: HTML's phrasing (inline) elements, obsolete ones included: an inline tag of one of these (or of a block element,
+#: markdown-it's list) is markup; any other "<name>" in Markdown is text a writer means literally, a placeholder
+#: ("massif.out.<pid>", "--alloc-fn=<name>"), which CommonMark would otherwise read as a tag and drop.
+_PHRASING_TAGS = frozenset(
+    "a abbr acronym audio b bdi bdo big blink br button canvas cite code data datalist del dfn em embed font i iframe "
+    "img input ins kbd label map mark math meter nobr noscript object output picture progress q rp rt ruby s samp "
+    "script select slot small span strike strong sub sup svg template textarea time tt u var video wbr".split()
+)
+_TAG_NAME = re.compile(r"^</?([A-Za-z][A-Za-z0-9-]*)")
+
+
+def _is_markup_tag(tag: str) -> bool:
+    """Whether an inline HTML token of Markdown is markup (``<b>``, ``</span>``, ``<br/>``), not a placeholder."""
+    from markdown_it.common.html_blocks import block_names
+
+    if tag.startswith(("<!", "<?")):
+        return True  # a comment, a declaration or a processing instruction
+    found = _TAG_NAME.match(tag)
+    return found is not None and (found.group(1).lower() in _PHRASING_TAGS or found.group(1).lower() in block_names)
+
+
 def _markdown_inline(children: list[Any]) -> Inline:
     pieces: list[tuple[str, bool]] = []
     links: list[str] = []
@@ -255,7 +276,10 @@ def _markdown_inline(children: list[Any]) -> Inline:
         elif kind == "image":
             pieces.append((child.content or "", False))
         elif kind == "html_inline":
-            continue
+            if not _is_markup_tag(child.content):
+                pieces.append((child.content, False))  # a placeholder written as it is shown
+            elif re.match(r"<br\b", child.content, re.I):
+                pieces.append((" ", False))  # a line break parts two words as a soft break does
         elif child.children:
             pieces.append((_markdown_inline(child.children).text, False))
     return _join(pieces, links)
