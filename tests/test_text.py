@@ -337,3 +337,18 @@ def unicodedata_nfd(text: str) -> str:
     import unicodedata
 
     return unicodedata.normalize("NFD", text)
+
+
+def test_eg_and_ie_without_their_inner_stops_end_no_sentence_for_the_judge() -> None:
+    """Manuals write "eg." and "ie." as often as "e.g.": "(eg. 20 to 30 times)" cut there left a fragment whose
+    number read as a claim of its own. Chunking keeps its older rule (prompts, and the cached answers they key,
+    never change with the judge)."""
+    from evalgate_lib.text.tokens import answer_sentences, split_plain_sentences
+
+    text = "Your program will run much slower (eg. 20 to 30 times) than normal. Use less memory, ie. Fewer blocks."
+    assert answer_sentences(text) == (
+        "Your program will run much slower (eg. 20 to 30 times) than normal.",
+        "Use less memory, ie. Fewer blocks.",
+    )
+    assert split_plain_sentences(text)[0] == "Your program will run much slower (eg. 20 to 30 times) than normal."
+    assert split_sentences("Slower (eg. 20 times) than normal.") == ["Slower (eg.", "20 times) than normal."]

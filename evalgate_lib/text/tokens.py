@@ -147,7 +147,8 @@ def _run_start(*abbreviations: str) -> str:
 #: so prompts (and the cached answers they key) never change with the judge. Linear in a run of dots
 #: (:func:`_run_start`).
 _ANSWER_SENTENCE_END = re.compile(
-    _run_start(r"e\.g", r"i\.e") + r"[.!?]+[\"')\]\u201d\u2019*_]*(?=\s+(?:[A-Z0-9\"'(\[*\u201c\u2018]|`[^`\s]))"
+    _run_start(r"e\.g", r"i\.e", "eg", "ie")
+    + r"[.!?]+[\"')\]\u201d\u2019*_]*(?=\s+(?:[A-Z0-9\"'(\[*\u201c\u2018]|`[^`\s]))"
 )
 
 
@@ -220,7 +221,9 @@ def split_sentences(text: str) -> list[str]:
     return list(sentences_of(text))
 
 
-_PLAIN_SENTENCE_END = re.compile(_run_start(r"e\.g", r"i\.e", "etc", "vs") + r"[.!?]+[\"')\]\u201d\u2019]*\s+")
+_PLAIN_SENTENCE_END = re.compile(
+    _run_start(r"e\.g", r"i\.e", "eg", "ie", "etc", "vs") + r"[.!?]+[\"')\]\u201d\u2019]*\s+"
+)
 _SENTENCE_START = re.compile(r"[A-Z0-9\"'(\[*\u201c\u2018]")
 
 
@@ -231,7 +234,7 @@ def split_plain_sentences(text: str, code_starts: tuple[int, ...] = (), code: tu
     also start with a code span (``code_starts``: "… in one go. `pip cache dir` prints it."), which
     raw text cannot tell from a lower-case word; and no sentence ends inside a code span (``code``, the
     spans' text in the order of ``code_starts``: "`pip install foo... Then`" is one example, not two
-    sentences). "e.g.", "i.e.", "etc." and "vs." never end a sentence.
+    sentences). "e.g.", "i.e.", "eg.", "ie.", "etc." and "vs." never end a sentence.
     """
     out: list[str] = []
     cursor = 0
