@@ -88,9 +88,9 @@ def outcome(rule: Rule, delta: float, stat: dict, gate: GateConfig) -> str:
     return decide_rule(rule, delta, margin, gate.mode)[2]
 
 
-def census(questions: list[Question], metric: LabelledMetric, pair: tuple[str, str], side: str,
-           rule: Rule, gate: GateConfig) -> str:  # fmt: skip
-    """The verdict of a census of the judge's (``side="judge"``) or the labels' (``"human"``) verdicts."""
+def _census_stat(questions: list[Question], metric: LabelledMetric, pair: tuple[str, str], side: str,
+                 gate: GateConfig) -> tuple[float, dict] | None:  # fmt: skip
+    """A census's delta and its exact statistic (Tango's interval, McNemar's p), or None with no question."""
     base, cand = pair
     b = c = n = 0
     for q in questions:
@@ -99,10 +99,37 @@ def census(questions: list[Question], metric: LabelledMetric, pair: tuple[str, s
             x, y = bool(values[base][metric.key]), bool(values[cand][metric.key])
             n, b, c = n + 1, b + (x and not y), c + (y and not x)
     if n == 0:
-        return "INCONCLUSIVE"
+        return None
     count = metric.kind == "count"
     delta = float(c - b) if count else round((c - b) / n, 6)
-    return outcome(rule, delta, exact_stat(b, c, n, count, 1.0 - gate.alpha, mcnemar_p(b, c)), gate)
+    return delta, exact_stat(b, c, n, count, 1.0 - gate.alpha, mcnemar_p(b, c))
+
+
+def census(questions: list[Question], metric: LabelledMetric, pair: tuple[str, str], side: str,
+           rule: Rule, gate: GateConfig) -> str:  # fmt: skip
+    """The verdict of a census of the judge's (``side="judge"``) or the labels' (``"human"``) verdicts."""
+    found = _census_stat(questions, metric, pair, side, gate)
+    return "INCONCLUSIVE" if found is None else outcome(rule, found[0], found[1], gate)
+
+
+def census_margin(questions: list[Question], metric: LabelledMetric, pair: tuple[str, str], rule: Rule,
+                  gate: GateConfig) -> tuple[float, float, float, float] | None:  # fmt: skip
+    """The labels' census against the rule's limit: ``(delta, interval low, interval high, clearance)``, the
+    clearance being how far the interval's nearer end lies past the limit (FAIL side, positive) or within it (PASS
+    side, negative), in the metric's unit. A plan's interval carries the census' question sampling and its own
+    label sampling besides, so a plan can only repeat a census verdict whose interval clears the limit by more than
+    the label sampling adds: this is the figure the agreement of a pair follows."""
+    found = _census_stat(questions, metric, pair, "human", gate)
+    if found is None:
+        return None
+    delta, stat = found
+    margin = margin_interval(stat, "count" if rule.metric in COUNTS else "rate", gate.alpha, limit_of(rule))
+    low, high, limit = margin["ci_low"], margin["ci_high"], limit_of(rule)
+    worse_up = rule.max_increase is not None  # a rise is the bad move
+    past = (low - limit) if worse_up else (limit - high)  # > 0: wholly past the limit (FAIL)
+    within = (limit - high) if worse_up else (low - limit)  # > 0: wholly within it (PASS)
+    clearance = past if past > 0 else -within if within > 0 else 0.0
+    return delta, low, high, round(clearance, 4)
 
 
 def all_labels_delta(questions: list[Question], metric: LabelledMetric, pair: tuple[str, str]) -> float:
@@ -335,6 +362,30 @@ def pooled(sets_file: Path, generator: str, pair: tuple[str, str]) -> list[Quest
     return out
 
 
+def margins(args: argparse.Namespace, gate: GateConfig, metrics: dict[str, LabelledMetric]) -> str:
+    """The docs' table of :func:`census_margin` for every constructed pair (the pairs ``main`` measures)."""
+    rows = ["| pair | rule | kind | all-labels verdict | all-labels Δ | its 95 % interval | limit | clearance |",
+            "|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    for generator, pair in (("demo model", ("baseline", "candidate")), ("fluent", ("strict", "chatty"))):
+        questions = pooled(args.sets, generator, pair)
+        for rule in gate.rules:
+            metric = metrics.get(rule.metric)
+            if metric is None:
+                continue
+            built = build_pairs(questions, metric, pair, rule, gate, args.size, args.errors, args.pairs)
+            subsets = [(kind, subset) for kind, found in built.items() for subset in found]
+            for number, (kind, subset) in enumerate(subsets, start=1):
+                found = census_margin(subset, metric, pair, rule, gate)
+                if found is None:
+                    continue
+                delta, low, high, clearance = found
+                verdict = census(subset, metric, pair, "human", rule, gate)
+                interval = f"[{low:+.3f}, {high:+.3f}]"
+                rows.append(f"| {generator} {pair[0]}→{pair[1]} #{number} | {rule.metric} | {kind} | {verdict} | "
+                            f"{delta:+g} | {interval} | {limit_of(rule):g} | {clearance:+.3f} |")  # fmt: skip
+    return "\n".join(rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sets", type=Path, default=ROOT / "labels" / "sets.toml")
@@ -347,6 +398,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--interval", choices=INTERVALS, default="hull",
                         help="the plan's deciding interval: the gate's hull (default), or a variant of it")  # fmt: skip
     parser.add_argument("--thresholds", type=Path, default=GATE, help="the gate's thresholds (configs/gate.toml)")
+    parser.add_argument("--margins", action="store_true",
+                        help="print each constructed pair's census interval against its limit, and exit")  # fmt: skip
     args = parser.parse_args(argv)
     if args.markdown:
         saved = json.loads(args.markdown.read_text())["results"]
@@ -357,6 +410,9 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     gate = load_gate(args.thresholds)
     metrics = {m.key: m for m in CORRECTED}
+    if args.margins:
+        print(margins(args, gate, metrics))
+        return 0
     results = []
     sources = (("demo model", ("baseline", "candidate")), ("fluent", ("strict", "chatty")))
     for generator, pair in sources:
