@@ -124,12 +124,16 @@ def census_margin(questions: list[Question], metric: LabelledMetric, pair: tuple
         return None
     delta, stat = found
     margin = margin_interval(stat, "count" if rule.metric in COUNTS else "rate", gate.alpha, limit_of(rule))
-    low, high, limit = margin["ci_low"], margin["ci_high"], limit_of(rule)
-    worse_up = rule.max_increase is not None  # a rise is the bad move
-    past = (low - limit) if worse_up else (limit - high)  # > 0: wholly past the limit (FAIL)
-    within = (limit - high) if worse_up else (low - limit)  # > 0: wholly within it (PASS)
-    clearance = past if past > 0 else -within if within > 0 else 0.0
-    return delta, low, high, round(clearance, 4)
+    low, high = margin["ci_low"], margin["ci_high"]
+    return delta, low, high, clearance(low, high, limit_of(rule), rule.max_increase is not None)
+
+
+def clearance(low: float, high: float, limit: float, worse_up: bool) -> float:
+    """How far ``[low, high]`` clears ``limit``: its nearer end's distance past it (+, FAIL side) or within it (−,
+    PASS side); 0 when the interval holds the limit. ``worse_up``: a rise is the bad move (the limit is a ceiling)."""
+    past = (low - limit) if worse_up else (limit - high)
+    within = (limit - high) if worse_up else (low - limit)
+    return round(past if past > 0 else -within if within > 0 else 0.0, 4)
 
 
 def all_labels_delta(questions: list[Question], metric: LabelledMetric, pair: tuple[str, str]) -> float:

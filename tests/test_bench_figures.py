@@ -130,3 +130,16 @@ def test_parameter_counts_read_a_tied_head_once(tmp_path):
     assert run_bench.parameter_counts(tmp_path / "apart.safetensors") == {
         "total": 92, "embedding": 40, "lm_head": 40, "tied": False, "body": 12
     }  # fmt: skip
+
+
+def test_clearance_of_a_census_interval_against_its_limit() -> None:
+    """bench/gate_labels.py --margins: how far the all-labels interval clears the limit, by hand."""
+    import gate_labels
+
+    # a ceiling of +5 hallucinations: [5.568, 16.998] lies 0.568 past it, [-15.292, 3.348] 1.652 within it
+    assert gate_labels.clearance(5.568, 16.998, 5.0, worse_up=True) == pytest.approx(0.568)
+    assert gate_labels.clearance(-15.292, 3.348, 5.0, worse_up=True) == pytest.approx(-1.652)
+    assert gate_labels.clearance(4.843, 15.830, 5.0, worse_up=True) == 0.0  # holds the limit: INCONCLUSIVE
+    # a floor of -0.05 on accuracy: [-0.291, -0.066] lies 0.016 past it (below), [-0.03, +0.04] 0.02 within it
+    assert gate_labels.clearance(-0.291, -0.066, -0.05, worse_up=False) == pytest.approx(0.016)
+    assert gate_labels.clearance(-0.03, 0.04, -0.05, worse_up=False) == pytest.approx(-0.02)
