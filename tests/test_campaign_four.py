@@ -867,6 +867,14 @@ def test_every_case_of_the_issue_is_a_row() -> None:
     assert sum(i.endswith("-empty") for i in ids) == 6 + 1  # six empty options and the datasets' state.json
 
 
+def _default_sigint() -> None:
+    """Ctrl-C as a terminal delivers it: a suite started in the background by a non-interactive shell inherits SIGINT
+    ignored (POSIX), and a Python started so never installs its handler, so the report ran to its end (exit 0)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _kernel_of(pid: int) -> bool:
     """Whether a process descending from ``pid`` runs an IPython kernel (read from /proc: Linux, as CI)."""
     parents: dict[int, int] = {}
@@ -916,7 +924,7 @@ def test_ctrl_c_in_a_real_report_is_one_line(tmp_path: Path) -> None:
         old_report(ws)
         child = subprocess.Popen(
             [*argv, "--no-appendices"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            env={**os.environ, "PYTHONPATH": str(ROOT)}, preexec_fn=_default_sigint,
         )  # fmt: skip
         deadline = time.monotonic() + 240
         while not _kernel_of(child.pid):
