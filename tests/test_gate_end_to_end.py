@@ -79,12 +79,13 @@ def test_shipped_pair_fails_the_shipped_gate_on_hallucination(shipped_run):
     assert "gate (significant mode): candidate vs baseline" in out
     assert "FAIL  hallucination flags: delta +21" in out and "McNemar p=0.002 against no change" in out
     assert "past the limit: Tango 95% CI [+8.2, +33.3], p=0.016 against the limit" in out
-    # issue 53: the chatty candidate also makes more answers with a claim the passages do not make (+15.8 points,
-    # b = 15, c = 31 of 101); beyond no change (McNemar p = 0.026) but not beyond its 10-point limit: Tango
-    # [+2.8, +28.4] holds it. It FAILed before FAIL became the mirror of PASS.
-    assert "INCONCLUSIVE  answers with an unsupported claim: delta +15.8 pts" in out
-    assert "McNemar p=0.026 against no change" in out
-    assert "Tango 95% CI [+2.8, +28.4] holds it (p=0.375 against the limit)" in out
+    # issue 53: the chatty candidate also makes more answers with a claim the passages do not make (prose@9: +16.8
+    # points, b = 14, c = 31 of 101; prose@8: +15.8, b = 15, one baseline answer's stitched negation is now held);
+    # beyond no change (McNemar p = 0.016) but not beyond its 10-point limit: Tango [+3.9, +29.3] holds it. It
+    # FAILed before FAIL became the mirror of PASS.
+    assert "INCONCLUSIVE  answers with an unsupported claim: delta +16.8 pts" in out
+    assert "McNemar p=0.016 against no change" in out
+    assert "Tango 95% CI [+3.9, +29.3] holds it (p=0.293 against the limit)" in out
     assert out.rstrip().endswith("FAIL: candidate regresses on hallucination")
     assert "questions: 101 (81 answerable, 20 no-answer)" in out
 
