@@ -366,27 +366,45 @@ def pooled(sets_file: Path, generator: str, pair: tuple[str, str]) -> list[Quest
     return out
 
 
+#: The labelled pairs the pairs are cut from: the demo model's, and the fluent styles' careful and chatty answers.
+SOURCES = (("demo model", ("baseline", "candidate")), ("fluent", ("strict", "chatty")))
+
+
+def _cases(args: argparse.Namespace, gate: GateConfig, metrics: dict[str, LabelledMetric]):  # noqa: ANN202
+    """Every pair measured, as ``(name, number, pair, rule, metric, kind, questions)``: per source and gate rule
+    with a judgement to correct, the whole pooled pair (number 0: the judge right or wrong on it) and then the
+    constructed pairs (:func:`build_pairs`, numbered from 1)."""
+    for generator, pair in SOURCES:
+        questions = pooled(args.sets, generator, pair)
+        label = f"{generator} {pair[0]}→{pair[1]}"
+        for rule in gate.rules:
+            metric = metrics.get(rule.metric)
+            if metric is None:
+                continue  # no judgement to correct (retrieval)
+            right = census(questions, metric, pair, "judge", rule, gate) == census(
+                questions, metric, pair, "human", rule, gate
+            )
+            cases = [("judge right" if right else "judge wrong", questions)]
+            built = build_pairs(questions, metric, pair, rule, gate, args.size, args.errors, args.pairs)
+            cases += [(kind, subset) for kind, found in built.items() for subset in found]
+            for number, (kind, subset) in enumerate(cases):
+                name = f"{label} (all {len(questions)})" if number == 0 else f"{label} #{number}"
+                yield name, number, pair, rule, metric, kind, subset
+
+
 def margins(args: argparse.Namespace, gate: GateConfig, metrics: dict[str, LabelledMetric]) -> str:
     """The docs' table of :func:`census_margin` for every constructed pair (the pairs ``main`` measures)."""
     rows = ["| pair | rule | kind | all-labels verdict | all-labels Δ | its 95 % interval | limit | clearance |",
             "|---|---|---|---|---|---|---|---|"]  # fmt: skip
-    for generator, pair in (("demo model", ("baseline", "candidate")), ("fluent", ("strict", "chatty"))):
-        questions = pooled(args.sets, generator, pair)
-        for rule in gate.rules:
-            metric = metrics.get(rule.metric)
-            if metric is None:
-                continue
-            built = build_pairs(questions, metric, pair, rule, gate, args.size, args.errors, args.pairs)
-            subsets = [(kind, subset) for kind, found in built.items() for subset in found]
-            for number, (kind, subset) in enumerate(subsets, start=1):
-                found = census_margin(subset, metric, pair, rule, gate)
-                if found is None:
-                    continue
-                delta, low, high, clearance = found
-                verdict = census(subset, metric, pair, "human", rule, gate)
-                interval = f"[{low:+.3f}, {high:+.3f}]"
-                rows.append(f"| {generator} {pair[0]}→{pair[1]} #{number} | {rule.metric} | {kind} | {verdict} | "
-                            f"{delta:+g} | {interval} | {limit_of(rule):g} | {clearance:+.3f} |")  # fmt: skip
+    for name, number, pair, rule, metric, kind, subset in _cases(args, gate, metrics):
+        found = census_margin(subset, metric, pair, rule, gate) if number else None
+        if found is None:
+            continue  # the whole pooled pair, or no question of the rule's population
+        delta, low, high, clearance = found
+        verdict = census(subset, metric, pair, "human", rule, gate)
+        interval = f"[{low:+.3f}, {high:+.3f}]"
+        rows.append(f"| {name} | {rule.metric} | {kind} | {verdict} | "
+                    f"{delta:+g} | {interval} | {limit_of(rule):g} | {clearance:+.3f} |")  # fmt: skip
     return "\n".join(rows)
 
 
@@ -418,26 +436,11 @@ def main(argv: list[str] | None = None) -> int:
         print(margins(args, gate, metrics))
         return 0
     results = []
-    sources = (("demo model", ("baseline", "candidate")), ("fluent", ("strict", "chatty")))
-    for generator, pair in sources:
-        questions = pooled(args.sets, generator, pair)
-        label = f"{generator} {pair[0]}→{pair[1]}"
-        for rule in gate.rules:
-            metric = metrics.get(rule.metric)
-            if metric is None:
-                continue  # no judgement to correct (retrieval)
-            right = census(questions, metric, pair, "judge", rule, gate) == census(
-                questions, metric, pair, "human", rule, gate
-            )
-            cases = [("judge right" if right else "judge wrong", questions)]
-            built = build_pairs(questions, metric, pair, rule, gate, args.size, args.errors, args.pairs)
-            cases += [(kind, subset) for kind, found in built.items() for subset in found]
-            for number, (kind, subset) in enumerate(cases):
-                name = f"{label} (all {len(questions)})" if number == 0 else f"{label} #{number}"
-                measured = measure(subset, metric, pair, rule, gate, args.plans, args.interval)
-                r = {"name": name, "metric": rule.metric, "kind": kind, **measured}
-                results.append(r)
-                print("\n".join(markdown([r]).splitlines()[2:]), flush=True)
+    for name, _, pair, rule, metric, kind, subset in _cases(args, gate, metrics):
+        measured = measure(subset, metric, pair, rule, gate, args.plans, args.interval)
+        r = {"name": name, "metric": rule.metric, "kind": kind, **measured}
+        results.append(r)
+        print("\n".join(markdown([r]).splitlines()[2:]), flush=True)
     elapsed = time.perf_counter() - started
     print(f"{args.plans} plans per pair and budget; {elapsed:.1f} s")
     print(summary(results))

@@ -377,7 +377,7 @@ def test_two_numbers_pin_the_span_whose_subject_a_claim_moves() -> None:
 def test_a_restrictive_word_the_claim_states_too_does_not_hold_its_negation() -> None:
     """"unless" restricts the span and the claim alike: what differs is the claim's "not" (S.negation), where the
     span's "unless" used to count as the negative that held it."""
-    from evalgate_lib.judging.slots import restrictive_words
+    from evalgate_lib.judging.context import restrictive_words
 
     assert restrictive_words("Deleted after 180 days unless reactivated, only on Business.") == {"unless", "only"}
     accounts = ("Members", "Deactivated member accounts are deleted automatically after 180 days unless they are "

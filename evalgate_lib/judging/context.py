@@ -78,7 +78,8 @@ class Place:
     quantities: frozenset[tuple[str, str]]
     names: frozenset[str]
     negated: bool
-    restrictive: bool
+    #: The restrictive words it states ("only", "unless", "disabled" …: :func:`restrictive_words`).
+    restrictives: frozenset[str]
     qualifiers: frozenset[tuple[str, ...]]
     #: It refers back ("You can raise this to 50 GB"): it does not name its subject, and its words include those of
     #: the place before it.
@@ -316,6 +317,15 @@ def digit_numbers(text: str) -> frozenset[str]:
     return frozenset(canonical_number(m.rstrip(".,")) for m in _DIGITS.findall(text))
 
 
+@lru_cache(maxsize=65536)
+def restrictive_words(text: str) -> frozenset[str]:
+    """The restrictive words ``text`` states (the lexicon's ``restrictives``: "only", "unless", "disabled" …). A
+    place says a negative claim in other terms only with a restrictive word the claim does not state itself: in
+    "accounts are not deleted after 180 days unless reactivated" against "accounts are deleted after 180 days unless
+    reactivated", the shared "unless" restricts both alike, and the negation is what differs."""
+    return frozenset(lx.RESTRICTIVES & set(lx.reading_tokens(text)))
+
+
 def _place(
     index: int,
     text: str,
@@ -343,7 +353,7 @@ def _place(
         frozenset() if data else terms.quantities,
         names,
         bool(lx.CLAUSE_NEGATIONS & set(tokens)),
-        bool(lx.RESTRICTIVES & set(tokens)),
+        restrictive_words(text),
         lx.qualifiers(tokens) | lx.qualifiers(lx.reading_tokens(binding)),
         refers_back(text),
         data,

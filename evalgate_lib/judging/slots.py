@@ -27,7 +27,15 @@ from functools import lru_cache
 from typing import Callable, Sequence
 
 from evalgate_lib.judging import lexicon as lx
-from evalgate_lib.judging.context import Place, clause_texts, digit_numbers, name_words, proper_names, refers_back
+from evalgate_lib.judging.context import (
+    Place,
+    clause_texts,
+    digit_numbers,
+    name_words,
+    proper_names,
+    refers_back,
+    restrictive_words,
+)
 from evalgate_lib.judging.terms import canonical_number, stem, terms_of
 
 #: A claim with at most this many counted words of its own (numbers and names aside) is an answer fragment
@@ -299,16 +307,8 @@ def _holds_phrase(tokens: Sequence[str], phrase: tuple[str, ...]) -> bool:
     return any(tuple(tokens[i : i + len(phrase)]) == phrase for i in range(len(tokens) - len(phrase) + 1))
 
 
-_BY_DEFAULT = ("by", "default")
-
-
-@lru_cache(maxsize=65536)
-def restrictive_words(text: str) -> frozenset[str]:
-    """The restrictive words ``text`` states (the lexicon's ``restrictives``: "only", "unless", "disabled" …). A
-    place says a negative claim in other terms only with a restrictive word the claim does not state itself: in
-    "accounts are not deleted after 180 days unless reactivated" against "accounts are deleted after 180 days unless
-    reactivated", the shared "unless" restricts both alike, and the negation is what differs."""
-    return frozenset(lx.RESTRICTIVES & set(lx.reading_tokens(text)))
+#: The qualifier that says a statement holds unless something changes it ("not collected by default").
+BY_DEFAULT = ("by", "default")
 
 
 def polarity_agrees(piece: Piece) -> Callable[[Place], bool | None]:
@@ -324,11 +324,11 @@ def polarity_agrees(piece: Piece) -> Callable[[Place], bool | None]:
         if place.code or place.condition:
             return None
         if piece.negated:
-            if place.negated or restrictive_words(place.text) - said:
+            if place.negated or place.restrictives - said:
                 return True
             return False if piece.negated_words & place.own else None
         if place.negated:
-            if _BY_DEFAULT in place.qualifiers and piece.names and _BY_DEFAULT not in piece.qualifiers:
+            if BY_DEFAULT in place.qualifiers and piece.names and BY_DEFAULT not in piece.qualifiers:
                 return None  # "not collected by default" is no rival of "add --branch-sim=yes to collect"
             return False if place.negated_words & piece.words else None
         return True

@@ -38,6 +38,7 @@ from evalgate_lib.judging.context import (
     digit_numbers,
     line_names,
     read_context,
+    restrictive_words,
     squash,
 )
 from evalgate_lib.judging.normalise import normalise_text
@@ -47,6 +48,7 @@ from evalgate_lib.judging.rows import SentenceVerdict
 from evalgate_lib.judging.rules import Example, Rule, Step, by_id, render, run_rules, share
 from evalgate_lib.judging.sentence_scorers import ScoringContext, SentenceScorer
 from evalgate_lib.judging.slots import (
+    BY_DEFAULT,
     FRAGMENT_WORDS,
     SHORT_CLAIM,
     Binding,
@@ -62,7 +64,6 @@ from evalgate_lib.judging.slots import (
     proper_agrees,
     qualifier_agrees,
     range_ends,
-    restrictive_words,
 )
 from evalgate_lib.judging.terms import Terms, quantities, stem, terms_of
 from evalgate_lib.text.tokens import content_token_list, fold
@@ -661,17 +662,20 @@ def _negation_stated(part: str, piece: Piece, best: Span, places: Sequence[Place
     without copying any files." beside the best span "Instead, the files … are added to Python's import path.");
     "without" negates the word after it here, as "not" does. "Files will not match" states nothing of "it will not
     match hidden directories": it holds none of *hidden*, *directories*."""
-    tokens = tuple("not" if t == "without" else t for t in lx.reading_tokens(part))
-    denied = {stem(w) for w in lx.negated_words(tokens)}
+    denied = _denied_words(part)
     if not denied:
         return False
     subject = (piece.words | piece.inherited | terms_of(part).words) - denied
     least = max(len(subject & best.terms.words), 1)
-    for place in places:
-        said = tuple("not" if t == "without" else t for t in lx.reading_tokens(place.text))
-        if denied & {stem(w) for w in lx.negated_words(said)} and len(subject & place.words) >= least:
-            return True
-    return False
+    return any(denied & _denied_words(place.text) and len(subject & place.words) >= least for place in places)
+
+
+@lru_cache(maxsize=65536)
+def _denied_words(text: str) -> frozenset[str]:
+    """The words ``text``'s negations negate (stemmed), "without" read as "not" ("without copying" → copi): read
+    once per text, as every claim of an answer compares its negation with every place of the context."""
+    tokens = tuple("not" if t == "without" else t for t in lx.reading_tokens(text))
+    return frozenset(stem(w) for w in lx.negated_words(tokens))
 
 
 def _condition_apart(clause: str) -> tuple[str, ...]:
@@ -755,17 +759,14 @@ def _span_negates_the_claim(case: ClaimCase) -> Step | None:
     return _span_step("S.negation", "polarity", "positive", "negative", case, words=words, negated=sorted(negated))
 
 
-_BY_DEFAULT = ("by", "default")
-
-
 def _changes_the_default(case: ClaimCase, span: Span) -> bool:
     """Whether the claim says how to change what the span says by default: the span states a default ("Branch
     prediction statistics are not collected by default. To do so, add the option --branch-sim=yes.") and the claim,
     which does not, names the span's own name of code (the option or setting that changes it). A default's negation
     is no rival of the way out of it."""
-    if _BY_DEFAULT not in lx.qualifiers(lx.reading_tokens(span.text)):
+    if BY_DEFAULT not in lx.qualifiers(lx.reading_tokens(span.text)):
         return False
-    if _BY_DEFAULT in lx.qualifiers(lx.reading_tokens(case.claim)):
+    if BY_DEFAULT in lx.qualifiers(lx.reading_tokens(case.claim)):
         return False
     names = frozenset(t for t in case.need.terms.exact if not t[:1].isdigit())
     return bool(held_exact(names, span.terms.exact | span.tokens, span.terms.exact))
@@ -934,7 +935,7 @@ def run_claim(case: ClaimCase) -> _Check:
 
 def _negative(span: Span, claim: str) -> bool:
     """A span says something negative: a negation, or a restrictive word ("only", "disabled", "except" …) that the
-    claim does not state itself (:func:`~evalgate_lib.judging.slots.restrictive_words`)."""
+    claim does not state itself (:func:`~evalgate_lib.judging.context.restrictive_words`)."""
     tokens = set(lx.reading_tokens(span.text))
     return bool(lx.NEGATIONS & tokens or restrictive_words(span.text) - restrictive_words(claim))
 

@@ -243,14 +243,16 @@ _PHRASING_TAGS = frozenset(
 _TAG_NAME = re.compile(r"^</?([A-Za-z][A-Za-z0-9-]*)")
 
 
-def _is_markup_tag(tag: str) -> bool:
-    """Whether an inline HTML token of Markdown is markup (``<b>``, ``</span>``, ``<br/>``), not a placeholder."""
+def _markup_tag(tag: str) -> str | None:
+    """The element an inline HTML token of Markdown is markup of (``b`` for ``<b>``, ``br`` for ``<br/>``; ``!`` for
+    a comment, a declaration or a processing instruction), or None for a placeholder (``<pid>``)."""
     from markdown_it.common.html_blocks import block_names
 
     if tag.startswith(("<!", "<?")):
-        return True  # a comment, a declaration or a processing instruction
+        return "!"
     found = _TAG_NAME.match(tag)
-    return found is not None and (found.group(1).lower() in _PHRASING_TAGS or found.group(1).lower() in block_names)
+    name = found.group(1).lower() if found is not None else ""
+    return name if name in _PHRASING_TAGS or name in block_names else None
 
 
 def _markdown_inline(children: list[Any]) -> Inline:
@@ -276,9 +278,10 @@ def _markdown_inline(children: list[Any]) -> Inline:
         elif kind == "image":
             pieces.append((child.content or "", False))
         elif kind == "html_inline":
-            if not _is_markup_tag(child.content):
+            element = _markup_tag(child.content)
+            if element is None:
                 pieces.append((child.content, False))  # a placeholder written as it is shown
-            elif re.match(r"<br\b", child.content, re.I):
+            elif element == "br":
                 pieces.append((" ", False))  # a line break parts two words as a soft break does
         elif child.children:
             pieces.append((_markdown_inline(child.children).text, False))
