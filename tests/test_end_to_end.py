@@ -73,7 +73,7 @@ def test_every_question_is_published_for_both_configs(two_runs):
         assert len(row.retrieved) == 4
         assert row.flags.hallucination <= row.flags.wrong
         assert set(row.flags.reasons) == {name for name in FLAG_NAMES if row.flags.fired(name)}
-        assert row.scorer == "prose@9"
+        assert row.scorer == "prose@10"
 
 
 def test_rows_read_back_equal_the_file(two_runs):
@@ -108,7 +108,7 @@ def test_manifest_records_models_inputs_and_fairness(two_runs):
     assert manifest["packages"]["transformers"]
     judging = manifest["judging"]
     assert judging["row_schema"] == SCHEMA_VERSION
-    assert judging["sentence_scorer"] == "prose@9" and judging["answer_matching"] == "claim"
+    assert judging["sentence_scorer"] == "prose@10" and judging["answer_matching"] == "claim"
     assert manifest["backend"]["generator_runtime"].endswith("/float32/last-token-head")
     assert manifest["generation"]["stop"] == ["\nQuestion:"]
 

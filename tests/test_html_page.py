@@ -404,3 +404,28 @@ def test_hidden_text_by_hand() -> None:
     )
     assert hidden_text(markup, "## Setup\uf0c1\n\n```\nfn main() {\nlet x = 5;\n}\n```\n\u2009\uf0c1") == 3
     assert hidden_text(markup, "## Setup\n\n```\nlet x = 5;\n```\n\n```\n}\n```") == 0
+
+
+def test_a_docbook_question_list_is_navigation_however_its_last_entry_ends() -> None:
+    """A DocBook FAQ lists its questions twice as links before the answers: one ``<dl>`` per section at the top, and a
+    ``tr.toc`` row above each section's questions. A list was kept as "introduced by a sentence" when the entry above
+    it ended with a colon ("… fails with this:"), though that is a link's own words; the ``toc`` row stayed as one
+    line of questions."""
+    top = (
+        "<div class='qandaset'><dl><dt>2. <a href='#b'>Building</a></dt><dd>2.1. <a href='#m'>When building, 'make' "
+        "fails with this:</a></dd></dl><dl><dt>3. <a href='#c'>Aborts</a></dt><dd>3.1. <a href='#x'>Programs run OK "
+        "but die at exit.</a></dd><dd>3.2. <a href='#y'>My program dies like this:</a></dd></dl></div>"
+    )
+    section = (
+        "<table summary='Q and A Div'><tr class='qandadiv'><td colspan='2'><h3>1. Background</h3></td></tr>"
+        "<tr class='toc'><td colspan='2'>1.1. <a href='#p'>How do you pronounce it?</a><br>1.2. <a href='#w'>Where "
+        "does the name come from?</a></td></tr><tr class='question'><td><b>1.1.</b></td><td><b>How do you "
+        "pronounce it?</b></td></tr><tr class='answer'><td></td><td><p>Like the word value.</p></td></tr></table>"
+    )
+    assert _main(top + section) == "### 1. Background\n\n1.1. How do you pronounce it?\n\nLike the word value.\n"
+    # a list that a sentence of the article introduces stays, as before
+    kept = (
+        "<p>The two commands you will use most are these:</p>"
+        "<ul><li><a href='a'>build</a></li><li><a href='b'>test</a></li></ul>"
+    )
+    assert "build" in _main(kept) and "test" in _main(kept)

@@ -7,6 +7,7 @@ values, and the command end to end on the shipped corpus and on a folder of real
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -101,6 +102,16 @@ def test_names_are_swapped_for_one_of_their_shape_or_invented() -> None:
     invented = name_invented(INDEXES)  # "url" → "host": a part of the name and its plausible neighbour
     assert invented is not None and (invented.before, invented.after) == ("--index-url", "--index-host")
     assert invented.after not in INDEXES.passages[0][1]
+
+
+def test_a_name_is_never_swapped_for_its_own_plural() -> None:
+    # "An Admin must open a ticket" → "An Admins must …" names nothing else: the plural is no rival of its name
+    alone = "Only the Admins can restore items: an Admin must open a support ticket."
+    base = Base("a1", "Who can restore deleted items?", "An Admin must open a support ticket.", (("Restores", alone),))
+    assert name_swapped(base) is None
+    beside = alone.replace("an Admin must", "an Admin or the Owner must")
+    edit = name_swapped(dataclasses.replace(base, passages=(("Restores", beside),)))
+    assert edit is not None and (edit.before, edit.after) == ("Admin", "Owner")
 
 
 def test_a_baseless_addition_is_a_sentence_from_elsewhere_on_the_topic() -> None:

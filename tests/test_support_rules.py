@@ -477,3 +477,29 @@ def test_a_negation_stated_elsewhere_of_the_same_subject_is_not_doubted() -> Non
     other = one("The glob module finds all the pathnames matching a pattern according to the rules used by the Unix "
                 "shell, but it will not match hidden directories.", [glob])  # fmt: skip
     assert deciding(other) == ("S.negation", "undecided")
+
+
+def test_a_relative_clause_says_what_it_says_of_the_code_named_before_it() -> None:
+    """prose@10: "cg_diff is a simple program | which reads two profile files …" is cut in two places; the relative
+    clause names no code, so it takes cg_diff from the clause before it, and a claim giving its words to another
+    program is bound elsewhere (S.name)."""
+    page = ("Cachegrind", "cg_diff is a simple program which reads two profile files, finds the difference between "
+            "them, and writes the results into another file. You can then examine the merged results using "
+            "cg_annotate, as described above.")  # fmt: skip
+    swapped_name = one("cg_annotate reads two profile files and finds the difference between them.", [page])
+    assert deciding(swapped_name) == ("S.name", "unsupported")
+    assert swapped_name.steps[-1].evidence["rival"] == "cg_diff"
+    assert one("cg_diff reads two profile files and finds the difference between them.", [page]).supported is True
+
+
+def test_an_option_written_with_its_choices_gives_each_of_them() -> None:
+    """prose@10: ``--stacks=<yes|no>`` gives ``--stacks=no`` (it had been read as the menu path
+    ``--stacks=<yes|no > [default``, and ``--stacks=no`` as absent)."""
+    from evalgate_lib.judging.terms import terms_of
+
+    assert terms_of("--stacks=<yes|no> [default: no]").exact == {"--stacks", "--stacks=yes", "--stacks=no"}
+    assert terms_of("--color=[auto|never] or --mode={a,b}").exact == {
+        "--color", "--color=auto", "--color=never", "--mode", "--mode=a", "--mode=b",
+    }  # fmt: skip
+    synopsis = ("Massif", "--stacks=<yes|no> [default: no]\n\nSpecifies whether stack profiling should be done.")
+    assert one("Stack profiling is done only with --stacks=yes.", [synopsis]).rule != "S.absent"

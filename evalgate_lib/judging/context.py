@@ -304,8 +304,12 @@ def name_words(names: frozenset[str]) -> frozenset[str]:
 def refers_back(text: str) -> bool:
     """A clause that refers back to the one before it: it opens on a relative pronoun ("which supports 500 seats")
     or holds a pronoun that points back ("You can raise this to 50 GB"; "that" is as often a conjunction: not it)."""
+    return _opens_relative(text) or bool((lx.ANAPHORA - {"that"}) & set(lx.reading_tokens(text)))
+
+
+def _opens_relative(text: str) -> bool:
     tokens = lx.reading_tokens(text)
-    return bool(tokens) and (tokens[0] in lx.RELATIVES or bool((lx.ANAPHORA - {"that"}) & set(tokens)))
+    return bool(tokens) and tokens[0] in lx.RELATIVES
 
 
 _DIGITS = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")
@@ -366,11 +370,18 @@ def _place(
 
 def _referring_back(places: list[Place]) -> list[Place]:
     """A place that refers back ("You can raise this to 50 GB", "…, which holds 500 seats") is about what the place
-    before it names: it takes that place's words and names too."""
+    before it names: it takes that place's words and proper names too, and a relative clause that names no code of
+    its own that place's names of code ("cg_diff is a simple program | which reads two profile files …": what the
+    clause says, it says of cg_diff)."""
     out: list[Place] = []
     for place in places:
         if place.anaphoric and out and out[-1].passage == place.passage and not place.code:
-            place = dataclasses.replace(place, words=place.words | out[-1].own, proper=place.proper | out[-1].proper)
+            place = dataclasses.replace(
+                place,
+                words=place.words | out[-1].own,
+                proper=place.proper | out[-1].proper,
+                names=place.names or (out[-1].names if _opens_relative(place.text) else frozenset()),
+            )
         out.append(place)
     return out
 

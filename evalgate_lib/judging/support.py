@@ -1296,8 +1296,10 @@ class ProseSupportScorer:
     #: other end ("a minimum of 365" against "30 to 365") is a flipped qualifier; "only when" / "only if" stays one
     #: clause; a placeholder in Markdown ("massif.out.<pid>") is text; a value stands with the name of code the claim
     #: gives it; a default's negation is no rival of the option that changes it; "Reads/Writes" in prose is two
-    #: words; a negation another place states of the same subject is no doubt (S.negation).
-    version = "9"
+    #: words; a negation another place states of the same subject is no doubt (S.negation). 10: a relative clause
+    #: that names no code says what it says of the code named before it ("cg_diff is a program | which reads two
+    #: profile files"); an option written with its choices (``--stacks=<yes|no>``) gives each, and is no menu path.
+    version = "10"
     floor = WORD_FLOOR  # the share of a claim's words its span must hold
     marks_undecided = True  # its verdicts say when it could not decide: the review queue reads that
 

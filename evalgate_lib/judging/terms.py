@@ -56,9 +56,12 @@ _BACKSLASHES = re.compile(r"\\+")
 #: Two words joined by a slash in prose ("Reads/Writes", "read/write", "and/or"): an alternation of the two words,
 #: not a path (a path in prose has a dot, a tilde or a third part; one in a code span stays a name).
 _ALTERNATION = re.compile(r"(?<![\w./~\\-])[a-z]{2,}/[a-z]{2,}(?![\w/.\\-])")
-#: A placeholder an example writes for the reader's own value (``<column>``, ``<package-name>``): its data, never a
-#: name the documentation gives and never a menu path.
-_PLACEHOLDER = re.compile(r"<[A-Za-z][\w .-]{0,40}>")
+#: A placeholder an example writes for the reader's own value (``<column>``, ``<package-name>``), or its choices
+#: (``<yes|no>``): its data, never a name the documentation gives and never a menu path.
+_PLACEHOLDER = re.compile(r"<[A-Za-z][\w .|-]{0,40}>")
+#: An option written with its choices (``--stacks=<yes|no>``, ``--color=[auto|never]``, ``--mode={a,b}``): it gives
+#: the option with each of them, as a claim writes it (``--stacks=no``).
+_CHOICES = re.compile(r"(?<![\w.-])(-{1,2}[a-z][\w-]*)=[<\[{]([\w.-]+(?:[|,][\w.-]+)+)[>\]}]")
 #: A name written like code, in its own case: an inner capital (``crlfDelay``, ``HTTPDigestAuth``) or letters and
 #: digits together (``uuid4``, ``ipv4first``, ``sha256``); not a folder of a Windows path (``C:\\ProgramData``).
 _CODE_SHAPED = re.compile(
@@ -147,11 +150,14 @@ def _without_marker(text: str) -> str:
 @lru_cache(maxsize=65536)
 def terms_of(text: str, code: tuple[str, ...] = ()) -> Terms:
     """The terms of ``text`` (module docstring); ``code`` are its code spans, whose names are exact tokens."""
-    text = _PLACEHOLDER.sub(" ", _without_marker(text))
+    text = _without_marker(text)
+    choices = {f"{option}={c}" for option, listed in _CHOICES.findall(fold(text)) for c in re.split("[|,]", listed)}
+    text = _PLACEHOLDER.sub(" ", text)
     tokens = distinct_tokens(text)
     words = frozenset(stem(t) for t in tokens - STOPWORDS - FILLER if len(t) > 1 or t.isdigit())
     folded = fold(text)
     exact = {canonical_number(m.rstrip(".")) if m[0].isdigit() else m.rstrip(".:") for m in _EXACT.findall(folded)}
+    exact |= choices
     exact = {_BACKSLASHES.sub(r"\\", m) if "\\" in m else m for m in exact}  # a path escaped in source: one separator
     in_code = fold(" ".join(code))
     exact -= {m for m in _ALTERNATION.findall(folded) if m not in in_code}

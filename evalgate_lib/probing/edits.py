@@ -350,6 +350,12 @@ def _editable_names(base: Base) -> list[tuple[tuple[int, int], str]]:
 
 
 def _same_name(a: str, b: str) -> bool:
+    """Whether two names are one: the same, one the other's qualified form (requests.auth,
+    requests.auth.HTTPDigestAuth), or one the other's plural ("an Admin", "the Admins"; --alloc-fn, "the
+    --alloc-fns"): a swap between them names nothing else, so its construction would label a faithful answer
+    unsupported."""
+    if a + "s" == b or b + "s" == a:
+        return True
     return a == b or a.startswith(b + ".") or b.startswith(a + ".") or a.endswith("." + b) or b.endswith("." + a)
 
 
@@ -368,7 +374,6 @@ def name_swapped(base: Base) -> Edit | None:
     options = []
     for span, name in _editable_names(base):
         low = name.casefold().rstrip("()")
-        # a name and its own qualified form (requests.auth, requests.auth.HTTPDigestAuth) are one name, not two
         rivals = [r for r in by_shape.get(_shape(name), []) if not _same_name(low, r.casefold().rstrip("()"))]
         if _shape(name) == "proper":
             rivals = [r for r in rivals if r.casefold() not in base.question.casefold()]

@@ -73,8 +73,9 @@ DROPPED_TAGS = frozenset(
 )
 #: Landmark roles of page chrome.
 CHROME_ROLES = frozenset("navigation banner contentinfo search complementary menu menubar toolbar tablist".split())
-#: Class or id values (whole tokens) that name page chrome in every generator that uses them.
-CHROME_TOKENS = frozenset("footer sidebar breadcrumb breadcrumbs skip-link".split())
+#: Class or id values (whole tokens) that name page chrome in every generator that uses them: ``toc`` is a table of
+#: contents (DocBook's ``tr.toc`` row of questions above each Q and A section, Doxygen's ``div.toc``).
+CHROME_TOKENS = frozenset("footer sidebar breadcrumb breadcrumbs skip-link toc".split())
 #: A class or id value (a whole token) that names navigation: ``nav`` or ``navigation`` alone or joined to what it is
 #: or where it sits (``navbar``, DocBook's ``navheader`` and ``navfooter``, ``nav-links``). A whole token only:
 #: ``wy-nav-content`` (the Read the Docs theme's main content) or ``nav-item`` names no navigation block.
@@ -498,13 +499,16 @@ def _is_link_list(tag: Any) -> bool:
 def _in_flow(tag: Any) -> bool:
     """Whether a block of links is part of the article's flow, so its facts stay: a table of data (a header row,
     a caption), or a list or table that a sentence of the article introduces (the text just before it ends with
-    ``:`` and has more words than a caption: ``The default profile if none is specified is:``). Menus, "Next /
-    Previous" bars, tables of contents and index lists stand apart from the prose around them."""
+    ``:`` and has more words than a caption: ``The default profile if none is specified is:``; a link's own words
+    introduce nothing). Menus, "Next / Previous" bars, tables of contents and index lists stand apart from the
+    prose around them."""
     if tag.name == "table" and _is_data_table(tag):
         return True
     before = tag.find_previous(string=lambda s: bool(s.strip()) and type(s).__name__ == "NavigableString")
     if before is None or not _clean(str(before)).endswith(":"):
         return False
+    if before.find_parent("a", href=True) is not None:
+        return False  # a link's own words ("… dies like this:" in the entry above) introduce nothing
     block = next((p for p in before.parents if p.name not in INLINE_TAGS), None)
     if block is None or any(p is block for p in tag.parents):
         return False
