@@ -503,3 +503,17 @@ def test_an_option_written_with_its_choices_gives_each_of_them() -> None:
     }  # fmt: skip
     synopsis = ("Massif", "--stacks=<yes|no> [default: no]\n\nSpecifies whether stack profiling should be done.")
     assert one("Stack profiling is done only with --stacks=yes.", [synopsis]).rule != "S.absent"
+
+
+def test_the_span_a_claim_is_about_may_name_any_other_proper_name_of_the_domain() -> None:
+    """prose@10: a plan swapped for a role ("the Admins plan") passed S.name, which compared a proper name only with
+    those named beside it in a line (Admins beside Owner, not beside Business). The row the claim's words and value
+    stand by names Business and not Admins: unsupported, with Business as the rival (not "Plan", a word the claim
+    writes too)."""
+    audit = ("Audit log", "How long audit events are kept depends on the plan:\n\n| Plan | Audit log retention |\n"
+             "|---|---|\n| Business | 1 year |\n| Enterprise | 7 years |\n\nOnly Admins and the Owner can export the "
+             "audit log.")  # fmt: skip
+    swapped_name = one("On the Admins plan, audit events are kept for 1 year.", [audit])
+    assert deciding(swapped_name) == ("S.name", "unsupported")
+    assert swapped_name.steps[-1].evidence["rival"] == "busi"
+    assert one("On the Business plan, audit events are kept for 1 year.", [audit]).supported is True

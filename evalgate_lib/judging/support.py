@@ -574,19 +574,21 @@ def _span_step(
 
 
 def _span_names_another(case: ClaimCase) -> Step | None:
-    """The span the claim is about names another of the name's kind, not the name: "On Business, admins can …"
-    aligned to "Admins on Enterprise can …". A proper name with classmates (a plan, a role) is a slot its span must
-    hold; when the best span lacks it but names a classmate the claim does not name, and no span that holds the name
-    holds as much of the claim, the claim's words stand by the other name. The span is the one the claim's values
-    pin where its words do not (:attr:`ClaimCase.pinned`)."""
+    """The span the claim is about names another proper name of the domain, not the claim's: "On Business, admins
+    can …" aligned to "Admins on Enterprise can …", "the Admins plan keeps them for 1 year" aligned to the row
+    "Business | 1 year". A proper name (a plan, a role, a platform) is a slot its span must hold; when the best span
+    lacks it but names another proper name the claim does not name, and no span that holds the name holds as much
+    of the claim, the claim's words stand by the other name. The span is the one the claim's values pin where its
+    words do not (:attr:`ClaimCase.pinned`). (prose@10: any proper name of the domain; it had been only one named
+    beside the claim's in a line, so a plan swapped for a role passed.)"""
     best = case.pinned
     if best is None:
         return None
-    mates = case.context.classmates
+    proper = frozenset(case.context.classmates)  # the domain's proper names
     named = frozenset().union(*(p.proper for p in case.pieces))
     written = line_names(best.text)
-    for name in sorted(named - case.context.titles - best.terms.words - written):
-        rivals = (written & mates.get(name, frozenset())) - named
+    for name in sorted((named & proper) - case.context.titles - best.terms.words - written):
+        rivals = (written & proper) - named - case.context.titles - case.need.terms.words
         if not rivals:
             continue
         if any(_holds_proper(s, name) for s in case.as_close()):
@@ -1298,7 +1300,8 @@ class ProseSupportScorer:
     #: gives it; a default's negation is no rival of the option that changes it; "Reads/Writes" in prose is two
     #: words; a negation another place states of the same subject is no doubt (S.negation). 10: a relative clause
     #: that names no code says what it says of the code named before it ("cg_diff is a program | which reads two
-    #: profile files"); an option written with its choices (``--stacks=<yes|no>``) gives each, and is no menu path.
+    #: profile files"); an option written with its choices (``--stacks=<yes|no>``) gives each, and is no menu path;
+    #: the span a claim is about may name any other proper name of the domain for S.name, not only a classmate.
     version = "10"
     floor = WORD_FLOOR  # the share of a claim's words its span must hold
     marks_undecided = True  # its verdicts say when it could not decide: the review queue reads that
@@ -1393,9 +1396,9 @@ CLAIM_TABLE: tuple[Rule, ...] = (
     Rule(
         "S.name",
         "a name (option, function, path, identifier) stands by the words of its place: when the claim's words stand "
-        "by another name of its shape in another place, or the span the claim is about names another of a proper "
-        "name's kind (a plan, a role) and not it, the claim is unsupported (the span the claim is about: the one "
-        "holding WORD_FLOOR of its words, or every value of it when two or more are numbers)",
+        "by another name of its shape in another place, or the span the claim is about names another proper name "
+        "of the domain (a plan, a role, a platform) and not it, the claim is unsupported (the span the claim is "
+        "about: the one holding WORD_FLOOR of its words, or every value of it when two or more are numbers)",
         Example(
             "Pass --extra-index-url to replace the package index.",
             (("Indexes", "Pass --index-url to replace the package index. Pass --extra-index-url to add an index."),),
