@@ -122,7 +122,9 @@ def test_a_negated_condition_doubts_only_a_word_its_span_states() -> None:
                "using all your bandwidth.", [drive])  # fmt: skip
     assert wish.supported is True and wish.rule != "S.negation"
     main = one("If you need to, you cannot limit upload and download speed under Preferences > Network.", [drive])
-    assert deciding(main) == ("S.negation", "undecided")  # the main clause's negation, cut from its condition
+    # the main clause's negation, cut from its condition: the place "You can limit …" says the opposite (prose@10;
+    # undecided before, when only the span's silence was read)
+    assert deciding(main) == ("S.negation", "unsupported")
     trial = ("Trials", "If the workspace was created with a coupon, the trial lasts 60 days for every plan.")
     edited = one("If the workspace was not created with a coupon, the trial lasts 60 days for every plan.", [trial])
     assert deciding(edited) == ("S.negation", "undecided")  # the span states *created*: the condition's negation
@@ -517,3 +519,17 @@ def test_the_span_a_claim_is_about_may_name_any_other_proper_name_of_the_domain(
     assert deciding(swapped_name) == ("S.name", "unsupported")
     assert swapped_name.steps[-1].evidence["rival"] == "busi"
     assert one("On the Business plan, audit events are kept for 1 year.", [audit]).supported is True
+
+
+def test_the_main_clause_after_a_condition_has_its_polarity_compared() -> None:
+    """prose@10: a clause opening on a condition was skipped whole by S.negation's binding, so the flip of its main
+    clause ("If you've forgotten it, note that Nimbus does store …") passed; the main clause after the condition's
+    comma is compared now, the condition still is not."""
+    links = ("Shared links", "Nimbus does not store link passwords in readable form, so if you forget a link password "
+             "you must set a new one from Link settings.")  # fmt: skip
+    flipped = one("If you've forgotten the password yourself, note that Nimbus does store link passwords in readable "
+                  "form.", [links])  # fmt: skip
+    assert deciding(flipped) == ("S.negation", "unsupported")
+    kept = one("If you've forgotten the password yourself, note that Nimbus does not store link passwords in readable "
+               "form.", [links])  # fmt: skip
+    assert kept.supported is True

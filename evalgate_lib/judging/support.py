@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import cached_property, lru_cache
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from evalgate_lib.judging import lexicon as lx
 from evalgate_lib.judging.context import (
@@ -626,8 +626,20 @@ def _span_names_another_code(case: ClaimCase) -> Step | None:
     return None
 
 
-def _check_negation(case: ClaimCase) -> Step | None:
+def _polar_pieces(case: ClaimCase) -> Iterator[Piece]:
+    """The claim's clauses whose polarity is compared: a clause that opens on a condition states its main clause
+    after the condition's comma ("If you've forgotten the password, note that Nimbus does store link passwords …"),
+    and that main clause is compared (:func:`_condition_apart`)."""
     for piece in case.pieces:
+        parts = _condition_apart(piece.text) if piece.condition else ()
+        if len(parts) == 2:
+            yield from pieces_of(parts[1], tuple(c for c in case.code if c in parts[1]))
+        else:
+            yield piece
+
+
+def _check_negation(case: ClaimCase) -> Step | None:
+    for piece in _polar_pieces(case):
         if piece.restrictive and not piece.negated or piece.condition:
             continue  # a positive clause in restrictive words ("only", "disabled"), or a condition: no polarity
         words, taken = _subject_words(case, piece)
@@ -1301,7 +1313,8 @@ class ProseSupportScorer:
     #: words; a negation another place states of the same subject is no doubt (S.negation). 10: a relative clause
     #: that names no code says what it says of the code named before it ("cg_diff is a program | which reads two
     #: profile files"); an option written with its choices (``--stacks=<yes|no>``) gives each, and is no menu path;
-    #: the span a claim is about may name any other proper name of the domain for S.name, not only a classmate.
+    #: the span a claim is about may name any other proper name of the domain for S.name, not only a classmate; the
+    #: main clause after a condition's comma has its polarity compared (S.negation).
     version = "10"
     floor = WORD_FLOOR  # the share of a claim's words its span must hold
     marks_undecided = True  # its verdicts say when it could not decide: the review queue reads that
