@@ -1425,8 +1425,9 @@ CLAIM_TABLE: tuple[Rule, ...] = (
     Rule(
         "S.negation",
         "polarity both ways: when the claim's words (a clause opening on a condition: its main clause) stand by a "
-        "place that says the opposite (a negation the claim lacks, or none where the claim negates), or the span the claim is about (and every span as close) only "
-        "negates a word the claim states, the claim is unsupported; a negative claim whose span says nothing "
+        "place that says the opposite (a negation the claim lacks, or none where the claim negates), or the span "
+        "the claim is about (and every span as close) only negates a word the claim states, the claim is "
+        "unsupported; a negative claim whose span says nothing "
         "negative is undecided, leaning unsupported (a negated condition only where the span states the word it "
         "negates: \"if you don't want …\" denies nothing the span says; not where another place negates the same "
         "word of the same subject; a restrictive word counts as negative only when the claim does not state it too; "
