@@ -132,6 +132,16 @@ def test_consistent_rewrites_keep_what_the_answer_says() -> None:
     assert words is not None and words.answer == "Starter includes three seats."
 
 
+def test_a_partial_answer_keeps_whole_sentences_as_the_judge_reads_them() -> None:
+    # the probe had its own sentence ends and cut at "eg.", printing "Your program will run much slower (eg." as an
+    # example of a partial answer
+    one = "Your program will run much slower (eg. 20 to 30 times) than normal."
+    assert partial(Base("p1", "How much slower?", one, (("Quick start", one),))) is None  # one sentence: no part
+    two = one + " It also uses a lot more memory."
+    edit = partial(Base("p2", "How much slower?", two, (("Quick start", two),)))
+    assert edit is not None and edit.answer == one
+
+
 def test_the_digits_after_a_thousands_separator_are_not_a_number_of_their_own() -> None:
     # "$5,000" once became "$5,zero": the "000" after the comma was read as a count; money is left alone
     base = Base("n2", "When is invoicing offered?", "Invoicing needs over $5,000 per year.", (("Billing", "x"),))

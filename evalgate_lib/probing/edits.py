@@ -21,6 +21,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
+from evalgate_lib.text.tokens import answer_sentences
+
 
 @dataclass(frozen=True)
 class Base:
@@ -72,7 +74,6 @@ _FENCE = re.compile(r"^(```|~~~).*?^\1[^\n]*$", re.MULTILINE | re.DOTALL)
 _INLINE_CODE = re.compile(r"`[^`\n]+`")
 _URL = re.compile(r"\bhttps?://\S+|\]\([^)]*\)")
 _CITATION = re.compile(r"\[\d+(?:\s*[,-]\s*\d+)*\]")
-_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+(?=\s|$)|\n|$)")
 
 
 def _pick(key: str, kind: str, count: int) -> int:
@@ -88,10 +89,10 @@ def _blocked(answer: str, code_too: bool = True) -> list[tuple[int, int]]:
     out += [m.span() for m in _URL.finditer(answer)] + [m.span() for m in _CITATION.finditer(answer)]
     if code_too:
         out += [m.span() for m in _INLINE_CODE.finditer(answer)]
-    for m in _SENTENCE.finditer(answer):
-        text = m.group()
+    for start, end in _sentences(answer):
+        text = answer[start:end]
         if _NO_CLAIM.search(text) or text.rstrip().endswith("?") or text.rstrip().endswith(":"):
-            out.append(m.span())
+            out.append((start, end))
     return out
 
 
@@ -681,8 +682,17 @@ def number_format(base: Base) -> Edit | None:
 
 
 def _sentences(answer: str) -> list[tuple[int, int]]:
-    blocked = [m.span() for m in _FENCE.finditer(answer)]
-    return [m.span() for m in _SENTENCE.finditer(answer) if m.group().strip() and _free(m.span(), blocked)]
+    """Where each of the answer's sentences is, read as the judge reads them (``answer_sentences``): a partial answer
+    keeps whole sentences, never "Your program will run much slower (eg." cut at an abbreviation."""
+    spans: list[tuple[int, int]] = []
+    at = 0
+    for sentence in answer_sentences(answer):
+        start = answer.find(sentence, at)
+        if start < 0:
+            continue
+        at = start + len(sentence)
+        spans.append((start, at))
+    return spans
 
 
 def partial(base: Base) -> Edit | None:
