@@ -584,11 +584,14 @@ def _span_names_another(case: ClaimCase) -> Step | None:
     best = case.pinned
     if best is None:
         return None
-    proper = frozenset(case.context.classmates)  # the domain's proper names
+    mates = case.context.classmates
+    proper = frozenset(mates)  # the domain's proper names
     named = frozenset().union(*(p.proper for p in case.pieces))
     written = line_names(best.text)
     for name in sorted((named & proper) - case.context.titles - best.terms.words - written):
-        rivals = (written & proper) - named - case.context.titles - case.need.terms.words
+        # the name's own kind first (a plan for a plan), else any other proper name the span names
+        others = (written & proper) - named - case.context.titles - case.need.terms.words
+        rivals = (written & mates[name]) - named or others
         if not rivals:
             continue
         if any(_holds_proper(s, name) for s in case.as_close()):
