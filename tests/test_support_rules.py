@@ -481,6 +481,14 @@ def test_a_negation_stated_elsewhere_of_the_same_subject_is_not_doubted() -> Non
     assert deciding(other) == ("S.negation", "undecided")
 
 
+def _a_name_swap_is_caught(passage: tuple[str, str], swapped: str, faithful: str, rival: str) -> None:
+    """S.name holds ``swapped`` unsupported with ``rival`` as its evidence, and the faithful claim supported."""
+    verdict = one(swapped, [passage])
+    assert deciding(verdict) == ("S.name", "unsupported")
+    assert verdict.steps[-1].evidence["rival"] == rival
+    assert one(faithful, [passage]).supported is True
+
+
 def test_a_relative_clause_says_what_it_says_of_the_code_named_before_it() -> None:
     """prose@10: "cg_diff is a simple program | which reads two profile files …" is cut in two places; the relative
     clause names no code, so it takes cg_diff from the clause before it, and a claim giving its words to another
@@ -488,10 +496,8 @@ def test_a_relative_clause_says_what_it_says_of_the_code_named_before_it() -> No
     page = ("Cachegrind", "cg_diff is a simple program which reads two profile files, finds the difference between "
             "them, and writes the results into another file. You can then examine the merged results using "
             "cg_annotate, as described above.")  # fmt: skip
-    swapped_name = one("cg_annotate reads two profile files and finds the difference between them.", [page])
-    assert deciding(swapped_name) == ("S.name", "unsupported")
-    assert swapped_name.steps[-1].evidence["rival"] == "cg_diff"
-    assert one("cg_diff reads two profile files and finds the difference between them.", [page]).supported is True
+    said = "{} reads two profile files and finds the difference between them."
+    _a_name_swap_is_caught(page, said.format("cg_annotate"), said.format("cg_diff"), rival="cg_diff")
 
 
 def test_an_option_written_with_its_choices_gives_each_of_them() -> None:
@@ -515,10 +521,8 @@ def test_the_span_a_claim_is_about_may_name_any_other_proper_name_of_the_domain(
     audit = ("Audit log", "How long audit events are kept depends on the plan:\n\n| Plan | Audit log retention |\n"
              "|---|---|\n| Business | 1 year |\n| Enterprise | 7 years |\n\nOnly Admins and the Owner can export the "
              "audit log.")  # fmt: skip
-    swapped_name = one("On the Admins plan, audit events are kept for 1 year.", [audit])
-    assert deciding(swapped_name) == ("S.name", "unsupported")
-    assert swapped_name.steps[-1].evidence["rival"] == "busi"
-    assert one("On the Business plan, audit events are kept for 1 year.", [audit]).supported is True
+    said = "On the {} plan, audit events are kept for 1 year."
+    _a_name_swap_is_caught(audit, said.format("Admins"), said.format("Business"), rival="busi")
 
 
 def test_the_main_clause_after_a_condition_has_its_polarity_compared() -> None:
