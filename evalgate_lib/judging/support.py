@@ -588,10 +588,11 @@ def _span_names_another(case: ClaimCase) -> Step | None:
     proper = frozenset(mates)  # the domain's proper names
     named = frozenset().union(*(p.proper for p in case.pieces))
     written = line_names(best.text)
+    # the rivals when the span names none of the name's own kind: any other proper name it names (not the claim's
+    # names, not the titles' words, not a word the claim writes too)
+    others = (written & proper) - named - case.context.titles - case.need.terms.words
     for name in sorted((named & proper) - case.context.titles - best.terms.words - written):
-        # the name's own kind first (a plan for a plan), else any other proper name the span names
-        others = (written & proper) - named - case.context.titles - case.need.terms.words
-        rivals = (written & mates[name]) - named or others
+        rivals = (written & mates[name]) - named or others  # the name's own kind first (a plan for a plan)
         if not rivals:
             continue
         if any(_holds_proper(s, name) for s in case.as_close()):
